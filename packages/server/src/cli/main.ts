@@ -1,0 +1,69 @@
+/**
+ * The server-side CLI: `npm run --silent cli -- <command>`. It reads the same
+ * `DATABASE_URL` / `DATA_DIR` as the server.
+ *
+ *   keys create --name N [--account ID] [--scope templates,images] [--json]
+ *   keys list [--json]
+ *   keys revoke <id|prefix>
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { openStore } from '../store/open.js';
+import { CliError, type CliIo, processIo } from './io.js';
+import { keysCommand } from './keys.js';
+
+const USAGE = `usage: cli <command>
+  keys create --name <name> [--account <account id>] [--scope templates,images] [--json]
+  keys list [--json]
+  keys revoke <key id | key prefix>`;
+
+/** Run one CLI invocation; returns the exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo, env = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        account: { type: 'string' },
+        scope: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || command === undefined) {
+    io.err(USAGE);
+    return command === undefined && !parsed.values.help ? 2 : 0;
+  }
+  try {
+    const config = loadConfig(env);
+    const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
+    try {
+      if (command === 'keys') await keysCommand(store, rest, parsed.values, io);
+      else throw new CliError(`unknown command "${command}"\n${USAGE}`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError || error instanceof ConfigError) {
+      io.err(`error: ${error.message}`);
+      return 2;
+    }
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * Configuration from the environment, validated once at start-up with precise errors.
+ * Every variable is documented in the README's configuration reference.
+ */
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  dbPoolSize: number;
+  /** `<token>.dkim.<providerHost>` is the DKIM CNAME target. */
+  dkimProviderHost: string;
+  /** DMARC policy recommended in the TXT record, without quotes. */
+  dmarcPolicy: string;
+  logLevel: string;
+  limits: Limits;
+  trustProxy: boolean;
+}
+
+export interface Limits {
+  maxItemsPerRequest: number;
+  bodyLimitBytes: number;
+  maxDomainsPerAccount: number;
+  /** Requests per key (or per client address before authentication) in each window. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Largest page of `GET /api/public/domain`. */
+  maxPageSize: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Read the configuration from `env`; throws `ConfigError` naming the variable at fault. */
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dkimProviderHost: hostName(env, 'DKIM_PROVIDER_HOST', 'localhost'),
+    dmarcPolicy: dmarcPolicy(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    limits: {
+      maxItemsPerRequest: integer(env, 'MAX_ITEMS_PER_REQUEST', 100, 1, 10_000),
+      bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+      maxDomainsPerAccount: integer(env, 'MAX_DOMAINS_PER_ACCOUNT', 10_000, 1, 10_000_000),
+      rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 1200, 1, 100_000_000),
+      rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
+      maxPageSize: 100,
+    },
+  };
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false; got "${raw}"`);
+}
+
+function oneOf(env: Env, name: string, fallback: string, allowed: string[]): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
+  return raw;
+}
+
+function hostName(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim().toLowerCase().replace(/\.$/, '');
+  if (!raw) return fallback;
+  const labels = raw.split('.');
+  if (raw.length > 200 || labels.some((l) => !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) {
+    throw new ConfigError(`${name} must be a host name such as mail.example.com; got "${raw}"`);
+  }
+  return raw;
+}
+
+function dmarcPolicy(env: Env): string {
+  const raw = env.DMARC_POLICY?.trim().replace(/^"|"$/g, '');
+  if (!raw) return 'v=DMARC1; p=none;';
+  if (!/^v=DMARC1\s*;/.test(raw) || /["\\\x00-\x1f]/.test(raw) || raw.length > 255) {
+    throw new ConfigError(`DMARC_POLICY must be a DMARC record starting with "v=DMARC1;"; got "${raw}"`);
+  }
+  return raw;
+}

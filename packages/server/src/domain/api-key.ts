@@ -1,0 +1,48 @@
+/**
+ * API keys: 256 random bits shown once, stored only as a SHA-256 hash. A fast hash is
+ * right here (unlike passwords): the input already has full entropy, so there is nothing
+ * to brute-force, and every request pays for the check.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const KEY_PREFIX = 'sk_';
+/** Characters of the key kept in clear in the store, so humans can tell keys apart. */
+const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
+
+/** Scopes a key can hold. `*` is the whole API; the others are for browser code. */
+export const API_SCOPES = ['*', 'templates', 'images'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+export interface GeneratedKey {
+  /** The key to show the user once. */
+  secret: string;
+  hash: string;
+  prefix: string;
+}
+
+export function generateApiKey(random: (size: number) => Buffer = randomBytes): GeneratedKey {
+  const secret = KEY_PREFIX + random(32).toString('base64url');
+  return { secret, hash: hashApiKey(secret), prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH) };
+}
+
+/** Hex SHA-256 of a presented key. */
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes of equal length. */
+export function hashesEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * The key as presented in `Authorization`: the spec sends the key alone; a `Bearer `
+ * prefix is tolerated (design decision). Returns `undefined` for an empty value.
+ */
+export function keyFromAuthorization(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = header.trim().replace(/^bearer\s+/i, '');
+  return value.length > 0 ? value : undefined;
+}

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { StoredDomain } from './model.js';
+import { domainView } from './records.js';
+
+const settings = { providerHost: 'provider.test', dmarcPolicy: 'v=DMARC1; p=none;' };
+const domain = (name: string): StoredDomain => ({
+  id: 'dom_1',
+  accountId: 'acc_1',
+  name,
+  type: 'Transactional',
+  status: 'pending',
+  createdAt: 0,
+  records: [
+    { kind: 'dmarc', position: 3, token: null, status: 'pending' },
+    { kind: 'dkim', position: 0, token: 'a'.repeat(32), status: 'verified' },
+    { kind: 'dkim', position: 1, token: 'b'.repeat(32), status: 'pending' },
+    { kind: 'dkim', position: 2, token: 'c'.repeat(32), status: 'pending' },
+  ],
+});
+
+test('records are named relative to the parent of the registered domain', () => {
+  const view = domainView(domain('mail.example.com'), settings);
+  assert.deepEqual(
+    view.records.map((r) => [r.name, r.type, r.value, r.record, r.fqdn, r.ttl, r.status]),
+    [
+      [`${'a'.repeat(32)}._domainkey.mail`, 'CNAME', `${'a'.repeat(32)}.dkim.provider.test`, 'a'.repeat(32), `${'a'.repeat(32)}._domainkey.mail.example.com`, 'Auto', 'verified'],
+      [`${'b'.repeat(32)}._domainkey.mail`, 'CNAME', `${'b'.repeat(32)}.dkim.provider.test`, 'b'.repeat(32), `${'b'.repeat(32)}._domainkey.mail.example.com`, 'Auto', 'pending'],
+      [`${'c'.repeat(32)}._domainkey.mail`, 'CNAME', `${'c'.repeat(32)}.dkim.provider.test`, 'c'.repeat(32), `${'c'.repeat(32)}._domainkey.mail.example.com`, 'Auto', 'pending'],
+      ['_dmarc.mail', 'TXT', '"v=DMARC1; p=none;"', '"v=DMARC1; p=none;"', '_dmarc.mail.example.com', 'Auto', 'pending'],
+    ],
+  );
+});
+
+test('an apex domain uses its own first label', () => {
+  const view = domainView(domain('example.com'), settings);
+  assert.equal(view.records[3]!.name, '_dmarc.example');
+  assert.equal(view.records[0]!.name, `${'a'.repeat(32)}._domainkey.example`);
+});

@@ -1,0 +1,85 @@
+/**
+ * The DNS records a customer publishes for a registration, in the exact forms of the spec.
+ * Pure: the provider host and the DMARC policy come from configuration.
+ */
+import type { StoredDomain, StoredRecord, VerificationStatus } from './model.js';
+
+/** One DNS record of a domain result (the spec's "DNS record", plus `fqdn`). */
+export interface DnsRecordView {
+  /** Host name relative to the registered domain's parent (spec). */
+  name: string;
+  type: 'CNAME' | 'TXT';
+  value: string;
+  status: VerificationStatus;
+  /** CNAME: the selector token. TXT: the same quoted string as `value`. */
+  record: string;
+  ttl: 'Auto';
+  /** The full name of the record, so no client has to guess the zone it belongs to. */
+  fqdn: string;
+}
+
+export interface RecordSettings {
+  /** `<token>.dkim.<providerHost>` is the CNAME target. */
+  providerHost: string;
+  /** DMARC policy without quotes, e.g. `v=DMARC1; p=none;`. */
+  dmarcPolicy: string;
+}
+
+/** The first label of a name: the spec's `<subdomain_label>`, relative to the parent. */
+export function firstLabel(domain: string): string {
+  const dot = domain.indexOf('.');
+  return dot === -1 ? domain : domain.slice(0, dot);
+}
+
+/** The full name of the DKIM CNAME for a selector token. */
+export const dkimRecordName = (token: string, domain: string): string => `${token}._domainkey.${domain}`;
+/** The CNAME target of a selector token, at the hosted DKIM zone. */
+export const dkimTarget = (token: string, providerHost: string): string => `${token}.dkim.${providerHost}`;
+/** The full name of the DMARC TXT record. */
+export const dmarcRecordName = (domain: string): string => `_dmarc.${domain}`;
+
+/** The view of one stored record. */
+export function recordView(domain: string, record: StoredRecord, settings: RecordSettings): DnsRecordView {
+  const label = firstLabel(domain);
+  if (record.kind === 'dkim') {
+    const token = record.token!;
+    return {
+      name: `${token}._domainkey.${label}`,
+      type: 'CNAME',
+      value: dkimTarget(token, settings.providerHost),
+      status: record.status,
+      record: token,
+      ttl: 'Auto',
+      fqdn: dkimRecordName(token, domain),
+    };
+  }
+  const quoted = `"${settings.dmarcPolicy}"`;
+  return {
+    name: `_dmarc.${label}`,
+    type: 'TXT',
+    value: quoted,
+    status: record.status,
+    record: quoted,
+    ttl: 'Auto',
+    fqdn: dmarcRecordName(domain),
+  };
+}
+
+/** The spec's Domain result for a stored registration. */
+export interface DomainView {
+  domain: string;
+  status: VerificationStatus;
+  records: DnsRecordView[];
+  type: StoredDomain['type'];
+}
+
+/** Present a stored registration as the spec's Domain result, records in spec order. */
+export function domainView(domain: StoredDomain, settings: RecordSettings): DomainView {
+  const records = [...domain.records].sort((a, b) => a.position - b.position);
+  return {
+    domain: domain.name,
+    status: domain.status,
+    records: records.map((r) => recordView(domain.name, r, settings)),
+    type: domain.type,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The HTTP application: Fastify with our schemas, error envelopes, authentication, rate
+ * limits, OpenAPI document and API reference. No I/O happens here beyond what the
+ * injected store and services do, so tests build it against a real database file.
+ */
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.js';
+import type { DomainService } from '../service/domain-service.js';
+import type { Store } from '../store/store.js';
+import { authenticate } from './auth.js';
+import { errorEnvelope, handleError } from './error-handler.js';
+import { ApiError } from './errors.js';
+import { healthRoutes } from './routes/health.js';
+import { domainRoutes } from './routes/domains.js';
+import { SHARED_SCHEMAS } from './schemas.js';
+
+export interface AppDependencies {
+  config: Config;
+  store: Store;
+  domains: DomainService;
+  /** Pino options, or `false` for no logs (tests). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** A client-supplied request id is kept only if it is short and plain. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Build the application (not yet listening). */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      // Keys travel in Authorization; nothing logs headers by default, and this makes sure.
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: config.limits.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      // Strict validation: no silent coercion of types, no silent removal of unknown
+      // properties, and every problem reported at once.
+      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: false },
+    },
+    // Never let a slow client hold a socket forever (issue 9 tunes these further).
+    requestTimeout: 30_000,
+    connectionTimeout: 30_000,
+    return503OnClosing: true,
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(
+      errorEnvelope({ code: 'ROUTE_NOT_FOUND', message: `no route for ${request.method} ${request.url.split('?')[0]}` }),
+    );
+  });
+  // Only JSON bodies are accepted: without this Fastify would parse text/plain too.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sending-domain service',
+        version: '1.0.0',
+        description:
+          'Register email sending domains, get the DKIM and DMARC records to publish, and poll until DNS shows them verified. ' +
+          'Every request carries `Authorization: <API_KEY>` (the key alone).',
+      },
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key alone, no scheme.' },
+        },
+      },
+      tags: [{ name: 'Domains', description: 'Sending-domain registrations' }, { name: 'Operations' }],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { store });
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', authenticate(store, 'domains'));
+      await api.register(rateLimit, {
+        max: config.limits.rateLimitMax,
+        timeWindow: config.limits.rateLimitWindowMs,
+        hook: 'preParsing',
+        keyGenerator: (request) => request.apiKey?.id ?? request.ip,
+        errorResponseBuilder: (_request, context) =>
+          Object.assign(new ApiError('RATE_LIMITED', `too many requests; retry after ${Math.ceil(context.ttl / 1000)} seconds`), {
+            statusCode: 429,
+          }),
+      });
+      api.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ ApiKey: [] }] };
+      });
+      await api.register(domainRoutes, { service: deps.domains, maxItems: config.limits.maxItemsPerRequest });
+    },
+    { prefix: '/api/public' },
+  );
+
+  return app;
+}

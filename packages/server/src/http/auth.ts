@@ -1,0 +1,41 @@
+/**
+ * Authentication: `Authorization: <API_KEY>` (the key alone, per the spec; `Bearer ` is
+ * tolerated). Keys are looked up by their SHA-256 hash and compared in constant time.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hashApiKey, hashesEqual, keyFromAuthorization } from '../domain/api-key.js';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import { ApiError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated key, set by the auth hook on `/api/public/*`. */
+    apiKey?: ApiKeyRecord;
+  }
+}
+
+/** Longest value we hash; real keys are 46 characters. */
+const MAX_KEY_LENGTH = 512;
+
+/** An `onRequest` hook that authenticates the request and requires `scope`. */
+export function authenticate(store: Store, scope: string) {
+  return async function authHook(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const header = request.headers.authorization;
+    const presented = keyFromAuthorization(header);
+    if (presented === undefined) {
+      throw new ApiError('AUTH_MISSING', 'the Authorization header is missing; send your API key as its whole value');
+    }
+    if (presented.length > MAX_KEY_LENGTH) throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
+    const hash = hashApiKey(presented);
+    const key = await store.findApiKeyByHash(hash);
+    // The lookup is by hash, so its timing reveals nothing about the key; the constant-time
+    // comparison keeps that true even for a store whose index matches case-insensitively.
+    if (key === undefined || key.revokedAt !== null || !hashesEqual(hash, key.keyHash)) {
+      throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
+    }
+    if (!key.scopes.includes('*') && !key.scopes.includes(scope)) {
+      throw new ApiError('AUTH_SCOPE', `this API key is limited to ${key.scopes.join(', ')} and cannot use this route`);
+    }
+    request.apiKey = key;
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Every failure becomes one request-level envelope `{data: null, error: {code, message},
+ * status}` with the same HTTP status. Nothing a client sends can produce a 5xx: only a
+ * real fault does, and then the body carries the request id to report.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+
+/** Fastify's own error codes, mapped into our catalogue. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'REQUEST_UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'REQUEST_BODY_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'REQUEST_BAD_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'REQUEST_BAD_JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'REQUEST_INVALID',
+  FST_ERR_BAD_URL: 'REQUEST_INVALID',
+  FST_ERR_INVALID_URL: 'REQUEST_INVALID',
+};
+
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  REQUEST_UNSUPPORTED_MEDIA_TYPE: 'send the body as JSON with Content-Type: application/json',
+  REQUEST_BAD_JSON: 'the body is not valid JSON',
+};
+
+/** An error envelope as sent on the wire. */
+export function errorEnvelope(error: ApiErrorBody) {
+  return { data: null, error, status: ERROR_CATALOGUE[error.code].status };
+}
+
+/** Fastify's error handler for the whole app. */
+export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  const body = toErrorBody(error, request, reply);
+  const { status } = ERROR_CATALOGUE[body.code];
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: body.code }, 'request rejected');
+  return reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(body));
+}
+
+function toErrorBody(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): ApiErrorBody {
+  if (error instanceof ApiError) {
+    return error.details ? { code: error.code, message: error.message, details: error.details } : { code: error.code, message: error.message };
+  }
+  if (error.validation) return validationError(error, request);
+  const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (mapped) {
+    if (mapped === 'REQUEST_BODY_TOO_LARGE') {
+      return { code: mapped, message: `the body is larger than the limit of ${request.routeOptions.bodyLimit} bytes` };
+    }
+    return { code: mapped, message: MESSAGES[mapped] ?? error.message };
+  }
+  if (error.statusCode === 429) {
+    const seconds = reply.getHeader('retry-after') ?? 'a few';
+    return { code: 'RATE_LIMITED', message: `too many requests for this API key; retry after ${seconds} seconds` };
+  }
+  // JSON.parse errors and prototype-poisoning rejections from secure-json-parse arrive as
+  // SyntaxErrors with status 400.
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype/i.test(error.message))) {
+    return { code: 'REQUEST_BAD_JSON', message: `the body is not valid JSON: ${error.message}` };
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return { code: 'REQUEST_INVALID', message: error.message };
+  }
+  return { code: 'INTERNAL_ERROR', message: 'an unexpected error occurred; quote the request id when reporting it', requestId: request.id };
+}
+
+function validationError(error: FastifyError, request: FastifyRequest): ApiErrorBody {
+  const context = error.validationContext ?? 'body';
+  if (context === 'body' && (request.body === undefined || request.body === null)) {
+    return { code: 'REQUEST_BAD_JSON', message: 'the body is empty; send a JSON object such as {"domains": [...]}' };
+  }
+  const problems = error.validation!;
+  const tooMany = problems.find((p) => p.keyword === 'maxItems' && p.instancePath === '/domains');
+  if (tooMany) {
+    const limit = (tooMany.params as { limit?: number }).limit;
+    return { code: 'REQUEST_TOO_MANY_ITEMS', message: `domains holds more than ${limit} entries; split the request` };
+  }
+  const details = problems.slice(0, 20).map((p) => {
+    const path = `${context}${p.instancePath.replace(/\//g, '.')}`;
+    const params = p.params as { additionalProperty?: string; missingProperty?: string };
+    if (params.additionalProperty) return { path, message: `unknown property "${params.additionalProperty}"` };
+    if (params.missingProperty) return { path, message: `missing required property "${params.missingProperty}"` };
+    return { path, message: p.message ?? 'is invalid' };
+  });
+  const first = details[0]!;
+  return { code: 'REQUEST_INVALID', message: `${first.path}: ${first.message}`, details };
+}

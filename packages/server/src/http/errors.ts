@@ -1,0 +1,132 @@
+/**
+ * The one catalogue of error codes the API returns. `docs/api-errors.md` lists the same
+ * codes, statuses and meanings; `errors.test.ts` keeps the two in step.
+ *
+ * Request-level errors are the HTTP status of the whole response (body: one envelope);
+ * item-level errors sit inside a 200 array, in the envelope of the item they concern.
+ */
+import type { DomainNameErrorCode } from '../domain/domain-name.js';
+
+interface CatalogueEntry {
+  status: number;
+  level: 'request' | 'item';
+  /** What it means and what to do, for the docs and the OpenAPI description. */
+  description: string;
+}
+
+const domainName = (description: string): CatalogueEntry => ({ status: 400, level: 'item', description });
+
+export const ERROR_CATALOGUE = {
+  AUTH_MISSING: {
+    status: 401,
+    level: 'request',
+    description: 'No `Authorization` header. Send the API key alone as its value.',
+  },
+  AUTH_INVALID: {
+    status: 401,
+    level: 'request',
+    description: 'The API key is unknown or has been revoked.',
+  },
+  AUTH_SCOPE: {
+    status: 403,
+    level: 'request',
+    description: 'The API key is valid but its scopes do not include this route (scoped browser keys).',
+  },
+  REQUEST_BAD_JSON: {
+    status: 400,
+    level: 'request',
+    description: 'The body is empty or is not valid JSON.',
+  },
+  REQUEST_INVALID: {
+    status: 400,
+    level: 'request',
+    description: 'The JSON does not have the shape the route requires; `details` lists each problem.',
+  },
+  REQUEST_TOO_MANY_ITEMS: {
+    status: 400,
+    level: 'request',
+    description: 'More entries in `domains` than one request may hold (100 by default).',
+  },
+  REQUEST_BODY_TOO_LARGE: {
+    status: 413,
+    level: 'request',
+    description: 'The body is larger than the limit (64 KiB by default).',
+  },
+  REQUEST_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    level: 'request',
+    description: 'The `Content-Type` is not `application/json`.',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    level: 'request',
+    description: 'Too many requests for this API key; retry after the `Retry-After` header’s seconds.',
+  },
+  ROUTE_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'No route has this method and path.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    level: 'request',
+    description: 'The service is shutting down or its database is unreachable; retry shortly.',
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    level: 'request',
+    description: 'An unexpected fault; the response carries a request id to report.',
+  },
+  DOMAIN_EMPTY: domainName('The domain name is empty.'),
+  DOMAIN_TOO_LONG: domainName('The name is too long to carry its DKIM records within 253 characters (209 at most).'),
+  DOMAIN_INVALID_CHARACTER: domainName('The name holds a character no host name may hold (e.g. `_`, `/`, space).'),
+  DOMAIN_WILDCARD: domainName('Wildcard names (`*.example.com`) cannot be registered.'),
+  DOMAIN_IP_ADDRESS: domainName('The name is an IP address.'),
+  DOMAIN_INVALID_LABEL: domainName('A label is empty, longer than 63, has a leading/trailing hyphen or bad punycode.'),
+  DOMAIN_SINGLE_LABEL: domainName('The name has one label (`localhost`, `com`); register a fully qualified name.'),
+  DOMAIN_PUBLIC_SUFFIX: domainName('The name is itself a public suffix (`co.uk`, `github.io`).'),
+  DOMAIN_RESERVED: domainName('The name is under a special-use TLD (`.localhost`, `.invalid`, `.local`, …).'),
+  DOMAIN_TYPE_INVALID: domainName('`domainType` is neither `Transactional` nor `Marketing`.'),
+  DOMAIN_NOT_REGISTERED: {
+    status: 404,
+    level: 'item',
+    description: 'This account has no registration for the domain.',
+  },
+  DOMAIN_TYPE_CONFLICT: {
+    status: 409,
+    level: 'item',
+    description: 'The same domain appears twice in one request with different `domainType`s.',
+  },
+  ACCOUNT_DOMAIN_LIMIT: {
+    status: 409,
+    level: 'item',
+    description: 'The account already holds the maximum number of domains (10,000 by default).',
+  },
+} as const satisfies Record<string, CatalogueEntry> & Record<DomainNameErrorCode, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** The `error` member of an envelope. */
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+  /** For REQUEST_INVALID: each schema problem. */
+  details?: { path: string; message: string }[];
+  /** For INTERNAL_ERROR: the id to quote when reporting it. */
+  requestId?: string;
+}
+
+/** An error that becomes a request-level envelope when thrown from a route. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ApiErrorBody['details'],
+  ) {
+    super(message);
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+}
+

@@ -1,0 +1,116 @@
+/**
+ * The domain routes: the spec's two (register, status) and, beyond it, list and delete.
+ * Handlers only translate HTTP to the `DomainService` and back.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { DomainService } from '../../service/domain-service.js';
+import { ApiError } from '../errors.js';
+import {
+  DeleteEnvelopeSchema,
+  DomainEnvelopeSchema,
+  DomainPageSchema,
+  type ListQuery,
+  type NamesBody,
+  type RegisterBody,
+  requestErrorResponses,
+  requestSchemas,
+} from '../schemas.js';
+
+export interface DomainRoutesOptions {
+  service: DomainService;
+  maxItems: number;
+}
+
+export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOptions): Promise<void> {
+  const { service } = options;
+  const schemas = requestSchemas(options.maxItems);
+  const tags = ['Domains'];
+
+  app.post<{ Body: RegisterBody }>(
+    '/domain',
+    {
+      schema: {
+        tags,
+        summary: 'Register sending domains',
+        description:
+          'Registers each entry and returns the DNS records to publish: three DKIM CNAMEs and one DMARC TXT. ' +
+          'Idempotent: registering a domain again returns the same tokens and statuses (a different `domainType` updates it). ' +
+          'HTTP 200 with one envelope per entry, in request order; a bad entry gets its own error without affecting the others.',
+        body: schemas.registerBody,
+        response: { 200: Type.Array(Type.Ref(DomainEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.register(request.apiKey!.accountId, request.body.domains),
+  );
+
+  app.post<{ Body: NamesBody }>(
+    '/domain/status',
+    {
+      schema: {
+        tags,
+        summary: 'Check verification status',
+        description:
+          'The current status of each named domain and of its records. HTTP 200 with one envelope per name, in request order; ' +
+          'a name this account never registered gets `DOMAIN_NOT_REGISTERED` (404) in its envelope.',
+        body: schemas.namesBody,
+        response: { 200: Type.Array(Type.Ref(DomainEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.status(request.apiKey!.accountId, request.body.domains),
+  );
+
+  app.get<{ Querystring: ListQuery }>(
+    '/domain',
+    {
+      schema: {
+        tags,
+        summary: 'List registered domains',
+        description: 'The account’s registrations ordered by name, one page at a time; follow `nextCursor`.',
+        querystring: schemas.listQuery,
+        response: { 200: Type.Ref(DomainPageSchema), ...requestErrorResponses },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
+      const after = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const page = await service.list(request.apiKey!.accountId, after === undefined ? { limit } : { after, limit });
+      return {
+        data: { domains: page.domains, nextCursor: page.next === null ? null : encodeCursor(page.next) },
+        error: null,
+        status: 200,
+      };
+    },
+  );
+
+  app.delete<{ Body: NamesBody }>(
+    '/domain',
+    {
+      schema: {
+        tags,
+        summary: 'Delete registrations',
+        description:
+          'Deletes each named registration with its records (and, once hosted keys exist, its DKIM keys). ' +
+          'HTTP 200 with one envelope per name, in request order.',
+        body: schemas.namesBody,
+        response: { 200: Type.Array(Type.Ref(DeleteEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.remove(request.apiKey!.accountId, request.body.domains),
+  );
+}
+
+/** Cursors are opaque to clients: the last name of the page, base64url-encoded. */
+export function encodeCursor(name: string): string {
+  return Buffer.from(name, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const name = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (name.length === 0 || encodeCursor(name) !== cursor) {
+    throw new ApiError('REQUEST_INVALID', 'cursor is not one this API returned', [
+      { path: 'querystring.cursor', message: 'is not a valid cursor' },
+    ]);
+  }
+  return name;
+}

@@ -1,0 +1,175 @@
+/**
+ * The API's schemas, written once with TypeBox. They validate requests, drive response
+ * serialisation, and generate `/openapi.json` (from which the client's types come).
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { DOMAIN_TYPES } from '../domain/domain-type.js';
+import { ERROR_CODES } from './errors.js';
+
+export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
+  $id: 'VerificationStatus',
+  description: 'State of a domain or of one record.',
+});
+
+export const DnsRecordSchema = Type.Object(
+  {
+    name: Type.String({
+      description:
+        'Host name to publish, relative to the registered domain’s parent: `<token>._domainkey.<label>` or `_dmarc.<label>`.',
+    }),
+    type: Type.Union([Type.Literal('CNAME'), Type.Literal('TXT')]),
+    value: Type.String({ description: 'CNAME: `<token>.dkim.<provider host>`. TXT: the quoted DMARC policy.' }),
+    status: Type.Ref(VerificationStatusSchema),
+    record: Type.String({ description: 'CNAME: the selector token. TXT: the same quoted string as `value`.' }),
+    ttl: Type.Literal('Auto'),
+    fqdn: Type.String({ description: 'The record’s fully qualified name, for DNS hosts that want it whole.' }),
+  },
+  { $id: 'DnsRecord', additionalProperties: false },
+);
+
+export const DomainResultSchema = Type.Object(
+  {
+    domain: Type.String({ description: 'The domain in its ASCII (punycode) form.' }),
+    status: Type.Ref(VerificationStatusSchema),
+    records: Type.Array(Type.Ref(DnsRecordSchema), {
+      description: 'Three DKIM CNAME records, then one DMARC TXT record.',
+    }),
+    type: Type.Union(
+      DOMAIN_TYPES.map((t) => Type.Literal(t)),
+      { description: 'The domain type, in canonical spelling.' },
+    ),
+  },
+  { $id: 'DomainResult', additionalProperties: false },
+);
+
+export const ApiErrorSchema = Type.Object(
+  {
+    code: Type.Union(
+      ERROR_CODES.map((c) => Type.Literal(c)),
+      { description: 'Stable machine-readable code; see the error catalogue.' },
+    ),
+    message: Type.String({ description: 'What went wrong, for humans.' }),
+    details: Type.Optional(
+      Type.Array(Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false })),
+    ),
+    requestId: Type.Optional(Type.String()),
+  },
+  { $id: 'ApiError', additionalProperties: false },
+);
+
+/** A request-level error: the HTTP status, and one envelope as the body. */
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    data: Type.Null(),
+    error: Type.Ref(ApiErrorSchema),
+    status: Type.Integer(),
+  },
+  { $id: 'ErrorEnvelope', additionalProperties: false },
+);
+
+/** One element of a 200 array: a result, or an item-level error. */
+export const DomainEnvelopeSchema = Type.Object(
+  {
+    data: Type.Union([Type.Ref(DomainResultSchema), Type.Null()]),
+    error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
+    status: Type.Integer({ description: '200 on success, else the item’s error status (400, 404, 409).' }),
+  },
+  { $id: 'DomainEnvelope', additionalProperties: false },
+);
+
+export const DeletedDomainSchema = Type.Object(
+  { domain: Type.String(), deleted: Type.Literal(true) },
+  { $id: 'DeletedDomain', additionalProperties: false },
+);
+
+export const DeleteEnvelopeSchema = Type.Object(
+  {
+    data: Type.Union([Type.Ref(DeletedDomainSchema), Type.Null()]),
+    error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
+    status: Type.Integer(),
+  },
+  { $id: 'DeleteEnvelope', additionalProperties: false },
+);
+
+export const DomainPageSchema = Type.Object(
+  {
+    data: Type.Object(
+      {
+        domains: Type.Array(Type.Ref(DomainResultSchema)),
+        nextCursor: Type.Union([Type.String(), Type.Null()], {
+          description: 'Pass as `cursor` to get the next page; `null` on the last page.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    error: Type.Null(),
+    status: Type.Literal(200),
+  },
+  { $id: 'DomainPage', additionalProperties: false },
+);
+
+/** Schemas registered with Fastify under their `$id`, and published as OpenAPI components. */
+export const SHARED_SCHEMAS: TSchema[] = [
+  VerificationStatusSchema,
+  DnsRecordSchema,
+  DomainResultSchema,
+  ApiErrorSchema,
+  ErrorEnvelopeSchema,
+  DomainEnvelopeSchema,
+  DeletedDomainSchema,
+  DeleteEnvelopeSchema,
+  DomainPageSchema,
+];
+
+/** Request bodies depend on the configured batch limit. */
+export function requestSchemas(maxItems: number) {
+  const domainName = Type.String({ maxLength: 1024, description: 'A fully qualified domain or subdomain name.' });
+  return {
+    registerBody: Type.Object(
+      {
+        domains: Type.Array(
+          Type.Object(
+            {
+              domain: domainName,
+              domainType: Type.String({
+                maxLength: 64,
+                description: '`Transactional` or `Marketing` (case-insensitive).',
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems, description: `At most ${maxItems} entries.` },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    namesBody: Type.Object(
+      { domains: Type.Array(domainName, { maxItems, description: `At most ${maxItems} names.` }) },
+      { additionalProperties: false },
+    ),
+    listQuery: Type.Object(
+      {
+        // Query strings are text; the pattern keeps validation strict without type coercion.
+        limit: Type.Optional(Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' })),
+        cursor: Type.Optional(Type.String({ maxLength: 512 })),
+      },
+      { additionalProperties: false },
+    ),
+  };
+}
+
+export type RegisterBody = Static<ReturnType<typeof requestSchemas>['registerBody']>;
+export type NamesBody = Static<ReturnType<typeof requestSchemas>['namesBody']>;
+export type ListQuery = Static<ReturnType<typeof requestSchemas>['listQuery']>;
+
+/** Responses every authenticated route can give besides its 200. */
+export const requestErrorResponses = {
+  400: Type.Ref(ErrorEnvelopeSchema),
+  401: Type.Ref(ErrorEnvelopeSchema),
+  403: Type.Ref(ErrorEnvelopeSchema),
+  413: Type.Ref(ErrorEnvelopeSchema),
+  415: Type.Ref(ErrorEnvelopeSchema),
+  429: Type.Ref(ErrorEnvelopeSchema),
+  500: Type.Ref(ErrorEnvelopeSchema),
+  503: Type.Ref(ErrorEnvelopeSchema),
+};

@@ -1,0 +1,45 @@
+/**
+ * `npm start`: run the service with configuration from the environment. SIGTERM and SIGINT
+ * stop it gracefully: no new connections, in-flight requests finish, the database closes.
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const server = await startServer(config);
+  const log = server.app.log;
+  log.info({ url: server.url, database: server.store.kind, dataDir: config.dataDir }, 'service ready');
+  if (config.dkimProviderHost === 'localhost') {
+    log.warn('DKIM_PROVIDER_HOST is unset: CNAME targets use "localhost", fine for trying the service, not for real domains');
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+/**
+ * The domain operations behind the HTTP routes: per-item validation, batching into the
+ * store, and results in request order. One bad item never fails its neighbours.
+ */
+import { normaliseDomainName } from '../domain/domain-name.js';
+import { type DomainType, parseDomainType } from '../domain/domain-type.js';
+import type { StoredDomain } from '../domain/model.js';
+import { type DomainView, domainView, type RecordSettings } from '../domain/records.js';
+import { newToken } from '../domain/token.js';
+import type { Store } from '../store/store.js';
+import { type Envelope, failed, ok } from './envelope.js';
+
+export interface DomainServiceOptions {
+  store: Store;
+  records: RecordSettings;
+  maxDomainsPerAccount: number;
+  now?: () => number;
+}
+
+/** A registration entry as the request carries it. */
+export interface RegistrationEntry {
+  domain: string;
+  domainType: string;
+}
+
+export class DomainService {
+  private readonly store: Store;
+  private readonly records: RecordSettings;
+  private readonly now: () => number;
+
+  constructor(private readonly options: DomainServiceOptions) {
+    this.store = options.store;
+    this.records = options.records;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** `POST /api/public/domain`: register each entry, idempotently. */
+  async register(accountId: string, entries: RegistrationEntry[]): Promise<Envelope<DomainView>[]> {
+    const results: (Envelope<DomainView> | undefined)[] = new Array(entries.length);
+    const valid: { index: number; name: string; type: DomainType }[] = [];
+    const typeByName = new Map<string, string>();
+
+    entries.forEach((entry, index) => {
+      const name = normaliseDomainName(entry.domain);
+      if (!name.ok) {
+        results[index] = failed(name.code, name.message);
+        return;
+      }
+      const type = parseDomainType(entry.domainType);
+      if (type === undefined) {
+        results[index] = failed(
+          'DOMAIN_TYPE_INVALID',
+          `domainType "${entry.domainType.slice(0, 64)}" is not one of Transactional, Marketing`,
+        );
+        return;
+      }
+      const earlier = typeByName.get(name.name);
+      if (earlier !== undefined && earlier !== type) {
+        results[index] = failed(
+          'DOMAIN_TYPE_CONFLICT',
+          `${name.name} appears earlier in this request as ${earlier}; send each domain once`,
+        );
+        return;
+      }
+      typeByName.set(name.name, type);
+      valid.push({ index, name: name.name, type });
+    });
+
+    if (valid.length > 0) {
+      const outcomes = await this.store.registerDomains(
+        accountId,
+        valid.map((v) => ({ name: v.name, type: v.type })),
+        { maxDomains: this.options.maxDomainsPerAccount, now: this.now(), newToken: () => newToken() },
+      );
+      outcomes.forEach((outcome, i) => {
+        const { index, name } = valid[i]!;
+        results[index] = outcome.ok
+          ? ok(domainView(outcome.domain, this.records))
+          : failed(
+              'ACCOUNT_DOMAIN_LIMIT',
+              `${name} was not registered: the account already holds ${this.options.maxDomainsPerAccount} domains`,
+            );
+      });
+    }
+    return results as Envelope<DomainView>[];
+  }
+
+  /** `POST /api/public/domain/status`: the current state of each named registration. */
+  async status(accountId: string, names: string[]): Promise<Envelope<DomainView>[]> {
+    return this.forEachRegistered(accountId, names, async (found) => {
+      return new Map([...found].map(([name, domain]) => [name, ok(domainView(domain, this.records))]));
+    });
+  }
+
+  /** `DELETE /api/public/domain`: delete each named registration. */
+  async remove(accountId: string, names: string[]): Promise<Envelope<{ domain: string; deleted: true }>[]> {
+    return this.forEachRegistered(accountId, names, async (found) => {
+      const deleted = await this.store.deleteDomains(accountId, [...found.keys()]);
+      return new Map([...deleted].map((name) => [name, ok({ domain: name, deleted: true as const })]));
+    });
+  }
+
+  /** `GET /api/public/domain`: one page of the account's registrations, by name. */
+  async list(accountId: string, options: { after?: string; limit: number }) {
+    const page = await this.store.listDomains(accountId, options);
+    return { domains: page.domains.map((d) => domainView(d, this.records)), next: page.next };
+  }
+
+  /**
+   * Normalise each name, load the account's registrations among them, and let `act` produce
+   * the envelope of each found one; names never registered get DOMAIN_NOT_REGISTERED.
+   */
+  private async forEachRegistered<T>(
+    accountId: string,
+    names: string[],
+    act: (found: Map<string, StoredDomain>) => Promise<Map<string, Envelope<T>>>,
+  ): Promise<Envelope<T>[]> {
+    const normalised = names.map((raw) => normaliseDomainName(raw));
+    const wanted = [...new Set(normalised.flatMap((n) => (n.ok ? [n.name] : [])))];
+    const found = await this.store.findDomains(accountId, wanted);
+    const done = found.size > 0 ? await act(found) : new Map<string, Envelope<T>>();
+    return normalised.map((n) => {
+      if (!n.ok) return failed<T>(n.code, n.message);
+      return done.get(n.name) ?? failed<T>('DOMAIN_NOT_REGISTERED', `${n.name} is not registered to this account`);
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The versioned migration history, shared by SQLite and PostgreSQL. Append only: a
+ * migration that has shipped is never edited; a change is a new file.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001-initial.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

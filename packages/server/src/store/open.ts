@@ -1,0 +1,82 @@
+/**
+ * Open the configured database and bring its schema up to date. SQLite (a file in
+ * `DATA_DIR`) is the embedded default; a `postgres://` `DATABASE_URL` selects PostgreSQL.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { KyselyStore } from './kysely-store.js';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './tables.js';
+
+export interface StoreOptions {
+  /** Directory of the SQLite file (and other local state). */
+  dataDir: string;
+  /** `postgres://…` for PostgreSQL; unset or `sqlite:` for the embedded default. */
+  databaseUrl?: string | undefined;
+  /** PostgreSQL pool size per process. */
+  poolSize?: number;
+}
+
+/** The SQLite file inside `dataDir`. */
+export const sqliteFile = (dataDir: string): string => path.join(dataDir, 'service.sqlite');
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Open, migrate and return the store. */
+export async function openStore(options: StoreOptions): Promise<KyselyStore> {
+  const store = isPostgresUrl(options.databaseUrl)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openSqlite(options.dataDir);
+  try {
+    await migrate(store.db);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function openSqlite(dataDir: string): KyselyStore {
+  mkdirSync(dataDir, { recursive: true });
+  const file = sqliteFile(dataDir);
+  const sqlite = new SQLite(file);
+  // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit,
+  // so an acknowledged registration survives a power cut (SQLite docs, "WAL mode" §4).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI and the server may write the same file: wait for the lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new KyselyStore('sqlite', db);
+}
+
+// PostgreSQL returns int8 as strings to protect precision; our int8 columns are epoch
+// milliseconds, far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+function openPostgres(url: string, poolSize: number): KyselyStore {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new KyselyStore('postgres', db);
+}
+
+/**
+ * Apply pending migrations. On PostgreSQL, Kysely takes an advisory lock for the whole
+ * run, so several processes starting at once apply each migration exactly once.
+ */
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);
+  }
+}

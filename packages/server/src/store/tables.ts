@@ -1,0 +1,53 @@
+/**
+ * Row types of the database, as Kysely sees them. Timestamps are milliseconds since the
+ * epoch (bigint in PostgreSQL, integer in SQLite) so that both backends compare and
+ * subtract them the same way.
+ */
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  /** The first characters of the key, so a human can tell keys apart in `keys list`. */
+  key_prefix: string;
+  /** Comma-separated scopes; `*` is the full API. */
+  scopes: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface DomainsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  type: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DomainRecordsTable {
+  domain_id: string;
+  position: number;
+  kind: string;
+  token: string | null;
+  status: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  domains: DomainsTable;
+  domain_records: DomainRecordsTable;
+  /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
+  kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
+}

@@ -1,0 +1,93 @@
+/**
+ * Start the real server on a free loopback port over a real database, for tests that
+ * drive it through HTTP. Each test server has its own temporary `DATA_DIR`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../config.js';
+import { generateApiKey } from '../domain/api-key.js';
+import { type RunningServer, startServer } from '../server.js';
+import { loadOpenApi, type OpenApiChecker } from './openapi.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** Problems found validating the body against `/openapi.json`. */
+  contractProblems: string[];
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  dataDir: string;
+  /** A new API key (new account unless `accountId` is given); returns the secret. */
+  createKey(options?: { name?: string; accountId?: string; scopes?: string[] }): Promise<{ key: string; accountId: string; id: string }>;
+  /** Call the API; the response is checked against the OpenAPI document. */
+  request<T = any>(
+    method: string,
+    route: string,
+    options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  openapi: OpenApiChecker;
+  close(): Promise<void>;
+}
+
+/** Start a server with the embedded SQLite default, plus any environment overrides. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DKIM_PROVIDER_HOST: 'provider.test',
+    ...env,
+  });
+  const server = await startServer(config, { logger: false });
+  const openapi = await loadOpenApi(server.url);
+
+  return {
+    server,
+    url: server.url,
+    dataDir,
+    openapi,
+    async createKey(options = {}) {
+      const generated = generateApiKey();
+      const record = await server.store.createApiKey({
+        name: options.name ?? 'test',
+        keyHash: generated.hash,
+        keyPrefix: generated.prefix,
+        scopes: options.scopes ?? ['*'],
+        ...(options.accountId !== undefined && { accountId: options.accountId }),
+      });
+      return { key: generated.secret, accountId: record.accountId, id: record.id };
+    },
+    async request(method, route, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key !== undefined) headers.authorization = options.key;
+      let body: string | Buffer | undefined;
+      if (options.rawBody !== undefined) body = options.rawBody;
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${server.url}${route}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      const pathOnly = route.split('?')[0]!;
+      const contractProblems = response.headers.get('content-type')?.includes('json')
+        ? openapi.check(method, pathOnly, response.status, parsed)
+        : [];
+      return { status: response.status, headers: response.headers, body: parsed as any, contractProblems };
+    },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
