@@ -15,12 +15,17 @@ export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
   const missing = packages.filter((p) => !existsSync(p.probe)).map((p) => p.pkg);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`missing Debian packages: ${missing.join(' ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `missing Debian packages: ${missing.join(' ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   console.log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () =>
-    spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+    spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], {
+      stdio: 'inherit',
+      env,
+    });
   if (install().status !== 0) {
     execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
     if (install().status !== 0) throw new Error(`apt-get install ${missing.join(' ')} failed`);

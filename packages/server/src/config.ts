@@ -77,7 +77,8 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 function oneOf(env: Env, name: string, fallback: string, allowed: string[]): string {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
+  if (!allowed.includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
   return raw;
 }
 
@@ -94,7 +95,7 @@ function hostName(env: Env, name: string, fallback: string): string {
 function dmarcPolicy(env: Env): string {
   const raw = env.DMARC_POLICY?.trim().replace(/^"|"$/g, '');
   if (!raw) return 'v=DMARC1; p=none;';
-  if (!/^v=DMARC1\s*;/.test(raw) || /["\\\x00-\x1f]/.test(raw) || raw.length > 255) {
+  if (!/^v=DMARC1\s*;/.test(raw) || /["\\\p{Cc}]/u.test(raw) || raw.length > 255) {
     throw new ConfigError(`DMARC_POLICY must be a DMARC record starting with "v=DMARC1;"; got "${raw}"`);
   }
   return raw;

@@ -2,11 +2,11 @@
  * `npm start`: run the service with configuration from the environment. SIGTERM and SIGINT
  * stop it gracefully: no new connections, in-flight requests finish, the database closes.
  */
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   const log = server.app.log;
   log.info({ url: server.url, database: server.store.kind, dataDir: config.dataDir }, 'service ready');
   if (config.dkimProviderHost === 'localhost') {
-    log.warn('DKIM_PROVIDER_HOST is unset: CNAME targets use "localhost", fine for trying the service, not for real domains');
+    log.warn(
+      'DKIM_PROVIDER_HOST is unset: CNAME targets use "localhost", fine for trying the service, not for real domains',
+    );
   }
   let stopping = false;
   const stop = (signal: string) => {

@@ -18,8 +18,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<RunningServer> {
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize });
+export async function startServer(
+  config: Config,
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<RunningServer> {
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    poolSize: config.dbPoolSize,
+  });
   const domains = new DomainService({
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
@@ -27,7 +34,12 @@ export async function startServer(config: Config, options: { logger?: FastifySer
   });
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, store, domains, ...(options.logger !== undefined && { logger: options.logger }) });
+    app = await buildApp({
+      config,
+      store,
+      domains,
+      ...(options.logger !== undefined && { logger: options.logger }),
+    });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await store.close();

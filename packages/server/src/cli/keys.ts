@@ -6,7 +6,12 @@ import { API_SCOPES, type ApiScope, generateApiKey } from '../domain/api-key.js'
 import type { Store } from '../store/store.js';
 import { CliError, type CliIo } from './io.js';
 
-export async function keysCommand(store: Store, args: string[], flags: Record<string, string | boolean | undefined>, io: CliIo): Promise<void> {
+export async function keysCommand(
+  store: Store,
+  args: string[],
+  flags: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): Promise<void> {
   const [sub] = args;
   switch (sub) {
     case 'create':
@@ -16,13 +21,20 @@ export async function keysCommand(store: Store, args: string[], flags: Record<st
     case 'revoke':
       return revokeKey(store, args.slice(1), io);
     default:
-      throw new CliError(`unknown keys command "${sub ?? ''}"; use keys create --name N | keys list | keys revoke <id|prefix>`);
+      throw new CliError(
+        `unknown keys command "${sub ?? ''}"; use keys create --name N | keys list | keys revoke <id|prefix>`,
+      );
   }
 }
 
-async function createKey(store: Store, flags: Record<string, string | boolean | undefined>, io: CliIo): Promise<void> {
+async function createKey(
+  store: Store,
+  flags: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): Promise<void> {
   const name = typeof flags.name === 'string' ? flags.name.trim() : '';
-  if (name.length === 0 || name.length > 200) throw new CliError('keys create needs --name <name> (1–200 characters)');
+  if (name.length === 0 || name.length > 200)
+    throw new CliError('keys create needs --name <name> (1–200 characters)');
   const scopes = parseScopes(flags.scope);
   const accountId = typeof flags.account === 'string' ? flags.account : undefined;
   if (accountId !== undefined && (await store.findAccount(accountId)) === undefined) {
@@ -37,10 +49,20 @@ async function createKey(store: Store, flags: Record<string, string | boolean | 
     ...(accountId !== undefined && { accountId }),
   });
   if (flags.json) {
-    io.out(JSON.stringify({ id: key.id, accountId: key.accountId, name: key.name, scopes: key.scopes, key: generated.secret }));
+    io.out(
+      JSON.stringify({
+        id: key.id,
+        accountId: key.accountId,
+        name: key.name,
+        scopes: key.scopes,
+        key: generated.secret,
+      }),
+    );
     return;
   }
-  io.err(`created key ${key.id} "${key.name}" for account ${key.accountId} (scopes: ${key.scopes.join(',')})`);
+  io.err(
+    `created key ${key.id} "${key.name}" for account ${key.accountId} (scopes: ${key.scopes.join(',')})`,
+  );
   io.err('store it now: it is shown only once');
   io.out(generated.secret);
 }
@@ -53,12 +75,18 @@ function parseScopes(flag: string | boolean | undefined): ApiScope[] {
     .filter(Boolean);
   const unknown = scopes.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
   if (scopes.length === 0 || unknown.length > 0) {
-    throw new CliError(`unknown scope ${unknown.join(', ') || '(none)'}; scopes are ${API_SCOPES.join(', ')}`);
+    throw new CliError(
+      `unknown scope ${unknown.join(', ') || '(none)'}; scopes are ${API_SCOPES.join(', ')}`,
+    );
   }
   return scopes as ApiScope[];
 }
 
-async function listKeys(store: Store, flags: Record<string, string | boolean | undefined>, io: CliIo): Promise<void> {
+async function listKeys(
+  store: Store,
+  flags: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): Promise<void> {
   const keys = await store.listApiKeys();
   const rows = keys.map((k) => ({
     id: k.id,
@@ -92,6 +120,13 @@ async function revokeKey(store: Store, args: string[], io: CliIo): Promise<void>
 export function table(rows: Record<string, string>[]): string {
   const columns = Object.keys(rows[0] ?? {});
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => r[c] ?? '')))].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map((c) => c.toUpperCase())),
+    ...rows.map((r) => line(columns.map((c) => r[c] ?? ''))),
+  ].join('\n');
 }

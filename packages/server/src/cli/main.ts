@@ -18,20 +18,24 @@ const USAGE = `usage: cli <command>
   keys list [--json]
   keys revoke <key id | key prefix>`;
 
+const OPTIONS = {
+  name: { type: 'string' },
+  account: { type: 'string' },
+  scope: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** Run one CLI invocation; returns the exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo, env = process.env): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>
+  >;
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        account: { type: 'string' },
-        scope: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
     io.err(`${(error as Error).message}\n${USAGE}`);

@@ -50,7 +50,10 @@ export function normaliseDomainName(input: string): DomainNameResult {
   let raw = input.trim();
   if (raw.length === 0) return fail('DOMAIN_EMPTY', 'domain is empty');
   if (raw.length > MAX_RAW_LENGTH) {
-    return fail('DOMAIN_TOO_LONG', `domain is ${raw.length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed`);
+    return fail(
+      'DOMAIN_TOO_LONG',
+      `domain is ${raw.length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed`,
+    );
   }
   if (isIP(raw) !== 0 || /^\[.*\]$/.test(raw)) {
     return fail('DOMAIN_IP_ADDRESS', `"${raw}" is an IP address; register a domain name instead`);
@@ -59,7 +62,10 @@ export function normaliseDomainName(input: string): DomainNameResult {
 
   const bad = firstForbiddenCharacter(raw);
   if (bad === '*') {
-    return fail('DOMAIN_WILDCARD', 'wildcard names cannot be registered; register each sending domain itself');
+    return fail(
+      'DOMAIN_WILDCARD',
+      'wildcard names cannot be registered; register each sending domain itself',
+    );
   }
   if (bad === '_') {
     return fail(
@@ -68,18 +74,23 @@ export function normaliseDomainName(input: string): DomainNameResult {
     );
   }
   if (bad !== undefined) {
-    return fail('DOMAIN_INVALID_CHARACTER', `domain contains the character ${describeCharacter(bad)}, which is not allowed`);
+    return fail(
+      'DOMAIN_INVALID_CHARACTER',
+      `domain contains the character ${describeCharacter(bad)}, which is not allowed`,
+    );
   }
 
   // Only names with non-ASCII characters go through UTS #46 mapping: the WHATWG algorithm is
   // lenient in ways we do not want for ASCII input (it reads "a.123" as an IPv4 address).
   let name = raw.toLowerCase();
-  if (/[^\x00-\x7f]/.test(name)) {
+  if (/[^\p{ASCII}]/u.test(name)) {
     const ascii = domainToASCII(name);
-    if (ascii === '') return fail('DOMAIN_INVALID_LABEL', `"${raw}" is not a valid internationalised domain name`);
+    if (ascii === '')
+      return fail('DOMAIN_INVALID_LABEL', `"${raw}" is not a valid internationalised domain name`);
     name = ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
   }
-  if (isIP(name) !== 0) return fail('DOMAIN_IP_ADDRESS', `"${raw}" is an IP address; register a domain name instead`);
+  if (isIP(name) !== 0)
+    return fail('DOMAIN_IP_ADDRESS', `"${raw}" is an IP address; register a domain name instead`);
 
   const labels = name.split('.');
   for (const label of labels) {
@@ -93,12 +104,19 @@ export function normaliseDomainName(input: string): DomainNameResult {
     );
   }
   if (labels.length < 2) {
-    return fail('DOMAIN_SINGLE_LABEL', `"${name}" is a single label; register a fully qualified name such as example.com`);
+    return fail(
+      'DOMAIN_SINGLE_LABEL',
+      `"${name}" is a single label; register a fully qualified name such as example.com`,
+    );
   }
   const tld = labels[labels.length - 1]!;
-  if (/^\d+$/.test(tld)) return fail('DOMAIN_INVALID_LABEL', `the top-level label "${tld}" cannot be all digits`);
+  if (/^\d+$/.test(tld))
+    return fail('DOMAIN_INVALID_LABEL', `the top-level label "${tld}" cannot be all digits`);
   if (SPECIAL_USE_TLDS.has(tld)) {
-    return fail('DOMAIN_RESERVED', `".${tld}" is a special-use name (RFC 6761) that cannot receive mail on the Internet`);
+    return fail(
+      'DOMAIN_RESERVED',
+      `".${tld}" is a special-use name (RFC 6761) that cannot receive mail on the Internet`,
+    );
   }
   if (getPublicSuffix(name, { allowPrivateDomains: true }) === name) {
     return fail(
@@ -132,7 +150,9 @@ function labelProblem(label: string): string | undefined {
     return `label "${label.slice(0, 20)}…" is ${label.length} characters; a label holds at most ${MAX_LABEL_LENGTH}`;
   }
   if (!/^[a-z0-9-]+$/.test(label)) return `label "${label}" may hold only letters, digits and hyphens`;
-  if (label.startsWith('-') || label.endsWith('-')) return `label "${label}" cannot start or end with a hyphen`;
-  if (label.startsWith('xn--') && domainToASCII(label) === '') return `label "${label}" is not valid punycode`;
+  if (label.startsWith('-') || label.endsWith('-'))
+    return `label "${label}" cannot start or end with a hyphen`;
+  if (label.startsWith('xn--') && domainToASCII(label) === '')
+    return `label "${label}" is not valid punycode`;
   return undefined;
 }

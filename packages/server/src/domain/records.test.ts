@@ -24,10 +24,42 @@ test('records are named relative to the parent of the registered domain', () => 
   assert.deepEqual(
     view.records.map((r) => [r.name, r.type, r.value, r.record, r.fqdn, r.ttl, r.status]),
     [
-      [`${'a'.repeat(32)}._domainkey.mail`, 'CNAME', `${'a'.repeat(32)}.dkim.provider.test`, 'a'.repeat(32), `${'a'.repeat(32)}._domainkey.mail.example.com`, 'Auto', 'verified'],
-      [`${'b'.repeat(32)}._domainkey.mail`, 'CNAME', `${'b'.repeat(32)}.dkim.provider.test`, 'b'.repeat(32), `${'b'.repeat(32)}._domainkey.mail.example.com`, 'Auto', 'pending'],
-      [`${'c'.repeat(32)}._domainkey.mail`, 'CNAME', `${'c'.repeat(32)}.dkim.provider.test`, 'c'.repeat(32), `${'c'.repeat(32)}._domainkey.mail.example.com`, 'Auto', 'pending'],
-      ['_dmarc.mail', 'TXT', '"v=DMARC1; p=none;"', '"v=DMARC1; p=none;"', '_dmarc.mail.example.com', 'Auto', 'pending'],
+      [
+        `${'a'.repeat(32)}._domainkey.mail`,
+        'CNAME',
+        `${'a'.repeat(32)}.dkim.provider.test`,
+        'a'.repeat(32),
+        `${'a'.repeat(32)}._domainkey.mail.example.com`,
+        'Auto',
+        'verified',
+      ],
+      [
+        `${'b'.repeat(32)}._domainkey.mail`,
+        'CNAME',
+        `${'b'.repeat(32)}.dkim.provider.test`,
+        'b'.repeat(32),
+        `${'b'.repeat(32)}._domainkey.mail.example.com`,
+        'Auto',
+        'pending',
+      ],
+      [
+        `${'c'.repeat(32)}._domainkey.mail`,
+        'CNAME',
+        `${'c'.repeat(32)}.dkim.provider.test`,
+        'c'.repeat(32),
+        `${'c'.repeat(32)}._domainkey.mail.example.com`,
+        'Auto',
+        'pending',
+      ],
+      [
+        '_dmarc.mail',
+        'TXT',
+        '"v=DMARC1; p=none;"',
+        '"v=DMARC1; p=none;"',
+        '_dmarc.mail.example.com',
+        'Auto',
+        'pending',
+      ],
     ],
   );
 });

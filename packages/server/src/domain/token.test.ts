@@ -8,7 +8,13 @@ test('tokens are 32 characters of lowercase base32', () => {
 });
 
 test('tokens encode all 160 random bits', () => {
-  assert.equal(newToken(() => new Uint8Array(20)), 'a'.repeat(32));
-  assert.equal(newToken(() => new Uint8Array(20).fill(255)), '7'.repeat(32));
+  assert.equal(
+    newToken(() => new Uint8Array(20)),
+    'a'.repeat(32),
+  );
+  assert.equal(
+    newToken(() => new Uint8Array(20).fill(255)),
+    '7'.repeat(32),
+  );
   assert.notEqual(newToken(), newToken());
 });

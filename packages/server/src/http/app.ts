@@ -14,8 +14,8 @@ import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { ApiError } from './errors.js';
-import { healthRoutes } from './routes/health.js';
 import { domainRoutes } from './routes/domains.js';
+import { healthRoutes } from './routes/health.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
 export interface AppDependencies {
@@ -59,7 +59,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(
-      errorEnvelope({ code: 'ROUTE_NOT_FOUND', message: `no route for ${request.method} ${request.url.split('?')[0]}` }),
+      errorEnvelope({
+        code: 'ROUTE_NOT_FOUND',
+        message: `no route for ${request.method} ${request.url.split('?')[0]}`,
+      }),
     );
   });
   // Only JSON bodies are accepted: without this Fastify would parse text/plain too.
@@ -83,16 +86,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
       components: {
         securitySchemes: {
-          ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key alone, no scheme.' },
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The API key alone, no scheme.',
+          },
         },
       },
       tags: [{ name: 'Domains', description: 'Sending-domain registrations' }, { name: 'Operations' }],
     },
     refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { store });
@@ -106,9 +118,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         hook: 'preParsing',
         keyGenerator: (request) => request.apiKey?.id ?? request.ip,
         errorResponseBuilder: (_request, context) =>
-          Object.assign(new ApiError('RATE_LIMITED', `too many requests; retry after ${Math.ceil(context.ttl / 1000)} seconds`), {
-            statusCode: 429,
-          }),
+          Object.assign(
+            new ApiError(
+              'RATE_LIMITED',
+              `too many requests; retry after ${Math.ceil(context.ttl / 1000)} seconds`,
+            ),
+            {
+              statusCode: 429,
+            },
+          ),
       });
       api.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ ApiKey: [] }] };

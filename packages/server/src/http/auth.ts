@@ -23,9 +23,13 @@ export function authenticate(store: Store, scope: string) {
     const header = request.headers.authorization;
     const presented = keyFromAuthorization(header);
     if (presented === undefined) {
-      throw new ApiError('AUTH_MISSING', 'the Authorization header is missing; send your API key as its whole value');
+      throw new ApiError(
+        'AUTH_MISSING',
+        'the Authorization header is missing; send your API key as its whole value',
+      );
     }
-    if (presented.length > MAX_KEY_LENGTH) throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
+    if (presented.length > MAX_KEY_LENGTH)
+      throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
     const hash = hashApiKey(presented);
     const key = await store.findApiKeyByHash(hash);
     // The lookup is by hash, so its timing reveals nothing about the key; the constant-time
@@ -34,7 +38,10 @@ export function authenticate(store: Store, scope: string) {
       throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
     }
     if (!key.scopes.includes('*') && !key.scopes.includes(scope)) {
-      throw new ApiError('AUTH_SCOPE', `this API key is limited to ${key.scopes.join(', ')} and cannot use this route`);
+      throw new ApiError(
+        'AUTH_SCOPE',
+        `this API key is limited to ${key.scopes.join(', ')} and cannot use this route`,
+      );
     }
     request.apiKey = key;
   };

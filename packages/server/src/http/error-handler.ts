@@ -36,21 +36,33 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
   return reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(body));
 }
 
-function toErrorBody(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): ApiErrorBody {
+function toErrorBody(
+  error: FastifyError | ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): ApiErrorBody {
   if (error instanceof ApiError) {
-    return error.details ? { code: error.code, message: error.message, details: error.details } : { code: error.code, message: error.message };
+    return error.details
+      ? { code: error.code, message: error.message, details: error.details }
+      : { code: error.code, message: error.message };
   }
   if (error.validation) return validationError(error, request);
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (mapped) {
     if (mapped === 'REQUEST_BODY_TOO_LARGE') {
-      return { code: mapped, message: `the body is larger than the limit of ${request.routeOptions.bodyLimit} bytes` };
+      return {
+        code: mapped,
+        message: `the body is larger than the limit of ${request.routeOptions.bodyLimit} bytes`,
+      };
     }
     return { code: mapped, message: MESSAGES[mapped] ?? error.message };
   }
   if (error.statusCode === 429) {
     const seconds = reply.getHeader('retry-after') ?? 'a few';
-    return { code: 'RATE_LIMITED', message: `too many requests for this API key; retry after ${seconds} seconds` };
+    return {
+      code: 'RATE_LIMITED',
+      message: `too many requests for this API key; retry after ${seconds} seconds`,
+    };
   }
   // JSON.parse errors and prototype-poisoning rejections from secure-json-parse arrive as
   // SyntaxErrors with status 400.
@@ -60,25 +72,37 @@ function toErrorBody(error: FastifyError | ApiError, request: FastifyRequest, re
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return { code: 'REQUEST_INVALID', message: error.message };
   }
-  return { code: 'INTERNAL_ERROR', message: 'an unexpected error occurred; quote the request id when reporting it', requestId: request.id };
+  return {
+    code: 'INTERNAL_ERROR',
+    message: 'an unexpected error occurred; quote the request id when reporting it',
+    requestId: request.id,
+  };
 }
 
 function validationError(error: FastifyError, request: FastifyRequest): ApiErrorBody {
   const context = error.validationContext ?? 'body';
-  if (context === 'body' && (request.body === undefined || request.body === null)) {
-    return { code: 'REQUEST_BAD_JSON', message: 'the body is empty; send a JSON object such as {"domains": [...]}' };
+  if (context === 'body' && request.body === undefined) {
+    return {
+      code: 'REQUEST_BAD_JSON',
+      message: 'the body is empty; send a JSON object such as {"domains": [...]}',
+    };
   }
   const problems = error.validation!;
   const tooMany = problems.find((p) => p.keyword === 'maxItems' && p.instancePath === '/domains');
   if (tooMany) {
     const limit = (tooMany.params as { limit?: number }).limit;
-    return { code: 'REQUEST_TOO_MANY_ITEMS', message: `domains holds more than ${limit} entries; split the request` };
+    return {
+      code: 'REQUEST_TOO_MANY_ITEMS',
+      message: `domains holds more than ${limit} entries; split the request`,
+    };
   }
   const details = problems.slice(0, 20).map((p) => {
     const path = `${context}${p.instancePath.replace(/\//g, '.')}`;
     const params = p.params as { additionalProperty?: string; missingProperty?: string };
-    if (params.additionalProperty) return { path, message: `unknown property "${params.additionalProperty}"` };
-    if (params.missingProperty) return { path, message: `missing required property "${params.missingProperty}"` };
+    if (params.additionalProperty)
+      return { path, message: `unknown property "${params.additionalProperty}"` };
+    if (params.missingProperty)
+      return { path, message: `missing required property "${params.missingProperty}"` };
     return { path, message: p.message ?? 'is invalid' };
   });
   const first = details[0]!;

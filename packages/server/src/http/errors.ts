@@ -78,12 +78,20 @@ export const ERROR_CATALOGUE = {
     description: 'An unexpected fault; the response carries a request id to report.',
   },
   DOMAIN_EMPTY: domainName('The domain name is empty.'),
-  DOMAIN_TOO_LONG: domainName('The name is too long to carry its DKIM records within 253 characters (209 at most).'),
-  DOMAIN_INVALID_CHARACTER: domainName('The name holds a character no host name may hold (e.g. `_`, `/`, space).'),
+  DOMAIN_TOO_LONG: domainName(
+    'The name is too long to carry its DKIM records within 253 characters (209 at most).',
+  ),
+  DOMAIN_INVALID_CHARACTER: domainName(
+    'The name holds a character no host name may hold (e.g. `_`, `/`, space).',
+  ),
   DOMAIN_WILDCARD: domainName('Wildcard names (`*.example.com`) cannot be registered.'),
   DOMAIN_IP_ADDRESS: domainName('The name is an IP address.'),
-  DOMAIN_INVALID_LABEL: domainName('A label is empty, longer than 63, has a leading/trailing hyphen or bad punycode.'),
-  DOMAIN_SINGLE_LABEL: domainName('The name has one label (`localhost`, `com`); register a fully qualified name.'),
+  DOMAIN_INVALID_LABEL: domainName(
+    'A label is empty, longer than 63, has a leading/trailing hyphen or bad punycode.',
+  ),
+  DOMAIN_SINGLE_LABEL: domainName(
+    'The name has one label (`localhost`, `com`); register a fully qualified name.',
+  ),
   DOMAIN_PUBLIC_SUFFIX: domainName('The name is itself a public suffix (`co.uk`, `github.io`).'),
   DOMAIN_RESERVED: domainName('The name is under a special-use TLD (`.localhost`, `.invalid`, `.local`, …).'),
   DOMAIN_TYPE_INVALID: domainName('`domainType` is neither `Transactional` nor `Marketing`.'),
@@ -129,4 +137,3 @@ export class ApiError extends Error {
     this.status = ERROR_CATALOGUE[code].status;
   }
 }
-

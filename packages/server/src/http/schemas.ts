@@ -18,11 +18,17 @@ export const DnsRecordSchema = Type.Object(
         'Host name to publish, relative to the registered domain’s parent: `<token>._domainkey.<label>` or `_dmarc.<label>`.',
     }),
     type: Type.Union([Type.Literal('CNAME'), Type.Literal('TXT')]),
-    value: Type.String({ description: 'CNAME: `<token>.dkim.<provider host>`. TXT: the quoted DMARC policy.' }),
+    value: Type.String({
+      description: 'CNAME: `<token>.dkim.<provider host>`. TXT: the quoted DMARC policy.',
+    }),
     status: Type.Ref(VerificationStatusSchema),
-    record: Type.String({ description: 'CNAME: the selector token. TXT: the same quoted string as `value`.' }),
+    record: Type.String({
+      description: 'CNAME: the selector token. TXT: the same quoted string as `value`.',
+    }),
     ttl: Type.Literal('Auto'),
-    fqdn: Type.String({ description: 'The record’s fully qualified name, for DNS hosts that want it whole.' }),
+    fqdn: Type.String({
+      description: 'The record’s fully qualified name, for DNS hosts that want it whole.',
+    }),
   },
   { $id: 'DnsRecord', additionalProperties: false },
 );
@@ -50,7 +56,9 @@ export const ApiErrorSchema = Type.Object(
     ),
     message: Type.String({ description: 'What went wrong, for humans.' }),
     details: Type.Optional(
-      Type.Array(Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false })),
+      Type.Array(
+        Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false }),
+      ),
     ),
     requestId: Type.Optional(Type.String()),
   },
@@ -123,7 +131,10 @@ export const SHARED_SCHEMAS: TSchema[] = [
 
 /** Request bodies depend on the configured batch limit. */
 export function requestSchemas(maxItems: number) {
-  const domainName = Type.String({ maxLength: 1024, description: 'A fully qualified domain or subdomain name.' });
+  const domainName = Type.String({
+    maxLength: 1024,
+    description: 'A fully qualified domain or subdomain name.',
+  });
   return {
     registerBody: Type.Object(
       {
@@ -150,7 +161,9 @@ export function requestSchemas(maxItems: number) {
     listQuery: Type.Object(
       {
         // Query strings are text; the pattern keeps validation strict without type coercion.
-        limit: Type.Optional(Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' })),
+        limit: Type.Optional(
+          Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' }),
+        ),
         cursor: Type.Optional(Type.String({ maxLength: 512 })),
       },
       { additionalProperties: false },

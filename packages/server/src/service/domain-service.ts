@@ -121,7 +121,9 @@ export class DomainService {
     const done = found.size > 0 ? await act(found) : new Map<string, Envelope<T>>();
     return normalised.map((n) => {
       if (!n.ok) return failed<T>(n.code, n.message);
-      return done.get(n.name) ?? failed<T>('DOMAIN_NOT_REGISTERED', `${n.name} is not registered to this account`);
+      return (
+        done.get(n.name) ?? failed<T>('DOMAIN_NOT_REGISTERED', `${n.name} is not registered to this account`)
+      );
     });
   }
 }

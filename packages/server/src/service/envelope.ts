@@ -1,7 +1,9 @@
 import { type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from '../http/errors.js';
 
 /** One element of a per-item response array (spec: "Response envelope"). */
-export type Envelope<T> = { data: T; error: null; status: 200 } | { data: null; error: ApiErrorBody; status: number };
+export type Envelope<T> =
+  | { data: T; error: null; status: 200 }
+  | { data: null; error: ApiErrorBody; status: number };
 
 export const ok = <T>(data: T): Envelope<T> => ({ data, error: null, status: 200 });
 

@@ -36,7 +36,10 @@ export class KyselyStore implements Store {
       let accountId = input.accountId;
       if (accountId === undefined) {
         accountId = newId('acc');
-        await trx.insertInto('accounts').values({ id: accountId, name: input.name, created_at: now }).execute();
+        await trx
+          .insertInto('accounts')
+          .values({ id: accountId, name: input.name, created_at: now })
+          .execute();
       }
       const row = {
         id: newId('key'),
@@ -54,12 +57,21 @@ export class KyselyStore implements Store {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
     return row && toApiKey(row);
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toApiKey);
   }
 
@@ -216,7 +228,15 @@ async function insertDomain(
   records.push({ kind: 'dmarc', position: DKIM_RECORDS, token: null, status: 'pending' });
   await trx
     .insertInto('domain_records')
-    .values(records.map((r) => ({ domain_id: id, position: r.position, kind: r.kind, token: r.token, status: r.status })))
+    .values(
+      records.map((r) => ({
+        domain_id: id,
+        position: r.position,
+        kind: r.kind,
+        token: r.token,
+        status: r.status,
+      })),
+    )
     .execute();
   return {
     id,
@@ -258,7 +278,10 @@ async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Promise<St
   const byDomain = new Map<string, StoredRecord[]>();
   for (const r of recordRows) {
     let list = byDomain.get(r.domain_id);
-    if (!list) byDomain.set(r.domain_id, (list = []));
+    if (!list) {
+      list = [];
+      byDomain.set(r.domain_id, list);
+    }
     list.push({
       kind: r.kind as RecordKind,
       position: Number(r.position),

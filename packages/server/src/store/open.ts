@@ -9,6 +9,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
+import { withStatementCache } from './sqlite-statements.js';
 import type { Database } from './tables.js';
 
 export interface StoreOptions {
@@ -52,7 +53,7 @@ function openSqlite(dataDir: string): KyselyStore {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write the same file: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return new KyselyStore('sqlite', db);
 }
 

@@ -23,7 +23,11 @@ export interface TestServer {
   url: string;
   dataDir: string;
   /** A new API key (new account unless `accountId` is given); returns the secret. */
-  createKey(options?: { name?: string; accountId?: string; scopes?: string[] }): Promise<{ key: string; accountId: string; id: string }>;
+  createKey(options?: {
+    name?: string;
+    accountId?: string;
+    scopes?: string[];
+  }): Promise<{ key: string; accountId: string; id: string }>;
   /** Call the API; the response is checked against the OpenAPI document. */
   request<T = any>(
     method: string,
@@ -36,7 +40,7 @@ export interface TestServer {
 
 /** Start a server with the embedded SQLite default, plus any environment overrides. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'service-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',

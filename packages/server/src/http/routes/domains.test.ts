@@ -118,7 +118,10 @@ describe('POST /api/public/domain', () => {
   });
 
   test('a batch of 100 registers in one request with unique tokens', async () => {
-    const domains = Array.from({ length: 100 }, (_, i) => ({ domain: `batch${i}.example`, domainType: 'Marketing' }));
+    const domains = Array.from({ length: 100 }, (_, i) => ({
+      domain: `batch${i}.example`,
+      domainType: 'Marketing',
+    }));
     const res = await register(domains);
     assert.equal(res.body.filter((e: any) => e.status === 200).length, 100);
     const tokens = res.body.flatMap((e: any) => e.data.records.slice(0, 3).map((r: any) => r.record));
@@ -186,10 +189,17 @@ describe('GET /api/public/domain', () => {
 describe('DELETE /api/public/domain', () => {
   test('deletes registrations, per item, and they are gone afterwards', async () => {
     await register([{ domain: 'doomed.example', domainType: 'Transactional' }]);
-    const res = await t.request('DELETE', '/api/public/domain', { key, body: { domains: ['doomed.example', 'ghost.example'] } });
+    const res = await t.request('DELETE', '/api/public/domain', {
+      key,
+      body: { domains: ['doomed.example', 'ghost.example'] },
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(res.contractProblems, []);
-    assert.deepEqual(res.body[0], { data: { domain: 'doomed.example', deleted: true }, error: null, status: 200 });
+    assert.deepEqual(res.body[0], {
+      data: { domain: 'doomed.example', deleted: true },
+      error: null,
+      status: 200,
+    });
     assert.equal(res.body[1].error.code, 'DOMAIN_NOT_REGISTERED');
     const after = await status(['doomed.example']);
     assert.equal(after.body[0].status, 404);
@@ -206,7 +216,10 @@ describe('accounts', () => {
     assert.equal((await status(['shared.example'], b.key)).body[0].status, 404);
     const listB = await t.request('GET', '/api/public/domain', { key: b.key });
     assert.deepEqual(listB.body.data.domains, []);
-    const delB = await t.request('DELETE', '/api/public/domain', { key: b.key, body: { domains: ['shared.example'] } });
+    const delB = await t.request('DELETE', '/api/public/domain', {
+      key: b.key,
+      body: { domains: ['shared.example'] },
+    });
     assert.equal(delB.body[0].status, 404);
     const rb = await register([{ domain: 'shared.example', domainType: 'Marketing' }], b.key);
     assert.equal(rb.body[0].status, 200);

@@ -74,7 +74,10 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
     async (request) => {
       const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
       const after = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
-      const page = await service.list(request.apiKey!.accountId, after === undefined ? { limit } : { after, limit });
+      const page = await service.list(
+        request.apiKey!.accountId,
+        after === undefined ? { limit } : { after, limit },
+      );
       return {
         data: { domains: page.domains, nextCursor: page.next === null ? null : encodeCursor(page.next) },
         error: null,

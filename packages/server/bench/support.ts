@@ -1,0 +1,120 @@
+/**
+ * Shared pieces of the server benchmarks: child processes for the measured servers (so
+ * the load generator does not share their event loop), and autocannon runs.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Proc {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Start a Node HTTP server script on a free port and wait until `readyPath` answers. */
+export async function startNode(
+  args: string[],
+  env: Record<string, string>,
+  readyPath = '/healthz',
+): Promise<Proc> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    // Logs go nowhere: reading them would cost the load generator CPU.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  for (let attempt = 0; ; attempt++) {
+    if (exited) throw new Error(`${args.join(' ')} exited during start-up`);
+    try {
+      if ((await fetch(url + readyPath)).ok) break;
+    } catch {}
+    if (attempt > 300) throw new Error(`${args.join(' ')} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The real service from `dist/` on a fresh SQLite data directory. */
+export async function startService(
+  env: Record<string, string> = {},
+): Promise<Proc & { dataDir: string; key: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
+  const serviceEnv = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    RATE_LIMIT_MAX: '100000000',
+    ...env,
+  };
+  const proc = await startNode(['packages/server/dist/main.js'], serviceEnv);
+  const created = execFileSync(
+    process.execPath,
+    ['packages/server/dist/cli/main.js', 'keys', 'create', '--name', 'bench'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...serviceEnv },
+      encoding: 'utf8',
+    },
+  );
+  return { ...proc, dataDir, key: created.trim().split('\n').at(-1)! };
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ duration: 5, connections: 10, ...options });
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export function row(label: string, r: LoadResult): string {
+  return `${label.padEnd(38)} ${fmt(r.rps).padStart(8)} req/s   p50 ${fmt(r.p50, 1).padStart(6)} ms   p99 ${fmt(r.p99, 1).padStart(6)} ms   non-2xx ${r.non2xx}  errors ${r.errors}`;
+}

@@ -1,0 +1,92 @@
+/** The key administration CLI, run as a user runs it: `npm run --silent cli -- keys ...`. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { runCli } from '../test-support/processes.js';
+import { startTestServer } from '../test-support/test-server.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'cli-test-'));
+const env = { DATA_DIR: dataDir };
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+test('keys create prints the key as the last line; it works, shows in keys list, and revoke disables it', async () => {
+  const created = await runCli(['keys', 'create', '--name', 'ci-key'], env);
+  assert.equal(created.code, 0, created.stderr);
+  const key = created.stdout.trim().split('\n').at(-1)!;
+  assert.match(key, /^sk_[A-Za-z0-9_-]{43}$/);
+
+  const server = await startTestServer({ DATA_DIR: dataDir });
+  try {
+    const ok = await server.request('GET', '/api/public/domain', { key });
+    assert.equal(ok.status, 200);
+
+    const listed = await runCli(['keys', 'list'], env);
+    assert.equal(listed.code, 0);
+    assert.match(listed.stdout, /ci-key/);
+    assert.ok(listed.stdout.includes(key.slice(0, 11)), 'the prefix identifies the key');
+    assert.ok(!listed.stdout.includes(key), 'the key itself is never shown again');
+
+    const json = JSON.parse((await runCli(['keys', 'list', '--json'], env)).stdout);
+    const row = json.find((k: { name: string }) => k.name === 'ci-key');
+    assert.equal(row.revoked, '');
+    assert.equal(JSON.stringify(json).includes(key), false);
+
+    const revoked = await runCli(['keys', 'revoke', row.prefix], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    const refused = await server.request('GET', '/api/public/domain', { key });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.error.code, 'AUTH_INVALID');
+  } finally {
+    await server.close();
+  }
+});
+
+test('keys create --account adds a key to an existing account; --scope limits it', async () => {
+  const first = JSON.parse((await runCli(['keys', 'create', '--name', 'owner', '--json'], env)).stdout);
+  const second = await runCli(
+    [
+      'keys',
+      'create',
+      '--name',
+      'browser',
+      '--account',
+      first.accountId,
+      '--scope',
+      'templates,images',
+      '--json',
+    ],
+    env,
+  );
+  assert.equal(second.code, 0, second.stderr);
+  const parsed = JSON.parse(second.stdout);
+  assert.equal(parsed.accountId, first.accountId);
+  assert.deepEqual(parsed.scopes, ['templates', 'images']);
+});
+
+test('mistakes exit 2 with a helpful message and change nothing', async () => {
+  const before = (await runCli(['keys', 'list', '--json'], env)).stdout;
+  const cases: [string[], RegExp][] = [
+    [['keys', 'create'], /--name/],
+    [['keys', 'create', '--name', 'x', '--scope', 'root'], /unknown scope root/],
+    [['keys', 'create', '--name', 'x', '--account', 'acc_missing'], /no account acc_missing/],
+    [['keys', 'revoke'], /key id or prefix/],
+    [['keys', 'revoke', 'sk_nothing'], /no single key/],
+    [['keys', 'rotate'], /unknown keys command/],
+    [['frobnicate'], /unknown command/],
+    [['keys', 'create', '--bogus'], /Unknown option/],
+  ];
+  for (const [args, message] of cases) {
+    const result = await runCli(args, env);
+    assert.equal(result.code, 2, args.join(' '));
+    assert.match(result.stderr, message);
+  }
+  assert.equal((await runCli(['keys', 'list', '--json'], env)).stdout, before);
+});
+
+test('a bad configuration is reported with the variable at fault', async () => {
+  const result = await runCli(['keys', 'list'], { ...env, PORT: 'eighty' });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /PORT must be an integer/);
+});

@@ -1,0 +1,73 @@
+/**
+ * Run the project's entry points as child processes, as a user would: the CLI through
+ * npm, the server through `main.ts`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const serverMain = path.join(repoRoot, 'packages/server/src/main.ts');
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent cli -- ...args` from the repository root. */
+export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything the server wrote to stdout so far (its JSON logs). */
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Start `main.ts` in a child process and wait until it logs that it is ready. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}${out}`)), 30_000);
+    const onData = () => {
+      const ready = out.split('\n').find((line) => line.includes('"service ready"'));
+      if (ready) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve(JSON.parse(ready).url);
+      }
+    };
+    child.stdout!.on('data', onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${err}${out}`));
+    });
+  });
+  return { child, url, output: () => out, exited };
+}
