@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -104,6 +104,26 @@ describe('a primary zone', () => {
     assert.deepEqual(await resolver.resolve4('gone.example.test'), ['192.0.2.9']);
     await dns.deleteRecords('gone.example.test');
     await assert.rejects(resolver.resolve4('gone.example.test'), errorCode('ENOTFOUND'));
+  });
+
+  test('waitFor returns the answers once the predicate holds, and says what it saw when it gives up', async () => {
+    // BIND refuses an in-zone MX target without an address record; the error says so.
+    await assert.rejects(
+      dns.addRecord('polled.example.test', 'MX', '10 mx.example.test.'),
+      /REFUSED[\s\S]*'mx\.example\.test' has no address records/,
+    );
+    await dns.addRecord('mx.example.test', 'A', '192.0.2.25');
+    await dns.addRecord('polled.example.test', 'MX', '10 mx.example.test.');
+    assert.deepEqual(await dns.waitFor('polled.example.test', 'MX'), [
+      { priority: 10, exchange: 'mx.example.test' },
+    ]);
+    const [soa] = await dns.waitFor('example.test', 'SOA', (a) => a[0]!.serial > 1);
+    assert.equal(soa!.hostmaster, 'hostmaster.example.test');
+    await assert.rejects(
+      dns.waitFor('polled.example.test', 'MX', (a) => a.length === 2, 300),
+      /still \[\{"exchange":"mx\.example\.test","priority":10\}\] after 300 ms/,
+    );
+    await assert.rejects(dns.waitFor('absent.example.test', 'TXT', undefined, 300), /still ENOTFOUND/);
   });
 
   test('updates must be signed with the exported TSIG key', async () => {
@@ -307,8 +327,10 @@ describe('cleanup', () => {
       if (ending === 'is killed') child.kill('SIGKILL');
       assert.notEqual(await exited, 0);
       assert.ok(await eventually(() => !isRunning(pid), 3000), `named ${pid} survived`);
-      // An exit handler can remove the directory; after SIGKILL only the kernel acts.
+      // An exit handler can remove the directory; after SIGKILL only the kernel acts, and the
+      // directory is left for whoever killed the process.
       if (ending === 'crashes') assert.equal(existsSync(dir), false);
+      else rmSync(dir, { recursive: true, force: true });
     });
   }
 });

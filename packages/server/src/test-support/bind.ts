@@ -309,7 +309,12 @@ class PrivateBind implements BindServer {
     try {
       await run('nsupdate', ['-k', path.join(this.dir, 'tsig.key'), '-t', '5'], script);
     } catch (error) {
-      throw new Error(`nsupdate for ${origin} failed: ${(error as Error).message}`);
+      // nsupdate only knows the rcode; named's log says why (e.g. an in-zone MX target without
+      // an address record is REFUSED by check-integrity).
+      const why = this.logLines(`updating zone '${origin}/IN'`).slice(-2).join('\n');
+      throw new Error(
+        `nsupdate for ${origin} failed: ${(error as Error).message.trim()}${why ? `\n${why}` : ''}`,
+      );
     }
   }
 
@@ -367,15 +372,13 @@ class PrivateBind implements BindServer {
       try {
         const result: unknown = await resolver.resolve(name, type);
         answers = (Array.isArray(result) ? result : [result]) as RecordAnswers[K];
+        last = JSON.stringify(answers);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOTFOUND' || code === 'ENODATA') answers = [] as unknown as RecordAnswers[K];
         last = String(code ?? error);
       }
-      if (answers !== undefined) {
-        if (predicate(answers)) return answers;
-        last = JSON.stringify(answers);
-      }
+      if (answers !== undefined && predicate(answers)) return answers;
       if (Date.now() > deadline)
         throw new Error(`waitFor ${name} ${type} on ${this.address}: still ${last} after ${timeoutMs} ms`);
       await sleep(50);
@@ -449,14 +452,18 @@ class PrivateBind implements BindServer {
   }
 
   private diagnostics(): string {
-    const tail = (file: string) => {
-      try {
-        return readFileSync(path.join(this.dir, file), 'utf8').split('\n').slice(-20).join('\n');
-      } catch {
-        return '';
-      }
-    };
+    const tail = (file: string) => this.logLines('', file).slice(-20).join('\n');
     return `${tail('named.stderr')}\n${tail('named.log')}`.trim();
+  }
+
+  private logLines(containing: string, file = 'named.log'): string[] {
+    try {
+      return readFileSync(path.join(this.dir, file), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '' && line.includes(containing));
+    } catch {
+      return [];
+    }
   }
 
   private writeZoneFiles(): void {
@@ -464,7 +471,7 @@ class PrivateBind implements BindServer {
       [
         `$ORIGIN ${origin}`,
         '$TTL 60',
-        `@ SOA ${ns} hostmaster.${ns} ${SOA_TIMERS}`,
+        `@ SOA ${ns} hostmaster.${origin === '.' ? ns : origin} ${SOA_TIMERS}`,
         `@ NS ${ns}`,
         `${ns} A 127.0.0.1`,
         '',
