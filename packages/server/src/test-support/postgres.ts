@@ -1,0 +1,379 @@
+/**
+ * A throwaway PostgreSQL cluster for tests that run the store against the real thing: one
+ * cluster per test process, one fresh database per test.
+ *
+ * The cluster lives in a temporary directory, listens only on 127.0.0.1 (its unix socket stays
+ * in that directory) and runs `postgres` in the foreground as our child, never daemonized by
+ * `pg_ctl`, so its pid is ours to stop; an exit guard stops it if the test process dies first.
+ * initdb and postgres refuse to run as root, so as root both run as the `postgres` user.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/** Options of {@link startPostgres}. */
+export interface StartPostgresOptions {
+  /** Where `TEST_DATABASE_URL` is read from; `process.env` by default. */
+  env?: Record<string, string | undefined>;
+}
+
+/** A PostgreSQL server to create test databases in. */
+export interface PostgresServer {
+  /** `postgres://…` of the server's `postgres` database, for administration. */
+  readonly url: string;
+  /** The postmaster's pid while a private cluster runs; `undefined` for a `TEST_DATABASE_URL` server. */
+  readonly pid: number | undefined;
+  /** The private cluster's directory (data, socket, `postgres.log`); `undefined` for a `TEST_DATABASE_URL` server. */
+  readonly dir: string | undefined;
+  /** Create a fresh, empty database and return its URL. */
+  createDatabase(): Promise<string>;
+  /**
+   * A private cluster: shut it down (fast shutdown, waiting for every process to exit) and
+   * delete its directory. A `TEST_DATABASE_URL` server: drop the databases created here.
+   */
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Start a private PostgreSQL cluster and resolve once it accepts connections, or use the server
+ * at `TEST_DATABASE_URL` when that is set (CI with a service container, a developer's server).
+ *
+ * @example
+ * const postgres = await startPostgres(); // in before()
+ * const url = await postgres.createDatabase(); // in each test: DATABASE_URL=url
+ * await postgres.stop(); // in after()
+ */
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const external = (options.env ?? process.env).TEST_DATABASE_URL;
+  if (external !== undefined && external !== '') {
+    if (!/^postgres(ql)?:\/\//i.test(external)) {
+      throw new RangeError(`TEST_DATABASE_URL must be a postgres:// URL, got ${JSON.stringify(external)}`);
+    }
+    return new ExternalPostgres(external);
+  }
+  const cluster = new PrivateCluster();
+  try {
+    await cluster.start();
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
+}
+
+/** Creates databases named `test_<random>` through a small admin pool, and remembers them. */
+abstract class Databases {
+  protected readonly created: string[] = [];
+  private pool: pg.Pool | undefined;
+
+  abstract readonly url: string;
+
+  async createDatabase(): Promise<string> {
+    const name = `test_${randomBytes(8).toString('hex')}`;
+    this.pool ??= new pg.Pool({ connectionString: this.url, max: 2 });
+    // The name is ours (hex), so quoting it is enough; CREATE DATABASE takes no parameters.
+    await this.pool.query(`CREATE DATABASE "${name}"`);
+    this.created.push(name);
+    const url = new URL(this.url);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+
+  protected async dropCreated(): Promise<void> {
+    if (this.pool && this.created.length > 0) {
+      // WITH (FORCE) (PostgreSQL 13+): a test that leaked a connection must not keep its database.
+      for (const name of this.created.splice(0))
+        await this.pool.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    }
+    await this.closePool();
+  }
+
+  protected async closePool(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.end();
+  }
+}
+
+class ExternalPostgres extends Databases implements PostgresServer {
+  readonly pid = undefined;
+  readonly dir = undefined;
+
+  constructor(readonly url: string) {
+    super();
+  }
+
+  stop(): Promise<void> {
+    return this.dropCreated();
+  }
+}
+
+class PrivateCluster extends Databases implements PostgresServer {
+  readonly dir = mkdtempSync(path.join(tmpdir(), 'service-pg-'));
+  private port = 0;
+  private child: ChildProcess | undefined;
+  private readonly bin = postgresBinDir();
+  /** As root, initdb and postgres run as this user (they refuse root). */
+  private readonly user = process.getuid?.() === 0 ? 'postgres' : undefined;
+  private readonly unguard = guardOnExit(() => {
+    if (this.child?.pid !== undefined) stopSync(this.child.pid);
+    rmSync(this.dir, { recursive: true, force: true });
+  });
+
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    const { user } = this;
+    if (user !== undefined) {
+      // postgres refuses a data directory it does not own, and must create its files here.
+      const id = (flag: string) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }).trim());
+      chownSync(this.dir, id('-u'), id('-g'));
+    }
+    // trust on loopback: the cluster lives for one test process and listens only on 127.0.0.1.
+    // --no-sync: nothing here has to survive a machine crash.
+    await this.run('initdb', [
+      ...['-D', path.join(this.dir, 'data'), '-U', 'postgres', '-A', 'trust'],
+      ...['-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+    ]);
+    for (let attempt = 1; ; attempt++) {
+      this.port = await findFreeTcpPort();
+      try {
+        await this.launch();
+        return;
+      } catch (error) {
+        // The port was free when picked, but another process may bind it before postgres does.
+        if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.closePool();
+    const child = this.child;
+    if (child) {
+      child.ref();
+      // SIGINT is PostgreSQL's fast shutdown: roll back, disconnect clients, checkpoint, exit
+      // after every backend has; SIGQUIT (immediate) and SIGKILL only if it hangs.
+      await terminate(child, ['SIGINT', 'SIGQUIT', 'SIGKILL'], 10_000);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+    this.unguard();
+  }
+
+  private async launch(): Promise<void> {
+    const logFile = path.join(this.dir, 'postgres.log');
+    const log = openSync(logFile, 'a');
+    const settings = {
+      listen_addresses: '127.0.0.1',
+      port: String(this.port),
+      unix_socket_directories: this.dir,
+      // Durability off for test speed: a crash loses the cluster, which is thrown away anyway.
+      fsync: 'off',
+      synchronous_commit: 'off',
+      full_page_writes: 'off',
+      // Every test of the process shares this cluster, each with its own pool.
+      max_connections: '200',
+    };
+    const args = [
+      '-D',
+      path.join(this.dir, 'data'),
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ];
+    const child = spawn(...this.command('postgres', args), { cwd: this.dir, stdio: ['ignore', log, log] });
+    closeSync(log);
+    this.child = child;
+    let exit: string | undefined;
+    child.once('error', (error) => (exit = error.message));
+    child.once('exit', (code, signal) => {
+      exit ??= `exit code ${code ?? signal}`;
+      if (this.child === child) this.child = undefined;
+    });
+    // A forgotten stop() must not keep the test process alive; the exit guard still stops postgres.
+    child.unref();
+
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      if (exit !== undefined) {
+        const tail = readTail(logFile);
+        if (/could not bind|address already in use/i.test(tail)) throw new PortTakenError(tail);
+        throw new Error(`postgres failed to start (${exit}):\n${tail}`);
+      }
+      if (await this.acceptsConnections()) return;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `postgres did not accept connections within ${START_TIMEOUT_MS} ms:\n${readTail(logFile)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  private async acceptsConnections(): Promise<boolean> {
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      return false; // refused while starting up, or "the database system is starting up"
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+
+  /** `[file, args]` for a PostgreSQL program, as the `postgres` user when we are root. */
+  private command(program: string, args: string[]): [string, string[]] {
+    const file = this.bin === undefined ? program : path.join(this.bin, program);
+    if (!existsSync('/usr/bin/setpriv')) {
+      if (this.user !== undefined) return ['runuser', ['-u', this.user, '--', file, ...args]];
+      return [file, args];
+    }
+    // setpriv execs in place (the pid stays postgres's) and, with --pdeathsig, has the kernel
+    // kill postgres if the test process is killed outright, where no exit handler can run.
+    const as =
+      this.user === undefined ? [] : [`--reuid=${this.user}`, `--regid=${this.user}`, '--init-groups'];
+    return ['/usr/bin/setpriv', [...as, '--pdeathsig', 'KILL', '--', file, ...args]];
+  }
+
+  private run(program: string, args: string[]): Promise<void> {
+    const [file, fullArgs] = this.command(program, args);
+    return new Promise((resolve, reject) =>
+      execFile(file, fullArgs, { cwd: this.dir, timeout: 120_000 }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${program} failed: ${stderr || stdout || error.message}`)) : resolve(),
+      ),
+    );
+  }
+}
+
+/** postgres could not bind its port: someone took it after we picked it. */
+class PortTakenError extends Error {}
+
+/** The newest `/usr/lib/postgresql/<version>/bin` (Debian keeps it off PATH), else PATH. */
+function postgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v) && existsSync(path.join(root, v, 'bin', 'postgres')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
+}
+
+function readTail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-20).join('\n').trim();
+  } catch {
+    return '';
+  }
+}
+
+async function findFreeTcpPort(): Promise<number> {
+  const server = net.createServer();
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
+  });
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Send each signal in turn, `graceMs` apart, until the child has exited. */
+async function terminate(child: ChildProcess, signals: NodeJS.Signals[], graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  const next = (i: number) => {
+    child.kill(signals[i]);
+    if (i + 1 < signals.length) timer = setTimeout(() => next(i + 1), graceMs);
+  };
+  next(0);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * From an exit handler, where nothing asynchronous runs: immediate shutdown (SIGQUIT), which
+ * still stops the backends and removes shared memory, waiting up to 3 s; then SIGKILL.
+ */
+function stopSync(pid: number): void {
+  try {
+    process.kill(pid, 'SIGQUIT');
+  } catch {
+    return;
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + 3000; Date.now() < deadline && isRunning(pid); )
+    Atomics.wait(pause, 0, 0, 20);
+  try {
+    if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  } catch {}
+}
+
+/** Our exited child stays a zombie until reaped, which no exit handler does: count that as gone. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+const GUARD = Symbol.for('@service/server/test-support/exit-guard');
+
+/**
+ * Run `cleanup` synchronously if the process exits (normally, by an uncaught error, or by
+ * SIGINT/SIGTERM/SIGHUP) before the returned function unregisters it. One set of handlers is
+ * shared (through a global symbol) by every test-support module, so a signal is re-raised once
+ * all of them have cleaned up and the process still dies of it.
+ */
+function guardOnExit(cleanup: () => void): () => void {
+  const registry = globalThis as { [GUARD]?: Set<() => void> };
+  let cleanups = registry[GUARD];
+  if (!cleanups) {
+    const all = new Set<() => void>();
+    cleanups = registry[GUARD] = all;
+    const runAll = () => {
+      for (const fn of all) {
+        all.delete(fn);
+        try {
+          fn();
+        } catch {}
+      }
+    };
+    process.on('exit', runAll);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      const onSignal = () => {
+        runAll();
+        if (process.listenerCount(signal) === 1) {
+          process.removeListener(signal, onSignal);
+          process.kill(process.pid, signal);
+        }
+      };
+      process.on(signal, onSignal);
+    }
+  }
+  const set = cleanups;
+  set.add(cleanup);
+  return () => set.delete(cleanup);
+}
