@@ -63,7 +63,7 @@ function headStyles(s: DocSettings): string {
 // Outlook for Windows: 96 DPI so pixel sizes hold on high-DPI screens, and a font it has,
 // since it falls back to Times New Roman on a stack starting with fonts it does not know.
 const MSO_HEAD =
-  '<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><style>table,td,p,a,li,h1,h2,h3,blockquote,span{font-family:Arial,Helvetica,sans-serif!important}</style><![endif]-->';
+  '<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><style>table,td,p,a,li,h1,h2,h3,blockquote,span{font-family:Arial,Helvetica,sans-serif!important}p,li,h1,h2,h3,td{mso-line-height-rule:exactly}</style><![endif]-->';
 
 // The preheader is followed by invisible joiners so the inbox preview does not run on into body text.
 const PREHEADER_FILL = '&#8199;&#847;'.repeat(60);
@@ -105,7 +105,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     '<meta name="x-apple-disable-message-reformatting"><meta name="format-detection" content="telephone=no,date=no,address=no,email=no,url=no">' +
     '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">' +
     `<title>${title}</title>${MSO_HEAD}<style>${headStyles(s)}</style></head>` +
-    `<body class="sv-bg" style="margin:0;padding:0;word-spacing:normal;background-color:${s.backdrop}">` +
+    `<body class="sv-bg" style="margin:0;padding:0;background-color:${s.backdrop}">` +
     `<div role="article" aria-roledescription="email" aria-label="${title}" lang="${lang}" dir="${s.dir}" class="sv-bg" style="background-color:${s.backdrop}"${marker}>` +
     preheader +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-bg" bgcolor="${s.backdrop}" style="background-color:${s.backdrop}"><tr><td align="center" class="sv-outer" style="padding:24px 12px">` +

@@ -18,7 +18,7 @@ function img(src: string, alt: string, width: number, align: string, radius: num
   // since `align` on the cell alone does not move a block image in every client.
   const margin = align === 'center' ? 'margin:0 auto' : align === 'right' ? 'margin:0 0 0 auto' : 'margin:0';
   const round = radius > 0 ? `;border-radius:${radius}px` : '';
-  return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" width="${width}"${cls} style="display:block;width:100%;max-width:${width}px;height:auto;${margin};border:0;outline:none;text-decoration:none${round}">`;
+  return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" width="${width}"${cls} style="display:block;width:100%;max-width:${width}px;height:auto;${margin};border:0;text-decoration:none${round}">`;
 }
 
 /**

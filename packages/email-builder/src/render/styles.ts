@@ -1,7 +1,6 @@
 /**
- * The visual constants the email renderer shares. Every block sets its own font and colour
- * inline: Gmail drops `<style>` in some views (non-Google accounts in the Gmail apps) and
- * Outlook for Windows does not inherit fonts into every element.
+ * The visual constants the email renderer shares. Colours and sizes are inline: Gmail drops
+ * `<style>` in some views (non-Google accounts in the Gmail apps).
  */
 export const FONT = "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 /** Body text colour (light mode); dark mode swaps it through the `.sv-t` class. */
@@ -18,11 +17,12 @@ export const DARK_MUTED = '#a1a1aa';
 export const TABLE = '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"';
 
 /**
- * `style` values for text of a given size. Line heights are in px with
- * `mso-line-height-rule:exactly`, or Outlook for Windows adds its own leading.
+ * `style` values for text of a given size. The font family is inherited from the content cell
+ * (Outlook for Windows, which does not always inherit, gets it from the head's MSO-only style,
+ * as it gets `mso-line-height-rule:exactly` for these px line heights); that keeps the output small.
  */
 export function textStyle(size: number, lineHeight: number, margin = '0', color = TEXT): string {
-  return `margin:${margin};font-family:${FONT};font-size:${size}px;line-height:${Math.round(size * lineHeight)}px;mso-line-height-rule:exactly;color:${color}`;
+  return `margin:${margin};font-size:${size}px;line-height:${Math.round(size * lineHeight)}px;color:${color}`;
 }
 
 /** `;text-align:x` unless x is the default left. */

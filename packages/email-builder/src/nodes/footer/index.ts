@@ -27,7 +27,7 @@ function lines(attrs: Attrs): { html: string; text: string }[] {
   const mail = safeLinkUrl(attrs.email ? `mailto:${attrs.email}` : '');
   if (mail) contact.push({ html: `<a href="${escapeHtml(mail)}" style="${linkStyle}">${escapeHtml(attrs.email)}</a>`, text: attrs.email });
   const tel = safeLinkUrl(attrs.phone ? `tel:${String(attrs.phone).replace(/[^\d+]/g, '')}` : '');
-  if (tel) contact.push({ html: `<a href="${escapeHtml(tel)}" style="${linkStyle}">${escapeHtml(attrs.phone)}</a>`, text: attrs.phone });
+  if (tel) contact.push({ html: `<a href="${escapeHtml(tel)}" style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`, text: attrs.phone });
   if (contact.length) out.push({ html: contact.map((c) => c.html).join(' &middot; '), text: contact.map((c) => c.text).join(' · ') });
   if (attrs.note) out.push({ html: escapeHtml(attrs.note), text: attrs.note });
   const unsub = safeLinkUrl(attrs.unsubscribeUrl);

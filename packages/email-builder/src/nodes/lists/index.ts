@@ -1,5 +1,5 @@
 import { a } from '../../model/attrs.js';
-import { FONT, TEXT, textStyle } from '../../render/styles.js';
+import { TEXT, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
 import { defineBlock, type TextContext } from '../define.js';
@@ -8,7 +8,7 @@ import type { JSONNode } from '../../model/types.js';
 // Outlook for Windows ignores padding on lists and indents with margin, so the list sets both
 // padding-left (everyone else) and an MSO-only margin through the head's conditional style.
 const listStyle = (depth: number) =>
-  `margin:${depth > 0 ? '4px 0 0' : '0 0 16px'};padding:0 0 0 24px;font-family:${FONT};color:${TEXT}`;
+  `margin:${depth > 0 ? '4px 0 0' : '0 0 16px'};padding:0 0 0 24px;color:${TEXT}`;
 
 function listText(node: JSONNode, ctx: TextContext, ordered: boolean, start = 1): string {
   const indent = '  '.repeat(ctx.listDepth);
