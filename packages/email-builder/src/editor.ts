@@ -1,7 +1,7 @@
 import { baseKeymap, chainCommands, setBlockType, toggleMark } from 'prosemirror-commands';
 import { dropCursor } from 'prosemirror-dropcursor';
 import { gapCursor } from 'prosemirror-gapcursor';
-import { history, redo, undo } from 'prosemirror-history';
+import { closeHistory, history, redo, undo } from 'prosemirror-history';
 import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
 import { DOMParser as PMDOMParser, type Node as PMNode, type Schema } from 'prosemirror-model';
@@ -78,6 +78,7 @@ export class ServiceEditor {
   private destroyed = false;
   private focused = false;
   private uploadCount = 0;
+  private closeNext = false;
 
   constructor(options: ServiceEditorOptions) {
     if (!isBrowser()) throw new ServiceEditorError('SEB_ERR_NOT_BROWSER');
@@ -196,7 +197,9 @@ export class ServiceEditor {
     let tr = state.tr.replaceWith(0, state.doc.content.size, doc.content);
     for (const [key, value] of Object.entries(doc.attrs)) tr = tr.setDocAttribute(key, value);
     tr.setSelection(TextSelection.atStart(tr.doc));
-    this.view.dispatch(tr);
+    // Its own undo step: neither merged into the edits before it nor with the ones after.
+    this.view.dispatch(closeHistory(tr));
+    this.closeNext = true;
   }
 
   /** Turns editing on or off (the content stays selectable and `getHTML()` keeps working). */
@@ -278,6 +281,10 @@ export class ServiceEditor {
 
   private dispatch(tr: Transaction): void {
     if (this.destroyed) return;
+    if (this.closeNext && tr.docChanged) {
+      this.closeNext = false;
+      closeHistory(tr);
+    }
     const before = this.view.state;
     this.view.updateState(before.apply(tr));
     if (tr.docChanged || before.doc.attrs !== this.view.state.doc.attrs) {

@@ -8,8 +8,7 @@ export const bold = defineMark({
     parseDOM: [
       { tag: 'strong' },
       { tag: 'b', getAttrs: (dom) => (dom as HTMLElement).style.fontWeight !== 'normal' && null },
-      { style: 'font-weight=400', clearMark: (m) => m.type.name === 'bold' },
-      { style: 'font-weight', getAttrs: (v) => /^(bold(er)?|[6-9]\d\d)$/.test(v) && null },
+      { tag: 'span', getAttrs: (dom) => /^(bold(er)?|[6-9]\d\d)$/.test((dom as HTMLElement).style.fontWeight) && null },
     ],
     toDOM: () => ['strong', 0],
   },
@@ -21,7 +20,7 @@ export const italic = defineMark({
   name: 'italic',
   attrs: {},
   spec: {
-    parseDOM: [{ tag: 'em' }, { tag: 'i' }, { style: 'font-style=italic' }],
+    parseDOM: [{ tag: 'em' }, { tag: 'i' }, { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.fontStyle === 'italic' && null }],
     toDOM: () => ['em', 0],
   },
   render: () => ['<em>', '</em>'],
@@ -32,7 +31,7 @@ export const underline = defineMark({
   name: 'underline',
   attrs: {},
   spec: {
-    parseDOM: [{ tag: 'u' }, { style: 'text-decoration', getAttrs: (v) => v.includes('underline') && null }],
+    parseDOM: [{ tag: 'u' }, { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('underline') && null }],
     toDOM: () => ['u', 0],
   },
   render: () => ['<u>', '</u>'],
@@ -47,7 +46,7 @@ export const strike = defineMark({
       { tag: 's' },
       { tag: 'del' },
       { tag: 'strike' },
-      { style: 'text-decoration', getAttrs: (v) => v.includes('line-through') && null },
+      { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('line-through') && null },
     ],
     toDOM: () => ['s', 0],
   },

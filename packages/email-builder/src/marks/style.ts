@@ -11,10 +11,18 @@ export const textColor = defineMark({
   attrs: { color: a.color('#27272a') },
   spec: {
     parseDOM: [
+      // Only inline elements: a block's own colour (a heading, a table cell) is not a mark.
       {
-        style: 'color',
-        getAttrs: (v) => {
-          const color = toHexColor(v);
+        tag: 'span[style*="color"]',
+        getAttrs: (dom) => {
+          const color = toHexColor((dom as HTMLElement).style.color);
+          return color ? { color } : false;
+        },
+      },
+      {
+        tag: 'font[color]',
+        getAttrs: (dom) => {
+          const color = toHexColor((dom as HTMLElement).getAttribute('color'));
           return color ? { color } : false;
         },
       },
@@ -32,9 +40,9 @@ export const highlight = defineMark({
     parseDOM: [
       { tag: 'mark', getAttrs: (dom) => ({ color: toHexColor((dom as HTMLElement).style.backgroundColor) || '#fef08a' }) },
       {
-        style: 'background-color',
-        getAttrs: (v) => {
-          const color = toHexColor(v);
+        tag: 'span[style*="background"]',
+        getAttrs: (dom) => {
+          const color = toHexColor((dom as HTMLElement).style.backgroundColor);
           return color && color !== '#ffffff' ? { color } : false;
         },
       },
@@ -52,9 +60,9 @@ export const fontSize = defineMark({
   spec: {
     parseDOM: [
       {
-        style: 'font-size',
-        getAttrs: (v) => {
-          const px = /^([\d.]+)px$/.exec(v.trim());
+        tag: 'span[style*="font-size"]',
+        getAttrs: (dom) => {
+          const px = /^([\d.]+)px$/.exec((dom as HTMLElement).style.fontSize.trim());
           if (!px) return false;
           const n = Number(px[1]);
           const size = FONT_SIZES.reduce((best, s) => (Math.abs(s - n) < Math.abs(best - n) ? s : best), 16);

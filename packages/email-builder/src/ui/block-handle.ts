@@ -55,7 +55,8 @@ export class BlockHandle {
         this.view = view;
         return {
           update: () => {
-            if (this.current && view.state.doc.nodeAt(this.current.pos) !== this.current.node) this.hide();
+            const c = this.current;
+            if (c && (c.pos >= view.state.doc.content.size || view.state.doc.nodeAt(c.pos) !== c.node)) this.hide();
           },
           destroy: () => cancelAnimationFrame(this.frame),
         };

@@ -16,10 +16,12 @@ export const LAYOUTS: Record<string, readonly number[]> = {
   '2-1': [2, 1],
   '3': [1, 1, 1],
 };
+// Kept as a list: object keys that look like integers ('1', '2', '3') would be reordered.
+const LAYOUT_KEYS = ['1', '2', '1-2', '2-1', '3'];
 const LAYOUT_LABELS = ['1 column', '2 equal', '1 : 2', '2 : 1', '3 equal'];
 
 const ATTRS = {
-  layout: a.choice('2', Object.keys(LAYOUTS), 'Layout', LAYOUT_LABELS),
+  layout: a.choice('2', LAYOUT_KEYS, 'Layout', LAYOUT_LABELS),
   gap: a.number(16, 0, 48, 'Gap'),
   stackOnMobile: a.bool(true, 'Stack on mobile'),
   verticalAlign: a.choice('top', ['top', 'middle', 'bottom'], 'Vertical alignment', ['Top', 'Middle', 'Bottom']),
@@ -106,7 +108,7 @@ export const columns = defineBlock({
   },
   text: (node, _attrs, ctx) => (node.content ?? []).map((col) => ctx.blocks(col.content)).join('\n\n'),
   update: (view, pos, key, value) => (key === 'layout' ? setLayout(view, pos, String(value)) : false),
-  slash: Object.keys(LAYOUTS).map(
+  slash: LAYOUT_KEYS.map(
     (layout, i): SlashItem => ({
       id: `columns-${layout}`,
       title: layout === '1' ? 'Section' : `Columns ${LAYOUT_LABELS[i]}`,
