@@ -15,10 +15,28 @@ const entry = path.join(here, 'src/index.ts');
 const dist = path.join(here, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
-const common = { entryPoints: [entry], bundle: true, target: 'es2020', logLevel: 'warning', legalComments: 'none' };
+const common = {
+  entryPoints: [entry],
+  bundle: true,
+  target: 'es2020',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
 await Promise.all([
-  esbuild.build({ ...common, format: 'esm', platform: 'neutral', external, outfile: path.join(dist, 'index.js') }),
-  esbuild.build({ ...common, format: 'cjs', platform: 'node', external, outfile: path.join(dist, 'index.cjs') }),
+  esbuild.build({
+    ...common,
+    format: 'esm',
+    platform: 'neutral',
+    external,
+    outfile: path.join(dist, 'index.js'),
+  }),
+  esbuild.build({
+    ...common,
+    format: 'cjs',
+    platform: 'node',
+    external,
+    outfile: path.join(dist, 'index.cjs'),
+  }),
   esbuild.build({
     ...common,
     format: 'iife',

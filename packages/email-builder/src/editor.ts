@@ -2,7 +2,12 @@ import { baseKeymap, chainCommands, setBlockType, toggleMark } from 'prosemirror
 import { dropCursor } from 'prosemirror-dropcursor';
 import { gapCursor } from 'prosemirror-gapcursor';
 import { closeHistory, history, redo, undo } from 'prosemirror-history';
-import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from 'prosemirror-inputrules';
+import {
+  type InputRule,
+  inputRules,
+  textblockTypeInputRule,
+  wrappingInputRule,
+} from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
 import { DOMParser as PMDOMParser, type Node as PMNode, type Schema } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
@@ -15,7 +20,13 @@ import type { JSONNode } from './model/types.js';
 import { cleanDocument } from './model/validate.js';
 import type { EditorHost, UploadState } from './nodes/define.js';
 import { BLOCKS, BLOCKS_BY_NAME } from './nodes/registry.js';
-import { type ColorScheme, type ResolvedOptions, resolveOptions, type ServiceEditorOptions, type UploadFunction } from './options.js';
+import {
+  type ColorScheme,
+  type ResolvedOptions,
+  resolveOptions,
+  type ServiceEditorOptions,
+  type UploadFunction,
+} from './options.js';
 import { renderEmail, renderText } from './render/email.js';
 import { createSchema } from './schema.js';
 import { BlockHandle } from './ui/block-handle.js';
@@ -26,7 +37,12 @@ import { Inspector } from './ui/inspector.js';
 import { SettingsPanel } from './ui/settings-panel.js';
 import { SlashMenu } from './ui/slash-menu.js';
 import { imageKitUploader } from './upload/imagekit.js';
-import { addPlaceholder, findPlaceholder, placeholderPlugin, removePlaceholder } from './upload/placeholder.js';
+import {
+  addPlaceholder,
+  findPlaceholder,
+  placeholderPlugin,
+  removePlaceholder,
+} from './upload/placeholder.js';
 import { ACCEPTED_TYPES, friendlyMessage, runUpload, type UploadEvent } from './upload/uploader.js';
 
 /** Events of {@link ServiceEditor.on} and what their listeners receive. */
@@ -46,7 +62,11 @@ export interface EditorEvents {
 let sharedSchema: Schema | null = null;
 
 function isBrowser(): boolean {
-  return typeof window !== 'undefined' && typeof document !== 'undefined' && typeof document.createElement === 'function';
+  return (
+    typeof window !== 'undefined' &&
+    typeof document !== 'undefined' &&
+    typeof document.createElement === 'function'
+  );
 }
 
 /**
@@ -87,11 +107,14 @@ export class ServiceEditor {
     this.scheme = this.resolved.colorScheme;
     this.schema = sharedSchema ??= createSchema();
     const o = this.options;
-    this.uploader = o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
+    this.uploader =
+      o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
 
     this.canvas = h('div', { class: 'sv-canvas' });
     const stage = h('div', { class: 'sv-stage' }, this.canvas);
-    this.themeButton = iconButton(ICONS.auto, 'Colour scheme', () => this.cycleScheme(), { class: 'sv-icon-btn sv-theme-btn' });
+    this.themeButton = iconButton(ICONS.auto, 'Colour scheme', () => this.cycleScheme(), {
+      class: 'sv-icon-btn sv-theme-btn',
+    });
     const toolbar = h(
       'div',
       { class: 'sv-toolbar', role: 'toolbar', 'aria-label': 'Editor' },
@@ -101,13 +124,30 @@ export class ServiceEditor {
       this.themeButton,
     );
     this.root = h('div', { class: 'sv-root' }, toolbar, stage);
-    const fieldHost = { pickAndUpload: (done: (url: string) => void, state?: (s: UploadState) => void) => this.pickAndUpload(done, state) };
-    this.settings = o.settingsControl || o.background ? new SettingsPanel(this.root, !!o.settingsControl, () => this.effectiveScheme(), fieldHost) : null;
+    const fieldHost = {
+      pickAndUpload: (done: (url: string) => void, state?: (s: UploadState) => void) =>
+        this.pickAndUpload(done, state),
+    };
+    this.settings =
+      o.settingsControl || o.background
+        ? new SettingsPanel(this.root, !!o.settingsControl, () => this.effectiveScheme(), fieldHost)
+        : null;
     if (this.settings) {
       const settings = this.settings;
-      toolbar.append(iconButton(ICONS.settings, o.settingsControl ? 'Email settings' : 'Email background', () => settings.toggle(), { class: 'sv-icon-btn sv-settings-btn' }));
+      toolbar.append(
+        iconButton(
+          ICONS.settings,
+          o.settingsControl ? 'Email settings' : 'Email background',
+          () => settings.toggle(),
+          { class: 'sv-icon-btn sv-settings-btn' },
+        ),
+      );
     }
-    this.slash = new SlashMenu(this.root, BLOCKS.flatMap((b) => b.slash ?? []), () => this.host);
+    this.slash = new SlashMenu(
+      this.root,
+      BLOCKS.flatMap((b) => b.slash ?? []),
+      () => this.host,
+    );
     this.bubble = new BubbleMenu(this.root);
     const handle = new BlockHandle(this.root, (node) => !!BLOCKS_BY_NAME.get(node.type.name)?.inspect);
     const inspector = new Inspector(this.root, BLOCKS_BY_NAME, fieldHost);
@@ -138,11 +178,18 @@ export class ServiceEditor {
       state,
       nodeViews,
       editable: () => !this.destroyed && this.editable,
-      attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': 'Email content', class: 'sv-content', spellcheck: 'true' },
+      attributes: {
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-label': 'Email content',
+        class: 'sv-content',
+        spellcheck: 'true',
+      },
       dispatchTransaction: (tr) => this.dispatch(tr),
       handlePaste: (_view, event) => this.pasteFiles(event),
       handleDrop: (view, event, _slice, moved) => !moved && this.dropFiles(view, event),
-      transformPastedHTML: (html) => html.replace(/<(script|style|iframe|object|embed|template)[\s\S]*?<\/\1\s*>/gi, ''),
+      transformPastedHTML: (html) =>
+        html.replace(/<(script|style|iframe|object|embed|template)[\s\S]*?<\/\1\s*>/gi, ''),
     });
     this.editable = o.editable !== false;
     this.view.setProps({});
@@ -164,7 +211,11 @@ export class ServiceEditor {
   private editable = true;
 
   private get host(): EditorHost {
-    return { view: this.view, pickAndUpload: (done, state) => this.pickAndUpload(done, state), branding: this.options.branding ?? null };
+    return {
+      view: this.view,
+      pickAndUpload: (done, state) => this.pickAndUpload(done, state),
+      branding: this.options.branding ?? null,
+    };
   }
 
   /** The email as a complete HTML document, safe for email clients. Synchronous. */
@@ -214,7 +265,11 @@ export class ServiceEditor {
   /** Forces `light` or `dark`, or follows the system with `auto`. */
   setColorScheme(scheme: ColorScheme): void {
     this.alive();
-    if (!['auto', 'light', 'dark'].includes(scheme)) throw new ServiceEditorError('SEB_ERR_OPTIONS', { name: 'colorScheme', reason: 'expected "auto", "light" or "dark"' });
+    if (!['auto', 'light', 'dark'].includes(scheme))
+      throw new ServiceEditorError('SEB_ERR_OPTIONS', {
+        name: 'colorScheme',
+        reason: 'expected "auto", "light" or "dark"',
+      });
     this.scheme = scheme;
     this.applyTheme();
   }
@@ -241,10 +296,16 @@ export class ServiceEditor {
   on<E extends keyof EditorEvents>(event: E, listener: (payload: EditorEvents[E]) => void): () => void {
     this.alive();
     if (!['change', 'focus', 'blur', 'upload', 'theme'].includes(event)) {
-      throw new ServiceEditorError('SEB_ERR_OPTIONS', { name: 'event', reason: `unknown event "${String(event)}"` });
+      throw new ServiceEditorError('SEB_ERR_OPTIONS', {
+        name: 'event',
+        reason: `unknown event "${String(event)}"`,
+      });
     }
     let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
     set.add(listener as (payload: never) => void);
     return () => this.off(event, listener);
   }
@@ -315,7 +376,9 @@ export class ServiceEditor {
       const dom = new window.DOMParser().parseFromString(content, 'text/html');
       const marker = dom.querySelector('[data-block="doc"]');
       for (const el of dom.querySelectorAll('[data-sv-preheader], script, style, template')) el.remove();
-      const attrs = marker ? readAttrsMarker(DOC_ATTRS, marker.getAttribute('data-attrs')) : this.docDefaults();
+      const attrs = marker
+        ? readAttrsMarker(DOC_ATTRS, marker.getAttribute('data-attrs'))
+        : this.docDefaults();
       const parsed = PMDOMParser.fromSchema(this.schema).parse(dom.body);
       return this.schema.nodes.doc!.create(attrs, parsed.content);
     }
@@ -327,7 +390,9 @@ export class ServiceEditor {
       node.check();
       return node;
     } catch (error) {
-      throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: error instanceof Error ? error.message : String(error) });
+      throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', {
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -345,7 +410,8 @@ export class ServiceEditor {
     const changed = this.root.dataset.theme !== scheme;
     this.root.dataset.theme = scheme;
     this.root.dataset.scheme = this.scheme;
-    this.themeButton.innerHTML = this.scheme === 'auto' ? ICONS.auto : this.scheme === 'light' ? ICONS.sun : ICONS.moon;
+    this.themeButton.innerHTML =
+      this.scheme === 'auto' ? ICONS.auto : this.scheme === 'light' ? ICONS.sun : ICONS.moon;
     const label = `Colour scheme: ${this.scheme === 'auto' ? `automatic (${scheme})` : scheme}`;
     this.themeButton.setAttribute('aria-label', label);
     this.themeButton.title = label;
@@ -404,7 +470,12 @@ export class ServiceEditor {
     return [
       textblockTypeInputRule(/^(#{1,3})\s$/, n.heading!, (match) => ({ level: match[1]!.length })),
       wrappingInputRule(/^\s*([-*])\s$/, n.bulletList!),
-      wrappingInputRule(/^(\d+)\.\s$/, n.orderedList!, (match) => ({ start: Number(match[1]) }), (match, node) => node.childCount + node.attrs.start === Number(match[1])),
+      wrappingInputRule(
+        /^(\d+)\.\s$/,
+        n.orderedList!,
+        (match) => ({ start: Number(match[1]) }),
+        (match, node) => node.childCount + node.attrs.start === Number(match[1]),
+      ),
       wrappingInputRule(/^\s*>\s$/, n.blockquote!),
     ];
   }
@@ -422,7 +493,13 @@ export class ServiceEditor {
 
   private uploadFile(file: File, done: (url: string) => void, onState?: (s: UploadState) => void): void {
     onState?.({ phase: 'uploading', loaded: 0, total: file.size });
-    runUpload(this.uploader, file, this.resolved.maxImageSize, (e) => this.emit('upload', e), (loaded, total) => onState?.({ phase: 'uploading', loaded, total })).then(
+    runUpload(
+      this.uploader,
+      file,
+      this.resolved.maxImageSize,
+      (e) => this.emit('upload', e),
+      (loaded, total) => onState?.({ phase: 'uploading', loaded, total }),
+    ).then(
       (url) => {
         if (this.destroyed) return;
         onState?.({ phase: 'done', url });
@@ -449,7 +526,8 @@ export class ServiceEditor {
   private dropFiles(view: EditorView, event: DragEvent): boolean {
     const files = this.imageFiles(event.dataTransfer?.files);
     if (files.length === 0) return false;
-    const pos = view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos ?? view.state.doc.content.size;
+    const pos =
+      view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos ?? view.state.doc.content.size;
     event.preventDefault();
     for (const file of files) this.uploadAt(file, pos);
     return true;
@@ -459,7 +537,18 @@ export class ServiceEditor {
   private uploadAt(file: File, pos: number): void {
     const id = `upload-${++this.uploadCount}`;
     const label = h('span', {}, `Uploading ${file.name}…`);
-    const bar = h('span', { class: 'sv-progress', role: 'progressbar', 'aria-label': `Uploading ${file.name}`, 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': '0' }, h('span', {}));
+    const bar = h(
+      'span',
+      {
+        class: 'sv-progress',
+        role: 'progressbar',
+        'aria-label': `Uploading ${file.name}`,
+        'aria-valuemin': '0',
+        'aria-valuemax': '100',
+        'aria-valuenow': '0',
+      },
+      h('span', {}),
+    );
     const dom = h('span', { class: 'sv-upload', contenteditable: 'false' }, label, bar);
     addPlaceholder(this.view, id, pos, dom);
     this.uploadFile(
@@ -467,7 +556,10 @@ export class ServiceEditor {
       (url) => {
         const at = findPlaceholder(this.view, id) ?? this.view.state.doc.content.size;
         removePlaceholder(this.view, id);
-        const image = this.schema.nodes.image!.create({ src: url, alt: file.name.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ') });
+        const image = this.schema.nodes.image!.create({
+          src: url,
+          alt: file.name.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' '),
+        });
         this.view.dispatch(this.view.state.tr.replaceRangeWith(at, at, image));
       },
       (state) => {
@@ -478,7 +570,10 @@ export class ServiceEditor {
         } else if (state.phase === 'error') {
           dom.className = 'sv-upload sv-upload-error';
           dom.setAttribute('role', 'alert');
-          dom.replaceChildren(h('span', {}, state.message), iconButton(ICONS.close, 'Dismiss', () => removePlaceholder(this.view, id)));
+          dom.replaceChildren(
+            h('span', {}, state.message),
+            iconButton(ICONS.close, 'Dismiss', () => removePlaceholder(this.view, id)),
+          );
         }
       },
     );
@@ -494,7 +589,9 @@ function placeholderText(text: string): Plugin {
         const parent = $from.parent;
         if (!empty || parent.type.name !== 'paragraph' || parent.content.size > 0) return null;
         const pos = $from.before();
-        return DecorationSet.create(state.doc, [Decoration.node(pos, pos + parent.nodeSize, { class: 'sv-empty', 'data-placeholder': text })]);
+        return DecorationSet.create(state.doc, [
+          Decoration.node(pos, pos + parent.nodeSize, { class: 'sv-empty', 'data-placeholder': text }),
+        ]);
       },
     },
   });

@@ -7,7 +7,8 @@ export const ERRORS = {
   SEB_ERR_NOT_BROWSER:
     'ServiceEditor needs a browser (window and document): create it in client-side code only, never during server rendering',
   SEB_ERR_OPTIONS: 'Invalid option {name}: {reason}',
-  SEB_ERR_ELEMENT_NOT_FOUND: 'No element with id "{id}" in the document: add an empty element with that id first',
+  SEB_ERR_ELEMENT_NOT_FOUND:
+    'No element with id "{id}" in the document: add an empty element with that id first',
   SEB_ERR_ELEMENT_NOT_EMPTY: 'The element "#{id}" must be empty: the editor renders into it',
   SEB_ERR_BAD_COLOR: 'Option {name} must be a hex colour such as "#1a2b3c", got {value}',
   SEB_ERR_UNKNOWN_NODE: 'Unknown node type "{type}" in the document',
@@ -34,7 +35,9 @@ export class ServiceEditorError extends Error {
   readonly details: Record<string, string | number>;
 
   constructor(code: ErrorCode, details: Record<string, string | number> = {}) {
-    const message = ERRORS[code].replace(/\{(\w+)\}/g, (_, key: string) => String(details[key] ?? `{${key}}`));
+    const message = ERRORS[code].replace(/\{(\w+)\}/g, (_, key: string) =>
+      String(details[key] ?? `{${key}}`),
+    );
     super(`${code}: ${message}`);
     this.name = 'ServiceEditorError';
     this.code = code;

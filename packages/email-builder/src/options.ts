@@ -25,11 +25,18 @@ export interface ThemeSettingProps {
 /** The spec's BrandSettings; every leaf may be null. Stored now, applied by the branding presets. */
 export interface BrandSettings {
   logo?: { light?: string | null; dark?: string | null } | null;
-  socialMedia?: Partial<Record<'facebook' | 'instagram' | 'twitter' | 'linkedin' | 'youtube' | 'github', string | null>> | null;
+  socialMedia?: Partial<
+    Record<'facebook' | 'instagram' | 'twitter' | 'linkedin' | 'youtube' | 'github', string | null>
+  > | null;
   brandColor?: string | null;
   unsubscribe?: { text?: string | null; link?: string | null } | null;
   contact?: { email?: string | null; phone?: string | null; address?: string | null } | null;
-  signature?: { avatar?: string | null; name?: string | null; position?: string | null; company?: string | null } | null;
+  signature?: {
+    avatar?: string | null;
+    name?: string | null;
+    position?: string | null;
+    company?: string | null;
+  } | null;
 }
 
 /** The ImageKit-compatible upload endpoint and its token (never a private API key). */
@@ -39,7 +46,10 @@ export interface ImageServiceConfig {
 }
 
 /** A custom image store: gets the file, reports progress if it can, resolves to its public URL. */
-export type UploadFunction = (file: File, onProgress?: (loaded: number, total: number) => void) => Promise<{ url: string }>;
+export type UploadFunction = (
+  file: File,
+  onProgress?: (loaded: number, total: number) => void,
+) => Promise<{ url: string }>;
 
 /** The options of `new ServiceEditor(options)`: the spec's fields, plus a few optional extras. */
 export interface ServiceEditorOptions {
@@ -94,7 +104,8 @@ function fail(name: string, reason: string): never {
 
 function checkColor(name: string, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isHexColor(value)) throw new ServiceEditorError('SEB_ERR_BAD_COLOR', { name, value: JSON.stringify(value) });
+  if (!isHexColor(value))
+    throw new ServiceEditorError('SEB_ERR_BAD_COLOR', { name, value: JSON.stringify(value) });
   return value.toLowerCase();
 }
 
@@ -103,12 +114,16 @@ function checkColor(name: string, value: unknown): string | undefined {
  * exact option at fault: a missing or non-empty element, a colour that is not hex, a bad URL.
  */
 export function resolveOptions(options: unknown, doc: Document): ResolvedOptions {
-  if (!options || typeof options !== 'object') fail('options', 'pass an object such as { elementId: "editor" }');
+  if (!options || typeof options !== 'object')
+    fail('options', 'pass an object such as { elementId: "editor" }');
   const o = options as ServiceEditorOptions;
-  if (typeof o.elementId !== 'string' || o.elementId.trim() === '') fail('elementId', 'a non-empty string is required');
+  if (typeof o.elementId !== 'string' || o.elementId.trim() === '')
+    fail('elementId', 'a non-empty string is required');
   const element = doc.getElementById(o.elementId);
   if (!element) throw new ServiceEditorError('SEB_ERR_ELEMENT_NOT_FOUND', { id: o.elementId });
-  const hasContent = [...element.childNodes].some((n) => n.nodeType !== 3 || (n.textContent ?? '').trim() !== '');
+  const hasContent = [...element.childNodes].some(
+    (n) => n.nodeType !== 3 || (n.textContent ?? '').trim() !== '',
+  );
   if (hasContent) throw new ServiceEditorError('SEB_ERR_ELEMENT_NOT_EMPTY', { id: o.elementId });
 
   if (o.imageServiceUrl != null) {
@@ -118,16 +133,21 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
     try {
       parsed = new URL(svc.url, doc.baseURI);
     } catch {}
-    if (typeof svc.url !== 'string' || !parsed || !/^https?:$/.test(parsed.protocol)) fail('imageServiceUrl.url', 'an http(s) URL is required');
-    if (typeof svc.token !== 'string' || svc.token === '') fail('imageServiceUrl.token', 'a non-empty string is required');
+    if (typeof svc.url !== 'string' || !parsed || !/^https?:$/.test(parsed.protocol))
+      fail('imageServiceUrl.url', 'an http(s) URL is required');
+    if (typeof svc.token !== 'string' || svc.token === '')
+      fail('imageServiceUrl.token', 'a non-empty string is required');
   }
-  if (o.upload !== undefined && typeof o.upload !== 'function') fail('upload', 'expected a function (file) => Promise<{ url }>');
+  if (o.upload !== undefined && typeof o.upload !== 'function')
+    fail('upload', 'expected a function (file) => Promise<{ url }>');
   for (const key of ['settingsControl', 'background', 'editable'] as const) {
     if (o[key] !== undefined && typeof o[key] !== 'boolean') fail(key, 'expected a boolean');
   }
-  if (o.colorScheme !== undefined && !['auto', 'light', 'dark'].includes(o.colorScheme)) fail('colorScheme', 'expected "auto", "light" or "dark"');
+  if (o.colorScheme !== undefined && !['auto', 'light', 'dark'].includes(o.colorScheme))
+    fail('colorScheme', 'expected "auto", "light" or "dark"');
   if (o.dir !== undefined && o.dir !== 'ltr' && o.dir !== 'rtl') fail('dir', 'expected "ltr" or "rtl"');
-  if (o.maxImageSize !== undefined && !(Number.isFinite(o.maxImageSize) && o.maxImageSize > 0)) fail('maxImageSize', 'expected a positive number of bytes');
+  if (o.maxImageSize !== undefined && !(Number.isFinite(o.maxImageSize) && o.maxImageSize > 0))
+    fail('maxImageSize', 'expected a positive number of bytes');
   if (o.branding != null && typeof o.branding !== 'object') fail('branding', 'expected an object or null');
   if (o.branding?.brandColor != null) checkColor('branding.brandColor', o.branding.brandColor);
 
@@ -136,7 +156,8 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
   if (typeof theme !== 'object') fail('theme', 'expected an object');
   if (theme.borderRadius !== undefined) {
     const r = Number(theme.borderRadius);
-    if (String(theme.borderRadius).trim() === '' || !Number.isFinite(r) || r < 0 || r > 32) fail('theme.borderRadius', 'a number from 0 to 32, written as a string ("8")');
+    if (String(theme.borderRadius).trim() === '' || !Number.isFinite(r) || r < 0 || r > 32)
+      fail('theme.borderRadius', 'a number from 0 to 32, written as a string ("8")');
     defaults.radius = r;
   }
   if (theme.padding !== undefined) {
@@ -149,7 +170,8 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
   ] as const;
   for (const [scheme, prefix, colors] of pairs) {
     if (colors == null) continue;
-    const name = (k: string) => (prefix ? `${prefix}${k[0]!.toUpperCase()}${k.slice(1)}` : k) as keyof DocSettings;
+    const name = (k: string) =>
+      (prefix ? `${prefix}${k[0]!.toUpperCase()}${k.slice(1)}` : k) as keyof DocSettings;
     const set = (k: string, v: string | undefined) => {
       if (v) (defaults as Record<string, unknown>)[name(k)] = v;
     };

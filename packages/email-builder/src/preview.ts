@@ -18,14 +18,18 @@ export class MailPreview {
 
   constructor(options: MailPreviewOptions = {}) {
     if (options.closeOnOverlayClick !== undefined && typeof options.closeOnOverlayClick !== 'boolean') {
-      throw new ServiceEditorError('SEB_ERR_OPTIONS', { name: 'closeOnOverlayClick', reason: 'expected a boolean' });
+      throw new ServiceEditorError('SEB_ERR_OPTIONS', {
+        name: 'closeOnOverlayClick',
+        reason: 'expected a boolean',
+      });
     }
     this.options = { closeOnOverlayClick: options.closeOnOverlayClick ?? true };
   }
 
   /** Sets the email HTML to preview (typically `editor.getHTML()`). */
   setContent(html: string): void {
-    if (typeof html !== 'string') throw new ServiceEditorError('SEB_ERR_OPTIONS', { name: 'html', reason: 'expected a string' });
+    if (typeof html !== 'string')
+      throw new ServiceEditorError('SEB_ERR_OPTIONS', { name: 'html', reason: 'expected a string' });
     this.html = html;
   }
 

@@ -1,7 +1,7 @@
 import { type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
+import { MARKS } from './marks/registry.js';
 import { pmAttrs } from './model/attrs.js';
 import { DOC_ATTRS } from './model/doc.js';
-import { MARKS } from './marks/registry.js';
 import { BLOCKS } from './nodes/registry.js';
 
 /** Builds the ProseMirror schema from the block and mark registries. */

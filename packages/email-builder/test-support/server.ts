@@ -25,13 +25,29 @@ export interface ReceivedUpload {
  */
 export async function buildBrowserBundle(): Promise<{ js: string; css: string }> {
   const [js, css] = await Promise.all([
-    esbuild.build({ entryPoints: [path.join(PACKAGE_DIR, 'src/index.ts')], bundle: true, format: 'iife', globalName: 'ServiceEmailBuilder', write: false, target: 'es2020', logLevel: 'silent' }),
-    esbuild.build({ entryPoints: [path.join(PACKAGE_DIR, 'src/styles/service.css')], bundle: true, write: false, logLevel: 'silent' }),
+    esbuild.build({
+      entryPoints: [path.join(PACKAGE_DIR, 'src/index.ts')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'ServiceEmailBuilder',
+      write: false,
+      target: 'es2020',
+      logLevel: 'silent',
+    }),
+    esbuild.build({
+      entryPoints: [path.join(PACKAGE_DIR, 'src/styles/service.css')],
+      bundle: true,
+      write: false,
+      logLevel: 'silent',
+    }),
   ]);
   return { js: js.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
 }
 
-function multipart(body: Buffer, contentType: string): { fields: Record<string, string>; file: { name: string; type: string; size: number } | null } {
+function multipart(
+  body: Buffer,
+  contentType: string,
+): { fields: Record<string, string>; file: { name: string; type: string; size: number } | null } {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
   const fields: Record<string, string> = {};
   let file: { name: string; type: string; size: number } | null = null;
@@ -47,7 +63,8 @@ function multipart(body: Buffer, contentType: string): { fields: Record<string, 
     const content = part.subarray(headEnd + 4);
     const name = /name="([^"]+)"/.exec(head)?.[1] ?? '';
     const filename = /filename="([^"]*)"/.exec(head)?.[1];
-    if (filename !== undefined) file = { name: filename, type: /Content-Type: (\S+)/i.exec(head)?.[1] ?? '', size: content.length };
+    if (filename !== undefined)
+      file = { name: filename, type: /Content-Type: (\S+)/i.exec(head)?.[1] ?? '', size: content.length };
     else fields[name] = content.toString();
     start = next;
   }
@@ -86,16 +103,42 @@ export async function startTestServer(opts: { token: string; pages?: Record<stri
         const body = Buffer.concat(chunks);
         const { fields, file } = multipart(body, req.headers['content-type'] ?? '');
         const expected = `Basic ${Buffer.from(`${opts.token}:`).toString('base64')}`;
-        uploads.push({ authorization: req.headers.authorization, fields, fileName: file?.name ?? '', fileType: file?.type ?? '', fileSize: file?.size ?? 0 });
-        if (req.headers.authorization !== expected) return send(401, 'application/json', JSON.stringify({ message: 'Your request does not contain private API key.' }));
-        if (!file) return send(400, 'application/json', JSON.stringify({ message: 'Missing file parameter for upload' }));
-        if (fields.fileName?.startsWith('fail')) return send(500, 'application/json', JSON.stringify({ message: 'Storage is full' }));
+        uploads.push({
+          authorization: req.headers.authorization,
+          fields,
+          fileName: file?.name ?? '',
+          fileType: file?.type ?? '',
+          fileSize: file?.size ?? 0,
+        });
+        if (req.headers.authorization !== expected)
+          return send(
+            401,
+            'application/json',
+            JSON.stringify({ message: 'Your request does not contain private API key.' }),
+          );
+        if (!file)
+          return send(
+            400,
+            'application/json',
+            JSON.stringify({ message: 'Missing file parameter for upload' }),
+          );
+        if (fields.fileName?.startsWith('fail'))
+          return send(500, 'application/json', JSON.stringify({ message: 'Storage is full' }));
         const id = randomUUID();
         const stem = `/images/${id}-${(fields.fileName ?? 'image').replace(/[^\w.-]/g, '_')}`;
         const part = body.indexOf('\r\n\r\n', body.indexOf('filename=')) + 4;
         stored.set(stem, { type: file.type, body: body.subarray(part, part + file.size) });
         const address = server.address() as AddressInfo;
-        return send(200, 'application/json', JSON.stringify({ fileId: id, name: fields.fileName, url: `http://127.0.0.1:${address.port}${stem}`, fileType: 'image' }));
+        return send(
+          200,
+          'application/json',
+          JSON.stringify({
+            fileId: id,
+            name: fields.fileName,
+            url: `http://127.0.0.1:${address.port}${stem}`,
+            fileType: 'image',
+          }),
+        );
       });
       return;
     }

@@ -15,10 +15,15 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let page: Page;
 
-type Win = { editor: import('../src/editor.js').ServiceEditor; events: string[]; ServiceEmailBuilder: typeof import('../src/index.js') };
+type Win = {
+  editor: import('../src/editor.js').ServiceEditor;
+  events: string[];
+  ServiceEmailBuilder: typeof import('../src/index.js');
+};
 const html = () => page.evaluate(() => (window as unknown as Win).editor.getHTML());
 const json = () => page.evaluate(() => (window as unknown as Win).editor.getJSON());
-const setContent = (c: unknown) => page.evaluate((c) => (window as unknown as Win).editor.setContent(c as object), c);
+const setContent = (c: unknown) =>
+  page.evaluate((c) => (window as unknown as Win).editor.setContent(c as object), c);
 const types = async () => ((await json()).content ?? []).map((n) => n.type);
 
 async function emptyDoc(): Promise<void> {
@@ -76,7 +81,12 @@ describe('ServiceEditor in Chromium', () => {
       const notEmpty = code({ elementId: 'editor' });
       return { missing, badColor, badRadius, notEmpty };
     })()`);
-    assert.deepEqual(codes, { missing: 'SEB_ERR_ELEMENT_NOT_FOUND', badColor: 'SEB_ERR_BAD_COLOR', badRadius: 'SEB_ERR_OPTIONS', notEmpty: 'SEB_ERR_ELEMENT_NOT_EMPTY' });
+    assert.deepEqual(codes, {
+      missing: 'SEB_ERR_ELEMENT_NOT_FOUND',
+      badColor: 'SEB_ERR_BAD_COLOR',
+      badRadius: 'SEB_ERR_OPTIONS',
+      notEmpty: 'SEB_ERR_ELEMENT_NOT_EMPTY',
+    });
     await bare.close();
   });
 
@@ -96,7 +106,9 @@ describe('ServiceEditor in Chromium', () => {
     const active = await page.getAttribute('.sv-content', 'aria-activedescendant');
     assert.ok(active && (await page.$(`#${active}[role="option"][aria-selected="true"]`)));
     await page.keyboard.type('cta');
-    assert.deepEqual(await page.$$eval('.sv-slash-item strong', (els) => els.map((e) => e.textContent)), ['Button']);
+    assert.deepEqual(await page.$$eval('.sv-slash-item strong', (els) => els.map((e) => e.textContent)), [
+      'Button',
+    ]);
     await page.keyboard.type('zzz');
     assert.equal(await page.textContent('.sv-slash [role="status"]'), 'No blocks match “ctazzz”');
     assert.equal(await page.$$eval('.sv-slash-item', (els) => els.length), 0);
@@ -160,7 +172,10 @@ describe('ServiceEditor in Chromium', () => {
     await page.press('.sv-inspector [data-field="backgroundColor"] input[type="text"]', 'Tab');
     await page.click('.sv-inspector [data-field="align"] button:has-text("Right")');
     const out = await html();
-    assert.match(out, /<td align="right"[^>]*><!--\[if mso\]><v:roundrect[^>]*href="https:\/\/shop.example.com"[^>]*fillcolor="#e11d48"/);
+    assert.match(
+      out,
+      /<td align="right"[^>]*><!--\[if mso\]><v:roundrect[^>]*href="https:\/\/shop.example.com"[^>]*fillcolor="#e11d48"/,
+    );
     assert.match(out, />Shop now<\/a>/);
     await page.fill('.sv-inspector [data-field="href"] input', 'javascript:alert(1)');
     await page.press('.sv-inspector [data-field="href"] input', 'Enter');
@@ -182,7 +197,10 @@ describe('ServiceEditor in Chromium', () => {
     await page.keyboard.press('Control+k');
     await page.fill('.sv-bubble input[type="url"]', 'example.com');
     await page.keyboard.press('Enter');
-    assert.match(await html(), /<a href="https:\/\/example.com" target="_blank"[^>]*><span style="color:#dc2626"><strong>Make this bold/);
+    assert.match(
+      await html(),
+      /<a href="https:\/\/example.com" target="_blank"[^>]*><span style="color:#dc2626"><strong>Make this bold/,
+    );
     await page.keyboard.press('Control+z');
     assert.ok(!(await html()).includes('href="https://example.com"'));
     await page.keyboard.press('Control+Shift+z');
@@ -201,11 +219,17 @@ describe('ServiceEditor in Chromium', () => {
     await page.keyboard.type('nested');
     const out = await html();
     assert.match(out, />line one<br>line two</);
-    assert.match(out, /<ul[^>]*><li[^>]*><p[^>]*>first<\/p><ul[^>]*><li[^>]*><p[^>]*>nested<\/p><\/li><\/ul><\/li><\/ul>/);
+    assert.match(
+      out,
+      /<ul[^>]*><li[^>]*><p[^>]*>first<\/p><ul[^>]*><li[^>]*><p[^>]*>nested<\/p><\/li><\/ul><\/li><\/ul>/,
+    );
   });
 
   it('drags a block by its handle, and duplicates and deletes from its menu', async () => {
-    await setContent({ type: 'doc', content: ['A', 'B', 'C'].map((x) => ({ type: 'paragraph', content: [{ type: 'text', text: x }] })) });
+    await setContent({
+      type: 'doc',
+      content: ['A', 'B', 'C'].map((x) => ({ type: 'paragraph', content: [{ type: 'text', text: x }] })),
+    });
     const paras = await page.$$('.sv-content > p');
     const c = (await paras[2]!.boundingBox())!;
     await page.mouse.move(c.x + 20, c.y + c.height / 2);
@@ -222,7 +246,10 @@ describe('ServiceEditor in Chromium', () => {
     // C left the end and A, B kept their order: the block moved, not copied.
     assert.equal(moved.length, 3);
     assert.notEqual(moved[2], 'C');
-    assert.deepEqual(moved.filter((x) => x !== 'C'), ['A', 'B']);
+    assert.deepEqual(
+      moved.filter((x) => x !== 'C'),
+      ['A', 'B'],
+    );
     assert.match(await html(), new RegExp(moved.map((x) => `>${x}</p>`).join('<p[^>]*')));
     await page.keyboard.press('Control+z');
     assert.deepEqual(await texts(), ['A', 'B', 'C']);
@@ -253,36 +280,60 @@ describe('ServiceEditor in Chromium', () => {
     assert.equal(upload.fields.folder, '/email-builder');
     assert.equal(upload.fileType, 'image/png');
     assert.equal(upload.fileSize, PNG.length);
-    assert.match(await html(), new RegExp(`<img src="${server.origin}/images/[\\w-]+-hero_shot.png" alt="" width="536"`));
+    assert.match(
+      await html(),
+      new RegExp(`<img src="${server.origin}/images/[\\w-]+-hero_shot.png" alt="" width="536"`),
+    );
     const events = await page.evaluate(() => (window as unknown as Win).events);
-    assert.ok(['upload:start', 'upload:progress', 'upload:done'].every((e) => events.includes(e)), events.join());
+    assert.ok(
+      ['upload:start', 'upload:progress', 'upload:done'].every((e) => events.includes(e)),
+      events.join(),
+    );
   });
 
   it('shows a clear inline error when an upload fails, and loses nothing', async () => {
-    await setContent({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Keep me' }] }, { type: 'image' }] });
+    await setContent({
+      type: 'doc',
+      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Keep me' }] }, { type: 'image' }],
+    });
     const before = await json();
     const chooser = page.waitForEvent('filechooser');
     await page.click('.sv-image-empty button:has-text("Upload")');
     await (await chooser).setFiles({ name: 'fail.png', mimeType: 'image/png', buffer: PNG });
     await page.waitForSelector('.sv-image-empty .sv-error');
-    assert.equal(await page.textContent('.sv-image-empty .sv-error'), 'The image service answered 500: Storage is full');
+    assert.equal(
+      await page.textContent('.sv-image-empty .sv-error'),
+      'The image service answered 500: Storage is full',
+    );
     assert.deepEqual(await json(), before);
     const chooser2 = page.waitForEvent('filechooser');
     await page.click('.sv-image-empty button:has-text("Upload")');
     await (await chooser2).setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
     await page.waitForSelector('.sv-image-empty .sv-error');
-    assert.match((await page.textContent('.sv-image-empty .sv-error'))!, /"notes.txt" is not an image this editor accepts/);
+    assert.match(
+      (await page.textContent('.sv-image-empty .sv-error'))!,
+      /"notes.txt" is not an image this editor accepts/,
+    );
   });
 
   it('uploads pasted images behind a placeholder', async () => {
     await emptyDoc();
     await page.keyboard.type('Before');
-    await page.evaluate((bytes) => {
-      const data = new DataTransfer();
-      data.items.add(new File([new Uint8Array(bytes)], 'pasted.png', { type: 'image/png' }));
-      document.querySelector('.sv-content')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }, [...PNG]);
-    await page.waitForFunction(() => (window as unknown as Win).editor.getJSON().content?.some((n) => n.type === 'image'));
+    await page.evaluate(
+      (bytes) => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(bytes)], 'pasted.png', { type: 'image/png' }));
+        document
+          .querySelector('.sv-content')!
+          .dispatchEvent(
+            new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+          );
+      },
+      [...PNG],
+    );
+    await page.waitForFunction(() =>
+      (window as unknown as Win).editor.getJSON().content?.some((n) => n.type === 'image'),
+    );
     assert.deepEqual(await types(), ['paragraph', 'image']);
     assert.match(await html(), /alt="pasted"/);
     assert.equal(server.uploads.at(-1)!.fields.fileName, 'pasted.png');
@@ -292,9 +343,14 @@ describe('ServiceEditor in Chromium', () => {
     await emptyDoc();
     await page.evaluate(() => {
       const data = new DataTransfer();
-      data.setData('text/html', '<h4 onclick="x()">Title</h4><p>Go <a href="javascript:alert(1)">bad</a> <a href="https://ok.test">good</a><script>window.pwned=1</script></p><ul><li>one<ul><li>two</li></ul></li></ul><img src="https://x.test/a.png" alt="A" onerror="window.pwned=1">');
+      data.setData(
+        'text/html',
+        '<h4 onclick="x()">Title</h4><p>Go <a href="javascript:alert(1)">bad</a> <a href="https://ok.test">good</a><script>window.pwned=1</script></p><ul><li>one<ul><li>two</li></ul></li></ul><img src="https://x.test/a.png" alt="A" onerror="window.pwned=1">',
+      );
       data.setData('text/plain', 'Title');
-      document.querySelector('.sv-content')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      document
+        .querySelector('.sv-content')!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     });
     const out = await html();
     assert.deepEqual((await types()).slice(0, 4), ['heading', 'paragraph', 'bulletList', 'image']);
@@ -323,7 +379,9 @@ describe('ServiceEditor in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     assert.equal(await page.getAttribute('.sv-root', 'data-theme'), 'light');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction(() => document.querySelector('.sv-root')!.getAttribute('data-theme') === 'dark');
+    await page.waitForFunction(
+      () => document.querySelector('.sv-root')!.getAttribute('data-theme') === 'dark',
+    );
     await page.emulateMedia({ colorScheme: 'light' });
     await page.click('.sv-theme-btn');
     assert.equal(await page.getAttribute('.sv-root', 'data-scheme'), 'light');
@@ -342,9 +400,15 @@ describe('ServiceEditor in Chromium', () => {
     await page.fill('.sv-settings [data-field="preheader"] input', 'Peek inside');
     await page.screenshot({ path: path.join(SHOTS, 'editor-settings.png') });
     const out = await html();
-    assert.match(out, /max-width:640px;margin:0 auto;background-color:#fffbeb;border:1px solid #[0-9a-f]{6};border-radius:20px/);
+    assert.match(
+      out,
+      /max-width:640px;margin:0 auto;background-color:#fffbeb;border:1px solid #[0-9a-f]{6};border-radius:20px/,
+    );
     assert.match(out, /data-sv-preheader="">Peek inside/);
-    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.sv-canvas')!).backgroundColor), 'rgb(255, 251, 235)');
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.querySelector('.sv-canvas')!).backgroundColor),
+      'rgb(255, 251, 235)',
+    );
   });
 
   it('turns editing off and on', async () => {
@@ -364,7 +428,11 @@ describe('ServiceEditor in Chromium', () => {
       } catch (e) {
         code = (e as { code: string }).code;
       }
-      return { host: document.getElementById('editor')!.childNodes.length, leftovers: document.querySelectorAll('[class^="sv-"]').length, code };
+      return {
+        host: document.getElementById('editor')!.childNodes.length,
+        leftovers: document.querySelectorAll('[class^="sv-"]').length,
+        code,
+      };
     });
     assert.deepEqual(result, { host: 0, leftovers: 0, code: 'SEB_ERR_DESTROYED' });
   });

@@ -28,7 +28,8 @@ const validator = new HtmlValidate({
  * fallback that covers it. A new unsupported feature without an entry fails the test.
  */
 const FALLBACKS: Record<string, string> = {
-  '@media': 'layout works without it: hybrid columns wrap by max-width; Outlook for Windows gets MSO ghost tables; dark mode is an enhancement',
+  '@media':
+    'layout works without it: hybrid columns wrap by max-width; Outlook for Windows gets MSO ghost tables; dark mode is an enhancement',
   'Type selector': 'head resets only; every visual style is inline',
   'Attribute selector': 'a[x-apple-data-detectors] targets Apple Mail only',
   '<body> element': 'the body colour, lang and dir are repeated on the role="article" wrapper div',
@@ -40,7 +41,15 @@ const FALLBACKS: Record<string, string> = {
   opacity: 'the preheader is also display:none, max-height:0 and mso-hide:all',
   'display:none': 'hidden parts also have max-height:0;overflow:hidden and mso-hide:all',
 };
-const CLIENTS = ['gmail.*', 'outlook.windows', 'outlook.windows-mail', 'outlook.macos', 'outlook.ios', 'outlook.android', 'apple-mail.*'];
+const CLIENTS = [
+  'gmail.*',
+  'outlook.windows',
+  'outlook.windows-mail',
+  'outlook.macos',
+  'outlook.ios',
+  'outlook.android',
+  'apple-mail.*',
+];
 
 async function validate(html: string): Promise<string[]> {
   const report = await validator.validateString(html);
@@ -61,7 +70,10 @@ const cases: [string, ReturnType<typeof doc>][] = [
   ...Object.entries(SAMPLES).map(([name, block]): [string, ReturnType<typeof doc>] => [name, doc(block)]),
   ['full document', fullDocument()],
   ['right-to-left document', docWith({ lang: 'he', dir: 'rtl', preheader: 'תצוגה' }, p(t('שלום')))],
-  ['settings changed', docWith({ backdrop: '#000000', canvas: '#111111', padding: 0, radius: 0, width: 720 }, p(t('x')))],
+  [
+    'settings changed',
+    docWith({ backdrop: '#000000', canvas: '#111111', padding: 0, radius: 0, width: 720 }, p(t('x'))),
+  ],
 ];
 
 describe('html-validate, tuned for email', () => {
@@ -71,7 +83,9 @@ describe('html-validate, tuned for email', () => {
     });
   }
   it('is a real check: it catches broken markup', async () => {
-    const problems = await validate('<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><p id="a"><div id="a"></p></body></html>');
+    const problems = await validate(
+      '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><p id="a"><div id="a"></p></body></html>',
+    );
     assert.ok(problems.length > 0);
   });
 });
@@ -83,6 +97,8 @@ describe('caniemail (Gmail, Outlook, Apple Mail)', () => {
     });
   }
   it('is a real check: it catches a feature with no fallback', () => {
-    assert.ok(unsupported('<html><body><div style="display:grid;position:absolute"></div></body></html>').length > 0);
+    assert.ok(
+      unsupported('<html><body><div style="display:grid;position:absolute"></div></body></html>').length > 0,
+    );
   });
 });

@@ -28,7 +28,12 @@ before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startTestServer({ token: 'x' });
   // real images from the local server, so layout and alt text are checked on loaded pictures
-  const json = JSON.parse(JSON.stringify(fullDocument()).replaceAll(/https:\/\/example\.com\/[\w-]+\.png/g, `${server.origin}/pixel.png`));
+  const json = JSON.parse(
+    JSON.stringify(fullDocument()).replaceAll(
+      /https:\/\/example\.com\/[\w-]+\.png/g,
+      `${server.origin}/pixel.png`,
+    ),
+  );
   email = renderEmail(json);
   server.setPage('/email', email);
   browser = await launchChromium();
@@ -46,8 +51,13 @@ describe('the rendered email in Chromium', () => {
       await page.addScriptTag({ content: axeSource });
       // Page-landmark rules are off: an email is shown inside the mail client's own page, which
       // has the main landmark; ours is the role="article" wrapper. Every other rule runs.
-      const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"], rules: { "landmark-one-main": { enabled: false }, region: { enabled: false } } })')) as { violations: { id: string; nodes: unknown[] }[] };
-      assert.deepEqual(result.violations.map((v) => `${v.id} (${v.nodes.length})`), []);
+      const result = (await page.evaluate(
+        'axe.run(document, { resultTypes: ["violations"], rules: { "landmark-one-main": { enabled: false }, region: { enabled: false } } })',
+      )) as { violations: { id: string; nodes: unknown[] }[] };
+      assert.deepEqual(
+        result.violations.map((v) => `${v.id} (${v.nodes.length})`),
+        [],
+      );
       await page.screenshot({ path: path.join(SHOTS, `email-${width}.png`), fullPage: true });
       await page.close();
     });
@@ -56,7 +66,11 @@ describe('the rendered email in Chromium', () => {
   it('lays columns side by side at 600 px and stacks them at 375 px', async () => {
     const positions = async (page: Page) =>
       page.$$eval('[data-block="columns"]', (blocks) =>
-        blocks.slice(0, 1).flatMap((b) => [...b.querySelectorAll('.sv-col')].map((c) => Math.round(c.getBoundingClientRect().top))),
+        blocks
+          .slice(0, 1)
+          .flatMap((b) =>
+            [...b.querySelectorAll('.sv-col')].map((c) => Math.round(c.getBoundingClientRect().top)),
+          ),
       );
     const wide = await open(700);
     const [a, b] = await positions(wide);
@@ -77,7 +91,10 @@ describe('the rendered email in Chromium', () => {
       darkShown: getComputedStyle(document.querySelector('.sv-dark')!).display,
       lightShown: getComputedStyle(document.querySelector('.sv-light')!).display,
     }));
-    assert.deepEqual({ card, darkShown, lightShown }, { card: 'rgb(39, 39, 42)', darkShown: 'block', lightShown: 'none' });
+    assert.deepEqual(
+      { card, darkShown, lightShown },
+      { card: 'rgb(39, 39, 42)', darkShown: 'block', lightShown: 'none' },
+    );
     await page.screenshot({ path: path.join(SHOTS, 'email-600-dark.png'), fullPage: true });
     await page.close();
   });

@@ -8,7 +8,14 @@ import { renderEmail } from '../src/render/email.js';
 import { launchChromium } from '../test-support/browser.js';
 import { editorPage, startTestServer } from '../test-support/server.js';
 
-const JS = ['javascript:window.__xss=1', 'JaVaScRiPt:window.__xss=1', 'java\tscript:window.__xss=1', ' javascript:window.__xss=1', 'data:text/html,<script>window.__xss=1</script>', 'vbscript:x'];
+const JS = [
+  'javascript:window.__xss=1',
+  'JaVaScRiPt:window.__xss=1',
+  'java\tscript:window.__xss=1',
+  ' javascript:window.__xss=1',
+  'data:text/html,<script>window.__xss=1</script>',
+  'vbscript:x',
+];
 const HTML_PAYLOADS = [
   '<script>window.__xss=1</script>',
   '<img src=x onerror="window.__xss=1">',
@@ -28,12 +35,20 @@ const HTML_PAYLOADS = [
 
 /** What must never be in the email. */
 function assertInert(html: string, context: string): void {
-  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, (c) => (/\[if (!)?mso\]/.test(c) ? c.replace(/<[^>]*>/g, (t) => t) : ''));
-  assert.ok(!/<(script|iframe|object|embed|form|svg|math)\b/i.test(withoutComments), `${context}: dangerous element`);
+  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, (c) =>
+    /\[if (!)?mso\]/.test(c) ? c.replace(/<[^>]*>/g, (t) => t) : '',
+  );
+  assert.ok(
+    !/<(script|iframe|object|embed|form|svg|math)\b/i.test(withoutComments),
+    `${context}: dangerous element`,
+  );
   // attribute names only: quoted values (escaped text, data-attrs JSON) are blanked first
   const tags = (withoutComments.match(/<[^>]*>/g) ?? []).map((t) => t.replace(/="[^"]*"/g, '=""'));
   assert.ok(!tags.some((t) => /\son[a-z]+\s*=/i.test(t)), `${context}: event handler attribute`);
-  assert.ok(!/(href|src)="\s*(javascript|vbscript|data:text|data:image\/svg)/i.test(withoutComments), `${context}: bad URL scheme`);
+  assert.ok(
+    !/(href|src)="\s*(javascript|vbscript|data:text|data:image\/svg)/i.test(withoutComments),
+    `${context}: bad URL scheme`,
+  );
 }
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -41,7 +56,12 @@ let browser: Browser;
 let page: Page;
 
 before(async () => {
-  server = await startTestServer({ token: 'x', pages: { '/': editorPage('window.editor = new ServiceEmailBuilder.ServiceEditor({ elementId: "editor" });') } });
+  server = await startTestServer({
+    token: 'x',
+    pages: {
+      '/': editorPage('window.editor = new ServiceEmailBuilder.ServiceEditor({ elementId: "editor" });'),
+    },
+  });
   browser = await launchChromium();
   page = await browser.newPage();
   await page.goto(`${server.origin}/`);
@@ -73,19 +93,27 @@ describe('XSS corpus', () => {
         return w.editor.getHTML();
       }, payload);
       assertInert(html, payload);
-      assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, payload);
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
+        undefined,
+        payload,
+      );
     }
   });
 
   it('paste keeps nothing executable', async () => {
     const html = await page.evaluate((payloads) => {
-      const w = window as unknown as { editor: { setContent(c: string): void; getHTML(): string; focus(): void } };
+      const w = window as unknown as {
+        editor: { setContent(c: string): void; getHTML(): string; focus(): void };
+      };
       w.editor.setContent('<p>x</p>');
       w.editor.focus();
       const data = new DataTransfer();
       data.setData('text/html', payloads.join(''));
       data.setData('text/plain', 'x');
-      document.querySelector('.sv-content')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      document
+        .querySelector('.sv-content')!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
       return w.editor.getHTML();
     }, HTML_PAYLOADS);
     assertInert(html, 'paste');
@@ -97,16 +125,49 @@ describe('XSS corpus', () => {
     for (const url of JS) {
       const doc = {
         type: 'doc',
-        attrs: { lang: `en" onload="window.__xss=1`, backdrop: 'red;background:url(javascript:x)', preheader: quote },
+        attrs: {
+          lang: `en" onload="window.__xss=1`,
+          backdrop: 'red;background:url(javascript:x)',
+          preheader: quote,
+        },
         content: [
-          { type: 'paragraph', content: [{ type: 'text', text: quote, marks: [{ type: 'link', attrs: { href: url } }, { type: 'textColor', attrs: { color: `#000;background:url(${url})` } }] }] },
+          {
+            type: 'paragraph',
+            content: [
+              {
+                type: 'text',
+                text: quote,
+                marks: [
+                  { type: 'link', attrs: { href: url } },
+                  { type: 'textColor', attrs: { color: `#000;background:url(${url})` } },
+                ],
+              },
+            ],
+          },
           { type: 'button', attrs: { text: quote, href: url, backgroundColor: `#fff" onclick="x` } },
           { type: 'image', attrs: { src: url, alt: quote, href: url, darkSrc: url } },
           { type: 'logo', attrs: { src: 'https://ok.test/l.png', alt: quote, href: url } },
-          { type: 'socialLinks', attrs: { links: [{ network: 'github', url }, { network: '<script>', url: 'https://ok.test' }] } },
+          {
+            type: 'socialLinks',
+            attrs: {
+              links: [
+                { network: 'github', url },
+                { network: '<script>', url: 'https://ok.test' },
+              ],
+            },
+          },
           { type: 'footer', attrs: { email: `a@b.test" onclick="x`, unsubscribeUrl: url, company: quote } },
           { type: 'signature', attrs: { avatar: url, name: quote } },
-          { type: 'columns', content: [{ type: 'column', attrs: { backgroundColor: `#fff;x:url(${url})`, padding: '1;x' }, content: [{ type: 'paragraph', content: [{ type: 'badge', attrs: { text: quote } }] }] }] },
+          {
+            type: 'columns',
+            content: [
+              {
+                type: 'column',
+                attrs: { backgroundColor: `#fff;x:url(${url})`, padding: '1;x' },
+                content: [{ type: 'paragraph', content: [{ type: 'badge', attrs: { text: quote } }] }],
+              },
+            ],
+          },
         ],
       };
       assertInert(renderEmail(doc), `renderer ${url}`);

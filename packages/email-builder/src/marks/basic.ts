@@ -8,7 +8,10 @@ export const bold = defineMark({
     parseDOM: [
       { tag: 'strong' },
       { tag: 'b', getAttrs: (dom) => (dom as HTMLElement).style.fontWeight !== 'normal' && null },
-      { tag: 'span', getAttrs: (dom) => /^(bold(er)?|[6-9]\d\d)$/.test((dom as HTMLElement).style.fontWeight) && null },
+      {
+        tag: 'span',
+        getAttrs: (dom) => /^(bold(er)?|[6-9]\d\d)$/.test((dom as HTMLElement).style.fontWeight) && null,
+      },
     ],
     toDOM: () => ['strong', 0],
   },
@@ -20,7 +23,11 @@ export const italic = defineMark({
   name: 'italic',
   attrs: {},
   spec: {
-    parseDOM: [{ tag: 'em' }, { tag: 'i' }, { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.fontStyle === 'italic' && null }],
+    parseDOM: [
+      { tag: 'em' },
+      { tag: 'i' },
+      { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.fontStyle === 'italic' && null },
+    ],
     toDOM: () => ['em', 0],
   },
   render: () => ['<em>', '</em>'],
@@ -31,7 +38,13 @@ export const underline = defineMark({
   name: 'underline',
   attrs: {},
   spec: {
-    parseDOM: [{ tag: 'u' }, { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('underline') && null }],
+    parseDOM: [
+      { tag: 'u' },
+      {
+        tag: 'span',
+        getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('underline') && null,
+      },
+    ],
     toDOM: () => ['u', 0],
   },
   render: () => ['<u>', '</u>'],
@@ -46,7 +59,10 @@ export const strike = defineMark({
       { tag: 's' },
       { tag: 'del' },
       { tag: 'strike' },
-      { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('line-through') && null },
+      {
+        tag: 'span',
+        getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('line-through') && null,
+      },
     ],
     toDOM: () => ['s', 0],
   },

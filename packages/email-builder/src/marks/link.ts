@@ -21,13 +21,20 @@ export const link = defineMark({
         },
       },
     ],
-    toDOM: (mark) => ['a', { href: cleanAttrs(attrs, mark.attrs).href, rel: 'noopener noreferrer nofollow' }, 0],
+    toDOM: (mark) => [
+      'a',
+      { href: cleanAttrs(attrs, mark.attrs).href, rel: 'noopener noreferrer nofollow' },
+      0,
+    ],
   },
   render: (attrs) => {
     const href = safeLinkUrl(attrs.href);
     if (!href) return null;
     // Outlook and Gmail recolour links without an inline colour, so the colour is always set.
-    return [`<a href="${escapeHtml(href)}" target="_blank" style="color:${LINK};text-decoration:underline">`, '</a>'];
+    return [
+      `<a href="${escapeHtml(href)}" target="_blank" style="color:${LINK};text-decoration:underline">`,
+      '</a>',
+    ];
   },
   textSuffix: (attrs, text) => {
     const href = safeLinkUrl(attrs.href);

@@ -4,4 +4,13 @@ import { link } from './link.js';
 import { fontSize, highlight, textColor } from './style.js';
 
 /** Every mark, outermost first (links wrap styled text). One line per mark. */
-export const MARKS: readonly MarkDefinition[] = [link, textColor, highlight, fontSize, bold, italic, underline, strike];
+export const MARKS: readonly MarkDefinition[] = [
+  link,
+  textColor,
+  highlight,
+  fontSize,
+  bold,
+  italic,
+  underline,
+  strike,
+];

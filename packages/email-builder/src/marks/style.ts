@@ -38,7 +38,10 @@ export const highlight = defineMark({
   attrs: { color: a.color('#fef08a') },
   spec: {
     parseDOM: [
-      { tag: 'mark', getAttrs: (dom) => ({ color: toHexColor((dom as HTMLElement).style.backgroundColor) || '#fef08a' }) },
+      {
+        tag: 'mark',
+        getAttrs: (dom) => ({ color: toHexColor((dom as HTMLElement).style.backgroundColor) || '#fef08a' }),
+      },
       {
         tag: 'span[style*="background"]',
         getAttrs: (dom) => {

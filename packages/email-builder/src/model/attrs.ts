@@ -11,10 +11,29 @@ export type AttrSpec =
   | { kind: 'link'; default: string; label?: string }
   | { kind: 'image'; default: string; label?: string; upload?: boolean }
   | { kind: 'color'; default: string; label?: string; optional?: boolean }
-  | { kind: 'number'; default: number; label?: string; min: number; max: number; step?: number; unit?: string }
-  | { kind: 'choice'; default: string; label?: string; options: readonly string[]; labels?: readonly string[] }
+  | {
+      kind: 'number';
+      default: number;
+      label?: string;
+      min: number;
+      max: number;
+      step?: number;
+      unit?: string;
+    }
+  | {
+      kind: 'choice';
+      default: string;
+      label?: string;
+      options: readonly string[];
+      labels?: readonly string[];
+    }
   | { kind: 'bool'; default: boolean; label?: string }
-  | { kind: 'list'; default: readonly Record<string, string>[]; label?: string; item: Record<string, AttrSpec> };
+  | {
+      kind: 'list';
+      default: readonly Record<string, string>[];
+      label?: string;
+      item: Record<string, AttrSpec>;
+    };
 
 /** The attribute table of one block or mark. */
 export type AttrTable = Record<string, AttrSpec>;
@@ -22,10 +41,21 @@ export type AttrTable = Record<string, AttrSpec>;
 /** Builders that keep attribute tables short and typed. */
 export const a = {
   text: (def: string, label?: string, max = 500): AttrSpec => ({ kind: 'text', default: def, label, max }),
-  longText: (def: string, label?: string): AttrSpec => ({ kind: 'text', default: def, label, max: 2000, multiline: true }),
+  longText: (def: string, label?: string): AttrSpec => ({
+    kind: 'text',
+    default: def,
+    label,
+    max: 2000,
+    multiline: true,
+  }),
   link: (label = 'Link'): AttrSpec => ({ kind: 'link', default: '', label }),
   image: (label: string, upload = true): AttrSpec => ({ kind: 'image', default: '', label, upload }),
-  color: (def: string, label?: string): AttrSpec => ({ kind: 'color', default: def, label, optional: def === '' }),
+  color: (def: string, label?: string): AttrSpec => ({
+    kind: 'color',
+    default: def,
+    label,
+    optional: def === '',
+  }),
   number: (def: number, min: number, max: number, label?: string, unit = 'px', step = 1): AttrSpec => ({
     kind: 'number',
     default: def,
@@ -35,7 +65,12 @@ export const a = {
     unit,
     step,
   }),
-  choice: (def: string, options: readonly string[], label?: string, labels?: readonly string[]): AttrSpec => ({
+  choice: (
+    def: string,
+    options: readonly string[],
+    label?: string,
+    labels?: readonly string[],
+  ): AttrSpec => ({
     kind: 'choice',
     default: def,
     options,
@@ -63,7 +98,11 @@ export function pmAttrs(table: AttrTable): Record<string, { default: unknown }> 
 export function cleanValue(spec: AttrSpec, value: unknown): unknown {
   switch (spec.kind) {
     case 'text':
-      return typeof value === 'string' ? value.slice(0, spec.max ?? 500) : typeof value === 'number' ? String(value) : spec.default;
+      return typeof value === 'string'
+        ? value.slice(0, spec.max ?? 500)
+        : typeof value === 'number'
+          ? String(value)
+          : spec.default;
     case 'link':
       return safeLinkUrl(value);
     case 'image':
@@ -79,7 +118,13 @@ export function cleanValue(spec: AttrSpec, value: unknown): unknown {
     case 'choice':
       return typeof value === 'string' && spec.options.includes(value) ? value : spec.default;
     case 'bool':
-      return typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : spec.default;
+      return typeof value === 'boolean'
+        ? value
+        : value === 'true'
+          ? true
+          : value === 'false'
+            ? false
+            : spec.default;
     case 'list': {
       if (!Array.isArray(value)) return spec.default;
       return value.slice(0, 20).flatMap((item) => {
@@ -94,7 +139,10 @@ export function cleanValue(spec: AttrSpec, value: unknown): unknown {
  * Checks every attribute of a stored node or mark against its table: unknown keys are dropped,
  * missing or unfit values take their defaults, URLs and colours that fail their check are emptied.
  */
-export function cleanAttrs(table: AttrTable, raw: Record<string, unknown> | null | undefined): Record<string, unknown> {
+export function cleanAttrs(
+  table: AttrTable,
+  raw: Record<string, unknown> | null | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(table)) {
     out[key] = raw && Object.hasOwn(raw, key) ? cleanValue(spec, raw[key]) : spec.default;
@@ -103,7 +151,10 @@ export function cleanAttrs(table: AttrTable, raw: Record<string, unknown> | null
 }
 
 /** The attributes that differ from their defaults, for compact `data-attrs` round-trip markers. */
-export function changedAttrs(table: AttrTable, attrs: Record<string, unknown>): Record<string, unknown> | null {
+export function changedAttrs(
+  table: AttrTable,
+  attrs: Record<string, unknown>,
+): Record<string, unknown> | null {
   let out: Record<string, unknown> | null = null;
   for (const [key, spec] of Object.entries(table)) {
     const value = attrs[key];
@@ -120,7 +171,8 @@ export function readAttrsMarker(table: AttrTable, marker: string | null): Record
   if (marker) {
     try {
       const parsed: unknown = JSON.parse(marker);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) raw = parsed as Record<string, unknown>;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        raw = parsed as Record<string, unknown>;
     } catch {}
   }
   return cleanAttrs(table, raw);

@@ -11,7 +11,8 @@ const MARKS_BY_NAME = new Map(MARKS.map((m) => [m.name, m]));
 export { MARKS_BY_NAME };
 
 function cleanMark(mark: JSONMark, path: string): JSONMark {
-  if (!mark || typeof mark !== 'object') throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `a mark at ${path} is not an object` });
+  if (!mark || typeof mark !== 'object')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `a mark at ${path} is not an object` });
   const def = MARKS_BY_NAME.get(mark.type);
   if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(mark.type) });
   const attrs = cleanAttrs(def.attrs, mark.attrs);
@@ -38,25 +39,30 @@ export function cleanDocument(doc: unknown): JSONNode {
 
 function cleanChildren(content: unknown, path: string): JSONNode[] {
   if (content === undefined) return [];
-  if (!Array.isArray(content)) throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.content is not an array` });
+  if (!Array.isArray(content))
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.content is not an array` });
   return content.map((child, i) => cleanNode(child, `${path}.content[${i}]`));
 }
 
 function cleanNode(node: unknown, path: string): JSONNode {
-  if (!node || typeof node !== 'object') throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} is not an object` });
+  if (!node || typeof node !== 'object')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} is not an object` });
   const n = node as JSONNode;
   const def = BLOCKS_BY_NAME.get(n.type);
-  if (!def || n.type === 'doc') throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(n.type) });
+  if (!def || n.type === 'doc')
+    throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(n.type) });
   const out: JSONNode = { type: n.type };
   if (Object.keys(def.attrs).length) out.attrs = cleanAttrs(def.attrs, n.attrs);
   if (n.type === 'text') {
-    if (typeof n.text !== 'string' || n.text === '') throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} has no text` });
+    if (typeof n.text !== 'string' || n.text === '')
+      throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} has no text` });
     out.text = n.text;
   } else if (n.content !== undefined) {
     out.content = cleanChildren(n.content, path);
   }
   if (n.marks !== undefined) {
-    if (!Array.isArray(n.marks)) throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.marks is not an array` });
+    if (!Array.isArray(n.marks))
+      throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.marks is not an array` });
     out.marks = n.marks.map((m, i) => cleanMark(m, `${path}.marks[${i}]`));
   }
   return out;

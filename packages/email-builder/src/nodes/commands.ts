@@ -1,5 +1,5 @@
 import { setBlockType, wrapIn } from 'prosemirror-commands';
-import type { Attrs as PMAttrs, Node as PMNode, NodeType } from 'prosemirror-model';
+import type { NodeType, Attrs as PMAttrs, Node as PMNode } from 'prosemirror-model';
 import { wrapInList } from 'prosemirror-schema-list';
 import { NodeSelection, TextSelection } from 'prosemirror-state';
 import type { EditorHost } from './define.js';

@@ -16,7 +16,8 @@ function blockContext(settings: DocSettings, width: number, listDepth: number): 
     width,
     settings,
     listDepth,
-    blocks: (nodes, opts) => renderBlocks(nodes, blockContext(settings, opts?.width ?? width, opts?.listDepth ?? listDepth)),
+    blocks: (nodes, opts) =>
+      renderBlocks(nodes, blockContext(settings, opts?.width ?? width, opts?.listDepth ?? listDepth)),
     inline: (nodes) => renderInline(nodes, ctx),
   };
   return ctx;
@@ -26,7 +27,8 @@ function renderBlocks(nodes: readonly JSONNode[] | undefined, ctx: RenderContext
   let out = '';
   for (const node of nodes ?? []) {
     const def = BLOCKS_BY_NAME.get(node.type);
-    if (!def || node.type === 'doc') throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
+    if (!def || node.type === 'doc')
+      throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
     out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
   }
   return out;
@@ -86,7 +88,8 @@ function firstText(nodes: readonly JSONNode[] | undefined): string {
  * renderEmail({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] })
  */
 export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string {
-  if (!doc || doc.type !== 'doc') throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
+  if (doc?.type !== 'doc')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
   const s = docSettings({ ...doc.attrs, ...options });
   const inner = s.width - 2 * s.padding;
   const body = renderBlocks(doc.content, blockContext(s, inner, 0));
@@ -142,7 +145,8 @@ function renderTextBlocks(nodes: readonly JSONNode[] | undefined, ctx: TextConte
  * lines, lists with "-" or numbers, links and buttons followed by their URL, images by their alt.
  */
 export function renderText(doc: JSONNode): string {
-  if (!doc || doc.type !== 'doc') throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
+  if (doc?.type !== 'doc')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
   return `${renderTextBlocks(doc.content, textContext(0))
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -37,5 +37,7 @@ export function imageHtml(parts: ImageParts): string {
     html += `<div class="sv-dark" style="display:none;overflow:hidden;max-height:0;mso-hide:all">${img(dark, parts.alt, parts.width, parts.align, radius, '')}</div>`;
   }
   const href = safeLinkUrl(parts.href);
-  return href ? `<a href="${escapeHtml(href)}" target="_blank" style="text-decoration:none">${html}</a>` : html;
+  return href
+    ? `<a href="${escapeHtml(href)}" target="_blank" style="text-decoration:none">${html}</a>`
+    : html;
 }

@@ -1,8 +1,8 @@
 import { ServiceEditorError } from '../errors.js';
+import { MARKS } from '../marks/registry.js';
 import { cleanAttrs } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
 import { MARKS_BY_NAME } from '../model/validate.js';
-import { MARKS } from '../marks/registry.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
 import { BLOCKS_BY_NAME } from '../nodes/registry.js';
 import { escapeHtml } from './escape.js';
@@ -10,7 +10,9 @@ import { escapeHtml } from './escape.js';
 const RANK = new Map(MARKS.map((m, i) => [m.name, i]));
 
 function sorted(marks: readonly JSONMark[] | undefined): JSONMark[] {
-  for (const m of marks ?? []) if (!MARKS_BY_NAME.has(m.type)) throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(m.type) });
+  for (const m of marks ?? [])
+    if (!MARKS_BY_NAME.has(m.type))
+      throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(m.type) });
   return [...(marks ?? [])].sort((x, y) => (RANK.get(x.type) ?? 0) - (RANK.get(y.type) ?? 0));
 }
 
@@ -40,7 +42,8 @@ export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: Render
     if (node.type === 'text') out += escapeHtml(node.text ?? '');
     else {
       const def = BLOCKS_BY_NAME.get(node.type);
-      if (!def?.spec.inline) throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
+      if (!def?.spec.inline)
+        throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
       out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
     }
   }
@@ -67,7 +70,11 @@ export function renderInlineText(nodes: readonly JSONNode[] | undefined, ctx: Te
       let j = i;
       let run = '';
       while (j >= 0 && list[j]!.marks?.some((m) => key(m) === key(link))) run = (list[j--]!.text ?? '') + run;
-      out += MARKS_BY_NAME.get('link')!.textSuffix?.(cleanAttrs(MARKS_BY_NAME.get('link')!.attrs, link.attrs), run) ?? '';
+      out +=
+        MARKS_BY_NAME.get('link')!.textSuffix?.(
+          cleanAttrs(MARKS_BY_NAME.get('link')!.attrs, link.attrs),
+          run,
+        ) ?? '';
     }
   }
   return out;

@@ -5,10 +5,24 @@ import { normalizeUserUrl, safeImageUrl, safeLinkUrl } from './url.js';
 
 describe('URL checks', () => {
   it('keeps http, https, mailto and tel links', () => {
-    for (const url of ['https://a.test/x?y=1', 'http://a.test', 'mailto:a@b.test', 'tel:+15550100']) assert.equal(safeLinkUrl(url), url);
+    for (const url of ['https://a.test/x?y=1', 'http://a.test', 'mailto:a@b.test', 'tel:+15550100'])
+      assert.equal(safeLinkUrl(url), url);
   });
   it('drops every other scheme, obfuscated or not', () => {
-    for (const url of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'file:///etc/passwd', '//evil.test', '/relative', 'https://', 'mailto:', 'https://a.test/\u0000']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '//evil.test',
+      '/relative',
+      'https://',
+      'mailto:',
+      'https://a.test/\u0000',
+    ]) {
       assert.equal(safeLinkUrl(url), '', url);
     }
   });
@@ -25,6 +39,9 @@ describe('URL checks', () => {
     assert.equal(normalizeUserUrl('javascript:alert(1)'), '');
   });
   it('escapes the five HTML-significant characters', () => {
-    assert.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    assert.equal(
+      escapeHtml(`<a href="x" title='y'>&</a>`),
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 });

@@ -5,9 +5,14 @@ import { h, iconButton } from './dom.js';
 import { ICONS } from './icons.js';
 
 /** Finds the top-level block under a viewport y coordinate (binary search over the blocks). */
-export function blockAtY(view: EditorView, y: number): { pos: number; node: PMNode; dom: HTMLElement } | null {
+export function blockAtY(
+  view: EditorView,
+  y: number,
+): { pos: number; node: PMNode; dom: HTMLElement } | null {
   const positions: number[] = [];
-  view.state.doc.forEach((_node, offset) => positions.push(offset));
+  view.state.doc.forEach((_node, offset) => {
+    positions.push(offset);
+  });
   let lo = 0;
   let hi = positions.length - 1;
   while (lo <= hi) {
@@ -39,12 +44,20 @@ export class BlockHandle {
     private readonly container: HTMLElement,
     private readonly canInspect: (node: PMNode) => boolean,
   ) {
-    const grip = iconButton(ICONS.grip, 'Drag to move, click for block actions', () => this.toggleMenu(), { 'aria-haspopup': 'menu', class: 'sv-icon-btn sv-grip' });
+    const grip = iconButton(ICONS.grip, 'Drag to move, click for block actions', () => this.toggleMenu(), {
+      'aria-haspopup': 'menu',
+      class: 'sv-icon-btn sv-grip',
+    });
     grip.draggable = true;
     grip.addEventListener('dragstart', (e) => this.dragStart(e));
     this.menu = h('div', { class: 'sv-popover sv-menu', role: 'menu', hidden: true });
     this.menu.addEventListener('keydown', (e) => this.menuKey(e));
-    this.el = h('div', { class: 'sv-handle', hidden: true }, iconButton(ICONS.plus, 'Insert block below', () => this.insertBelow()), grip);
+    this.el = h(
+      'div',
+      { class: 'sv-handle', hidden: true },
+      iconButton(ICONS.plus, 'Insert block below', () => this.insertBelow()),
+      grip,
+    );
     container.append(this.el, this.menu);
   }
 
@@ -56,7 +69,8 @@ export class BlockHandle {
         return {
           update: () => {
             const c = this.current;
-            if (c && (c.pos >= view.state.doc.content.size || view.state.doc.nodeAt(c.pos) !== c.node)) this.hide();
+            if (c && (c.pos >= view.state.doc.content.size || view.state.doc.nodeAt(c.pos) !== c.node))
+              this.hide();
           },
           destroy: () => cancelAnimationFrame(this.frame),
         };
@@ -74,7 +88,10 @@ export class BlockHandle {
   }
 
   private follow(view: EditorView, y: number): void {
-    if (!view.editable) return this.hide();
+    if (!view.editable) {
+      this.hide();
+      return;
+    }
     const found = blockAtY(view, y);
     if (!found) return;
     if (this.current?.dom === found.dom && !this.el.hidden) return;
@@ -129,11 +146,23 @@ export class BlockHandle {
     const current = this.current;
     if (!view || !current) return;
     const item = (icon: string, label: string, run: () => void, disabled = false) =>
-      h('button', { type: 'button', role: 'menuitem', class: 'sv-menu-item', disabled, html: `${icon}<span>${label}</span>`, onclick: () => ((this.menu.hidden = true), run()) });
+      h('button', {
+        type: 'button',
+        role: 'menuitem',
+        class: 'sv-menu-item',
+        disabled,
+        html: `${icon}<span>${label}</span>`,
+        onclick: () => {
+          this.menu.hidden = true;
+          run();
+        },
+      });
     const index = view.state.doc.resolve(current.pos).index(0);
     const count = view.state.doc.childCount;
     this.menu.replaceChildren(
-      ...(this.canInspect(current.node) ? [item(ICONS.settings, 'Settings', () => this.select(current.pos))] : []),
+      ...(this.canInspect(current.node)
+        ? [item(ICONS.settings, 'Settings', () => this.select(current.pos))]
+        : []),
       item(ICONS.copy, 'Duplicate', () => this.duplicate(current.pos)),
       item(ICONS.up, 'Move up', () => this.move(current.pos, -1), index === 0),
       item(ICONS.down, 'Move down', () => this.move(current.pos, 1), index === count - 1),
@@ -189,7 +218,9 @@ export class BlockHandle {
     if (dir === 1) target = 0;
     if (dir === 1) for (let i = 0; i <= index; i++) target += tr.doc.child(i).nodeSize;
     tr.insert(target, node);
-    tr.setSelection(node.isAtom ? NodeSelection.create(tr.doc, target) : TextSelection.near(tr.doc.resolve(target + 1)));
+    tr.setSelection(
+      node.isAtom ? NodeSelection.create(tr.doc, target) : TextSelection.near(tr.doc.resolve(target + 1)),
+    );
     view.dispatch(tr.scrollIntoView());
     view.focus();
   }

@@ -8,7 +8,17 @@ import { h, place } from './dom.js';
 import { ICONS } from './icons.js';
 
 /** Text colours offered (readable on white and on the dark canvas alike). */
-export const PALETTE = ['#27272a', '#71717a', '#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#2563eb', '#7c3aed', '#db2777'];
+export const PALETTE = [
+  '#27272a',
+  '#71717a',
+  '#dc2626',
+  '#ea580c',
+  '#ca8a04',
+  '#16a34a',
+  '#2563eb',
+  '#7c3aed',
+  '#db2777',
+];
 /** Highlight colours offered. */
 export const HIGHLIGHTS = ['#fef08a', '#bbf7d0', '#bfdbfe', '#fbcfe8', '#fed7aa', '#e4e4e7'];
 
@@ -37,7 +47,11 @@ export class BubbleMenu {
 
   constructor(private readonly container: HTMLElement) {
     this.panel = h('div', { class: 'sv-bubble-panel' });
-    this.el = h('div', { class: 'sv-popover sv-bubble', role: 'toolbar', 'aria-label': 'Text formatting', hidden: true }, this.panel);
+    this.el = h(
+      'div',
+      { class: 'sv-popover sv-bubble', role: 'toolbar', 'aria-label': 'Text formatting', hidden: true },
+      this.panel,
+    );
     this.el.addEventListener('mousedown', (e) => {
       if (!(e.target as HTMLElement).closest('input, select')) e.preventDefault();
     });
@@ -49,7 +63,11 @@ export class BubbleMenu {
     return new Plugin({
       view: (view) => {
         this.view = view;
-        return { update: (v, prev) => (prev.selection.eq(v.state.selection) && prev.doc.eq(v.state.doc) ? undefined : this.update()), destroy: () => this.hide() };
+        return {
+          update: (v, prev) =>
+            prev.selection.eq(v.state.selection) && prev.doc.eq(v.state.doc) ? undefined : this.update(),
+          destroy: () => this.hide(),
+        };
       },
       props: {
         handleDOMEvents: {
@@ -57,7 +75,10 @@ export class BubbleMenu {
             if (!this.el.contains(event.relatedTarget as Node | null)) this.hide();
             return false;
           },
-          focus: () => (this.update(), false),
+          focus: () => {
+            this.update();
+            return false;
+          },
         },
       },
     });
@@ -75,7 +96,11 @@ export class BubbleMenu {
   private update(keepMode = false): void {
     const view = this.view!;
     const { selection } = view.state;
-    const show = selection instanceof TextSelection && !selection.empty && view.editable && (view.hasFocus() || this.el.contains(document.activeElement));
+    const show =
+      selection instanceof TextSelection &&
+      !selection.empty &&
+      view.editable &&
+      (view.hasFocus() || this.el.contains(document.activeElement));
     if (!show) {
       this.hide();
       return;
@@ -84,7 +109,16 @@ export class BubbleMenu {
     this.render();
     const start = view.coordsAtPos(selection.from);
     const end = view.coordsAtPos(selection.to);
-    place(this.el, this.container, { left: Math.min(start.left, end.left), top: Math.min(start.top, end.top), bottom: Math.max(start.bottom, end.bottom) }, 'above');
+    place(
+      this.el,
+      this.container,
+      {
+        left: Math.min(start.left, end.left),
+        top: Math.min(start.top, end.top),
+        bottom: Math.max(start.bottom, end.bottom),
+      },
+      'above',
+    );
   }
 
   private hide(): void {
@@ -97,21 +131,42 @@ export class BubbleMenu {
     const { schema } = view.state;
     const m = schema.marks;
     const btn = (icon: string, label: string, active: boolean, run: () => void) =>
-      h('button', { type: 'button', class: 'sv-icon-btn', 'aria-label': label, title: label, 'aria-pressed': String(active), html: icon, onclick: run });
+      h('button', {
+        type: 'button',
+        class: 'sv-icon-btn',
+        'aria-label': label,
+        title: label,
+        'aria-pressed': String(active),
+        html: icon,
+        onclick: run,
+      });
     const toggle = (type: MarkType) => () => {
       toggleMark(type)(view.state, view.dispatch);
       this.update();
     };
     if (this.mode === 'link') {
-      const current = view.state.doc.rangeHasMark(view.state.selection.from, view.state.selection.to, m.link!);
+      const current = view.state.doc.rangeHasMark(
+        view.state.selection.from,
+        view.state.selection.to,
+        m.link!,
+      );
       let href = '';
       view.state.doc.nodesBetween(view.state.selection.from, view.state.selection.to, (node) => {
         const link = m.link!.isInSet(node.marks);
         if (link) href = link.attrs.href;
       });
-      const input = h('input', { type: 'url', class: 'sv-input', placeholder: 'Paste a link (https, mailto, tel)', 'aria-label': 'Link address' });
+      const input = h('input', {
+        type: 'url',
+        class: 'sv-input',
+        placeholder: 'Paste a link (https, mailto, tel)',
+        'aria-label': 'Link address',
+      });
       input.value = href;
-      const error = h('p', { class: 'sv-error', role: 'alert', hidden: true }, 'Links must be http, https, mailto or tel.');
+      const error = h(
+        'p',
+        { class: 'sv-error', role: 'alert', hidden: true },
+        'Links must be http, https, mailto or tel.',
+      );
       const apply = () => {
         const url = normalizeUserUrl(input.value);
         if (input.value.trim() === '') setMark(view, m.link!, null);
@@ -132,7 +187,18 @@ export class BubbleMenu {
         }
       });
       this.panel.replaceChildren(
-        h('div', { class: 'sv-row' }, input, h('button', { type: 'button', class: 'sv-btn sv-btn-primary', onclick: apply }, 'Apply'), current ? btn(ICONS.trash, 'Remove link', false, () => (setMark(view, m.link!, null), view.focus())) : null),
+        h(
+          'div',
+          { class: 'sv-row' },
+          input,
+          h('button', { type: 'button', class: 'sv-btn sv-btn-primary', onclick: apply }, 'Apply'),
+          current
+            ? btn(ICONS.trash, 'Remove link', false, () => {
+                setMark(view, m.link!, null);
+                view.focus();
+              })
+            : null,
+        ),
         error,
       );
       queueMicrotask(() => input.focus());
@@ -142,13 +208,39 @@ export class BubbleMenu {
       const type = this.mode === 'color' ? m.textColor! : m.highlight!;
       const colors = this.mode === 'color' ? PALETTE : HIGHLIGHTS;
       this.panel.replaceChildren(
-        h('div', { class: 'sv-swatches', role: 'group', 'aria-label': this.mode === 'color' ? 'Text colour' : 'Highlight' },
+        h(
+          'div',
+          {
+            class: 'sv-swatches',
+            role: 'group',
+            'aria-label': this.mode === 'color' ? 'Text colour' : 'Highlight',
+          },
           ...colors.map((c) => {
-            const b = h('button', { type: 'button', class: 'sv-swatch-btn', 'aria-label': c, title: c, style: `background:${c}` });
-            b.addEventListener('click', () => (setMark(view, type, { color: c }), this.update()));
+            const b = h('button', {
+              type: 'button',
+              class: 'sv-swatch-btn',
+              'aria-label': c,
+              title: c,
+              style: `background:${c}`,
+            });
+            b.addEventListener('click', () => {
+              setMark(view, type, { color: c });
+              this.update();
+            });
             return b;
           }),
-          h('button', { type: 'button', class: 'sv-btn', onclick: () => (setMark(view, type, null), this.update()) }, 'None'),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'sv-btn',
+              onclick: () => {
+                setMark(view, type, null);
+                this.update();
+              },
+            },
+            'None',
+          ),
         ),
       );
       return;
@@ -171,7 +263,8 @@ export class BubbleMenu {
         const { from, to } = view.state.selection;
         const tr = view.state.tr;
         view.state.doc.nodesBetween(from, to, (node, pos) => {
-          if (node.isTextblock && 'textAlign' in node.attrs) tr.setNodeMarkup(pos, undefined, { ...node.attrs, textAlign: value });
+          if (node.isTextblock && 'textAlign' in node.attrs)
+            tr.setNodeMarkup(pos, undefined, { ...node.attrs, textAlign: value });
         });
         view.dispatch(tr);
         this.update();
@@ -184,8 +277,14 @@ export class BubbleMenu {
       btn(ICONS.strike, 'Strikethrough', markActive(view.state, m.strike!), toggle(m.strike!)),
       sep(),
       btn(ICONS.link, 'Link', markActive(view.state, m.link!), () => this.openLink()),
-      btn(ICONS.color, 'Text colour', markActive(view.state, m.textColor!), () => ((this.mode = 'color'), this.update(true))),
-      btn(ICONS.highlight, 'Highlight', markActive(view.state, m.highlight!), () => ((this.mode = 'highlight'), this.update(true))),
+      btn(ICONS.color, 'Text colour', markActive(view.state, m.textColor!), () => {
+        this.mode = 'color';
+        this.update(true);
+      }),
+      btn(ICONS.highlight, 'Highlight', markActive(view.state, m.highlight!), () => {
+        this.mode = 'highlight';
+        this.update(true);
+      }),
       size,
       sep(),
       align('left', ICONS.alignLeft, 'Align left'),

@@ -16,15 +16,33 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** An icon-only button with an accessible name and tooltip. */
-export function iconButton(icon: string, label: string, onClick: (e: MouseEvent) => void, extra: Record<string, string> = {}): HTMLButtonElement {
-  return h('button', { type: 'button', class: 'sv-icon-btn', 'aria-label': label, title: label, html: icon, onclick: onClick as EventListener, ...extra });
+export function iconButton(
+  icon: string,
+  label: string,
+  onClick: (e: MouseEvent) => void,
+  extra: Record<string, string> = {},
+): HTMLButtonElement {
+  return h('button', {
+    type: 'button',
+    class: 'sv-icon-btn',
+    'aria-label': label,
+    title: label,
+    html: icon,
+    onclick: onClick as EventListener,
+    ...extra,
+  });
 }
 
 /**
  * Places a floating element at viewport coordinates, relative to its positioned container, kept
  * inside the container horizontally and flipped below when there is no room above.
  */
-export function place(el: HTMLElement, container: HTMLElement, anchor: { left: number; top: number; bottom: number }, prefer: 'above' | 'below' = 'below'): void {
+export function place(
+  el: HTMLElement,
+  container: HTMLElement,
+  anchor: { left: number; top: number; bottom: number },
+  prefer: 'above' | 'below' = 'below',
+): void {
   const box = container.getBoundingClientRect();
   el.style.visibility = 'hidden';
   el.hidden = false;

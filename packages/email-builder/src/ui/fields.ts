@@ -6,14 +6,23 @@ import { ICONS } from './icons.js';
 
 /** Facilities a field may need from the editor. */
 export interface FieldHost {
-  pickAndUpload(onDone: (url: string) => void, onState?: (s: { phase: string; message?: string }) => void): void;
+  pickAndUpload(
+    onDone: (url: string) => void,
+    onState?: (s: { phase: string; message?: string }) => void,
+  ): void;
 }
 
 /**
  * One labelled form control for an attribute, built from its {@link AttrSpec}: the same table
  * that gives the block its defaults and checks gives it its settings form.
  */
-export function field(key: string, spec: AttrSpec, value: unknown, onChange: (value: unknown) => void, host: FieldHost): HTMLElement {
+export function field(
+  key: string,
+  spec: AttrSpec,
+  value: unknown,
+  onChange: (value: unknown) => void,
+  host: FieldHost,
+): HTMLElement {
   const id = uid(`sv-f-${key}`);
   const label = h('label', { for: id, class: 'sv-label' }, spec.label ?? key);
   const wrap = h('div', { class: 'sv-field', 'data-field': key }, label);
@@ -29,14 +38,22 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
     }
     case 'link':
     case 'image': {
-      const input = h('input', { id, class: 'sv-input', type: 'url', placeholder: spec.kind === 'link' ? 'https://' : 'https://…/image.png' });
+      const input = h('input', {
+        id,
+        class: 'sv-input',
+        type: 'url',
+        placeholder: spec.kind === 'link' ? 'https://' : 'https://…/image.png',
+      });
       input.value = String(value ?? '');
       const error = h('p', { class: 'sv-error', role: 'alert', hidden: true });
       const commit = () => {
         const raw = input.value.trim();
         const url = spec.kind === 'link' ? normalizeUserUrl(raw) : normalizeImageInput(raw);
         error.hidden = raw === '' || url !== '';
-        error.textContent = spec.kind === 'link' ? 'Use an http, https, mailto or tel link.' : 'Use an http or https image address.';
+        error.textContent =
+          spec.kind === 'link'
+            ? 'Use an http, https, mailto or tel link.'
+            : 'Use an http or https image address.';
         if (raw === '' || url) {
           input.value = url;
           onChange(url);
@@ -52,7 +69,12 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
       const row = h('div', { class: 'sv-row' }, input);
       if (spec.kind === 'image' && spec.upload !== false) {
         const status = h('span', { class: 'sv-hint', 'aria-live': 'polite' });
-        const button = h('button', { type: 'button', class: 'sv-btn', 'aria-label': `Upload ${spec.label ?? 'image'}`, html: ICONS.upload });
+        const button = h('button', {
+          type: 'button',
+          class: 'sv-btn',
+          'aria-label': `Upload ${spec.label ?? 'image'}`,
+          html: ICONS.upload,
+        });
         button.addEventListener('click', () =>
           host.pickAndUpload(
             (url) => {
@@ -60,7 +82,12 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
               onChange(url);
             },
             (s) => {
-              status.textContent = s.phase === 'uploading' ? 'Uploading…' : s.phase === 'error' ? (s.message ?? 'Upload failed') : '';
+              status.textContent =
+                s.phase === 'uploading'
+                  ? 'Uploading…'
+                  : s.phase === 'error'
+                    ? (s.message ?? 'Upload failed')
+                    : '';
             },
           ),
         );
@@ -70,8 +97,19 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
       break;
     }
     case 'color': {
-      const text = h('input', { id, class: 'sv-input sv-hex', type: 'text', maxlength: 7, spellcheck: 'false', placeholder: spec.optional ? 'none' : '#000000' });
-      const picker = h('input', { type: 'color', class: 'sv-swatch', 'aria-label': `${spec.label ?? key} picker` });
+      const text = h('input', {
+        id,
+        class: 'sv-input sv-hex',
+        type: 'text',
+        maxlength: 7,
+        spellcheck: 'false',
+        placeholder: spec.optional ? 'none' : '#000000',
+      });
+      const picker = h('input', {
+        type: 'color',
+        class: 'sv-swatch',
+        'aria-label': `${spec.label ?? key} picker`,
+      });
       const sync = (v: string) => {
         text.value = v;
         picker.value = isHexColor(v) && v.length === 7 ? v : '#ffffff';
@@ -90,10 +128,19 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
       break;
     }
     case 'number': {
-      const input = h('input', { id, class: 'sv-input sv-num', type: 'number', min: spec.min, max: spec.max, step: spec.step ?? 1 });
+      const input = h('input', {
+        id,
+        class: 'sv-input sv-num',
+        type: 'number',
+        min: spec.min,
+        max: spec.max,
+        step: spec.step ?? 1,
+      });
       input.value = String(value ?? spec.default);
       input.addEventListener('change', () => onChange(Number(input.value)));
-      wrap.append(h('div', { class: 'sv-row' }, input, spec.unit ? h('span', { class: 'sv-unit' }, spec.unit) : null));
+      wrap.append(
+        h('div', { class: 'sv-row' }, input, spec.unit ? h('span', { class: 'sv-unit' }, spec.unit) : null),
+      );
       break;
     }
     case 'choice': {
@@ -102,14 +149,20 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
         label.id = id;
         const group = h('div', { class: 'sv-seg', role: 'radiogroup', 'aria-labelledby': id });
         spec.options.forEach((opt, i) => {
-          const b = h('button', { type: 'button', role: 'radio', 'aria-checked': String(opt === value), class: 'sv-seg-btn' }, spec.labels?.[i] ?? opt);
+          const b = h(
+            'button',
+            { type: 'button', role: 'radio', 'aria-checked': String(opt === value), class: 'sv-seg-btn' },
+            spec.labels?.[i] ?? opt,
+          );
           b.addEventListener('click', () => onChange(opt));
           group.append(b);
         });
         wrap.append(group);
       } else {
         const select = h('select', { id, class: 'sv-input' });
-        spec.options.forEach((opt, i) => select.append(h('option', { value: opt, selected: opt === value }, spec.labels?.[i] ?? opt)));
+        spec.options.forEach((opt, i) => {
+          select.append(h('option', { value: opt, selected: opt === value }, spec.labels?.[i] ?? opt));
+        });
         select.addEventListener('change', () => onChange(select.value));
         wrap.append(select);
       }
@@ -130,7 +183,15 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
       items.forEach((item, i) => {
         const row = h('div', { class: 'sv-list-row' });
         for (const [k, s] of Object.entries(spec.item)) {
-          row.append(field(k, s, item[k], (v) => onChange(items.map((it, j) => (j === i ? { ...it, [k]: v } : it))), host));
+          row.append(
+            field(
+              k,
+              s,
+              item[k],
+              (v) => onChange(items.map((it, j) => (j === i ? { ...it, [k]: v } : it))),
+              host,
+            ),
+          );
         }
         row.append(
           h('button', {
@@ -145,7 +206,13 @@ export function field(key: string, spec: AttrSpec, value: unknown, onChange: (va
         list.append(row);
       });
       const first = Object.entries(spec.item).map(([k, s]) => [k, s.default]);
-      list.append(h('button', { type: 'button', class: 'sv-btn', onclick: () => onChange([...items, Object.fromEntries(first)]) }, '+ Add'));
+      list.append(
+        h(
+          'button',
+          { type: 'button', class: 'sv-btn', onclick: () => onChange([...items, Object.fromEntries(first)]) },
+          '+ Add',
+        ),
+      );
       wrap.append(list);
       break;
     }

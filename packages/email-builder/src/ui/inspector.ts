@@ -22,7 +22,12 @@ export class Inspector {
     private readonly blocks: ReadonlyMap<string, BlockDefinition>,
     private readonly host: FieldHost,
   ) {
-    this.el = h('div', { class: 'sv-popover sv-inspector', role: 'dialog', 'aria-label': 'Block settings', hidden: true });
+    this.el = h('div', {
+      class: 'sv-popover sv-inspector',
+      role: 'dialog',
+      'aria-label': 'Block settings',
+      hidden: true,
+    });
     this.el.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -59,13 +64,18 @@ export class Inspector {
     if (this.shown?.pos === sel.pos && this.shown.node === sel.node) return;
     this.shown = { pos: sel.pos, node: sel.node };
     const active = document.activeElement as HTMLElement | null;
-    const focusKey = this.el.contains(active) ? active?.closest('[data-field]')?.getAttribute('data-field') : null;
+    const focusKey = this.el.contains(active)
+      ? active?.closest('[data-field]')?.getAttribute('data-field')
+      : null;
     const caret = active instanceof HTMLInputElement && active.type === 'text' ? active.selectionStart : null;
     this.render(sel.pos, sel.node, sel.def);
     if (focusKey) {
-      const input = this.el.querySelector<HTMLElement>(`[data-field="${focusKey}"] input, [data-field="${focusKey}"] textarea, [data-field="${focusKey}"] select`);
+      const input = this.el.querySelector<HTMLElement>(
+        `[data-field="${focusKey}"] input, [data-field="${focusKey}"] textarea, [data-field="${focusKey}"] select`,
+      );
       input?.focus();
-      if (caret !== null && input instanceof HTMLInputElement && input.type === 'text') input.setSelectionRange(caret, caret);
+      if (caret !== null && input instanceof HTMLInputElement && input.type === 'text')
+        input.setSelectionRange(caret, caret);
     }
     const dom = view.nodeDOM(sel.pos) as HTMLElement | null;
     const rect = dom?.getBoundingClientRect?.();
@@ -73,7 +83,10 @@ export class Inspector {
     if (!rect) return;
     this.el.hidden = false;
     const right = box.right - Math.max(rect.right, view.dom.getBoundingClientRect().right);
-    this.el.style.left = right > 300 ? `${rect.right - box.left + 16}px` : `${Math.max(8, box.width - this.el.offsetWidth - 8)}px`;
+    this.el.style.left =
+      right > 300
+        ? `${rect.right - box.left + 16}px`
+        : `${Math.max(8, box.width - this.el.offsetWidth - 8)}px`;
     this.el.style.top = `${Math.max(8, rect.top - box.top)}px`;
   }
 
@@ -84,26 +97,40 @@ export class Inspector {
       const spec = target.attrs[key];
       if (!current || !spec) return;
       if (target.update?.(view, atPos, key, value)) return;
-      const tr = view.state.tr.setNodeMarkup(atPos, undefined, { ...current.attrs, [key]: cleanValue(spec, value) });
+      const tr = view.state.tr.setNodeMarkup(atPos, undefined, {
+        ...current.attrs,
+        [key]: cleanValue(spec, value),
+      });
       tr.setSelection(NodeSelection.create(tr.doc, pos));
       view.dispatch(tr);
     };
     const title = node.type.name.replace(/([A-Z])/g, ' $1');
     const body = h('div', { class: 'sv-inspector-body' });
-    for (const [key, spec] of Object.entries(def.attrs)) body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), this.host));
+    for (const [key, spec] of Object.entries(def.attrs))
+      body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), this.host));
     const columnDef = this.blocks.get('column');
     if (node.type.name === 'columns' && columnDef) {
       node.forEach((col, offset, i) => {
         const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, `Column ${i + 1}`));
-        for (const [key, spec] of Object.entries(columnDef.attrs)) group.append(field(key, spec, col.attrs[key], (v) => set(pos + 1 + offset, columnDef, key, v), this.host));
+        for (const [key, spec] of Object.entries(columnDef.attrs))
+          group.append(
+            field(key, spec, col.attrs[key], (v) => set(pos + 1 + offset, columnDef, key, v), this.host),
+          );
         body.append(group);
       });
     }
     this.el.replaceChildren(
-      h('div', { class: 'sv-inspector-head' }, h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)), iconButton(ICONS.close, 'Close settings', () => {
-        view.dispatch(view.state.tr.setSelection(Selection.near(view.state.doc.resolve(view.state.selection.to))));
-        view.focus();
-      })),
+      h(
+        'div',
+        { class: 'sv-inspector-head' },
+        h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)),
+        iconButton(ICONS.close, 'Close settings', () => {
+          view.dispatch(
+            view.state.tr.setSelection(Selection.near(view.state.doc.resolve(view.state.selection.to))),
+          );
+          view.focus();
+        }),
+      ),
       body,
     );
   }

@@ -22,7 +22,12 @@ export class SettingsPanel {
     private readonly scheme: () => 'light' | 'dark',
     private readonly host: FieldHost,
   ) {
-    this.el = h('div', { class: 'sv-popover sv-settings', role: 'dialog', 'aria-label': 'Email settings', hidden: true });
+    this.el = h('div', {
+      class: 'sv-popover sv-settings',
+      role: 'dialog',
+      'aria-label': 'Email settings',
+      hidden: true,
+    });
     this.el.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') this.hide();
     });
@@ -69,8 +74,19 @@ export class SettingsPanel {
       view.dispatch(view.state.tr.setDocAttribute(key, cleanValue(DOC_ATTRS[key] as AttrSpec, value)));
     };
     this.el.replaceChildren(
-      h('div', { class: 'sv-inspector-head' }, h('strong', {}, this.full ? 'Email settings' : 'Background'), h('span', { class: 'sv-hint' }, dark ? 'Dark mode colours' : 'Light mode colours')),
-      h('div', { class: 'sv-inspector-body' }, ...keys.map((key) => field(key, DOC_ATTRS[key] as AttrSpec, attrs[key], (v) => set(key, v), this.host))),
+      h(
+        'div',
+        { class: 'sv-inspector-head' },
+        h('strong', {}, this.full ? 'Email settings' : 'Background'),
+        h('span', { class: 'sv-hint' }, dark ? 'Dark mode colours' : 'Light mode colours'),
+      ),
+      h(
+        'div',
+        { class: 'sv-inspector-body' },
+        ...keys.map((key) =>
+          field(key, DOC_ATTRS[key] as AttrSpec, attrs[key], (v) => set(key, v), this.host),
+        ),
+      ),
     );
   }
 }

@@ -18,7 +18,12 @@ export function findTrigger(view: EditorView): Trigger | null {
   if (!selection.empty || !view.editable) return null;
   const $from = selection.$from;
   if (!$from.parent.isTextblock) return null;
-  const before = $from.parent.textBetween(Math.max(0, $from.parentOffset - 32), $from.parentOffset, undefined, '\ufffc');
+  const before = $from.parent.textBetween(
+    Math.max(0, $from.parentOffset - 32),
+    $from.parentOffset,
+    undefined,
+    '\ufffc',
+  );
   const match = /(?:^|\s)\/([^\s/\ufffc]{0,24})$/.exec(before);
   if (!match) return null;
   const query = match[1]!;
@@ -60,7 +65,12 @@ export class SlashMenu {
     private readonly items: readonly SlashItem[],
     private readonly host: () => EditorHost,
   ) {
-    this.list = h('ul', { id: this.listId, role: 'listbox', 'aria-label': 'Insert block', class: 'sv-slash-list' });
+    this.list = h('ul', {
+      id: this.listId,
+      role: 'listbox',
+      'aria-label': 'Insert block',
+      class: 'sv-slash-list',
+    });
     this.status = h('p', { class: 'sv-slash-empty', role: 'status', 'aria-live': 'polite' });
     this.el = h('div', { class: 'sv-popover sv-slash', hidden: true }, this.list, this.status);
     this.el.addEventListener('mousedown', (e) => e.preventDefault());
@@ -81,7 +91,8 @@ export class SlashMenu {
         apply: (tr, value) => {
           const meta = tr.getMeta(key) as { dismissed: number | null } | undefined;
           if (meta) return meta;
-          if (value.dismissed !== null && tr.docChanged) return { dismissed: tr.mapping.map(value.dismissed) };
+          if (value.dismissed !== null && tr.docChanged)
+            return { dismissed: tr.mapping.map(value.dismissed) };
           return value;
         },
       },
@@ -91,7 +102,12 @@ export class SlashMenu {
       },
       props: {
         handleKeyDown: (_view, event) => this.onKey(event),
-        handleDOMEvents: { blur: () => (this.close(), false) },
+        handleDOMEvents: {
+          blur: () => {
+            this.close();
+            return false;
+          },
+        },
       },
     });
   }
@@ -121,9 +137,20 @@ export class SlashMenu {
       ...this.results.map((item, i) => {
         const li = h(
           'li',
-          { id: `${this.listId}-${item.id}`, role: 'option', 'aria-selected': String(i === this.active), class: 'sv-slash-item', 'data-id': item.id },
+          {
+            id: `${this.listId}-${item.id}`,
+            role: 'option',
+            'aria-selected': String(i === this.active),
+            class: 'sv-slash-item',
+            'data-id': item.id,
+          },
           h('span', { class: 'sv-slash-icon', html: item.icon }),
-          h('span', { class: 'sv-slash-text' }, h('strong', {}, item.title), h('small', {}, item.description)),
+          h(
+            'span',
+            { class: 'sv-slash-text' },
+            h('strong', {}, item.title),
+            h('small', {}, item.description),
+          ),
         );
         li.addEventListener('click', () => this.choose(i));
         li.addEventListener('mousemove', () => {

@@ -29,7 +29,8 @@ export function imageKitUploader(config: ImageServiceConfig, folder = '/email-bu
           body = JSON.parse(xhr.responseText);
         } catch {}
         if (xhr.status < 200 || xhr.status >= 300) {
-          const message = typeof body?.message === 'string' ? body.message : xhr.statusText || 'upload failed';
+          const message =
+            typeof body?.message === 'string' ? body.message : xhr.statusText || 'upload failed';
           reject(new ServiceEditorError('SEB_ERR_UPLOAD_HTTP', { status: xhr.status, message }));
           return;
         }

@@ -1,6 +1,6 @@
 import { ServiceEditorError } from '../errors.js';
-import { safeImageUrl } from '../render/url.js';
 import type { UploadFunction } from '../options.js';
+import { safeImageUrl } from '../render/url.js';
 
 /** Image types accepted for upload: the ones every major email client displays (no SVG). */
 export const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -22,10 +22,17 @@ function formatSize(bytes: number): string {
 /** Checks type and size before anything is sent; throws the coded error to show inline. */
 export function checkImageFile(file: File, maxSize: number): void {
   if (!(ACCEPTED_TYPES as readonly string[]).includes(file.type)) {
-    throw new ServiceEditorError('SEB_ERR_UPLOAD_TYPE', { name: file.name, accepted: 'PNG, JPEG, GIF, WebP' });
+    throw new ServiceEditorError('SEB_ERR_UPLOAD_TYPE', {
+      name: file.name,
+      accepted: 'PNG, JPEG, GIF, WebP',
+    });
   }
   if (file.size > maxSize) {
-    throw new ServiceEditorError('SEB_ERR_UPLOAD_SIZE', { name: file.name, size: formatSize(file.size), limit: formatSize(maxSize) });
+    throw new ServiceEditorError('SEB_ERR_UPLOAD_SIZE', {
+      name: file.name,
+      size: formatSize(file.size),
+      limit: formatSize(maxSize),
+    });
   }
 }
 
@@ -55,7 +62,8 @@ export async function runUpload(
     emit({ phase: 'done', file: info, url });
     return url;
   } catch (cause) {
-    const error = cause instanceof ServiceEditorError ? cause : new ServiceEditorError('SEB_ERR_UPLOAD_NETWORK');
+    const error =
+      cause instanceof ServiceEditorError ? cause : new ServiceEditorError('SEB_ERR_UPLOAD_NETWORK');
     emit({ phase: 'error', file: info, error });
     throw error;
   }

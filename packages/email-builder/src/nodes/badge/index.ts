@@ -24,9 +24,14 @@ export const badge = defineBlock({
     group: 'inline',
     atom: true,
     parseDOM: [markerRule('badge', ATTRS)],
-    toDOM: (node) => ['span', { ...domMarker('badge', ATTRS, node.attrs), class: 'sv-badge', style: style(node.attrs) }, node.attrs.text],
+    toDOM: (node) => [
+      'span',
+      { ...domMarker('badge', ATTRS, node.attrs), class: 'sv-badge', style: style(node.attrs) },
+      node.attrs.text,
+    ],
   },
-  render: (_node, attrs) => `<span${htmlMarker('badge', ATTRS, attrs)} style="${style(attrs)}">${escapeHtml(attrs.text)}</span>`,
+  render: (_node, attrs) =>
+    `<span${htmlMarker('badge', ATTRS, attrs)} style="${style(attrs)}">${escapeHtml(attrs.text)}</span>`,
   text: (_node, attrs) => `[${attrs.text}]`,
   slash: [
     {

@@ -46,7 +46,11 @@ export const button = defineBlock({
     parseDOM: [markerRule('button', ATTRS)],
     toDOM: (node) => [
       'div',
-      { ...domMarker('button', ATTRS, node.attrs), class: 'sv-button', style: `text-align:${node.attrs.align}` },
+      {
+        ...domMarker('button', ATTRS, node.attrs),
+        class: 'sv-button',
+        style: `text-align:${node.attrs.align}`,
+      },
       ['span', { class: 'sv-button-face', style: linkStyle(node.attrs) }, node.attrs.text || ' '],
     ],
   },

@@ -24,7 +24,11 @@ const ATTRS = {
   layout: a.choice('2', LAYOUT_KEYS, 'Layout', LAYOUT_LABELS),
   gap: a.number(16, 0, 48, 'Gap'),
   stackOnMobile: a.bool(true, 'Stack on mobile'),
-  verticalAlign: a.choice('top', ['top', 'middle', 'bottom'], 'Vertical alignment', ['Top', 'Middle', 'Bottom']),
+  verticalAlign: a.choice('top', ['top', 'middle', 'bottom'], 'Vertical alignment', [
+    'Top',
+    'Middle',
+    'Bottom',
+  ]),
 };
 
 const COLUMN_ATTRS = {
@@ -66,7 +70,10 @@ export const columns = defineBlock({
     parseDOM: [markerRule('columns', ATTRS)],
     toDOM: (node) => {
       const ratios = LAYOUTS[node.attrs.layout as string] ?? [1, 1];
-      const template = ratios.length === node.childCount ? ratios.map((r) => `${r}fr`).join(' ') : `repeat(${node.childCount}, 1fr)`;
+      const template =
+        ratios.length === node.childCount
+          ? ratios.map((r) => `${r}fr`).join(' ')
+          : `repeat(${node.childCount}, 1fr)`;
       return [
         'div',
         {
@@ -94,7 +101,10 @@ export const columns = defineBlock({
     const marker = htmlMarker('columns', ATTRS, attrs);
     if (!attrs.stackOnMobile) {
       const cells = parts
-        .map((p) => `<td width="${p.width}" valign="${attrs.verticalAlign}" style="padding:0 ${p.padR}px 0 ${p.padL}px">${TABLE}><tr>${p.cell}</tr></table></td>`)
+        .map(
+          (p) =>
+            `<td width="${p.width}" valign="${attrs.verticalAlign}" style="padding:0 ${p.padR}px 0 ${p.padL}px">${TABLE}><tr>${p.cell}</tr></table></td>`,
+        )
         .join('');
       return `${TABLE}${marker} style="margin:0 0 16px"><tr>${cells}</tr></table>`;
     }
@@ -103,7 +113,10 @@ export const columns = defineBlock({
         (i === 0 ? '' : msoOnly(`</td><td width="${p.width}" valign="${attrs.verticalAlign}">`)) +
         `<div class="sv-col" style="display:inline-block;width:100%;max-width:${p.width}px;vertical-align:${attrs.verticalAlign}">${TABLE}><tr><td class="sv-gap" style="padding:0 ${p.padR}px 0 ${p.padL}px">${TABLE}><tr>${p.cell}</tr></table></td></tr></table></div>`,
     );
-    const open = ghostTable(ctx.width, 'left').replace('<tr><![endif]-->', `<tr><td width="${parts[0]!.width}" valign="${attrs.verticalAlign}"><![endif]-->`);
+    const open = ghostTable(ctx.width, 'left').replace(
+      '<tr><![endif]-->',
+      `<tr><td width="${parts[0]!.width}" valign="${attrs.verticalAlign}"><![endif]-->`,
+    );
     return `${TABLE}${marker}><tr><td style="text-align:left;padding:0 0 16px">${open}${divs.join('')}${msoOnly('</td></tr></table>')}</td></tr></table>`;
   },
   text: (node, _attrs, ctx) => (node.content ?? []).map((col) => ctx.blocks(col.content)).join('\n\n'),
@@ -112,7 +125,10 @@ export const columns = defineBlock({
     (layout, i): SlashItem => ({
       id: `columns-${layout}`,
       title: layout === '1' ? 'Section' : `Columns ${LAYOUT_LABELS[i]}`,
-      description: layout === '1' ? 'A boxed section with its own background' : `${LAYOUTS[layout]!.length} columns that stack on phones`,
+      description:
+        layout === '1'
+          ? 'A boxed section with its own background'
+          : `${LAYOUTS[layout]!.length} columns that stack on phones`,
       keywords: ['columns', 'layout', 'grid', 'section', 'row', layout.replace('-', ':')],
       icon: layout === '3' ? ICONS.columns3 : ICONS.columns,
       run: (host, from, to) => insertBlock(host, from, to, createColumns(host.view.state.schema, layout)),
@@ -155,7 +171,7 @@ export function createColumns(schema: Schema, layout: string): PMNode {
 /** Changes the layout, adding empty columns or moving the content of removed ones into the last kept. */
 export function setLayout(view: EditorView, pos: number, layout: string): boolean {
   const node = view.state.doc.nodeAt(pos);
-  if (!node || node.type.name !== 'columns' || !LAYOUTS[layout]) return false;
+  if (node?.type.name !== 'columns' || !LAYOUTS[layout]) return false;
   const schema = view.state.schema;
   const count = LAYOUTS[layout]!.length;
   const kept: PMNode[] = [];

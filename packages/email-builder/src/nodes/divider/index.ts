@@ -25,7 +25,11 @@ export const divider = defineBlock({
     parseDOM: [markerRule('divider', ATTRS), { tag: 'hr' }],
     toDOM: (node) => [
       'div',
-      { ...domMarker('divider', ATTRS, node.attrs), class: 'sv-divider', style: `padding:${node.attrs.spacing}px 0` },
+      {
+        ...domMarker('divider', ATTRS, node.attrs),
+        class: 'sv-divider',
+        style: `padding:${node.attrs.spacing}px 0`,
+      },
       ['hr', { style: `border:0;border-top:${node.attrs.thickness}px solid ${node.attrs.color};margin:0` }],
     ],
   },

@@ -22,13 +22,26 @@ const linkStyle = `color:${LINK};text-decoration:underline`;
 function lines(attrs: Attrs): { html: string; text: string }[] {
   const out: { html: string; text: string }[] = [];
   if (attrs.company) out.push({ html: `<strong>${escapeHtml(attrs.company)}</strong>`, text: attrs.company });
-  if (attrs.address) out.push({ html: escapeHtml(attrs.address).replace(/\n/g, '<br>'), text: attrs.address });
+  if (attrs.address)
+    out.push({ html: escapeHtml(attrs.address).replace(/\n/g, '<br>'), text: attrs.address });
   const contact: { html: string; text: string }[] = [];
   const mail = safeLinkUrl(attrs.email ? `mailto:${attrs.email}` : '');
-  if (mail) contact.push({ html: `<a href="${escapeHtml(mail)}" style="${linkStyle}">${escapeHtml(attrs.email)}</a>`, text: attrs.email });
+  if (mail)
+    contact.push({
+      html: `<a href="${escapeHtml(mail)}" style="${linkStyle}">${escapeHtml(attrs.email)}</a>`,
+      text: attrs.email,
+    });
   const tel = safeLinkUrl(attrs.phone ? `tel:${String(attrs.phone).replace(/[^\d+]/g, '')}` : '');
-  if (tel) contact.push({ html: `<a href="${escapeHtml(tel)}" style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`, text: attrs.phone });
-  if (contact.length) out.push({ html: contact.map((c) => c.html).join(' &middot; '), text: contact.map((c) => c.text).join(' · ') });
+  if (tel)
+    contact.push({
+      html: `<a href="${escapeHtml(tel)}" style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`,
+      text: attrs.phone,
+    });
+  if (contact.length)
+    out.push({
+      html: contact.map((c) => c.html).join(' &middot; '),
+      text: contact.map((c) => c.text).join(' · '),
+    });
   if (attrs.note) out.push({ html: escapeHtml(attrs.note), text: attrs.note });
   const unsub = safeLinkUrl(attrs.unsubscribeUrl);
   if (unsub) {
@@ -52,9 +65,15 @@ export const footer = defineBlock({
     parseDOM: [markerRule('footer', ATTRS)],
     toDOM: (node) => [
       'div',
-      { ...domMarker('footer', ATTRS, node.attrs), class: 'sv-footer', style: `text-align:${node.attrs.align}` },
+      {
+        ...domMarker('footer', ATTRS, node.attrs),
+        class: 'sv-footer',
+        style: `text-align:${node.attrs.align}`,
+      },
       ...lines(node.attrs).map((l) => ['p', l.text]),
-      ...(safeLinkUrl(node.attrs.unsubscribeUrl) ? [] : [['p', { class: 'sv-hint' }, `${node.attrs.unsubscribeText} (add the unsubscribe link)`]]),
+      ...(safeLinkUrl(node.attrs.unsubscribeUrl)
+        ? []
+        : [['p', { class: 'sv-hint' }, `${node.attrs.unsubscribeText} (add the unsubscribe link)`]]),
     ],
   },
   render: (_node, attrs) => {
@@ -63,7 +82,10 @@ export const footer = defineBlock({
       .join('');
     return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('footer', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:16px 0 0;text-align:${attrs.align}">${body}</td></tr></table>`;
   },
-  text: (_node, attrs) => lines(attrs).map((l) => l.text).join('\n'),
+  text: (_node, attrs) =>
+    lines(attrs)
+      .map((l) => l.text)
+      .join('\n'),
   slash: [
     {
       id: 'footer',

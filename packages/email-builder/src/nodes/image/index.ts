@@ -41,7 +41,11 @@ export const image = defineBlock({
     ],
     toDOM: (node) => [
       'figure',
-      { ...domMarker('image', IMAGE_ATTRS, node.attrs), class: 'sv-image', style: `text-align:${node.attrs.align}` },
+      {
+        ...domMarker('image', IMAGE_ATTRS, node.attrs),
+        class: 'sv-image',
+        style: `text-align:${node.attrs.align}`,
+      },
       ['img', { src: node.attrs.src, alt: node.attrs.alt, style: `width:${node.attrs.width}%` }],
     ],
   },

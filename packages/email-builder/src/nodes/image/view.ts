@@ -15,7 +15,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, html = '
  * The editing view of images and logos: the picture when it has a source, otherwise an inline
  * form to upload a file or embed a URL, with upload progress and errors shown in place.
  */
-export function imageView(node: PMNode, view: EditorView, getPos: () => number | undefined, host: EditorHost): NodeView {
+export function imageView(
+  node: PMNode,
+  view: EditorView,
+  getPos: () => number | undefined,
+  host: EditorHost,
+): NodeView {
   const dom = el('figure', 'sv-image');
   dom.dataset.block = node.type.name;
   let current = node;
@@ -67,7 +72,11 @@ export function imageView(node: PMNode, view: EditorView, getPos: () => number |
       dom.append(box);
       return;
     }
-    const title = el('p', 'sv-image-hint', `${ICONS.image}<span>${current.type.name === 'logo' ? 'Add a logo' : 'Add an image'}</span>`);
+    const title = el(
+      'p',
+      'sv-image-hint',
+      `${ICONS.image}<span>${current.type.name === 'logo' ? 'Add a logo' : 'Add an image'}</span>`,
+    );
     const row = el('div', 'sv-image-row');
     const uploadBtn = el('button', 'sv-btn sv-btn-primary', `${ICONS.upload}<span>Upload</span>`);
     uploadBtn.type = 'button';

@@ -1,9 +1,9 @@
 import { a } from '../../model/attrs.js';
+import type { JSONNode } from '../../model/types.js';
 import { TEXT, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
 import { defineBlock, type TextContext } from '../define.js';
-import type { JSONNode } from '../../model/types.js';
 
 // Outlook for Windows ignores padding on lists and indents with margin, so the list sets both
 // padding-left (everyone else) and an MSO-only margin through the head's conditional style.
@@ -25,7 +25,12 @@ function listText(node: JSONNode, ctx: TextContext, ordered: boolean, start = 1)
 export const bulletList = defineBlock({
   name: 'bulletList',
   attrs: {},
-  spec: { content: 'listItem+', group: 'block inner list', parseDOM: [{ tag: 'ul' }], toDOM: () => ['ul', 0] },
+  spec: {
+    content: 'listItem+',
+    group: 'block inner list',
+    parseDOM: [{ tag: 'ul' }],
+    toDOM: () => ['ul', 0],
+  },
   render: (node, _attrs, ctx) =>
     `<ul style="${listStyle(ctx.listDepth)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1 })}</ul>`,
   text: (node, _attrs, ctx) => listText(node, ctx, false),
@@ -77,7 +82,12 @@ export const orderedList = defineBlock({
 export const listItem = defineBlock({
   name: 'listItem',
   attrs: {},
-  spec: { content: 'paragraph (paragraph | list)*', defining: true, parseDOM: [{ tag: 'li' }], toDOM: () => ['li', 0] },
+  spec: {
+    content: 'paragraph (paragraph | list)*',
+    defining: true,
+    parseDOM: [{ tag: 'li' }],
+    toDOM: () => ['li', 0],
+  },
   render: (node, _attrs, ctx) =>
     `<li class="sv-t" style="${textStyle(16, 1.6, '0 0 4px')}">${ctx.blocks(node.content, { listDepth: ctx.listDepth })}</li>`,
   text: (node, _attrs, ctx) => ctx.blocks(node.content, ctx.listDepth),

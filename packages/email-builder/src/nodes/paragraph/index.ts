@@ -12,7 +12,11 @@ export const paragraph = defineBlock({
     content: 'inline*',
     group: 'block inner',
     parseDOM: [{ tag: 'p', getAttrs: (dom) => ({ textAlign: alignFrom(dom as HTMLElement) }) }],
-    toDOM: (node) => ['p', node.attrs.textAlign === 'left' ? {} : { style: `text-align:${node.attrs.textAlign}` }, 0],
+    toDOM: (node) => [
+      'p',
+      node.attrs.textAlign === 'left' ? {} : { style: `text-align:${node.attrs.textAlign}` },
+      0,
+    ],
   },
   render: (node, attrs, ctx) => {
     const margin = ctx.listDepth > 0 ? '0' : '0 0 16px';

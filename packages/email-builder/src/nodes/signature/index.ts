@@ -32,7 +32,11 @@ export const signature = defineBlock({
         'div',
         { class: 'sv-signature-row' },
         ...(node.attrs.avatar ? [['img', { src: node.attrs.avatar, alt: node.attrs.name }]] : []),
-        ['div', ['strong', node.attrs.name], ['span', [node.attrs.position, node.attrs.company].filter(Boolean).join(' · ')]],
+        [
+          'div',
+          ['strong', node.attrs.name],
+          ['span', [node.attrs.position, node.attrs.company].filter(Boolean).join(' · ')],
+        ],
       ],
     ],
   },
@@ -41,12 +45,19 @@ export const signature = defineBlock({
     const photo = avatar
       ? `<td width="56" valign="middle" style="padding:0 12px 0 0"><img src="${escapeHtml(avatar)}" alt="${escapeHtml(attrs.name || 'Photo')}" width="56" height="56" style="display:block;width:56px;height:56px;border:0;border-radius:28px"></td>`
       : '';
-    const role = [attrs.position, attrs.company].filter(Boolean).map((s) => escapeHtml(s)).join(' &middot; ');
-    const closing = attrs.closing ? `<p class="sv-t" style="${textStyle(16, 1.6, '0 0 12px')}">${escapeHtml(attrs.closing)}</p>` : '';
+    const role = [attrs.position, attrs.company]
+      .filter(Boolean)
+      .map((s) => escapeHtml(s))
+      .join(' &middot; ');
+    const closing = attrs.closing
+      ? `<p class="sv-t" style="${textStyle(16, 1.6, '0 0 12px')}">${escapeHtml(attrs.closing)}</p>`
+      : '';
     return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('signature', ATTRS, attrs)}><tr><td style="padding:0 0 16px">${closing}<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${photo}<td valign="middle"><p class="sv-t" style="${textStyle(16, 1.4)};font-weight:700">${escapeHtml(attrs.name)}</p><p class="sv-m" style="${textStyle(14, 1.4, '0', MUTED)}">${role}</p></td></tr></table></td></tr></table>`;
   },
   text: (_node, attrs) =>
-    [attrs.closing, attrs.name, [attrs.position, attrs.company].filter(Boolean).join(', ')].filter(Boolean).join('\n'),
+    [attrs.closing, attrs.name, [attrs.position, attrs.company].filter(Boolean).join(', ')]
+      .filter(Boolean)
+      .join('\n'),
   slash: [
     {
       id: 'signature',

@@ -28,7 +28,12 @@ const ATTRS = {
       { network: 'linkedin', url: '' },
     ],
     item: {
-      network: a.choice('website', Object.keys(NETWORKS), 'Network', Object.values(NETWORKS).map((n) => n.label)),
+      network: a.choice(
+        'website',
+        Object.keys(NETWORKS),
+        'Network',
+        Object.values(NETWORKS).map((n) => n.label),
+      ),
       url: a.link('Profile URL'),
     },
   },
@@ -64,10 +69,17 @@ export const socialLinks = defineBlock({
     parseDOM: [markerRule('socialLinks', ATTRS)],
     toDOM: (node) => [
       'div',
-      { ...domMarker('socialLinks', ATTRS, node.attrs), class: 'sv-social', style: `text-align:${node.attrs.align}` },
+      {
+        ...domMarker('socialLinks', ATTRS, node.attrs),
+        class: 'sv-social',
+        style: `text-align:${node.attrs.align}`,
+      },
       ...(node.attrs.links as { network: string; url: string }[]).map((l) => [
         'span',
-        { class: l.url ? 'sv-pill' : 'sv-pill sv-pill-empty', style: pillStyle(l.network, node.attrs.variant) },
+        {
+          class: l.url ? 'sv-pill' : 'sv-pill sv-pill-empty',
+          style: pillStyle(l.network, node.attrs.variant),
+        },
         NETWORKS[l.network]?.label ?? l.network,
       ]),
     ],
@@ -92,9 +104,20 @@ export const socialLinks = defineBlock({
       id: 'social',
       title: 'Social links',
       description: 'Links to your social profiles',
-      keywords: ['social', 'facebook', 'instagram', 'twitter', 'x', 'linkedin', 'youtube', 'github', 'follow'],
+      keywords: [
+        'social',
+        'facebook',
+        'instagram',
+        'twitter',
+        'x',
+        'linkedin',
+        'youtube',
+        'github',
+        'follow',
+      ],
       icon: ICONS.social,
-      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.socialLinks!.create()),
+      run: (host, from, to) =>
+        insertBlock(host, from, to, host.view.state.schema.nodes.socialLinks!.create()),
     },
   ],
 });

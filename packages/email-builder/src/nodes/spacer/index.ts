@@ -21,7 +21,11 @@ export const spacer = defineBlock({
     parseDOM: [markerRule('spacer', ATTRS)],
     toDOM: (node) => [
       'div',
-      { ...domMarker('spacer', ATTRS, node.attrs), class: 'sv-spacer', style: `height:${node.attrs.height}px` },
+      {
+        ...domMarker('spacer', ATTRS, node.attrs),
+        class: 'sv-spacer',
+        style: `height:${node.attrs.height}px`,
+      },
     ],
   },
   render: (_node, attrs) =>
