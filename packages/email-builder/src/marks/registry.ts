@@ -1,0 +1,16 @@
+import { bold, italic, strike, underline } from './basic.js';
+import type { MarkDefinition } from './define.js';
+import { link } from './link.js';
+import { fontSize, highlight, textColor } from './style.js';
+
+/** Every mark, outermost first (links wrap styled text). One line per mark. */
+export const MARKS: readonly MarkDefinition[] = [
+  link,
+  textColor,
+  highlight,
+  fontSize,
+  bold,
+  italic,
+  underline,
+  strike,
+];

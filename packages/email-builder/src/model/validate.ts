@@ -1,0 +1,69 @@
+import { ServiceEditorError } from '../errors.js';
+import { MARKS } from '../marks/registry.js';
+import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { cleanAttrs } from './attrs.js';
+import { DOC_ATTRS } from './doc.js';
+import type { JSONMark, JSONNode } from './types.js';
+
+const MARKS_BY_NAME = new Map(MARKS.map((m) => [m.name, m]));
+
+/** The mark definitions by name. */
+export { MARKS_BY_NAME };
+
+function cleanMark(mark: JSONMark, path: string): JSONMark {
+  if (!mark || typeof mark !== 'object')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `a mark at ${path} is not an object` });
+  const def = MARKS_BY_NAME.get(mark.type);
+  if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(mark.type) });
+  const attrs = cleanAttrs(def.attrs, mark.attrs);
+  return Object.keys(attrs).length ? { type: mark.type, attrs } : { type: mark.type };
+}
+
+/**
+ * Checks a stored document's JSON before it is loaded or rendered: every node and mark type must
+ * exist (an unknown one throws `SEB_ERR_UNKNOWN_NODE` / `SEB_ERR_UNKNOWN_MARK`, never silently
+ * disappears), and every attribute is checked against its block's table (unsafe URLs emptied).
+ * Returns the cleaned copy; content rules are checked by the schema afterwards.
+ */
+export function cleanDocument(doc: unknown): JSONNode {
+  if (!doc || typeof doc !== 'object' || (doc as JSONNode).type !== 'doc') {
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
+  }
+  const root = doc as JSONNode;
+  return {
+    type: 'doc',
+    attrs: cleanAttrs(DOC_ATTRS, root.attrs),
+    content: cleanChildren(root.content, 'doc'),
+  };
+}
+
+function cleanChildren(content: unknown, path: string): JSONNode[] {
+  if (content === undefined) return [];
+  if (!Array.isArray(content))
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.content is not an array` });
+  return content.map((child, i) => cleanNode(child, `${path}.content[${i}]`));
+}
+
+function cleanNode(node: unknown, path: string): JSONNode {
+  if (!node || typeof node !== 'object')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} is not an object` });
+  const n = node as JSONNode;
+  const def = BLOCKS_BY_NAME.get(n.type);
+  if (!def || n.type === 'doc')
+    throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(n.type) });
+  const out: JSONNode = { type: n.type };
+  if (Object.keys(def.attrs).length) out.attrs = cleanAttrs(def.attrs, n.attrs);
+  if (n.type === 'text') {
+    if (typeof n.text !== 'string' || n.text === '')
+      throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} has no text` });
+    out.text = n.text;
+  } else if (n.content !== undefined) {
+    out.content = cleanChildren(n.content, path);
+  }
+  if (n.marks !== undefined) {
+    if (!Array.isArray(n.marks))
+      throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.marks is not an array` });
+    out.marks = n.marks.map((m, i) => cleanMark(m, `${path}.marks[${i}]`));
+  }
+  return out;
+}

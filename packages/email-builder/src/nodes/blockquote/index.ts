@@ -1,0 +1,34 @@
+import { ICONS } from '../../ui/icons.js';
+import { wrapBlock } from '../commands.js';
+import { defineBlock } from '../define.js';
+
+/** A quote: a left rule and indented text (Outlook for Windows draws the border too). */
+export const blockquote = defineBlock({
+  name: 'blockquote',
+  attrs: {},
+  spec: {
+    content: '(paragraph | heading | list)+',
+    group: 'block inner',
+    defining: true,
+    parseDOM: [{ tag: 'blockquote' }],
+    toDOM: () => ['blockquote', 0],
+  },
+  render: (node, _attrs, ctx) =>
+    `<blockquote class="sv-q" style="margin:0 0 16px;padding:2px 0 2px 16px;border-left:4px solid #d4d4d8">${ctx.blocks(node.content, { width: ctx.width - 20 })}</blockquote>`,
+  text: (node, _attrs, ctx) =>
+    ctx
+      .blocks(node.content)
+      .split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n'),
+  slash: [
+    {
+      id: 'quote',
+      title: 'Quote',
+      description: 'Set a passage apart',
+      keywords: ['blockquote', 'quote', 'citation', 'testimonial'],
+      icon: ICONS.quote,
+      run: (host, from, to) => wrapBlock(host, from, to, 'blockquote'),
+    },
+  ],
+});

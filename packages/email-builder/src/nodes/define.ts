@@ -1,0 +1,120 @@
+import type { NodeSpec, Node as PMNode, TagParseRule } from 'prosemirror-model';
+import type { EditorView, NodeView } from 'prosemirror-view';
+import { type AttrTable, changedAttrs, readAttrsMarker } from '../model/attrs.js';
+import type { DocSettings } from '../model/doc.js';
+import type { JSONNode } from '../model/types.js';
+import { escapeHtml } from '../render/escape.js';
+
+/** Attribute values after {@link cleanAttrs}: every key of the block's table, checked. */
+// biome-ignore lint/suspicious/noExplicitAny: values were checked against the block's AttrTable
+export type Attrs = Record<string, any>;
+
+/** What an email renderer gets besides its node: the width it may fill and ways to render children. */
+export interface RenderContext {
+  /** Width in CSS pixels available to this block (the container's content width, or a column's). */
+  width: number;
+  /** The document's settings (colours, width, padding, language). */
+  settings: DocSettings;
+  /** Renders child blocks; `opts.width` narrows the available width (columns), `opts.listDepth` nests lists. */
+  blocks(nodes: readonly JSONNode[] | undefined, opts?: { width?: number; listDepth?: number }): string;
+  /** Renders inline content (text with marks, breaks, badges). */
+  inline(nodes: readonly JSONNode[] | undefined): string;
+  /** How deep in lists the block sits (0 outside lists). */
+  listDepth: number;
+}
+
+/** What a plain-text renderer gets: ways to render children as text. */
+export interface TextContext {
+  blocks(nodes: readonly JSONNode[] | undefined, depth?: number): string;
+  inline(nodes: readonly JSONNode[] | undefined): string;
+  listDepth: number;
+}
+
+/** The editor facilities a slash command or node view may use (kept small so blocks stay portable). */
+export interface EditorHost {
+  view: EditorView;
+  /** Opens the system file picker, uploads the chosen image and calls back with its URL. */
+  pickAndUpload(onDone: (url: string) => void, onState?: (state: UploadState) => void): void;
+  /** Brand details given in the options (filled in by issue 7's branding presets). */
+  branding: unknown;
+}
+
+/** Progress of one upload, as shown inline. */
+export type UploadState =
+  | { phase: 'uploading'; loaded: number; total: number }
+  | { phase: 'done'; url: string }
+  | { phase: 'error'; message: string };
+
+/** One entry of the slash menu. */
+export interface SlashItem {
+  id: string;
+  title: string;
+  description: string;
+  /** Words that also find it when typed after "/". */
+  keywords: readonly string[];
+  /** Inline SVG markup (trusted, from the package). */
+  icon: string;
+  /** Replaces the typed "/query" (the `from`–`to` range) with the block. */
+  run(host: EditorHost, from: number, to: number): void;
+}
+
+/**
+ * One block of the editor: its attributes (single source of defaults and checks), its
+ * ProseMirror node spec, its email and plain-text renderers, its slash commands and optional view.
+ * Adding a block means one folder with one of these and one line in `registry.ts`.
+ */
+export interface BlockDefinition {
+  name: string;
+  attrs: AttrTable;
+  /** The ProseMirror spec; its `attrs` come from {@link BlockDefinition.attrs}. */
+  spec: NodeSpec;
+  /** Email HTML for this node; `attrs` are already checked against the table. */
+  render(node: JSONNode, attrs: Attrs, ctx: RenderContext): string;
+  /** The plain-text alternative for this node. */
+  text(node: JSONNode, attrs: Attrs, ctx: TextContext): string;
+  slash?: readonly SlashItem[];
+  /** Shows the settings form for this block's attributes when it is selected. */
+  inspect?: boolean;
+  /** Applies a settings-form change when it needs more than new attributes (column layouts). */
+  update?(view: EditorView, pos: number, key: string, value: unknown): boolean;
+  /** An editing view, for blocks that need more than `toDOM` (upload states). */
+  view?: (node: PMNode, view: EditorView, getPos: () => number | undefined, host: EditorHost) => NodeView;
+}
+
+/** Identity with a type: gives a block literal its checks. */
+export function defineBlock(block: BlockDefinition): BlockDefinition {
+  return block;
+}
+
+/**
+ * The round-trip marker: `data-block` names the block and `data-attrs` holds the attributes that
+ * differ from their defaults, so `setContent(getHTML())` and copy/paste inside the editor give
+ * the same node back. Email clients ignore data attributes.
+ */
+export function domMarker(name: string, table: AttrTable, attrs: Attrs): Record<string, string> {
+  const changed = changedAttrs(table, attrs);
+  return changed ? { 'data-block': name, 'data-attrs': JSON.stringify(changed) } : { 'data-block': name };
+}
+
+/** {@link domMarker} as an HTML attribute string for the email renderer. */
+export function htmlMarker(name: string, table: AttrTable, attrs: Attrs): string {
+  const changed = changedAttrs(table, attrs);
+  const data = changed ? ` data-attrs="${escapeHtml(JSON.stringify(changed))}"` : '';
+  return ` data-block="${name}"${data}`;
+}
+
+/** The parse rule that reads a {@link domMarker} back, checking every attribute again. */
+export function markerRule(name: string, table: AttrTable, extra: Partial<TagParseRule> = {}): TagParseRule {
+  return {
+    tag: `[data-block="${name}"]`,
+    priority: 80,
+    getAttrs: (dom) => readAttrsMarker(table, (dom as HTMLElement).getAttribute('data-attrs')),
+    ...extra,
+  };
+}
+
+/** Reads `text-align` from a pasted element's style. */
+export function alignFrom(dom: HTMLElement): string {
+  const align = dom.style.textAlign;
+  return align === 'center' || align === 'right' ? align : 'left';
+}

@@ -1,0 +1,47 @@
+import { a } from '../../model/attrs.js';
+import { alignStyle, textStyle } from '../../render/styles.js';
+import { ICONS } from '../../ui/icons.js';
+import { toTextBlock } from '../commands.js';
+import { alignFrom, defineBlock, type SlashItem } from '../define.js';
+
+/** Font size and line height of each heading level. */
+const SIZES: Record<number, [number, number]> = { 1: [30, 1.25], 2: [24, 1.3], 3: [20, 1.35] };
+
+const slash = ([1, 2, 3] as const).map(
+  (level): SlashItem => ({
+    id: `h${level}`,
+    title: `Heading ${level}`,
+    description: ['Large section title', 'Medium section title', 'Small section title'][level - 1]!,
+    keywords: ['heading', 'title', `h${level}`, ['large', 'medium', 'small'][level - 1]!],
+    icon: ICONS[`h${level}`],
+    run: (host, from, to) => toTextBlock(host, from, to, 'heading', { level }),
+  }),
+);
+
+/** Headings 1–3 (pasted h4–h6 become level 3). */
+export const heading = defineBlock({
+  name: 'heading',
+  attrs: { level: a.number(1, 1, 3, 'Level', ''), textAlign: a.align() },
+  spec: {
+    content: 'inline*',
+    group: 'block inner',
+    defining: true,
+    parseDOM: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag, i) => ({
+      tag,
+      getAttrs: (dom: HTMLElement) => ({ level: Math.min(3, i + 1), textAlign: alignFrom(dom) }),
+    })),
+    toDOM: (node) => [
+      `h${node.attrs.level}`,
+      node.attrs.textAlign === 'left' ? {} : { style: `text-align:${node.attrs.textAlign}` },
+      0,
+    ],
+  },
+  render: (node, attrs, ctx) => {
+    const [size, lh] = SIZES[attrs.level] ?? [30, 1.25];
+    const tag = `h${attrs.level}`;
+    const inner = ctx.inline(node.content) || '&nbsp;';
+    return `<${tag} class="sv-t" style="${textStyle(size, lh, '0 0 12px')};font-weight:700${alignStyle(attrs.textAlign)}">${inner}</${tag}>`;
+  },
+  text: (node, _attrs, ctx) => ctx.inline(node.content),
+  slash,
+});

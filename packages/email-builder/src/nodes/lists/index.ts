@@ -1,0 +1,94 @@
+import { a } from '../../model/attrs.js';
+import type { JSONNode } from '../../model/types.js';
+import { TEXT, textStyle } from '../../render/styles.js';
+import { ICONS } from '../../ui/icons.js';
+import { wrapBlock } from '../commands.js';
+import { defineBlock, type TextContext } from '../define.js';
+
+// Outlook for Windows ignores padding on lists and indents with margin, so the list sets both
+// padding-left (everyone else) and an MSO-only margin through the head's conditional style.
+const listStyle = (depth: number) =>
+  `margin:${depth > 0 ? '4px 0 0' : '0 0 16px'};padding:0 0 0 24px;color:${TEXT}`;
+
+function listText(node: JSONNode, ctx: TextContext, ordered: boolean, start = 1): string {
+  const indent = '  '.repeat(ctx.listDepth);
+  return (node.content ?? [])
+    .map((item, i) => {
+      const bullet = ordered ? `${start + i}.` : '-';
+      const body = ctx.blocks(item.content, ctx.listDepth + 1);
+      return `${indent}${bullet} ${body.trimStart()}`;
+    })
+    .join('\n');
+}
+
+/** A bulleted list; lists nest inside list items. */
+export const bulletList = defineBlock({
+  name: 'bulletList',
+  attrs: {},
+  spec: {
+    content: 'listItem+',
+    group: 'block inner list',
+    parseDOM: [{ tag: 'ul' }],
+    toDOM: () => ['ul', 0],
+  },
+  render: (node, _attrs, ctx) =>
+    `<ul style="${listStyle(ctx.listDepth)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1 })}</ul>`,
+  text: (node, _attrs, ctx) => listText(node, ctx, false),
+  slash: [
+    {
+      id: 'bulletList',
+      title: 'Bulleted list',
+      description: 'A simple list with bullets',
+      keywords: ['ul', 'unordered', 'bullet', 'list', 'points'],
+      icon: ICONS.bullet,
+      run: (host, from, to) => wrapBlock(host, from, to, 'bulletList'),
+    },
+  ],
+});
+
+/** A numbered list with an optional start number. */
+export const orderedList = defineBlock({
+  name: 'orderedList',
+  attrs: { start: a.number(1, 1, 9999, 'Start', '') },
+  spec: {
+    content: 'listItem+',
+    group: 'block inner list',
+    parseDOM: [
+      {
+        tag: 'ol',
+        getAttrs: (dom) => ({ start: Number((dom as HTMLElement).getAttribute('start') ?? 1) || 1 }),
+      },
+    ],
+    toDOM: (node) => ['ol', node.attrs.start === 1 ? {} : { start: node.attrs.start }, 0],
+  },
+  render: (node, attrs, ctx) => {
+    const start = attrs.start === 1 ? '' : ` start="${attrs.start}"`;
+    return `<ol${start} style="${listStyle(ctx.listDepth)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1 })}</ol>`;
+  },
+  text: (node, attrs, ctx) => listText(node, ctx, true, attrs.start),
+  slash: [
+    {
+      id: 'orderedList',
+      title: 'Numbered list',
+      description: 'A list with numbers',
+      keywords: ['ol', 'ordered', 'numbered', 'list', 'steps'],
+      icon: ICONS.ordered,
+      run: (host, from, to) => wrapBlock(host, from, to, 'orderedList'),
+    },
+  ],
+});
+
+/** A list item: a paragraph, then more paragraphs or nested lists. */
+export const listItem = defineBlock({
+  name: 'listItem',
+  attrs: {},
+  spec: {
+    content: 'paragraph (paragraph | list)*',
+    defining: true,
+    parseDOM: [{ tag: 'li' }],
+    toDOM: () => ['li', 0],
+  },
+  render: (node, _attrs, ctx) =>
+    `<li class="sv-t" style="${textStyle(16, 1.6, '0 0 4px')}">${ctx.blocks(node.content, { listDepth: ctx.listDepth })}</li>`,
+  text: (node, _attrs, ctx) => ctx.blocks(node.content, ctx.listDepth),
+});

@@ -1,0 +1,62 @@
+import { a } from '../../model/attrs.js';
+import { imageHtml } from '../../render/image.js';
+import { TABLE } from '../../render/styles.js';
+import { safeLinkUrl } from '../../render/url.js';
+import { ICONS } from '../../ui/icons.js';
+import { insertBlock } from '../commands.js';
+import { defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { imageView } from '../image/view.js';
+
+const ATTRS = {
+  src: a.image('Logo'),
+  darkSrc: a.image('Dark-mode logo'),
+  alt: a.text('Logo', 'Alt text', 200),
+  href: a.link(),
+  width: a.number(120, 24, 600, 'Width'),
+  align: a.align('center'),
+};
+
+/** The brand logo: an image with a fixed pixel width; issue 7's branding fills light and dark sources. */
+export const logo = defineBlock({
+  name: 'logo',
+  attrs: ATTRS,
+  inspect: true,
+  spec: {
+    group: 'block inner',
+    atom: true,
+    draggable: true,
+    parseDOM: [markerRule('logo', ATTRS)],
+    toDOM: (node) => [
+      'figure',
+      { ...domMarker('logo', ATTRS, node.attrs), class: 'sv-image', style: `text-align:${node.attrs.align}` },
+      ['img', { src: node.attrs.src, alt: node.attrs.alt, style: `width:${node.attrs.width}px` }],
+    ],
+  },
+  render: (_node, attrs, ctx) => {
+    const html = imageHtml({
+      src: attrs.src,
+      darkSrc: attrs.darkSrc,
+      alt: attrs.alt || 'Logo',
+      href: attrs.href,
+      width: Math.min(attrs.width, ctx.width),
+      align: attrs.align,
+    });
+    if (!html) return '';
+    return `${TABLE}${htmlMarker('logo', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:0 0 24px">${html}</td></tr></table>`;
+  },
+  text: (_node, attrs) => {
+    const href = safeLinkUrl(attrs.href);
+    return attrs.src ? `[${attrs.alt || 'Logo'}]${href ? ` (${href})` : ''}` : '';
+  },
+  view: (node, view, getPos, host) => imageView(node, view, getPos, host),
+  slash: [
+    {
+      id: 'logo',
+      title: 'Logo',
+      description: 'Your brand logo, light and dark',
+      keywords: ['logo', 'brand', 'header'],
+      icon: ICONS.logo,
+      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.logo!.create()),
+    },
+  ],
+});

@@ -1,0 +1,36 @@
+import { a } from '../../model/attrs.js';
+import { alignStyle, textStyle } from '../../render/styles.js';
+import { ICONS } from '../../ui/icons.js';
+import { toTextBlock } from '../commands.js';
+import { alignFrom, defineBlock } from '../define.js';
+
+/** A paragraph. An empty one renders as a blank line (`&nbsp;`), so deliberate gaps survive. */
+export const paragraph = defineBlock({
+  name: 'paragraph',
+  attrs: { textAlign: a.align() },
+  spec: {
+    content: 'inline*',
+    group: 'block inner',
+    parseDOM: [{ tag: 'p', getAttrs: (dom) => ({ textAlign: alignFrom(dom as HTMLElement) }) }],
+    toDOM: (node) => [
+      'p',
+      node.attrs.textAlign === 'left' ? {} : { style: `text-align:${node.attrs.textAlign}` },
+      0,
+    ],
+  },
+  render: (node, attrs, ctx) => {
+    const margin = ctx.listDepth > 0 ? '0' : '0 0 16px';
+    return `<p class="sv-t" style="${textStyle(16, 1.6, margin)}${alignStyle(attrs.textAlign)}">${ctx.inline(node.content) || '&nbsp;'}</p>`;
+  },
+  text: (node, _attrs, ctx) => ctx.inline(node.content),
+  slash: [
+    {
+      id: 'text',
+      title: 'Text',
+      description: 'Plain paragraph',
+      keywords: ['paragraph', 'p', 'body', 'plain'],
+      icon: ICONS.text,
+      run: (host, from, to) => toTextBlock(host, from, to, 'paragraph'),
+    },
+  ],
+});

@@ -1,0 +1,71 @@
+import { a } from '../../model/attrs.js';
+import { escapeHtml } from '../../render/escape.js';
+import { MUTED, textStyle } from '../../render/styles.js';
+import { safeImageUrl } from '../../render/url.js';
+import { ICONS } from '../../ui/icons.js';
+import { insertBlock } from '../commands.js';
+import { defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+
+const ATTRS = {
+  closing: a.text('Best regards,', 'Closing line', 80),
+  avatar: a.image('Photo'),
+  name: a.text('Your Name', 'Name', 120),
+  position: a.text('Position', 'Position', 120),
+  company: a.text('Company', 'Company', 120),
+};
+
+/** A sign-off: closing line, round photo, name, position and company. */
+export const signature = defineBlock({
+  name: 'signature',
+  attrs: ATTRS,
+  inspect: true,
+  spec: {
+    group: 'block inner',
+    atom: true,
+    draggable: true,
+    parseDOM: [markerRule('signature', ATTRS)],
+    toDOM: (node) => [
+      'div',
+      { ...domMarker('signature', ATTRS, node.attrs), class: 'sv-signature' },
+      ['p', node.attrs.closing],
+      [
+        'div',
+        { class: 'sv-signature-row' },
+        ...(node.attrs.avatar ? [['img', { src: node.attrs.avatar, alt: node.attrs.name }]] : []),
+        [
+          'div',
+          ['strong', node.attrs.name],
+          ['span', [node.attrs.position, node.attrs.company].filter(Boolean).join(' · ')],
+        ],
+      ],
+    ],
+  },
+  render: (_node, attrs) => {
+    const avatar = safeImageUrl(attrs.avatar);
+    const photo = avatar
+      ? `<td width="56" valign="middle" style="padding:0 12px 0 0"><img src="${escapeHtml(avatar)}" alt="${escapeHtml(attrs.name || 'Photo')}" width="56" height="56" style="display:block;width:56px;height:56px;border:0;border-radius:28px"></td>`
+      : '';
+    const role = [attrs.position, attrs.company]
+      .filter(Boolean)
+      .map((s) => escapeHtml(s))
+      .join(' &middot; ');
+    const closing = attrs.closing
+      ? `<p class="sv-t" style="${textStyle(16, 1.6, '0 0 12px')}">${escapeHtml(attrs.closing)}</p>`
+      : '';
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('signature', ATTRS, attrs)}><tr><td style="padding:0 0 16px">${closing}<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${photo}<td valign="middle"><p class="sv-t" style="${textStyle(16, 1.4)};font-weight:700">${escapeHtml(attrs.name)}</p><p class="sv-m" style="${textStyle(14, 1.4, '0', MUTED)}">${role}</p></td></tr></table></td></tr></table>`;
+  },
+  text: (_node, attrs) =>
+    [attrs.closing, attrs.name, [attrs.position, attrs.company].filter(Boolean).join(', ')]
+      .filter(Boolean)
+      .join('\n'),
+  slash: [
+    {
+      id: 'signature',
+      title: 'Signature',
+      description: 'Sign off with name, role and photo',
+      keywords: ['signature', 'sign', 'regards', 'author', 'sender'],
+      icon: ICONS.signature,
+      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.signature!.create()),
+    },
+  ],
+});

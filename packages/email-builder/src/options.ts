@@ -1,0 +1,192 @@
+import { ServiceEditorError } from './errors.js';
+import type { DocSettings } from './model/doc.js';
+import { isHexColor } from './render/color.js';
+
+/** Colours of one colour scheme of the editor (the spec's ThemeSettingProps.light / .dark). */
+export interface ThemeColors {
+  /** The area around the email (its outer background in the sent email too). */
+  editorBackground?: string;
+  /** The border of the email card. */
+  editorBorder?: string;
+  /** The email's own background (the card). */
+  emailBackground?: string;
+}
+
+/** The spec's ThemeSettingProps. */
+export interface ThemeSettingProps {
+  /** Corner radius of the email card, a number written as a string ("8"). */
+  borderRadius?: string;
+  /** Whether the email card has inner padding (32 px) or none. */
+  padding?: boolean;
+  light?: ThemeColors;
+  dark?: ThemeColors;
+}
+
+/** The spec's BrandSettings; every leaf may be null. Stored now, applied by the branding presets. */
+export interface BrandSettings {
+  logo?: { light?: string | null; dark?: string | null } | null;
+  socialMedia?: Partial<
+    Record<'facebook' | 'instagram' | 'twitter' | 'linkedin' | 'youtube' | 'github', string | null>
+  > | null;
+  brandColor?: string | null;
+  unsubscribe?: { text?: string | null; link?: string | null } | null;
+  contact?: { email?: string | null; phone?: string | null; address?: string | null } | null;
+  signature?: {
+    avatar?: string | null;
+    name?: string | null;
+    position?: string | null;
+    company?: string | null;
+  } | null;
+}
+
+/** The ImageKit-compatible upload endpoint and its token (never a private API key). */
+export interface ImageServiceConfig {
+  url: string;
+  token: string;
+}
+
+/** A custom image store: gets the file, reports progress if it can, resolves to its public URL. */
+export type UploadFunction = (
+  file: File,
+  onProgress?: (loaded: number, total: number) => void,
+) => Promise<{ url: string }>;
+
+/** The options of `new ServiceEditor(options)`: the spec's fields, plus a few optional extras. */
+export interface ServiceEditorOptions {
+  /** Id of the empty element the editor renders into. Required. */
+  elementId: string;
+  /** Image uploads through ImageKit's upload protocol. */
+  imageServiceUrl?: ImageServiceConfig | null;
+  theme?: ThemeSettingProps | null;
+  /** Shows the settings panel (backgrounds, border, padding, radius, width, preview text). */
+  settingsControl?: boolean;
+  /** Offers the email background colour (without the full settings panel). */
+  background?: boolean;
+  /** Brand details for the slash commands and templates (applied by the branding presets). */
+  branding?: BrandSettings | null;
+  /** Extra: a custom uploader used instead of (or without) `imageServiceUrl`. */
+  upload?: UploadFunction;
+  /** Extra: largest image accepted, in bytes (default 10 MB). */
+  maxImageSize?: number;
+  /** Extra: folder for ImageKit uploads (default "/email-builder"). */
+  uploadFolder?: string;
+  /** Extra: `light`, `dark`, or `auto` (default: follow `prefers-color-scheme`). */
+  colorScheme?: ColorScheme;
+  /** Extra: the hidden inbox preview text (preheader). */
+  preheader?: string;
+  /** Extra: language and direction of the email (default "en", "ltr"). */
+  lang?: string;
+  dir?: 'ltr' | 'rtl';
+  /** Extra: initial content, HTML or the JSON of `getJSON()`. */
+  content?: string | object;
+  /** Extra: placeholder of an empty paragraph. */
+  placeholder?: string;
+  /** Extra: whether the content can be edited at first (default true). */
+  editable?: boolean;
+}
+
+/** How the editor picks light or dark. */
+export type ColorScheme = 'auto' | 'light' | 'dark';
+
+/** Options after checking, with the element found. */
+export interface ResolvedOptions {
+  element: HTMLElement;
+  options: ServiceEditorOptions;
+  /** The document settings the theme implies, used where a document does not set its own. */
+  defaults: Partial<DocSettings>;
+  colorScheme: ColorScheme;
+  maxImageSize: number;
+}
+
+function fail(name: string, reason: string): never {
+  throw new ServiceEditorError('SEB_ERR_OPTIONS', { name, reason });
+}
+
+function checkColor(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isHexColor(value))
+    throw new ServiceEditorError('SEB_ERR_BAD_COLOR', { name, value: JSON.stringify(value) });
+  return value.toLowerCase();
+}
+
+/**
+ * Checks the options and finds the host element. Throws a {@link ServiceEditorError} naming the
+ * exact option at fault: a missing or non-empty element, a colour that is not hex, a bad URL.
+ */
+export function resolveOptions(options: unknown, doc: Document): ResolvedOptions {
+  if (!options || typeof options !== 'object')
+    fail('options', 'pass an object such as { elementId: "editor" }');
+  const o = options as ServiceEditorOptions;
+  if (typeof o.elementId !== 'string' || o.elementId.trim() === '')
+    fail('elementId', 'a non-empty string is required');
+  const element = doc.getElementById(o.elementId);
+  if (!element) throw new ServiceEditorError('SEB_ERR_ELEMENT_NOT_FOUND', { id: o.elementId });
+  const hasContent = [...element.childNodes].some(
+    (n) => n.nodeType !== 3 || (n.textContent ?? '').trim() !== '',
+  );
+  if (hasContent) throw new ServiceEditorError('SEB_ERR_ELEMENT_NOT_EMPTY', { id: o.elementId });
+
+  if (o.imageServiceUrl != null) {
+    const svc = o.imageServiceUrl;
+    if (typeof svc !== 'object') fail('imageServiceUrl', 'expected { url, token }');
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(svc.url, doc.baseURI);
+    } catch {}
+    if (typeof svc.url !== 'string' || !parsed || !/^https?:$/.test(parsed.protocol))
+      fail('imageServiceUrl.url', 'an http(s) URL is required');
+    if (typeof svc.token !== 'string' || svc.token === '')
+      fail('imageServiceUrl.token', 'a non-empty string is required');
+  }
+  if (o.upload !== undefined && typeof o.upload !== 'function')
+    fail('upload', 'expected a function (file) => Promise<{ url }>');
+  for (const key of ['settingsControl', 'background', 'editable'] as const) {
+    if (o[key] !== undefined && typeof o[key] !== 'boolean') fail(key, 'expected a boolean');
+  }
+  if (o.colorScheme !== undefined && !['auto', 'light', 'dark'].includes(o.colorScheme))
+    fail('colorScheme', 'expected "auto", "light" or "dark"');
+  if (o.dir !== undefined && o.dir !== 'ltr' && o.dir !== 'rtl') fail('dir', 'expected "ltr" or "rtl"');
+  if (o.maxImageSize !== undefined && !(Number.isFinite(o.maxImageSize) && o.maxImageSize > 0))
+    fail('maxImageSize', 'expected a positive number of bytes');
+  if (o.branding != null && typeof o.branding !== 'object') fail('branding', 'expected an object or null');
+  if (o.branding?.brandColor != null) checkColor('branding.brandColor', o.branding.brandColor);
+
+  const defaults: Partial<DocSettings> = {};
+  const theme = o.theme ?? {};
+  if (typeof theme !== 'object') fail('theme', 'expected an object');
+  if (theme.borderRadius !== undefined) {
+    const r = Number(theme.borderRadius);
+    if (String(theme.borderRadius).trim() === '' || !Number.isFinite(r) || r < 0 || r > 32)
+      fail('theme.borderRadius', 'a number from 0 to 32, written as a string ("8")');
+    defaults.radius = r;
+  }
+  if (theme.padding !== undefined) {
+    if (typeof theme.padding !== 'boolean') fail('theme.padding', 'expected a boolean');
+    defaults.padding = theme.padding ? 32 : 0;
+  }
+  const pairs = [
+    ['light', '', theme.light],
+    ['dark', 'dark', theme.dark],
+  ] as const;
+  for (const [scheme, prefix, colors] of pairs) {
+    if (colors == null) continue;
+    const name = (k: string) =>
+      (prefix ? `${prefix}${k[0]!.toUpperCase()}${k.slice(1)}` : k) as keyof DocSettings;
+    const set = (k: string, v: string | undefined) => {
+      if (v) (defaults as Record<string, unknown>)[name(k)] = v;
+    };
+    set('backdrop', checkColor(`theme.${scheme}.editorBackground`, colors.editorBackground));
+    set('border', checkColor(`theme.${scheme}.editorBorder`, colors.editorBorder));
+    set('canvas', checkColor(`theme.${scheme}.emailBackground`, colors.emailBackground));
+  }
+  if (o.preheader !== undefined) defaults.preheader = String(o.preheader);
+  if (o.lang !== undefined) defaults.lang = String(o.lang);
+  if (o.dir !== undefined) defaults.dir = o.dir;
+  return {
+    element,
+    options: o,
+    defaults,
+    colorScheme: o.colorScheme ?? 'auto',
+    maxImageSize: o.maxImageSize ?? 10 * 1024 * 1024,
+  };
+}

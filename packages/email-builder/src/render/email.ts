@@ -1,0 +1,154 @@
+import { ServiceEditorError } from '../errors.js';
+import { changedAttrs, cleanAttrs } from '../model/attrs.js';
+import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
+import type { JSONNode } from '../model/types.js';
+import type { RenderContext, TextContext } from '../nodes/define.js';
+import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { escapeHtml } from './escape.js';
+import { renderInline, renderInlineText } from './inline.js';
+import { DARK_MUTED, DARK_TEXT, FONT } from './styles.js';
+
+/** Overrides of the document's own settings at render time (issue 7's preview and templates use them). */
+export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>>;
+
+function blockContext(settings: DocSettings, width: number, listDepth: number): RenderContext {
+  const ctx: RenderContext = {
+    width,
+    settings,
+    listDepth,
+    blocks: (nodes, opts) =>
+      renderBlocks(nodes, blockContext(settings, opts?.width ?? width, opts?.listDepth ?? listDepth)),
+    inline: (nodes) => renderInline(nodes, ctx),
+  };
+  return ctx;
+}
+
+function renderBlocks(nodes: readonly JSONNode[] | undefined, ctx: RenderContext): string {
+  let out = '';
+  for (const node of nodes ?? []) {
+    const def = BLOCKS_BY_NAME.get(node.type);
+    if (!def || node.type === 'doc')
+      throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
+    out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
+  }
+  return out;
+}
+
+function headStyles(s: DocSettings): string {
+  const stackAt = s.width + 20;
+  return [
+    'body{margin:0;padding:0;width:100%!important;-webkit-text-size-adjust:100%;-ms-text-size-adjust:100%}',
+    // Outlook for Windows adds space around tables unless told not to.
+    'table{border-collapse:collapse;mso-table-lspace:0;mso-table-rspace:0}',
+    'img{-ms-interpolation-mode:bicubic}',
+    // iOS Mail turns dates and addresses into blue links; keep the author's colours.
+    'a[x-apple-data-detectors]{color:inherit!important;text-decoration:none!important}',
+    `@media only screen and (max-width:${stackAt}px){`,
+    '.sv-outer{padding:12px 8px!important}',
+    `.sv-pad{padding:${Math.min(s.padding, 20)}px!important}`,
+    '.sv-col{display:block!important;max-width:100%!important;width:100%!important}',
+    '.sv-gap{padding:0!important}',
+    '}',
+    // Dark mode where clients let us (Apple Mail, Outlook for Mac, iOS, some Android): the
+    // author's dark colours. Gmail ignores it and Outlook for Windows never sees it.
+    '@media (prefers-color-scheme:dark){',
+    `.sv-bg{background-color:${s.darkBackdrop}!important}`,
+    `.sv-card{background-color:${s.darkCanvas}!important;border-color:${s.darkBorder}!important}`,
+    `.sv-t{color:${DARK_TEXT}!important}`,
+    `.sv-m{color:${DARK_MUTED}!important}`,
+    '.sv-light{display:none!important}',
+    '.sv-dark{display:block!important;max-height:none!important;overflow:visible!important}',
+    '}',
+  ].join('');
+}
+
+// Outlook for Windows: 96 DPI so pixel sizes hold on high-DPI screens, and a font it has,
+// since it falls back to Times New Roman on a stack starting with fonts it does not know.
+const MSO_HEAD =
+  '<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><style>table,td,p,a,li,h1,h2,h3,blockquote,span{font-family:Arial,Helvetica,sans-serif!important}p,li,h1,h2,h3,td{mso-line-height-rule:exactly}</style><![endif]-->';
+
+// The preheader is followed by invisible joiners so the inbox preview does not run on into body text.
+const PREHEADER_FILL = '&#8199;&#847;'.repeat(60);
+
+function firstText(nodes: readonly JSONNode[] | undefined): string {
+  for (const node of nodes ?? []) {
+    if (node.type === 'text' && node.text?.trim()) return node.text.trim();
+    const inner = firstText(node.content);
+    if (inner) return inner;
+  }
+  return '';
+}
+
+/**
+ * Renders a document's JSON (the shape of `getJSON()`) to a complete, email-client-safe HTML
+ * document. Pure: no DOM, runs in Node. Throws `SEB_ERR_UNKNOWN_NODE` on node types it does not
+ * know. Every text is escaped and every URL checked here, whatever the JSON holds.
+ *
+ * @example
+ * renderEmail({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] })
+ */
+export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string {
+  if (doc?.type !== 'doc')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
+  const s = docSettings({ ...doc.attrs, ...options });
+  const inner = s.width - 2 * s.padding;
+  const body = renderBlocks(doc.content, blockContext(s, inner, 0));
+  const title = escapeHtml(s.title || firstText(doc.content).slice(0, 120) || 'Email');
+  const lang = escapeHtml(s.lang);
+  const changed = changedAttrs(DOC_ATTRS, cleanAttrs(DOC_ATTRS, doc.attrs));
+  const marker = ` data-block="doc"${changed ? ` data-attrs="${escapeHtml(JSON.stringify(changed))}"` : ''}`;
+  const preheader = s.preheader
+    ? `<div style="display:none;font-size:1px;line-height:1px;max-height:0;max-width:0;opacity:0;overflow:hidden;mso-hide:all" data-sv-preheader="">${escapeHtml(s.preheader)}${PREHEADER_FILL}</div>`
+    : '';
+  const border = `border:1px solid ${s.border};border-radius:${s.radius}px`;
+  return (
+    `<!DOCTYPE html><html lang="${lang}" dir="${s.dir}" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">` +
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+    // Apple Mail: do not rescale; all: no auto-linking of numbers; declare dark-mode support.
+    '<meta name="x-apple-disable-message-reformatting"><meta name="format-detection" content="telephone=no,date=no,address=no,email=no,url=no">' +
+    '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">' +
+    `<title>${title}</title>${MSO_HEAD}<style>${headStyles(s)}</style></head>` +
+    `<body class="sv-bg" style="margin:0;padding:0;background-color:${s.backdrop}">` +
+    `<div role="article" aria-roledescription="email" aria-label="${title}" lang="${lang}" dir="${s.dir}" class="sv-bg" style="background-color:${s.backdrop}"${marker}>` +
+    preheader +
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-bg" bgcolor="${s.backdrop}" style="background-color:${s.backdrop}"><tr><td align="center" class="sv-outer" style="padding:24px 12px">` +
+    `<!--[if mso]><table role="presentation" width="${s.width}" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->` +
+    `<div class="sv-card" style="max-width:${s.width}px;margin:0 auto;background-color:${s.canvas};${border};overflow:hidden">` +
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-card" bgcolor="${s.canvas}" style="background-color:${s.canvas}"><tr>` +
+    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${s.dir === 'rtl' ? 'right' : 'left'}">${body}</td>` +
+    '</tr></table></div><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>'
+  );
+}
+
+function textContext(depth: number): TextContext {
+  const ctx: TextContext = {
+    listDepth: depth,
+    blocks: (nodes, d) => renderTextBlocks(nodes, textContext(d ?? depth)),
+    inline: (nodes) => renderInlineText(nodes, ctx),
+  };
+  return ctx;
+}
+
+function renderTextBlocks(nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
+  const parts: string[] = [];
+  for (const node of nodes ?? []) {
+    const def = BLOCKS_BY_NAME.get(node.type);
+    if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
+    const text = def.text(node, cleanAttrs(def.attrs, node.attrs), ctx);
+    if (text !== '' || node.type === 'paragraph') parts.push(text);
+  }
+  return parts.join(ctx.listDepth > 0 ? '\n' : '\n\n');
+}
+
+/**
+ * The plain-text alternative (`text/plain` part) of a document: paragraphs separated by blank
+ * lines, lists with "-" or numbers, links and buttons followed by their URL, images by their alt.
+ */
+export function renderText(doc: JSONNode): string {
+  if (doc?.type !== 'doc')
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
+  return `${renderTextBlocks(doc.content, textContext(0))
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
+}

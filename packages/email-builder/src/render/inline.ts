@@ -1,0 +1,81 @@
+import { ServiceEditorError } from '../errors.js';
+import { MARKS } from '../marks/registry.js';
+import { cleanAttrs } from '../model/attrs.js';
+import type { JSONMark, JSONNode } from '../model/types.js';
+import { MARKS_BY_NAME } from '../model/validate.js';
+import type { RenderContext, TextContext } from '../nodes/define.js';
+import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { escapeHtml } from './escape.js';
+
+const RANK = new Map(MARKS.map((m, i) => [m.name, i]));
+
+function sorted(marks: readonly JSONMark[] | undefined): JSONMark[] {
+  for (const m of marks ?? [])
+    if (!MARKS_BY_NAME.has(m.type))
+      throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(m.type) });
+  return [...(marks ?? [])].sort((x, y) => (RANK.get(x.type) ?? 0) - (RANK.get(y.type) ?? 0));
+}
+
+const key = (m: JSONMark) => `${m.type}${JSON.stringify(m.attrs ?? {})}`;
+
+/**
+ * Renders inline content to email HTML: text escaped, marks nested in registry order and kept
+ * open across neighbouring text that shares them (one `<a>` for a link over bold and plain words).
+ */
+export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: RenderContext): string {
+  let out = '';
+  const open: { key: string; close: string }[] = [];
+  const closeTo = (depth: number) => {
+    while (open.length > depth) out += open.pop()!.close;
+  };
+  for (const node of nodes ?? []) {
+    const marks = sorted(node.marks);
+    let keep = 0;
+    while (keep < open.length && keep < marks.length && open[keep]!.key === key(marks[keep]!)) keep++;
+    closeTo(keep);
+    for (const mark of marks.slice(keep)) {
+      const def = MARKS_BY_NAME.get(mark.type)!;
+      const tags = def.render(cleanAttrs(def.attrs, mark.attrs));
+      out += tags?.[0] ?? '';
+      open.push({ key: key(mark), close: tags?.[1] ?? '' });
+    }
+    if (node.type === 'text') out += escapeHtml(node.text ?? '');
+    else {
+      const def = BLOCKS_BY_NAME.get(node.type);
+      if (!def?.spec.inline)
+        throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
+      out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
+    }
+  }
+  closeTo(0);
+  return out;
+}
+
+/** Renders inline content as plain text; links are followed by their URL in parentheses. */
+export function renderInlineText(nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
+  let out = '';
+  const list = nodes ?? [];
+  for (let i = 0; i < list.length; i++) {
+    const node = list[i]!;
+    if (node.type === 'text') out += node.text ?? '';
+    else {
+      const def = BLOCKS_BY_NAME.get(node.type);
+      if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
+      out += def.text(node, cleanAttrs(def.attrs, node.attrs), ctx);
+    }
+    const link = node.marks?.find((m) => m.type === 'link');
+    const next = list[i + 1]?.marks?.find((m) => m.type === 'link');
+    if (link && (!next || key(next) !== key(link))) {
+      // the whole run of text under one link, for the "(url)" check
+      let j = i;
+      let run = '';
+      while (j >= 0 && list[j]!.marks?.some((m) => key(m) === key(link))) run = (list[j--]!.text ?? '') + run;
+      out +=
+        MARKS_BY_NAME.get('link')!.textSuffix?.(
+          cleanAttrs(MARKS_BY_NAME.get('link')!.attrs, link.attrs),
+          run,
+        ) ?? '';
+    }
+  }
+  return out;
+}

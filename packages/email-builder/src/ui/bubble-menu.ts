@@ -1,0 +1,295 @@
+import { toggleMark } from 'prosemirror-commands';
+import type { MarkType } from 'prosemirror-model';
+import { type EditorState, Plugin, TextSelection } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
+import { FONT_SIZES } from '../marks/style.js';
+import { normalizeUserUrl } from '../render/url.js';
+import { h, place } from './dom.js';
+import { ICONS } from './icons.js';
+
+/** Text colours offered (readable on white and on the dark canvas alike). */
+export const PALETTE = [
+  '#27272a',
+  '#71717a',
+  '#dc2626',
+  '#ea580c',
+  '#ca8a04',
+  '#16a34a',
+  '#2563eb',
+  '#7c3aed',
+  '#db2777',
+];
+/** Highlight colours offered. */
+export const HIGHLIGHTS = ['#fef08a', '#bbf7d0', '#bfdbfe', '#fbcfe8', '#fed7aa', '#e4e4e7'];
+
+function markActive(state: EditorState, type: MarkType): boolean {
+  const { from, to, empty, $from } = state.selection;
+  return empty ? !!type.isInSet(state.storedMarks ?? $from.marks()) : state.doc.rangeHasMark(from, to, type);
+}
+
+function setMark(view: EditorView, type: MarkType, attrs: Record<string, unknown> | null): void {
+  const { from, to } = view.state.selection;
+  let tr = view.state.tr.removeMark(from, to, type);
+  if (attrs) tr = tr.addMark(from, to, type.create(attrs));
+  view.dispatch(tr);
+}
+
+/**
+ * The formatting toolbar over a text selection: bold, italic, underline, strike, link, text
+ * colour, highlight, font size and alignment. Buttons keep the selection (mousedown is
+ * cancelled) and show their state with `aria-pressed`.
+ */
+export class BubbleMenu {
+  readonly el: HTMLElement;
+  private view: EditorView | null = null;
+  private readonly panel: HTMLElement;
+  private mode: 'main' | 'link' | 'color' | 'highlight' = 'main';
+
+  constructor(private readonly container: HTMLElement) {
+    this.panel = h('div', { class: 'sv-bubble-panel' });
+    this.el = h(
+      'div',
+      { class: 'sv-popover sv-bubble', role: 'toolbar', 'aria-label': 'Text formatting', hidden: true },
+      this.panel,
+    );
+    this.el.addEventListener('mousedown', (e) => {
+      if (!(e.target as HTMLElement).closest('input, select')) e.preventDefault();
+    });
+    container.append(this.el);
+  }
+
+  /** The plugin that shows the menu for non-empty text selections. */
+  plugin(): Plugin {
+    return new Plugin({
+      view: (view) => {
+        this.view = view;
+        return {
+          update: (v, prev) =>
+            prev.selection.eq(v.state.selection) && prev.doc.eq(v.state.doc) ? undefined : this.update(),
+          destroy: () => this.hide(),
+        };
+      },
+      props: {
+        handleDOMEvents: {
+          blur: (_view, event) => {
+            if (!this.el.contains(event.relatedTarget as Node | null)) this.hide();
+            return false;
+          },
+          focus: () => {
+            this.update();
+            return false;
+          },
+        },
+      },
+    });
+  }
+
+  /** Opens the link field (Mod-K). */
+  openLink(): boolean {
+    const { selection } = this.view!.state;
+    if (selection.empty || !(selection instanceof TextSelection)) return false;
+    this.mode = 'link';
+    this.update(true);
+    return true;
+  }
+
+  private update(keepMode = false): void {
+    const view = this.view!;
+    const { selection } = view.state;
+    const show =
+      selection instanceof TextSelection &&
+      !selection.empty &&
+      view.editable &&
+      (view.hasFocus() || this.el.contains(document.activeElement));
+    if (!show) {
+      this.hide();
+      return;
+    }
+    if (!keepMode) this.mode = 'main';
+    this.render();
+    const start = view.coordsAtPos(selection.from);
+    const end = view.coordsAtPos(selection.to);
+    place(
+      this.el,
+      this.container,
+      {
+        left: Math.min(start.left, end.left),
+        top: Math.min(start.top, end.top),
+        bottom: Math.max(start.bottom, end.bottom),
+      },
+      'above',
+    );
+  }
+
+  private hide(): void {
+    this.el.hidden = true;
+    this.mode = 'main';
+  }
+
+  private render(): void {
+    const view = this.view!;
+    const { schema } = view.state;
+    const m = schema.marks;
+    const btn = (icon: string, label: string, active: boolean, run: () => void) =>
+      h('button', {
+        type: 'button',
+        class: 'sv-icon-btn',
+        'aria-label': label,
+        title: label,
+        'aria-pressed': String(active),
+        html: icon,
+        onclick: run,
+      });
+    const toggle = (type: MarkType) => () => {
+      toggleMark(type)(view.state, view.dispatch);
+      this.update();
+    };
+    if (this.mode === 'link') {
+      const current = view.state.doc.rangeHasMark(
+        view.state.selection.from,
+        view.state.selection.to,
+        m.link!,
+      );
+      let href = '';
+      view.state.doc.nodesBetween(view.state.selection.from, view.state.selection.to, (node) => {
+        const link = m.link!.isInSet(node.marks);
+        if (link) href = link.attrs.href;
+      });
+      const input = h('input', {
+        type: 'url',
+        class: 'sv-input',
+        placeholder: 'Paste a link (https, mailto, tel)',
+        'aria-label': 'Link address',
+      });
+      input.value = href;
+      const error = h(
+        'p',
+        { class: 'sv-error', role: 'alert', hidden: true },
+        'Links must be http, https, mailto or tel.',
+      );
+      const apply = () => {
+        const url = normalizeUserUrl(input.value);
+        if (input.value.trim() === '') setMark(view, m.link!, null);
+        else if (!url) {
+          error.hidden = false;
+          return;
+        } else setMark(view, m.link!, { href: url });
+        view.focus();
+      };
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          apply();
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          view.focus();
+          this.update();
+        }
+      });
+      this.panel.replaceChildren(
+        h(
+          'div',
+          { class: 'sv-row' },
+          input,
+          h('button', { type: 'button', class: 'sv-btn sv-btn-primary', onclick: apply }, 'Apply'),
+          current
+            ? btn(ICONS.trash, 'Remove link', false, () => {
+                setMark(view, m.link!, null);
+                view.focus();
+              })
+            : null,
+        ),
+        error,
+      );
+      queueMicrotask(() => input.focus());
+      return;
+    }
+    if (this.mode === 'color' || this.mode === 'highlight') {
+      const type = this.mode === 'color' ? m.textColor! : m.highlight!;
+      const colors = this.mode === 'color' ? PALETTE : HIGHLIGHTS;
+      this.panel.replaceChildren(
+        h(
+          'div',
+          {
+            class: 'sv-swatches',
+            role: 'group',
+            'aria-label': this.mode === 'color' ? 'Text colour' : 'Highlight',
+          },
+          ...colors.map((c) => {
+            const b = h('button', {
+              type: 'button',
+              class: 'sv-swatch-btn',
+              'aria-label': c,
+              title: c,
+              style: `background:${c}`,
+            });
+            b.addEventListener('click', () => {
+              setMark(view, type, { color: c });
+              this.update();
+            });
+            return b;
+          }),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'sv-btn',
+              onclick: () => {
+                setMark(view, type, null);
+                this.update();
+              },
+            },
+            'None',
+          ),
+        ),
+      );
+      return;
+    }
+    const size = h('select', { class: 'sv-input sv-size', 'aria-label': 'Font size', title: 'Font size' });
+    let currentSize = 16;
+    view.state.doc.nodesBetween(view.state.selection.from, view.state.selection.to, (node) => {
+      const mark = m.fontSize!.isInSet(node.marks);
+      if (mark) currentSize = mark.attrs.size;
+    });
+    for (const s of FONT_SIZES) size.append(h('option', { value: s, selected: s === currentSize }, `${s}px`));
+    size.addEventListener('change', () => {
+      const n = Number(size.value);
+      setMark(view, m.fontSize!, n === 16 ? null : { size: n });
+      view.focus();
+    });
+    const parent = view.state.selection.$from.parent;
+    const align = (value: string, icon: string, label: string) =>
+      btn(icon, label, parent.attrs.textAlign === value, () => {
+        const { from, to } = view.state.selection;
+        const tr = view.state.tr;
+        view.state.doc.nodesBetween(from, to, (node, pos) => {
+          if (node.isTextblock && 'textAlign' in node.attrs)
+            tr.setNodeMarkup(pos, undefined, { ...node.attrs, textAlign: value });
+        });
+        view.dispatch(tr);
+        this.update();
+      });
+    const sep = () => h('span', { class: 'sv-sep', 'aria-hidden': 'true' });
+    this.panel.replaceChildren(
+      btn(ICONS.bold, 'Bold', markActive(view.state, m.bold!), toggle(m.bold!)),
+      btn(ICONS.italic, 'Italic', markActive(view.state, m.italic!), toggle(m.italic!)),
+      btn(ICONS.underline, 'Underline', markActive(view.state, m.underline!), toggle(m.underline!)),
+      btn(ICONS.strike, 'Strikethrough', markActive(view.state, m.strike!), toggle(m.strike!)),
+      sep(),
+      btn(ICONS.link, 'Link', markActive(view.state, m.link!), () => this.openLink()),
+      btn(ICONS.color, 'Text colour', markActive(view.state, m.textColor!), () => {
+        this.mode = 'color';
+        this.update(true);
+      }),
+      btn(ICONS.highlight, 'Highlight', markActive(view.state, m.highlight!), () => {
+        this.mode = 'highlight';
+        this.update(true);
+      }),
+      size,
+      sep(),
+      align('left', ICONS.alignLeft, 'Align left'),
+      align('center', ICONS.alignCenter, 'Align center'),
+      align('right', ICONS.alignRight, 'Align right'),
+    );
+  }
+}

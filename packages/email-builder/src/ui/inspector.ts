@@ -1,0 +1,137 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import { NodeSelection, Plugin, Selection } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
+import { cleanValue } from '../model/attrs.js';
+import type { BlockDefinition } from '../nodes/define.js';
+import { h, iconButton } from './dom.js';
+import { type FieldHost, field } from './fields.js';
+import { ICONS } from './icons.js';
+
+/**
+ * The settings form of the selected block (button text, link, colours; image alt, width…),
+ * generated from the block's attribute table. Columns also list each column's background and
+ * padding. Changes are ordinary transactions, so they undo.
+ */
+export class Inspector {
+  readonly el: HTMLElement;
+  private view: EditorView | null = null;
+  private shown: { pos: number; node: PMNode } | null = null;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly blocks: ReadonlyMap<string, BlockDefinition>,
+    private readonly host: FieldHost,
+  ) {
+    this.el = h('div', {
+      class: 'sv-popover sv-inspector',
+      role: 'dialog',
+      'aria-label': 'Block settings',
+      hidden: true,
+    });
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        this.view?.focus();
+      }
+    });
+    container.append(this.el);
+  }
+
+  plugin(): Plugin {
+    return new Plugin({
+      view: (view) => {
+        this.view = view;
+        return { update: () => this.update(), destroy: () => (this.el.hidden = true) };
+      },
+    });
+  }
+
+  private selected(): { pos: number; node: PMNode; def: BlockDefinition } | null {
+    const { selection } = this.view!.state;
+    if (!(selection instanceof NodeSelection)) return null;
+    const def = this.blocks.get(selection.node.type.name);
+    return def?.inspect ? { pos: selection.from, node: selection.node, def } : null;
+  }
+
+  private update(): void {
+    const view = this.view!;
+    const sel = view.editable ? this.selected() : null;
+    if (!sel) {
+      this.el.hidden = true;
+      this.shown = null;
+      return;
+    }
+    if (this.shown?.pos === sel.pos && this.shown.node === sel.node) return;
+    this.shown = { pos: sel.pos, node: sel.node };
+    const active = document.activeElement as HTMLElement | null;
+    const focusKey = this.el.contains(active)
+      ? active?.closest('[data-field]')?.getAttribute('data-field')
+      : null;
+    const caret = active instanceof HTMLInputElement && active.type === 'text' ? active.selectionStart : null;
+    this.render(sel.pos, sel.node, sel.def);
+    if (focusKey) {
+      const input = this.el.querySelector<HTMLElement>(
+        `[data-field="${focusKey}"] input, [data-field="${focusKey}"] textarea, [data-field="${focusKey}"] select`,
+      );
+      input?.focus();
+      if (caret !== null && input instanceof HTMLInputElement && input.type === 'text')
+        input.setSelectionRange(caret, caret);
+    }
+    const dom = view.nodeDOM(sel.pos) as HTMLElement | null;
+    const rect = dom?.getBoundingClientRect?.();
+    const box = this.container.getBoundingClientRect();
+    if (!rect) return;
+    this.el.hidden = false;
+    const right = box.right - Math.max(rect.right, view.dom.getBoundingClientRect().right);
+    this.el.style.left =
+      right > 300
+        ? `${rect.right - box.left + 16}px`
+        : `${Math.max(8, box.width - this.el.offsetWidth - 8)}px`;
+    this.el.style.top = `${Math.max(8, rect.top - box.top)}px`;
+  }
+
+  private render(pos: number, node: PMNode, def: BlockDefinition): void {
+    const view = this.view!;
+    const set = (atPos: number, target: BlockDefinition, key: string, value: unknown) => {
+      const current = view.state.doc.nodeAt(atPos);
+      const spec = target.attrs[key];
+      if (!current || !spec) return;
+      if (target.update?.(view, atPos, key, value)) return;
+      const tr = view.state.tr.setNodeMarkup(atPos, undefined, {
+        ...current.attrs,
+        [key]: cleanValue(spec, value),
+      });
+      tr.setSelection(NodeSelection.create(tr.doc, pos));
+      view.dispatch(tr);
+    };
+    const title = node.type.name.replace(/([A-Z])/g, ' $1');
+    const body = h('div', { class: 'sv-inspector-body' });
+    for (const [key, spec] of Object.entries(def.attrs))
+      body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), this.host));
+    const columnDef = this.blocks.get('column');
+    if (node.type.name === 'columns' && columnDef) {
+      node.forEach((col, offset, i) => {
+        const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, `Column ${i + 1}`));
+        for (const [key, spec] of Object.entries(columnDef.attrs))
+          group.append(
+            field(key, spec, col.attrs[key], (v) => set(pos + 1 + offset, columnDef, key, v), this.host),
+          );
+        body.append(group);
+      });
+    }
+    this.el.replaceChildren(
+      h(
+        'div',
+        { class: 'sv-inspector-head' },
+        h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)),
+        iconButton(ICONS.close, 'Close settings', () => {
+          view.dispatch(
+            view.state.tr.setSelection(Selection.near(view.state.doc.resolve(view.state.selection.to))),
+          );
+          view.focus();
+        }),
+      ),
+      body,
+    );
+  }
+}

@@ -1,0 +1,227 @@
+import { Plugin, PluginKey } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
+import type { EditorHost, SlashItem } from '../nodes/define.js';
+import { h, place, uid } from './dom.js';
+
+/** Where the typed "/query" is. */
+interface Trigger {
+  from: number;
+  to: number;
+  query: string;
+}
+
+const key = new PluginKey<{ dismissed: number | null }>('slashMenu');
+
+/** Finds "/query" right before an empty selection, the slash at the start of a word. */
+export function findTrigger(view: EditorView): Trigger | null {
+  const { selection } = view.state;
+  if (!selection.empty || !view.editable) return null;
+  const $from = selection.$from;
+  if (!$from.parent.isTextblock) return null;
+  const before = $from.parent.textBetween(
+    Math.max(0, $from.parentOffset - 32),
+    $from.parentOffset,
+    undefined,
+    '\ufffc',
+  );
+  const match = /(?:^|\s)\/([^\s/\ufffc]{0,24})$/.exec(before);
+  if (!match) return null;
+  const query = match[1]!;
+  return { from: $from.pos - query.length - 1, to: $from.pos, query };
+}
+
+/** Filters items by title and keywords; titles that start with the query come first. */
+export function filterItems(items: readonly SlashItem[], query: string): SlashItem[] {
+  const q = query.toLowerCase();
+  if (!q) return [...items];
+  const scored = items.flatMap((item) => {
+    const title = item.title.toLowerCase();
+    if (title.startsWith(q)) return [{ item, score: 0 }];
+    if (title.split(/\s+/).some((w) => w.startsWith(q))) return [{ item, score: 1 }];
+    if (item.keywords.some((k) => k.toLowerCase().startsWith(q))) return [{ item, score: 2 }];
+    if (title.includes(q)) return [{ item, score: 3 }];
+    return [];
+  });
+  return scored.sort((x, y) => x.score - y.score).map((s) => s.item);
+}
+
+/**
+ * The "/" menu: a listbox popover driven from the editor's keyboard (the editor keeps focus and
+ * points at the active option with `aria-activedescendant`, the combobox pattern), filtered as
+ * you type, with a "no results" message announced by a live region.
+ */
+export class SlashMenu {
+  readonly el: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly status: HTMLElement;
+  private view: EditorView | null = null;
+  private trigger: Trigger | null = null;
+  private results: SlashItem[] = [];
+  private active = 0;
+  private readonly listId = uid('sv-slash');
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly items: readonly SlashItem[],
+    private readonly host: () => EditorHost,
+  ) {
+    this.list = h('ul', {
+      id: this.listId,
+      role: 'listbox',
+      'aria-label': 'Insert block',
+      class: 'sv-slash-list',
+    });
+    this.status = h('p', { class: 'sv-slash-empty', role: 'status', 'aria-live': 'polite' });
+    this.el = h('div', { class: 'sv-popover sv-slash', hidden: true }, this.list, this.status);
+    this.el.addEventListener('mousedown', (e) => e.preventDefault());
+    container.append(this.el);
+  }
+
+  /** Whether the menu is showing. */
+  get open(): boolean {
+    return this.trigger !== null;
+  }
+
+  /** The ProseMirror plugin that watches the text and routes keys while the menu is open. */
+  plugin(): Plugin {
+    return new Plugin({
+      key,
+      state: {
+        init: () => ({ dismissed: null as number | null }),
+        apply: (tr, value) => {
+          const meta = tr.getMeta(key) as { dismissed: number | null } | undefined;
+          if (meta) return meta;
+          if (value.dismissed !== null && tr.docChanged)
+            return { dismissed: tr.mapping.map(value.dismissed) };
+          return value;
+        },
+      },
+      view: (view) => {
+        this.view = view;
+        return { update: () => this.update(), destroy: () => this.close() };
+      },
+      props: {
+        handleKeyDown: (_view, event) => this.onKey(event),
+        handleDOMEvents: {
+          blur: () => {
+            this.close();
+            return false;
+          },
+        },
+      },
+    });
+  }
+
+  private update(): void {
+    const view = this.view!;
+    const trigger = findTrigger(view);
+    const dismissed = key.getState(view.state)?.dismissed;
+    if (!trigger || trigger.from === dismissed || !view.hasFocus()) {
+      this.close();
+      return;
+    }
+    const changed = trigger.query !== this.trigger?.query;
+    this.trigger = trigger;
+    if (changed) {
+      this.results = filterItems(this.items, trigger.query);
+      this.active = 0;
+    }
+    this.render();
+    const coords = view.coordsAtPos(trigger.from);
+    place(this.el, this.container, coords, 'below');
+  }
+
+  private render(): void {
+    const view = this.view!;
+    this.list.replaceChildren(
+      ...this.results.map((item, i) => {
+        const li = h(
+          'li',
+          {
+            id: `${this.listId}-${item.id}`,
+            role: 'option',
+            'aria-selected': String(i === this.active),
+            class: 'sv-slash-item',
+            'data-id': item.id,
+          },
+          h('span', { class: 'sv-slash-icon', html: item.icon }),
+          h(
+            'span',
+            { class: 'sv-slash-text' },
+            h('strong', {}, item.title),
+            h('small', {}, item.description),
+          ),
+        );
+        li.addEventListener('click', () => this.choose(i));
+        li.addEventListener('mousemove', () => {
+          if (this.active !== i) {
+            this.active = i;
+            this.render();
+          }
+        });
+        return li;
+      }),
+    );
+    const empty = this.results.length === 0;
+    this.list.hidden = empty;
+    this.status.hidden = !empty;
+    this.status.textContent = empty ? `No blocks match “${this.trigger?.query ?? ''}”` : '';
+    view.dom.setAttribute('aria-controls', this.listId);
+    const current = this.results[this.active];
+    if (current) {
+      view.dom.setAttribute('aria-activedescendant', `${this.listId}-${current.id}`);
+      this.list.children[this.active]?.scrollIntoView({ block: 'nearest' });
+    } else view.dom.removeAttribute('aria-activedescendant');
+  }
+
+  private onKey(event: KeyboardEvent): boolean {
+    if (!this.trigger) return false;
+    const n = this.results.length;
+    switch (event.key) {
+      case 'ArrowDown':
+        if (n) this.active = (this.active + 1) % n;
+        this.render();
+        return true;
+      case 'ArrowUp':
+        if (n) this.active = (this.active - 1 + n) % n;
+        this.render();
+        return true;
+      case 'Enter':
+      case 'Tab':
+        if (!n) {
+          this.dismiss();
+          return event.key === 'Tab';
+        }
+        this.choose(this.active);
+        return true;
+      case 'Escape':
+        this.dismiss();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private dismiss(): void {
+    const view = this.view!;
+    const from = this.trigger?.from ?? null;
+    this.close();
+    view.dispatch(view.state.tr.setMeta(key, { dismissed: from }));
+  }
+
+  private choose(index: number): void {
+    const item = this.results[index];
+    const trigger = this.trigger;
+    if (!item || !trigger) return;
+    this.close();
+    item.run(this.host(), trigger.from, trigger.to);
+  }
+
+  /** Hides the menu. */
+  close(): void {
+    this.trigger = null;
+    this.el.hidden = true;
+    this.view?.dom.removeAttribute('aria-activedescendant');
+    this.view?.dom.removeAttribute('aria-controls');
+  }
+}

@@ -1,0 +1,76 @@
+import { ServiceEditorError } from '../errors.js';
+import type { UploadFunction } from '../options.js';
+import { safeImageUrl } from '../render/url.js';
+
+/** Image types accepted for upload: the ones every major email client displays (no SVG). */
+export const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** What the editor's `upload` event reports. */
+export interface UploadEvent {
+  phase: 'start' | 'progress' | 'done' | 'error';
+  file: { name: string; size: number; type: string };
+  loaded?: number;
+  total?: number;
+  url?: string;
+  error?: ServiceEditorError;
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** Checks type and size before anything is sent; throws the coded error to show inline. */
+export function checkImageFile(file: File, maxSize: number): void {
+  if (!(ACCEPTED_TYPES as readonly string[]).includes(file.type)) {
+    throw new ServiceEditorError('SEB_ERR_UPLOAD_TYPE', {
+      name: file.name,
+      accepted: 'PNG, JPEG, GIF, WebP',
+    });
+  }
+  if (file.size > maxSize) {
+    throw new ServiceEditorError('SEB_ERR_UPLOAD_SIZE', {
+      name: file.name,
+      size: formatSize(file.size),
+      limit: formatSize(maxSize),
+    });
+  }
+}
+
+/**
+ * Runs one upload: checks the file, calls the configured uploader, checks the URL it returns
+ * (http or https only) and reports each phase to `emit`. Resolves to the URL; rejects with a
+ * {@link ServiceEditorError} whose message is shown inline.
+ */
+export async function runUpload(
+  upload: UploadFunction | null,
+  file: File,
+  maxSize: number,
+  emit: (event: UploadEvent) => void,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<string> {
+  const info = { name: file.name, size: file.size, type: file.type };
+  try {
+    if (!upload) throw new ServiceEditorError('SEB_ERR_UPLOAD_NOT_CONFIGURED');
+    checkImageFile(file, maxSize);
+    emit({ phase: 'start', file: info, loaded: 0, total: file.size });
+    const result = await upload(file, (loaded, total) => {
+      onProgress?.(loaded, total);
+      emit({ phase: 'progress', file: info, loaded, total });
+    });
+    const url = safeImageUrl(result?.url);
+    if (!url || url.startsWith('data:')) throw new ServiceEditorError('SEB_ERR_UPLOAD_RESPONSE');
+    emit({ phase: 'done', file: info, url });
+    return url;
+  } catch (cause) {
+    const error =
+      cause instanceof ServiceEditorError ? cause : new ServiceEditorError('SEB_ERR_UPLOAD_NETWORK');
+    emit({ phase: 'error', file: info, error });
+    throw error;
+  }
+}
+
+/** The message shown to people: the catalogue message without its code. */
+export function friendlyMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^SEB_ERR_[A-Z_]+: /, '');
+}

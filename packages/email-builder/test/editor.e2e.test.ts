@@ -1,0 +1,439 @@
+// End to end in real Chromium: the editor as a person uses it, checking getHTML() after each step.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test-support/browser.js';
+import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
+
+const TOKEN = 'public_test_token';
+const SHOTS = path.join(PACKAGE_DIR, 'test-results');
+const PNG = readFileSync(path.join(PACKAGE_DIR, 'test-support/pixel.png'));
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let page: Page;
+
+type Win = {
+  editor: import('../src/editor.js').ServiceEditor;
+  events: string[];
+  ServiceEmailBuilder: typeof import('../src/index.js');
+};
+const html = () => page.evaluate(() => (window as unknown as Win).editor.getHTML());
+const json = () => page.evaluate(() => (window as unknown as Win).editor.getJSON());
+const setContent = (c: unknown) =>
+  page.evaluate((c) => (window as unknown as Win).editor.setContent(c as object), c);
+const types = async () => ((await json()).content ?? []).map((n) => n.type);
+
+async function emptyDoc(): Promise<void> {
+  await setContent({ type: 'doc', content: [{ type: 'paragraph' }] });
+  await page.click('.sv-content p');
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startTestServer({ token: TOKEN });
+  server.setPage(
+    '/',
+    editorPage(`
+      window.events = [];
+      window.editor = new ServiceEmailBuilder.ServiceEditor({
+        elementId: 'editor', settingsControl: true, colorScheme: 'light',
+        imageServiceUrl: { url: '/api/v1/files/upload', token: '${TOKEN}' },
+        branding: { brandColor: '#4f46e5' },
+      });
+      for (const e of ['change', 'focus', 'blur', 'upload', 'theme']) editor.on(e, (p) => events.push(e + (p && p.phase ? ':' + p.phase : '')));
+    `),
+  );
+  server.setPage('/bare', editorPage(''));
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => assert.fail(`page error: ${e.message}`));
+  await page.goto(`${server.origin}/`);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('ServiceEditor in Chromium', () => {
+  it('checks its options with coded errors', async () => {
+    const bare = await browser.newPage();
+    await bare.goto(`${server.origin}/bare`);
+    // a string, not a function: tsx would wrap named inner functions in a helper the page lacks
+    const codes = await bare.evaluate(`(() => {
+      const { ServiceEditor } = window.ServiceEmailBuilder;
+      const code = (o) => {
+        try {
+          new ServiceEditor(o);
+          return 'no error';
+        } catch (e) {
+          return e.code;
+        }
+      };
+      const el = document.getElementById('editor');
+      const missing = code({ elementId: 'nope' });
+      const badColor = code({ elementId: 'editor', theme: { light: { emailBackground: 'red' } } });
+      const badRadius = code({ elementId: 'editor', theme: { borderRadius: 'round' } });
+      el.textContent = 'occupied';
+      const notEmpty = code({ elementId: 'editor' });
+      return { missing, badColor, badRadius, notEmpty };
+    })()`);
+    assert.deepEqual(codes, {
+      missing: 'SEB_ERR_ELEMENT_NOT_FOUND',
+      badColor: 'SEB_ERR_BAD_COLOR',
+      badRadius: 'SEB_ERR_OPTIONS',
+      notEmpty: 'SEB_ERR_ELEMENT_NOT_EMPTY',
+    });
+    await bare.close();
+  });
+
+  it('types text and reports change and focus', async () => {
+    await page.click('.sv-content');
+    await page.keyboard.type('Hello <world> & friends');
+    assert.match(await html(), /<p class="sv-t"[^>]*>Hello &lt;world&gt; &amp; friends<\/p>/);
+    const events = await page.evaluate(() => (window as unknown as Win).events);
+    assert.ok(events.includes('focus') && events.includes('change'));
+  });
+
+  it('opens an accessible slash menu that filters by title and keyword', async () => {
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/');
+    await page.waitForSelector('.sv-slash:not([hidden])');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-slash-menu.png') });
+    const active = await page.getAttribute('.sv-content', 'aria-activedescendant');
+    assert.ok(active && (await page.$(`#${active}[role="option"][aria-selected="true"]`)));
+    await page.keyboard.type('cta');
+    assert.deepEqual(await page.$$eval('.sv-slash-item strong', (els) => els.map((e) => e.textContent)), [
+      'Button',
+    ]);
+    await page.keyboard.type('zzz');
+    assert.equal(await page.textContent('.sv-slash [role="status"]'), 'No blocks match “ctazzz”');
+    assert.equal(await page.$$eval('.sv-slash-item', (els) => els.length), 0);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isHidden('.sv-slash'), true);
+  });
+
+  const commands: [string, string, string][] = [
+    ['Text', 'text', 'paragraph'],
+    ['Heading 1', 'h1', 'heading'],
+    ['Heading 2', 'h2', 'heading'],
+    ['Heading 3', 'h3', 'heading'],
+    ['Bulleted list', 'bullet', 'bulletList'],
+    ['Numbered list', 'numbered', 'orderedList'],
+    ['Quote', 'quote', 'blockquote'],
+    ['Button', 'button', 'button'],
+    ['Image', 'image', 'image'],
+    ['Logo', 'logo', 'logo'],
+    ['Divider', 'divider', 'divider'],
+    ['Spacer', 'spacer', 'spacer'],
+    ['Section', 'section', 'columns'],
+    ['Columns 2 equal', '2 equal', 'columns'],
+    ['Columns 1 : 2', '1:2', 'columns'],
+    ['Columns 2 : 1', '2:1', 'columns'],
+    ['Columns 3 equal', '3 equal', 'columns'],
+    ['Social links', 'social', 'socialLinks'],
+    ['Footer', 'footer', 'footer'],
+    ['Signature', 'signature', 'signature'],
+    ['Badge', 'badge', 'paragraph'],
+  ];
+  for (const [title, query, type] of commands) {
+    it(`inserts "${title}" from the slash menu`, async () => {
+      await emptyDoc();
+      await page.keyboard.type(`/${query.split(' ')[0]}`);
+      await page.waitForSelector('.sv-slash:not([hidden])');
+      const titles = await page.$$eval('.sv-slash-item strong', (els) => els.map((e) => e.textContent));
+      const index = titles.indexOf(title);
+      assert.ok(index >= 0, `${title} not in ${titles.join(', ')}`);
+      for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      const doc = await json();
+      assert.equal(doc.content?.[0]?.type, type);
+      assert.ok(!JSON.stringify(doc).includes('"/'), 'the typed command is gone');
+      const out = await html();
+      if (title === 'Badge') assert.match(out, /data-block="badge"/);
+      if (title.startsWith('Heading')) assert.match(out, new RegExp(`<h${title.slice(-1)} `));
+      if (type === 'button') assert.match(out, /v:roundrect/);
+      if (title === 'Columns 3 equal') assert.equal(doc.content?.[0]?.content?.length, 3);
+    });
+  }
+
+  it('edits a block’s settings and shows them in getHTML()', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/button');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.sv-inspector:not([hidden])');
+    await page.fill('.sv-inspector [data-field="text"] input', 'Shop now');
+    await page.fill('.sv-inspector [data-field="href"] input', 'shop.example.com');
+    await page.press('.sv-inspector [data-field="href"] input', 'Enter');
+    await page.fill('.sv-inspector [data-field="backgroundColor"] input[type="text"]', '#e11d48');
+    await page.press('.sv-inspector [data-field="backgroundColor"] input[type="text"]', 'Tab');
+    await page.click('.sv-inspector [data-field="align"] button:has-text("Right")');
+    const out = await html();
+    assert.match(
+      out,
+      /<td align="right"[^>]*><!--\[if mso\]><v:roundrect[^>]*href="https:\/\/shop.example.com"[^>]*fillcolor="#e11d48"/,
+    );
+    assert.match(out, />Shop now<\/a>/);
+    await page.fill('.sv-inspector [data-field="href"] input', 'javascript:alert(1)');
+    await page.press('.sv-inspector [data-field="href"] input', 'Enter');
+    assert.equal(await page.isVisible('.sv-inspector [data-field="href"] .sv-error'), true);
+    assert.ok(!(await html()).includes('javascript:'));
+  });
+
+  it('formats selected text from the bubble menu, and undoes it', async () => {
+    await emptyDoc();
+    await page.keyboard.type('Make this bold');
+    await page.keyboard.press('Shift+Home');
+    await page.waitForSelector('.sv-bubble:not([hidden])');
+    await page.click('.sv-bubble [aria-label="Bold"]');
+    assert.match(await html(), /<strong>Make this bold<\/strong>/);
+    assert.equal(await page.getAttribute('.sv-bubble [aria-label="Bold"]', 'aria-pressed'), 'true');
+    await page.click('.sv-bubble [aria-label="Text colour"]');
+    await page.click('.sv-bubble [aria-label="#dc2626"]');
+    assert.match(await html(), /<span style="color:#dc2626"><strong>Make this bold<\/strong><\/span>/);
+    await page.keyboard.press('Control+k');
+    await page.fill('.sv-bubble input[type="url"]', 'example.com');
+    await page.keyboard.press('Enter');
+    assert.match(
+      await html(),
+      /<a href="https:\/\/example.com" target="_blank"[^>]*><span style="color:#dc2626"><strong>Make this bold/,
+    );
+    await page.keyboard.press('Control+z');
+    assert.ok(!(await html()).includes('href="https://example.com"'));
+    await page.keyboard.press('Control+Shift+z');
+    assert.ok((await html()).includes('href="https://example.com"'));
+  });
+
+  it('keeps Shift+Enter line breaks and nested lists', async () => {
+    await emptyDoc();
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- first');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('nested');
+    const out = await html();
+    assert.match(out, />line one<br>line two</);
+    assert.match(
+      out,
+      /<ul[^>]*><li[^>]*><p[^>]*>first<\/p><ul[^>]*><li[^>]*><p[^>]*>nested<\/p><\/li><\/ul><\/li><\/ul>/,
+    );
+  });
+
+  it('drags a block by its handle, and duplicates and deletes from its menu', async () => {
+    await setContent({
+      type: 'doc',
+      content: ['A', 'B', 'C'].map((x) => ({ type: 'paragraph', content: [{ type: 'text', text: x }] })),
+    });
+    const paras = await page.$$('.sv-content > p');
+    const c = (await paras[2]!.boundingBox())!;
+    await page.mouse.move(c.x + 20, c.y + c.height / 2);
+    await page.waitForSelector('.sv-handle:not([hidden])');
+    const grip = (await (await page.$('.sv-grip'))!.boundingBox())!;
+    const a = (await paras[0]!.boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + 30, a.y + a.height * 0.3, { steps: 8 });
+    await page.mouse.move(a.x + 20, a.y + a.height * 0.25, { steps: 4 });
+    await page.mouse.up();
+    const texts = async () => ((await json()).content ?? []).map((n) => n.content?.[0]?.text);
+    const moved = await texts();
+    // C left the end and A, B kept their order: the block moved, not copied.
+    assert.equal(moved.length, 3);
+    assert.notEqual(moved[2], 'C');
+    assert.deepEqual(
+      moved.filter((x) => x !== 'C'),
+      ['A', 'B'],
+    );
+    assert.match(await html(), new RegExp(moved.map((x) => `>${x}</p>`).join('<p[^>]*')));
+    await page.keyboard.press('Control+z');
+    assert.deepEqual(await texts(), ['A', 'B', 'C']);
+    const b = (await (await page.$$('.sv-content > p'))[1]!.boundingBox())!;
+    await page.mouse.move(b.x + 20, b.y + b.height / 2);
+    await page.waitForTimeout(50);
+    await page.click('.sv-grip');
+    await page.click('.sv-menu [role="menuitem"]:has-text("Duplicate")');
+    assert.deepEqual(await texts(), ['A', 'B', 'B', 'C']);
+    await page.mouse.move(b.x + 20, b.y + b.height / 2);
+    await page.waitForTimeout(50);
+    await page.click('.sv-grip');
+    await page.click('.sv-menu [role="menuitem"]:has-text("Delete")');
+    assert.deepEqual(await texts(), ['A', 'B', 'C']);
+  });
+
+  it('uploads an image through the ImageKit protocol with progress, then shows it in getHTML()', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/image');
+    await page.keyboard.press('Enter');
+    const chooser = page.waitForEvent('filechooser');
+    await page.click('.sv-image-empty button:has-text("Upload")');
+    await (await chooser).setFiles({ name: 'hero shot.png', mimeType: 'image/png', buffer: PNG });
+    await page.waitForSelector('.sv-image img');
+    const upload = server.uploads.at(-1)!;
+    assert.equal(upload.authorization, `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`);
+    assert.equal(upload.fields.fileName, 'hero shot.png');
+    assert.equal(upload.fields.folder, '/email-builder');
+    assert.equal(upload.fileType, 'image/png');
+    assert.equal(upload.fileSize, PNG.length);
+    assert.match(
+      await html(),
+      new RegExp(`<img src="${server.origin}/images/[\\w-]+-hero_shot.png" alt="" width="536"`),
+    );
+    const events = await page.evaluate(() => (window as unknown as Win).events);
+    assert.ok(
+      ['upload:start', 'upload:progress', 'upload:done'].every((e) => events.includes(e)),
+      events.join(),
+    );
+  });
+
+  it('shows a clear inline error when an upload fails, and loses nothing', async () => {
+    await setContent({
+      type: 'doc',
+      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Keep me' }] }, { type: 'image' }],
+    });
+    const before = await json();
+    const chooser = page.waitForEvent('filechooser');
+    await page.click('.sv-image-empty button:has-text("Upload")');
+    await (await chooser).setFiles({ name: 'fail.png', mimeType: 'image/png', buffer: PNG });
+    await page.waitForSelector('.sv-image-empty .sv-error');
+    assert.equal(
+      await page.textContent('.sv-image-empty .sv-error'),
+      'The image service answered 500: Storage is full',
+    );
+    assert.deepEqual(await json(), before);
+    const chooser2 = page.waitForEvent('filechooser');
+    await page.click('.sv-image-empty button:has-text("Upload")');
+    await (await chooser2).setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+    await page.waitForSelector('.sv-image-empty .sv-error');
+    assert.match(
+      (await page.textContent('.sv-image-empty .sv-error'))!,
+      /"notes.txt" is not an image this editor accepts/,
+    );
+  });
+
+  it('uploads pasted images behind a placeholder', async () => {
+    await emptyDoc();
+    await page.keyboard.type('Before');
+    await page.evaluate(
+      (bytes) => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(bytes)], 'pasted.png', { type: 'image/png' }));
+        document
+          .querySelector('.sv-content')!
+          .dispatchEvent(
+            new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+          );
+      },
+      [...PNG],
+    );
+    await page.waitForFunction(() =>
+      (window as unknown as Win).editor.getJSON().content?.some((n) => n.type === 'image'),
+    );
+    assert.deepEqual(await types(), ['paragraph', 'image']);
+    assert.match(await html(), /alt="pasted"/);
+    assert.equal(server.uploads.at(-1)!.fields.fileName, 'pasted.png');
+  });
+
+  it('normalises pasted HTML to the schema', async () => {
+    await emptyDoc();
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData(
+        'text/html',
+        '<h4 onclick="x()">Title</h4><p>Go <a href="javascript:alert(1)">bad</a> <a href="https://ok.test">good</a><script>window.pwned=1</script></p><ul><li>one<ul><li>two</li></ul></li></ul><img src="https://x.test/a.png" alt="A" onerror="window.pwned=1">',
+      );
+      data.setData('text/plain', 'Title');
+      document
+        .querySelector('.sv-content')!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    const out = await html();
+    assert.deepEqual((await types()).slice(0, 4), ['heading', 'paragraph', 'bulletList', 'image']);
+    assert.ok(!/javascript:|onclick|onerror|<script/i.test(out));
+    assert.match(out, /<a href="https:\/\/ok.test"/);
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+  });
+
+  it('round-trips setContent(getHTML()) and setContent(getJSON())', async () => {
+    const { fullDocument } = await import('../test-support/doc.js');
+    await setContent(fullDocument({ preheader: 'Hi', backdrop: '#101010' }));
+    const first = await json();
+    const out = await html();
+    await setContent(out);
+    assert.deepEqual(await json(), first);
+    await setContent(first);
+    assert.deepEqual(await json(), first);
+    assert.equal(await html(), out);
+  });
+
+  it('switches theme: forced and following prefers-color-scheme', async () => {
+    await page.evaluate(() => (window as unknown as Win).editor.setColorScheme('dark'));
+    assert.equal(await page.getAttribute('.sv-root', 'data-theme'), 'dark');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-dark.png') });
+    await page.evaluate(() => (window as unknown as Win).editor.setColorScheme('auto'));
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.equal(await page.getAttribute('.sv-root', 'data-theme'), 'light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(
+      () => document.querySelector('.sv-root')!.getAttribute('data-theme') === 'dark',
+    );
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.click('.sv-theme-btn');
+    assert.equal(await page.getAttribute('.sv-root', 'data-scheme'), 'light');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-light.png') });
+  });
+
+  it('changes email settings in the panel and shows them in getHTML()', async () => {
+    await page.click('.sv-settings-btn');
+    await page.waitForSelector('.sv-settings:not([hidden])');
+    await page.fill('.sv-settings [data-field="canvas"] input[type="text"]', '#fffbeb');
+    await page.press('.sv-settings [data-field="canvas"] input[type="text"]', 'Tab');
+    await page.fill('.sv-settings [data-field="radius"] input', '20');
+    await page.press('.sv-settings [data-field="radius"] input', 'Tab');
+    await page.fill('.sv-settings [data-field="width"] input', '640');
+    await page.press('.sv-settings [data-field="width"] input', 'Tab');
+    await page.fill('.sv-settings [data-field="preheader"] input', 'Peek inside');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-settings.png') });
+    const out = await html();
+    assert.match(
+      out,
+      /max-width:640px;margin:0 auto;background-color:#fffbeb;border:1px solid #[0-9a-f]{6};border-radius:20px/,
+    );
+    assert.match(out, /data-sv-preheader="">Peek inside/);
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.querySelector('.sv-canvas')!).backgroundColor),
+      'rgb(255, 251, 235)',
+    );
+  });
+
+  it('turns editing off and on', async () => {
+    await page.evaluate(() => (window as unknown as Win).editor.setEditable(false));
+    assert.equal(await page.getAttribute('.sv-content', 'contenteditable'), 'false');
+    await page.evaluate(() => (window as unknown as Win).editor.setEditable(true));
+    assert.equal(await page.getAttribute('.sv-content', 'contenteditable'), 'true');
+  });
+
+  it('destroy() removes every node and popover it made', async () => {
+    const result = await page.evaluate(() => {
+      const w = window as unknown as Win;
+      w.editor.destroy();
+      let code = '';
+      try {
+        w.editor.getHTML();
+      } catch (e) {
+        code = (e as { code: string }).code;
+      }
+      return {
+        host: document.getElementById('editor')!.childNodes.length,
+        leftovers: document.querySelectorAll('[class^="sv-"]').length,
+        code,
+      };
+    });
+    assert.deepEqual(result, { host: 0, leftovers: 0, code: 'SEB_ERR_DESTROYED' });
+  });
+});
