@@ -17,6 +17,8 @@ export interface Config {
   logLevel: string;
   limits: Limits;
   trustProxy: boolean;
+  /** Read caching: a revoked key stops working within `keyTtlMs`; see the README. */
+  cache: { keyTtlMs: number; domainTtlMs: number };
 }
 
 export interface Limits {
@@ -46,6 +48,10 @@ export function loadConfig(env: Env = process.env): Config {
     dmarcPolicy: dmarcPolicy(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    cache: {
+      keyTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
+      domainTtlMs: integer(env, 'DOMAIN_CACHE_TTL_MS', 2_000, 0, 3_600_000),
+    },
     limits: {
       maxItemsPerRequest: integer(env, 'MAX_ITEMS_PER_REQUEST', 100, 1, 10_000),
       bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),

@@ -26,6 +26,7 @@ export async function startServer(
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     poolSize: config.dbPoolSize,
+    cache: config.cache,
   });
   const domains = new DomainService({
     store,

@@ -17,7 +17,9 @@ test('keys create prints the key as the last line; it works, shows in keys list,
   const key = created.stdout.trim().split('\n').at(-1)!;
   assert.match(key, /^sk_[A-Za-z0-9_-]{43}$/);
 
-  const server = await startTestServer({ DATA_DIR: dataDir });
+  // The server reuses a key lookup for KEY_CACHE_TTL_MS; a revocation from another
+  // process (this CLI) applies within that time.
+  const server = await startTestServer({ DATA_DIR: dataDir, KEY_CACHE_TTL_MS: '300' });
   try {
     const ok = await server.request('GET', '/api/public/domain', { key });
     assert.equal(ok.status, 200);
@@ -35,6 +37,7 @@ test('keys create prints the key as the last line; it works, shows in keys list,
 
     const revoked = await runCli(['keys', 'revoke', row.prefix], env);
     assert.equal(revoked.code, 0, revoked.stderr);
+    await new Promise((resolve) => setTimeout(resolve, 350));
     const refused = await server.request('GET', '/api/public/domain', { key });
     assert.equal(refused.status, 401);
     assert.equal(refused.body.error.code, 'AUTH_INVALID');

@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { ApiError } from './errors.js';
+import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
 import { SHARED_SCHEMAS } from './schemas.js';
@@ -41,6 +42,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
+    logController: new RequestLog(),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

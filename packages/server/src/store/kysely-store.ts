@@ -6,6 +6,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DomainType } from '../domain/domain-type.js';
 import type { RecordKind, StoredDomain, StoredRecord, VerificationStatus } from '../domain/model.js';
 import { newId } from './ids.js';
+import { ReadCache } from './read-cache.js';
 import type {
   Account,
   ApiKeyRecord,
@@ -22,13 +23,31 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** Records of a fresh registration: three DKIM selectors then DMARC (spec order). */
 const DKIM_RECORDS = 3;
 
+export interface CacheOptions {
+  /** How long an API key lookup is reused: the longest a revocation takes to apply. */
+  keyTtlMs: number;
+  /** How long a domain's state is reused when another process may have changed it. */
+  domainTtlMs: number;
+}
+
 export class KyselyStore implements Store {
+  private readonly keys: ReadCache<ApiKeyRecord>;
+  private readonly domains: ReadCache<StoredDomain>;
+  /**
+   * Counts domain writes begun or finished. A read caches what it found only if no write
+   * began or ended while it ran, so a read racing a commit never caches the old state.
+   */
+  private domainWrites = 0;
+
   constructor(
     readonly kind: 'sqlite' | 'postgres',
     /** The Kysely handle, for migrations and the jobs that share this connection. */
     readonly db: Kysely<Database>,
-    private readonly onClose: () => Promise<void> = async () => {},
-  ) {}
+    cache: CacheOptions = { keyTtlMs: 0, domainTtlMs: 0 },
+  ) {
+    this.keys = new ReadCache(cache.keyTtlMs);
+    this.domains = new ReadCache(cache.domainTtlMs);
+  }
 
   async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
     const now = Date.now();
@@ -57,12 +76,17 @@ export class KyselyStore implements Store {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const cached = this.keys.get(keyHash);
+    if (cached !== undefined) return cached;
     const row = await this.db
       .selectFrom('api_keys')
       .selectAll()
       .where('key_hash', '=', keyHash)
       .executeTakeFirst();
-    return row && toApiKey(row);
+    if (row === undefined) return undefined;
+    const key = toApiKey(row);
+    this.keys.set(keyHash, key);
+    return key;
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -87,6 +111,7 @@ export class KyselyStore implements Store {
       const row = rows[0]!;
       const revokedAt = row.revoked_at ?? Date.now();
       await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
+      this.keys.delete(row.key_hash);
       return toApiKey({ ...row, revoked_at: revokedAt });
     });
   }
@@ -101,39 +126,77 @@ export class KyselyStore implements Store {
     requests: RegistrationRequest[],
     options: { maxDomains: number; now: number; newToken: () => string },
   ): Promise<RegistrationOutcome[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const names = [...new Set(requests.map((r) => r.name))];
-      const existing = await loadDomains(trx, accountId, names);
-      let count: number | undefined;
-      const outcomes: RegistrationOutcome[] = [];
-      for (const request of requests) {
-        let domain = existing.get(request.name);
-        if (domain === undefined) {
-          count ??= await countDomains(trx, accountId);
-          if (count >= options.maxDomains) {
-            outcomes.push({ ok: false, reason: 'account_limit' });
-            continue;
+    const names = requests.map((r) => r.name);
+    return this.writingDomains(accountId, names, () =>
+      this.db.transaction().execute(async (trx) => {
+        const existing = await loadDomains(trx, accountId, [...new Set(names)]);
+        let count: number | undefined;
+        const outcomes: RegistrationOutcome[] = [];
+        for (const request of requests) {
+          let domain = existing.get(request.name);
+          if (domain === undefined) {
+            count ??= await countDomains(trx, accountId);
+            if (count >= options.maxDomains) {
+              outcomes.push({ ok: false, reason: 'account_limit' });
+              continue;
+            }
+            domain = await insertDomain(trx, accountId, request, options);
+            existing.set(domain.name, domain);
+            count += 1;
+          } else if (domain.type !== request.type) {
+            await trx
+              .updateTable('domains')
+              .set({ type: request.type, updated_at: options.now })
+              .where('id', '=', domain.id)
+              .execute();
+            domain = { ...domain, type: request.type };
+            existing.set(domain.name, domain);
           }
-          domain = await insertDomain(trx, accountId, request, options);
-          existing.set(domain.name, domain);
-          count += 1;
-        } else if (domain.type !== request.type) {
-          await trx
-            .updateTable('domains')
-            .set({ type: request.type, updated_at: options.now })
-            .where('id', '=', domain.id)
-            .execute();
-          domain = { ...domain, type: request.type };
-          existing.set(domain.name, domain);
+          outcomes.push({ ok: true, domain });
         }
-        outcomes.push({ ok: true, domain });
-      }
-      return outcomes;
-    });
+        return outcomes;
+      }),
+    );
   }
 
-  findDomains(accountId: string, names: string[]): Promise<Map<string, StoredDomain>> {
-    return loadDomains(this.db, accountId, names);
+  async findDomains(accountId: string, names: string[]): Promise<Map<string, StoredDomain>> {
+    const found = new Map<string, StoredDomain>();
+    const missing: string[] = [];
+    for (const name of names) {
+      const cached = this.domains.get(domainKey(accountId, name));
+      if (cached === undefined) missing.push(name);
+      else found.set(name, cached);
+    }
+    if (missing.length === 0) return found;
+    const writesBefore = this.domainWrites;
+    const loaded = await loadDomains(this.db, accountId, missing);
+    const cacheable = writesBefore === this.domainWrites;
+    for (const [name, domain] of loaded) {
+      if (cacheable) this.domains.set(domainKey(accountId, name), domain);
+      found.set(name, domain);
+    }
+    return found;
+  }
+
+  /**
+   * Run a write that changes these domains, dropping their cached state before it starts
+   * and after it ends (see `domainWrites`).
+   */
+  protected async writingDomains<T>(
+    accountId: string,
+    names: readonly string[],
+    write: () => Promise<T>,
+  ): Promise<T> {
+    const forget = () => {
+      this.domainWrites += 1;
+      for (const name of names) this.domains.delete(domainKey(accountId, name));
+    };
+    forget();
+    try {
+      return await write();
+    } finally {
+      forget();
+    }
   }
 
   async listDomains(accountId: string, options: { after?: string; limit: number }): Promise<ListPage> {
@@ -151,8 +214,8 @@ export class KyselyStore implements Store {
 
   async deleteDomains(accountId: string, names: string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await trx
+    return this.writingDomains(accountId, names, async () => {
+      const rows = await this.db
         .deleteFrom('domains')
         .where('account_id', '=', accountId)
         .where('name', 'in', names)
@@ -167,10 +230,13 @@ export class KyselyStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.keys.clear();
+    this.domains.clear();
     await this.db.destroy();
-    await this.onClose();
   }
 }
+
+const domainKey = (accountId: string, name: string) => `${accountId}\u0000${name}`;
 
 function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {

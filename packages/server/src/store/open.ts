@@ -7,7 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { KyselyStore } from './kysely-store.js';
+import { type CacheOptions, KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
 import type { Database } from './tables.js';
@@ -19,6 +19,8 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** PostgreSQL pool size per process. */
   poolSize?: number;
+  /** Read caching of hot lookups; off when absent. */
+  cache?: CacheOptions;
 }
 
 /** The SQLite file inside `dataDir`. */
@@ -31,8 +33,8 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Open, migrate and return the store. */
 export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   const store = isPostgresUrl(options.databaseUrl)
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : openSqlite(options.dataDir);
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache)
+    : openSqlite(options.dataDir, options.cache);
   try {
     await migrate(store.db);
   } catch (error) {
@@ -42,7 +44,7 @@ export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   return store;
 }
 
-function openSqlite(dataDir: string): KyselyStore {
+function openSqlite(dataDir: string, cache?: CacheOptions): KyselyStore {
   mkdirSync(dataDir, { recursive: true });
   const file = sqliteFile(dataDir);
   const sqlite = new SQLite(file);
@@ -54,19 +56,19 @@ function openSqlite(dataDir: string): KyselyStore {
   // The CLI and the server may write the same file: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return new KyselyStore('sqlite', db);
+  return new KyselyStore('sqlite', db, cache);
 }
 
 // PostgreSQL returns int8 as strings to protect precision; our int8 columns are epoch
 // milliseconds, far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-function openPostgres(url: string, poolSize: number): KyselyStore {
+function openPostgres(url: string, poolSize: number, cache?: CacheOptions): KyselyStore {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new KyselyStore('postgres', db);
+  return new KyselyStore('postgres', db, cache);
 }
 
 /**
