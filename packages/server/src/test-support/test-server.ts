@@ -47,6 +47,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     DKIM_PROVIDER_HOST: 'provider.test',
+    // Nothing listens on the discard port: checks fail at once with dns_error unless a test
+    // points DNS_RESOLVERS at its own BIND.
+    DNS_RESOLVERS: '127.0.0.1:9',
+    DNS_TIMEOUT_MS: '500',
     ...env,
   });
   const server = await startServer(config, { logger: false });

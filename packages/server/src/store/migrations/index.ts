@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-verification.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-verification': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {
