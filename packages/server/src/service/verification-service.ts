@@ -5,7 +5,7 @@
  */
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
 import { dkimRecordName, dkimTarget, dmarcRecordName } from '../domain/records.js';
-import { applyObservation, domainStatusOf, nextCheckDelay } from '../domain/verification.js';
+import { applyObservation, domainStatusOf, nextCheckDelay, type Observation } from '../domain/verification.js';
 import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
 import { checkRecords, type ExpectedRecord } from '../verify/check-records.js';
 import type { DnsResolve } from '../verify/resolver.js';
@@ -109,7 +109,7 @@ export class VerificationService {
 
   private async run(domain: StoredDomain): Promise<StoredDomain> {
     const { settings } = this.options;
-    let observations;
+    let observations: Observation[];
     try {
       observations = await checkRecords(expectedRecords(domain, settings.providerHost), this.options.resolve);
     } catch (error) {
