@@ -5,7 +5,12 @@
  */
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
 import { dkimRecordName, dkimTarget, dmarcRecordName } from '../domain/records.js';
-import { applyObservation, domainStatusOf, nextCheckDelay, type Observation } from '../domain/verification.js';
+import {
+  applyObservation,
+  domainStatusOf,
+  nextCheckDelay,
+  type Observation,
+} from '../domain/verification.js';
 import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
 import { checkRecords, type ExpectedRecord } from '../verify/check-records.js';
 import type { DnsResolve } from '../verify/resolver.js';

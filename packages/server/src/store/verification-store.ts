@@ -67,6 +67,10 @@ export class VerificationStore {
    * Claim one domain for an on-demand check, only if nobody holds it and its last check is
    * older than `staleBefore`; returns its current state, or `undefined` when not claimed
    * (a check is running elsewhere, or one just finished).
+   *
+   * On SQLite one server process owns the file, and the caller already shares checks within
+   * the process, so the claim is a read: writing it would cost a synchronous commit (an
+   * fsync) on every status poll that checks.
    */
   async claimStale(
     domainId: string,
@@ -74,6 +78,16 @@ export class VerificationStore {
     leaseMs: number,
     staleBefore: number,
   ): Promise<StoredDomain | undefined> {
+    if (this.kind === 'sqlite') {
+      const row = await this.db
+        .selectFrom('domains')
+        .select(['claimed_until', 'last_checked_at'])
+        .where('id', '=', domainId)
+        .executeTakeFirst();
+      const held = row?.claimed_until != null && Number(row.claimed_until) > now;
+      const fresh = row?.last_checked_at != null && Number(row.last_checked_at) >= staleBefore;
+      return row === undefined || held || fresh ? undefined : this.load(domainId);
+    }
     const claimed = await this.db
       .updateTable('domains')
       .set({ claimed_until: now + leaseMs })
