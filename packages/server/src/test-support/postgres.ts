@@ -85,7 +85,12 @@ abstract class Databases {
 
   async createDatabase(): Promise<string> {
     const name = `test_${randomBytes(8).toString('hex')}`;
-    this.pool ??= new pg.Pool({ connectionString: this.url, max: 2 });
+    if (!this.pool) {
+      this.pool = new pg.Pool({ connectionString: this.url, max: 2 });
+      // An idle admin connection is terminated when the server shuts down (57P01); that is
+      // expected, and without a listener it would crash the test process.
+      this.pool.on('error', () => {});
+    }
     // The name is ours (hex), so quoting it is enough; CREATE DATABASE takes no parameters.
     await this.pool.query(`CREATE DATABASE "${name}"`);
     this.created.push(name);
