@@ -1,7 +1,12 @@
-/** `npm run bench` for the server: every server benchmark, one after the other. */
+/** `npm run bench` for the server: every server benchmark, one after the other (BENCH_ONLY=name for one). */
 import { runApiBench } from './api.bench.js';
+import { runPostgresBench } from './postgres.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 
+const benches: Record<string, () => Promise<void>> = {
+  api: runApiBench,
+  verification: runVerificationBench,
+  postgres: runPostgresBench,
+};
 const only = process.env.BENCH_ONLY;
-if (!only || only === 'api') await runApiBench();
-if (!only || only === 'verification') await runVerificationBench();
+for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();
