@@ -33,7 +33,7 @@ export interface TestServer {
   request<T = any>(
     method: string,
     route: string,
-    options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<ApiResponse<T>>;
   openapi: OpenApiChecker;
   close(): Promise<void>;
@@ -94,7 +94,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async request(method, route, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key !== undefined) headers.authorization = options.key;
-      let body: string | Buffer | undefined;
+      let body: string | undefined;
       if (options.rawBody !== undefined) body = options.rawBody;
       else if (options.body !== undefined) {
         body = JSON.stringify(options.body);
