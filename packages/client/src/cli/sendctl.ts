@@ -178,7 +178,10 @@ async function status(client: ServiceClient, args: string[], json: boolean, io: 
 
 function printStatuses(envelopes: DomainEnvelope[], io: Io): void {
   const domains = envelopes.flatMap((e) => (e.data ? [e.data] : []));
-  if (domains.length === 0) return io.out('no domains');
+  if (domains.length === 0) {
+    io.out('no domains');
+    return;
+  }
   io.out(table(STATUS_HEADER, domains.map(statusRow)));
   for (const domain of domains) {
     const lines = problems(domain);
