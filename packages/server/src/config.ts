@@ -49,6 +49,12 @@ export interface VerificationConfig {
 export interface Limits {
   maxItemsPerRequest: number;
   bodyLimitBytes: number;
+  /** A client must send its whole header within this (slowloris). */
+  headersTimeoutMs: number;
+  /** …and its whole request within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
   maxDomainsPerAccount: number;
   /** Requests per key (or per client address before authentication) in each window. */
   rateLimitMax: number;
@@ -94,6 +100,9 @@ export function loadConfig(env: Env = process.env): Config {
     limits: {
       maxItemsPerRequest: integer(env, 'MAX_ITEMS_PER_REQUEST', 100, 1, 10_000),
       bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+      headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
       maxDomainsPerAccount: integer(env, 'MAX_DOMAINS_PER_ACCOUNT', 10_000, 1, 10_000_000),
       rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 1200, 1, 100_000_000),
       rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
