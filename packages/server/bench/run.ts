@@ -2,6 +2,7 @@
 import { runApiBench } from './api.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
+import { runSoakBench } from './soak.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   verification: runVerificationBench,
   postgres: runPostgresBench,
   fuzz: runFuzzBench,
+  soak: runSoakBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();
