@@ -17,6 +17,7 @@ import { ApiError } from './errors.js';
 import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
+import { pageRoutes } from './routes/pages.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
 export interface AppDependencies {
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { store });
+  await app.register(pageRoutes);
 
   await app.register(
     async (api) => {
