@@ -117,7 +117,12 @@ export const socialLinks = defineBlock({
       ],
       icon: ICONS.social,
       run: (host, from, to) =>
-        insertBlock(host, from, to, host.view.state.schema.nodes.socialLinks!.create()),
+        insertBlock(
+          host,
+          from,
+          to,
+          host.view.state.schema.nodes.socialLinks!.create(host.branded('socialLinks')),
+        ),
     },
   ],
 });
