@@ -52,6 +52,12 @@ export const small = (parts: Inline[], a = 'left'): JSONNode =>
     ),
     a,
   );
+/** A line break inside a paragraph. */
+export const br: JSONNode = { type: 'hardBreak' };
+/** A small grey caption over a value, in one paragraph: "DATE / Thursday, June 12". */
+export const fact = (caption: string, ...value: Inline[]): JSONNode =>
+  p([t(caption.toUpperCase(), bold, color(MUTED), size(12)), br, ...value]);
+
 /** A heading of level 1–3. */
 export const h = (level: number, parts: Inline[], a = 'left'): JSONNode => ({
   type: 'heading',

@@ -12,11 +12,13 @@ import {
   ACCENT,
   badge,
   bold,
+  br,
   button,
   color,
   columns,
   divider,
   doc,
+  fact,
   footer,
   h,
   link,
@@ -36,13 +38,18 @@ import {
   v,
 } from './build.js';
 
-const label = (text: string) => small([t(text.toUpperCase(), bold)]);
-const value = (...parts: Parameters<typeof p>[0]) => p(parts);
-const row = (left: string, right: string, strong = false) =>
-  columns('2-1', [[p([strong ? t(left, bold) : left])], [p([strong ? t(right, bold) : right], 'right')]], {
-    stack: false,
-    gap: 8,
-  });
+/** Line items as two aligned columns of lines (name, amount): a receipt's table, email-safe. */
+const lines = (rows: [string, string][], strong = false) => {
+  const cell = (i: 0 | 1) =>
+    p(
+      rows.flatMap(([name, amount], n) => [
+        ...(n ? [br] : []),
+        strong ? t(i ? amount : name, bold, size(18)) : t(i ? amount : name),
+      ]),
+      i ? 'right' : 'left',
+    );
+  return columns('2-1', [[cell(0)], [cell(1)]], { stack: false, gap: 8 });
+};
 const step = (title: string, text: string) => [h(3, [title]), small([text])];
 
 const welcome = doc(
@@ -134,24 +141,26 @@ const receipt = doc(
   h(1, ['Thanks for your order!']),
   p(['Hi ', v('first_name', 'there'), ', we have received your payment. Here is your receipt.']),
   columns(
-    '3',
-    [
-      [label('Order'), value(v('order_number', '#1042', bold))],
-      [label('Date'), value(v('order_date', 'Today'))],
-      [label('Paid with'), value(v('payment_method', 'Card'))],
-    ],
-    { stack: false, gap: 8, bg: TINT, padding: 14 },
+    '2',
+    [[fact('Order number', v('order_number', '', bold))], [fact('Order date', v('order_date', '', bold))]],
+    { gap: 0, bg: TINT, padding: 16 },
   ),
   spacer(8),
-  row('Everyday Tote, Sand', '$48.00'),
-  row('Canvas Pouch (2)', '$24.00'),
-  row('Gift wrap', '$4.00'),
-  divider(4),
-  row('Subtotal', '$76.00'),
-  row('Shipping', 'Free'),
-  row('Tax', '$6.08'),
-  divider(4, '#d4d4d8', 2),
-  row('Total', '$82.08', true),
+  lines([
+    ['Everyday Tote, Sand', '$48.00'],
+    ['Canvas Pouch (2)', '$24.00'],
+    ['Gift wrap', '$4.00'],
+  ]),
+  divider(0),
+  spacer(16),
+  lines([
+    ['Subtotal', '$76.00'],
+    ['Shipping', 'Free'],
+    ['Tax', '$6.08'],
+  ]),
+  divider(0, '#d4d4d8', 2),
+  spacer(16),
+  lines([['Total', '$82.08']], true),
   spacer(8),
   button('View your order', '{{order_url}}'),
   small(['Questions about your order? Reply to this email and we will help.'], 'center'),
@@ -186,10 +195,10 @@ const shipping = doc(
   columns(
     '2',
     [
-      [label('Carrier'), value(v('carrier', 'Standard shipping', bold))],
-      [label('Estimated delivery'), value(v('delivery_date', 'In 3 to 5 days', bold))],
+      [fact('Carrier', v('carrier', 'Standard shipping', bold))],
+      [fact('Estimated delivery', v('delivery_date', 'in 3 to 5 days', bold))],
     ],
-    { gap: 12, bg: TINT, padding: 16 },
+    { gap: 0, bg: TINT, padding: 16 },
   ),
   spacer(16),
   button('Track your package', '{{tracking_url}}'),
@@ -314,11 +323,11 @@ const invitation = doc(
   columns(
     '3',
     [
-      [label('Date'), value(v('event_date', 'Thursday, June 12', bold))],
-      [label('Time'), value(v('event_time', '2 to 6 pm', bold))],
-      [label('Where'), value(v('event_place', 'The Atrium, Main Street', bold))],
+      [fact('Date', v('event_date', 'Thursday, June 12', bold))],
+      [fact('Time', v('event_time', '2 to 6 pm', bold))],
+      [fact('Where', v('event_place', 'The Atrium, Main Street', bold))],
     ],
-    { gap: 12, bg: TINT, padding: 16 },
+    { gap: 0, bg: TINT, padding: 16 },
   ),
   spacer(8),
   button('Reserve your seat', '{{rsvp_url}}'),
