@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
+import * as m0004 from './0004-templates.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0004-templates': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {
