@@ -79,6 +79,10 @@ export function renderTemplate(
   const output = source.replace(
     VARIABLE_TAG,
     (tag, name: string, fallback: string | undefined, at: number) => {
+      const attr = html ? attributeAt(source, at) : null;
+      // The editor's round-trip markers describe the template, not one recipient's email: the
+      // tags there stay, so a filled email given back to setContent() is the template again.
+      if (attr?.name === 'data-attrs') return tag;
       used.add(name);
       const value = lookup(data, name);
       if (value === undefined) {
@@ -90,7 +94,6 @@ export function renderTemplate(
         return '';
       }
       if (!html) return value;
-      const attr = attributeAt(source, at);
       if (attr && (attr.name === 'href' || attr.name === 'src')) {
         const whole = attr.whole && source.slice(at + tag.length).match(/^\s*["']/);
         if (whole) {
