@@ -101,8 +101,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * The attributes of one block or mark after a brand change, or `null` when nothing changes.
  * Without `previous` (a template being loaded) every value the brand gives wins, and the
  * template's accent colour becomes the brand colour. With `previous` (a live `setBranding`), a
- * value follows the new brand only where it still holds what the previous brand (or, where that
- * gave nothing, the block's default) put there: people's own edits stay.
+ * value follows the new brand only where it still holds the previous brand's value or the
+ * block's default: people's own edits stay.
  */
 export function rebrandAttrs(type: string, attrs: Attrs, next: Brand, previous: Brand | null): Attrs | null {
   const out: Attrs = { ...attrs };
@@ -130,7 +130,10 @@ export function rebrandAttrs(type: string, attrs: Attrs, next: Brand, previous: 
     }
   } else {
     for (const [key, value] of Object.entries(given)) {
-      const untouched = !before || same(current(key), key in before ? before[key] : table[key]?.default);
+      const untouched =
+        !before ||
+        same(current(key), table[key]?.default) ||
+        (key in before && same(current(key), before[key]));
       if (untouched) set(key, value);
     }
   }
