@@ -26,7 +26,7 @@ export interface ReceivedUpload {
 export async function buildBrowserBundle(): Promise<{ js: string; css: string }> {
   const [js, css] = await Promise.all([
     esbuild.build({
-      entryPoints: [path.join(PACKAGE_DIR, 'src/index.ts')],
+      entryPoints: [path.join(PACKAGE_DIR, 'src/iife.ts')],
       bundle: true,
       format: 'iife',
       globalName: 'ServiceEmailBuilder',
