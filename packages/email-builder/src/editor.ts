@@ -6,7 +6,7 @@ import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from
 import { keymap } from 'prosemirror-keymap';
 import { DOMParser as PMDOMParser, type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
-import { EditorState, Plugin, TextSelection, type Transaction } from 'prosemirror-state';
+import { EditorState, Plugin, Selection, type Transaction } from 'prosemirror-state';
 import { Decoration, DecorationSet, EditorView, type NodeViewConstructor } from 'prosemirror-view';
 import { applyBranding, brandAttrs, rebrandAttrs } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
@@ -302,7 +302,8 @@ export class ServiceEditor {
     const { state } = this.view;
     let tr = state.tr.replaceWith(0, state.doc.content.size, doc.content);
     for (const [key, value] of Object.entries(doc.attrs)) tr = tr.setDocAttribute(key, value);
-    tr.setSelection(TextSelection.atStart(tr.doc));
+    // the cursor goes to the first text, so a leading logo or image is not selected (with its settings open)
+    tr.setSelection(Selection.findFrom(tr.doc.resolve(0), 1, true) ?? Selection.atStart(tr.doc));
     // Its own undo step: neither merged into the edits before it nor with the ones after.
     this.view.dispatch(closeHistory(tr));
     this.closeNext = true;

@@ -152,8 +152,8 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
         ),
         action('Use', `Use template ${summary.name}`, async () => {
           const template = await ctx.store.get(summary.id);
-          ctx.load(template.document);
           close();
+          ctx.load(template.document);
         }),
         action('Rename', `Rename template ${summary.name}`, async () => rename()),
         action('Delete', `Delete template ${summary.name}`, async () => confirmDelete()),
@@ -183,10 +183,14 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
         summary = renamed;
         show();
         say(`Renamed to “${renamed.name}”.`);
-        li.querySelector<HTMLElement>('button')?.focus();
+        li.querySelectorAll<HTMLElement>('button')[1]?.focus();
       };
       input.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') void attempt(save);
+        // preventDefault: the Enter must not also "click" the button that gets focus next
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          void attempt(save);
+        }
         if (e.key === 'Escape') {
           e.preventDefault();
           show();
@@ -261,8 +265,8 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
               'Use template',
             );
             use.addEventListener('click', () => {
-              ctx.load(tpl.document);
               close();
+              ctx.load(tpl.document);
             });
             const frame = h('iframe', {
               sandbox: '',

@@ -72,6 +72,7 @@ export const variable = defineBlock({
           from,
           to,
           host.view.state.schema.nodes.variable!.create(host.variables[0] ?? null),
+          true,
         ),
     },
   ],
