@@ -7,8 +7,11 @@ import type { JSONMark, JSONNode } from '../../model/types.js';
 
 export { TEMPLATE_ACCENT as ACCENT, TEMPLATE_TINT as TINT };
 
-/** Secondary text colour (zinc-500 on white: 4.8:1). */
-export const MUTED = '#71717a';
+/**
+ * Secondary text colour: zinc-600, 7.7:1 on white and above 6:1 on any brand tint (axe found
+ * zinc-500 under 4.5:1 on the tinted panels).
+ */
+export const MUTED = '#52525b';
 
 type Inline = JSONNode | string;
 

@@ -50,7 +50,10 @@ const lines = (rows: [string, string][], strong = false) => {
     );
   return columns('2-1', [[cell(0)], [cell(1)]], { stack: false, gap: 8 });
 };
-const step = (title: string, text: string) => [h(3, [title]), small([text])];
+/** A titled item in a panel: a bold line, not a heading, so the outline stays h1 → h2. */
+/** Dark text on a tinted panel (links there stay underlined). */
+const INK = '#18181b';
+const step = (title: string, text: string) => [p([t(title, bold, size(18))]), small([text])];
 
 const welcome = doc(
   'Your account is ready. Here is how to get the most out of it.',
@@ -75,7 +78,7 @@ const welcome = doc(
   button('Get started', '{{dashboard_url}}'),
   p(['Questions? Just reply to this email: a real person reads every message.']),
   signature('Welcome aboard,'),
-  divider(8),
+  divider(16),
   social(),
   footer('You are receiving this email because you created an account.'),
 );
@@ -243,13 +246,16 @@ const newsletter = doc(
     'https://example.com/blog/habits',
   ),
   divider(16),
-  h(3, ['Quick links']),
+  h(2, ['Quick links']),
   columns(
     '2',
     [
-      [p([t('Help centre', bold, link('https://example.com/help'))]), small(['Answers to common questions'])],
       [
-        p([t('Community', bold, link('https://example.com/community'))]),
+        p([t('Help centre', bold, color(INK), link('https://example.com/help'))]),
+        small(['Answers to common questions']),
+      ],
+      [
+        p([t('Community', bold, color(INK), link('https://example.com/community'))]),
         small(['Meet people doing the same work']),
       ],
     ],
@@ -257,12 +263,12 @@ const newsletter = doc(
   ),
   spacer(16),
   signature('Until next month,'),
-  divider(8),
+  divider(16),
   social(),
   footer('You are receiving this email because you subscribed to our newsletter.'),
 );
 
-const feature = (title: string, text: string) => [h(3, [title]), small([text])];
+const feature = step;
 
 const announcement = doc(
   'Meet the biggest update we have ever shipped.',
@@ -303,7 +309,7 @@ const announcement = doc(
     '.',
   ]),
   signature('Happy building,'),
-  divider(8),
+  divider(16),
   social(),
   footer('You are receiving this email because you use our product.'),
 );
@@ -331,7 +337,7 @@ const invitation = doc(
   ),
   spacer(8),
   button('Reserve your seat', '{{rsvp_url}}'),
-  h(3, ['Programme']),
+  h(2, ['Programme']),
   ul(
     [t('2:00 pm', bold), ' Welcome and opening keynote'],
     [t('3:00 pm', bold), ' Workshops: tokens, theming and accessibility'],
@@ -340,7 +346,7 @@ const invitation = doc(
   ),
   small(['Seats are limited. Cannot make it? Reply and we will send you the recordings.']),
   signature('Hope to see you there,'),
-  divider(8),
+  divider(16),
   social(),
   footer('You are receiving this invitation because you are on our events list.'),
 );
