@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer as startApi, type TestServer } from '../../server/src/test-support/test-server.js';
+import { type ApiServer, startApiServer } from '../test-support/api-server.js';
 import { launchChromium } from '../test-support/browser.js';
 import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
 
 const LOGO = readFileSync(path.join(PACKAGE_DIR, 'test-support/logo-light.png'));
 
-let api: TestServer;
+let api: ApiServer;
 let web: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let page: Page;
@@ -25,7 +25,7 @@ const fails = (code: string) =>
   run<string>(`try { ${code}; return 'no error'; } catch (e) { return e.code + ': ' + e.message; }`);
 
 before(async () => {
-  api = await startApi();
+  api = await startApiServer();
   ({ key } = await api.createKey({ name: 'browser', scopes: ['templates', 'images'] }));
   web = await startTestServer({ token: 'unused' });
   web.setPage(
