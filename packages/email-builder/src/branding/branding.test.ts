@@ -174,7 +174,7 @@ describe('applyBranding to the starter templates', () => {
         assert.equal(footer.attrs?.unsubscribeUrl, BRAND.unsubscribe.link);
       }
       assert.equal(nodes(branded, 'footer').length, 1, 'every template has a footer');
-      for (const s of nodes(branded, 'socialLinks')) assert.equal((s.attrs?.links as unknown[]).length, 3);
+      for (const s of nodes(branded, 'socialLinks')) assert.equal((s.attrs!.links as unknown[]).length, 3);
       for (const s of nodes(branded, 'signature')) assert.equal(s.attrs?.name, 'Ada Park');
       for (const c of nodes(branded, 'column'))
         assert.ok(
