@@ -26,6 +26,8 @@ async function bundleSize(name, js, cssFile) {
     splitting: true,
     outdir: path.join(pkg, '.bench/bundle'),
     metafile: true,
+    // metafile paths are relative to this; outputFiles' are absolute (made relative to pkg below)
+    absWorkingDir: pkg,
     platform: 'browser',
     write: false,
     define: { 'process.env.NODE_ENV': '"production"' },
