@@ -2,18 +2,13 @@
  * Composition root: open the store, build the services and the HTTP app, and listen.
  * Used by `main.ts` and by the tests, which start the real thing on a free port.
  */
-import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
-import { ImageService } from './service/image-service.js';
-import { TemplateService } from './service/template-service.js';
-import { ImageFiles } from './store/image-files.js';
-import { ImageStore } from './store/image-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
-import { TemplateStore } from './store/template-store.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -39,12 +34,7 @@ export async function startServer(
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
   });
-  const templates = new TemplateService({ store: new TemplateStore(store.db), limits: config.templates });
-  const images = new ImageService({
-    store: new ImageStore(store.db),
-    files: new ImageFiles(path.join(config.dataDir, 'images')),
-    limits: config.images,
-  });
+  const { templates, images } = createBrowserServices(config, store);
   let app: FastifyInstance;
   try {
     app = await buildApp({
