@@ -76,6 +76,9 @@ export async function startService(
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     RATE_LIMIT_MAX: '100000000',
+    // No DNS answers on this machine: checks fail at once (dns_error) unless a bench
+    // passes its own BIND.
+    DNS_RESOLVERS: '127.0.0.1:9',
     ...env,
   };
   const proc = await startNode(['packages/server/dist/main.js'], serviceEnv);

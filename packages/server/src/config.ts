@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start-up with precise errors.
  * Every variable is documented in the README's configuration reference.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -19,6 +20,7 @@ export interface Config {
   trustProxy: boolean;
   /** Read caching: a revoked key stops working within `keyTtlMs`; see the README. */
   cache: { keyTtlMs: number; domainTtlMs: number };
+  verification: VerificationConfig;
   /** The browser-facing routes (templates, images); see `TemplateLimits`, `ImageLimits`. */
   templates: TemplateLimits;
   images: ImageLimits;
@@ -26,6 +28,29 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** The service's public base URL (`https://api.example.com`), for image URLs; unset: from the request. */
   publicUrl: string | undefined;
+}
+
+export interface VerificationConfig {
+  /** `ip` / `ip:port` / `[v6]:port`; empty means the system's resolvers. */
+  resolvers: string[];
+  dnsTimeoutMs: number;
+  dnsTries: number;
+  /** DNS queries in flight at once per process. */
+  dnsConcurrency: number;
+  /** How long a verified record may be definitively missing before it is pending again. */
+  graceMs: number;
+  /** A status request re-checks a domain last checked longer ago than this… */
+  statusMaxAgeMs: number;
+  /** …and waits at most this long for the check. */
+  statusWaitMs: number;
+  schedulerIntervalMs: number;
+  schedulerBatch: number;
+  /** Domains checked at once per process. */
+  checkConcurrency: number;
+  /** How long a claim holds a domain; a check that died is retried after it. */
+  leaseMs: number;
+  /** Run the background scheduler in this process. */
+  schedulerEnabled: boolean;
 }
 
 export interface TemplateLimits {
@@ -46,6 +71,12 @@ export interface ImageLimits {
 export interface Limits {
   maxItemsPerRequest: number;
   bodyLimitBytes: number;
+  /** A client must send its whole header within this (slowloris). */
+  headersTimeoutMs: number;
+  /** …and its whole request within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
   maxDomainsPerAccount: number;
   /** Requests per key (or per client address before authentication) in each window. */
   rateLimitMax: number;
@@ -70,6 +101,20 @@ export function loadConfig(env: Env = process.env): Config {
     dmarcPolicy: dmarcPolicy(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    verification: {
+      resolvers: resolverList(env, 'DNS_RESOLVERS'),
+      dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 2_000, 50, 60_000),
+      dnsTries: integer(env, 'DNS_TRIES', 2, 1, 10),
+      dnsConcurrency: integer(env, 'DNS_CONCURRENCY', 64, 1, 10_000),
+      graceMs: integer(env, 'VERIFY_GRACE_MS', 72 * 3600_000, 0, 365 * 86_400_000),
+      statusMaxAgeMs: integer(env, 'STATUS_CHECK_MAX_AGE_MS', 5_000, 0, 86_400_000),
+      statusWaitMs: integer(env, 'STATUS_CHECK_WAIT_MS', 2_000, 0, 60_000),
+      schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1_000, 10, 3_600_000),
+      schedulerBatch: integer(env, 'SCHEDULER_BATCH', 100, 1, 10_000),
+      checkConcurrency: integer(env, 'CHECK_CONCURRENCY', 32, 1, 10_000),
+      leaseMs: integer(env, 'CHECK_LEASE_MS', 60_000, 1_000, 3_600_000),
+      schedulerEnabled: boolean(env, 'SCHEDULER_ENABLED', true),
+    },
     cache: {
       keyTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
       domainTtlMs: integer(env, 'DOMAIN_CACHE_TTL_MS', 2_000, 0, 3_600_000),
@@ -77,6 +122,9 @@ export function loadConfig(env: Env = process.env): Config {
     limits: {
       maxItemsPerRequest: integer(env, 'MAX_ITEMS_PER_REQUEST', 100, 1, 10_000),
       bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+      headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
       maxDomainsPerAccount: integer(env, 'MAX_DOMAINS_PER_ACCOUNT', 10_000, 1, 10_000_000),
       rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 1200, 1, 100_000_000),
       rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
@@ -124,6 +172,22 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`. */
+function resolverList(env: Env, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const server = entry.trim();
+    const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(server) ?? /^([^:]+)(?::(\d+))?$/.exec(server);
+    const ip = match?.[1] ?? server;
+    const port = match?.[2];
+    if (!match || isIP(ip) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      throw new ConfigError(`${name} must be a comma-separated list of ip or ip:port; "${server}" is not`);
+    }
+    return server;
+  });
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -1,21 +1,27 @@
 /**
- * Composition root: open the store, build the services and the HTTP app, and listen.
- * Used by `main.ts` and by the tests, which start the real thing on a free port.
+ * Composition root: open the store, build the services, the background jobs and the HTTP
+ * app, and listen. Used by `main.ts` and by the tests, which start the real thing on a free
+ * port.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
+import { VerificationService } from './service/verification-service.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
+import { VerificationStore } from './store/verification-store.js';
+import { createResolver } from './verify/resolver.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   store: KyselyStore;
+  verification: { store: VerificationStore; service: VerificationService; scheduler: VerificationScheduler };
   /** `http://host:port` */
   url: string;
-  /** Stop accepting, let in-flight requests finish, then close the database. */
+  /** Stop accepting, let in-flight requests and checks finish, then close the database. */
   close(): Promise<void>;
 }
 
@@ -29,10 +35,40 @@ export async function startServer(
     poolSize: config.dbPoolSize,
     cache: config.cache,
   });
+  const v = config.verification;
+  const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+  // Reported through the app's logger once it exists.
+  let reportError: (error: unknown, domainName?: string) => void = () => {};
+  const verification = new VerificationService({
+    store: verificationStore,
+    resolve: createResolver({
+      servers: v.resolvers,
+      timeoutMs: v.dnsTimeoutMs,
+      tries: v.dnsTries,
+      concurrency: v.dnsConcurrency,
+    }),
+    settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
+  });
+  const scheduler = new VerificationScheduler({
+    store: verificationStore,
+    service: verification,
+    intervalMs: v.schedulerIntervalMs,
+    batchSize: v.schedulerBatch,
+    concurrency: v.checkConcurrency,
+    leaseMs: v.leaseMs,
+    onError: (error, domain) => reportError(error, domain?.name),
+  });
   const domains = new DomainService({
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
+    verification: {
+      service: verification,
+      store: verificationStore,
+      maxAgeMs: v.statusMaxAgeMs,
+      waitMs: v.statusWaitMs,
+    },
+    onRegistered: () => scheduler.nudge(),
   });
   const { templates, images } = createBrowserServices(config, store);
   let app: FastifyInstance;
@@ -50,6 +86,9 @@ export async function startServer(
     await store.close();
     throw error;
   }
+  reportError = (error, domain) => app.log.error({ err: error, domain }, 'verification check failed');
+  if (v.schedulerEnabled) scheduler.start();
+
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -57,10 +96,13 @@ export async function startServer(
   return {
     app,
     store,
+    verification: { store: verificationStore, service: verification, scheduler },
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {
         await app.close();
+        await scheduler.stop();
+        await verification.idle();
         await store.close();
       })();
       return closing;

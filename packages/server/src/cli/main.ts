@@ -5,10 +5,12 @@
  *   keys create --name N [--account ID] [--scope templates,images] [--json]
  *   keys list [--json]
  *   keys revoke <id|prefix>
+ *   openapi                  (prints the OpenAPI document; needs no database)
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { buildOpenApiDocument } from '../http/openapi-document.js';
 import { openStore } from '../store/open.js';
 import { CliError, type CliIo, processIo } from './io.js';
 import { keysCommand } from './keys.js';
@@ -16,7 +18,8 @@ import { keysCommand } from './keys.js';
 const USAGE = `usage: cli <command>
   keys create --name <name> [--account <account id>] [--scope templates,images] [--json]
   keys list [--json]
-  keys revoke <key id | key prefix>`;
+  keys revoke <key id | key prefix>
+  openapi                       print the OpenAPI 3.1 document`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -48,6 +51,10 @@ export async function runCli(argv: string[], io: CliIo = processIo, env = proces
   }
   try {
     const config = loadConfig(env);
+    if (command === 'openapi') {
+      io.out(JSON.stringify(await buildOpenApiDocument(config), null, 2));
+      return 0;
+    }
     const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
     try {
       if (command === 'keys') await keysCommand(store, rest, parsed.values, io);

@@ -58,9 +58,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // properties, and every problem reported at once.
       customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: false },
     },
-    // Never let a slow client hold a socket forever (issue 9 tunes these further).
-    requestTimeout: 30_000,
-    connectionTimeout: 30_000,
+    // A slow or stalled client never holds a socket for long: its headers, its whole
+    // request and its idle keep-alive time are bounded (Node answers 408 and closes).
+    requestTimeout: config.limits.requestTimeoutMs,
+    keepAliveTimeout: config.limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.limits.headersTimeoutMs,
+      // Node enforces both timeouts on this timer (30 s by default): run it often enough
+      // that a short limit holds.
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(30_000, Math.floor(config.limits.headersTimeoutMs / 4)),
+      ),
+      // Node's default: larger headers get 431 before any of our code runs.
+      maxHeaderSize: 16 * 1024,
+    },
     return503OnClosing: true,
   });
 

@@ -78,7 +78,7 @@ describe('authentication', () => {
 });
 
 describe('bodies', () => {
-  const post = (rawBody: string | Buffer, contentType = 'application/json', k = key) =>
+  const post = (rawBody: string, contentType = 'application/json', k = key) =>
     t.request('POST', '/api/public/domain', { key: k, rawBody, headers: { 'content-type': contentType } });
 
   test('malformed JSON: 400 REQUEST_BAD_JSON', async () => {

@@ -1,0 +1,68 @@
+/** Text output of sendctl: tables and zone-file lines. Pure. */
+import type { DnsRecord, DomainResult } from '../client.js';
+
+/** Columns padded to their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** The TTL we suggest where the API says "Auto". */
+export const ZONE_TTL = 3600;
+
+/**
+ * Lines ready to paste into a BIND zone file, with absolute names. TXT values longer than
+ * 255 bytes are split into several strings (RFC 1035 §3.3.14).
+ */
+export function bindLines(domain: DomainResult): string[] {
+  return domain.records.map((record) => {
+    const owner = `${record.fqdn}.`;
+    if (record.type === 'CNAME') return `${owner}\t${ZONE_TTL}\tIN\tCNAME\t${record.value}.`;
+    const text = record.value.replace(/^"|"$/g, '');
+    const chunks = text.match(/.{1,255}/gs) ?? [''];
+    return `${owner}\t${ZONE_TTL}\tIN\tTXT\t${chunks.map((c) => `"${c}"`).join(' ')}`;
+  });
+}
+
+export function recordsTable(domain: DomainResult): string {
+  return table(
+    ['TYPE', 'NAME', 'VALUE', 'STATUS'],
+    domain.records.map((r) => [r.type, r.name, r.value, r.status]),
+  );
+}
+
+/** One line per record that is not as expected, with the server's explanation. */
+export function problems(domain: DomainResult): string[] {
+  return domain.records
+    .filter((r: DnsRecord) => r.reason !== null)
+    .map((r) => `  ${r.type} ${r.fqdn}: ${r.reason}${r.detail ? ` — ${r.detail}` : ''}`);
+}
+
+export function statusRow(domain: DomainResult): string[] {
+  const dkim = domain.records.filter((r) => r.type === 'CNAME');
+  const verifiedDkim = dkim.filter((r) => r.status === 'verified').length;
+  const dmarc = domain.records.find((r) => r.type === 'TXT');
+  return [
+    domain.domain,
+    domain.type,
+    domain.status,
+    `${verifiedDkim}/${dkim.length}`,
+    dmarc?.status ?? '-',
+    domain.lastCheckedAt ?? 'never',
+  ];
+}
+
+export const STATUS_HEADER = ['DOMAIN', 'TYPE', 'STATUS', 'DKIM', 'DMARC', 'LAST CHECK'];
+
+/** "10m", "90s", "2h", "500ms" or plain milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(match[1]) * unit);
+}

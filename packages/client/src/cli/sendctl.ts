@@ -1,0 +1,322 @@
+/**
+ * `sendctl`: the sending-domain service from a shell, on the typed client.
+ *
+ * Configuration: `--url` / `SERVICE_URL` (default http://127.0.0.1:3000) and `--key` /
+ * `SERVICE_API_KEY`. `--json` prints machine-readable results.
+ *
+ * Exit codes: 0 success; 1 the request failed (network, auth, rate limit…); 2 usage error;
+ * 3 `domains wait` timed out; 4 some items failed (invalid or unknown domains).
+ */
+import { parseArgs } from 'node:util';
+import { type DomainEnvelope, type DomainResult, ServiceClient } from '../client.js';
+import { ServiceApiError, VerificationTimeoutError } from '../errors.js';
+import {
+  bindLines,
+  parseDuration,
+  problems,
+  recordsTable,
+  STATUS_HEADER,
+  statusRow,
+  table,
+} from './format.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, timeout: 3, itemsFailed: 4 } as const;
+
+const USAGE = `usage: sendctl <command> [options]
+
+  domains add <domain…> [--type transactional|marketing]   register, and show the records to publish
+  domains status [<domain…>]                               statuses (all domains when none given)
+  domains list                                             every registration
+  domains records <domain> [--format table|bind|json]      the records to publish (bind: zone-file lines)
+  domains wait <domain…> [--timeout 10m] [--interval 5s]   poll until verified, with live progress
+  domains history <domain>                                 status changes, newest first
+  domains remove <domain…>                                 delete registrations
+  keys …, dkim …                                           server-side commands (run on the server's machine)
+
+options: --url URL (SERVICE_URL), --key KEY (SERVICE_API_KEY), --json, --help`;
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Rewrite the current progress line (a TTY); plain lines otherwise. */
+  isTty: boolean;
+  env: Record<string, string | undefined>;
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  type: { type: 'string' },
+  format: { type: 'string' },
+  timeout: { type: 'string' },
+  interval: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  // Server-side commands' own options pass through.
+  name: { type: 'string' },
+  account: { type: 'string' },
+  scope: { type: 'string' },
+  domain: { type: 'string' },
+} as const;
+
+export async function sendctl(argv: string[], io: Io): Promise<number> {
+  if (argv[0] === 'keys' || argv[0] === 'dkim') return serverSide(argv, io);
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    (values.help ? io.out : io.err)(USAGE);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  try {
+    const [group, command, ...args] = positionals;
+    if (group !== 'domains') throw new UsageError(`unknown command "${group}"`);
+    const url = values.url ?? io.env.SERVICE_URL ?? 'http://127.0.0.1:3000';
+    const key = values.key ?? io.env.SERVICE_API_KEY;
+    if (!key) throw new UsageError('no API key: pass --key or set SERVICE_API_KEY');
+    const client = new ServiceClient({ baseUrl: url, apiKey: key });
+    const json = values.json === true;
+    switch (command) {
+      case 'add':
+        return await add(client, args, values.type, json, io);
+      case 'status':
+        return await status(client, args, json, io);
+      case 'list':
+        return await list(client, json, io);
+      case 'records':
+        return await records(client, args, values.format ?? (json ? 'json' : 'table'), io);
+      case 'wait':
+        return await wait(client, args, values.timeout, values.interval, json, io);
+      case 'history':
+        return await history(client, args, json, io);
+      case 'remove':
+        return await remove(client, args, json, io);
+      default:
+        throw new UsageError(`unknown command "domains ${command ?? ''}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`error: ${error.message}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    if (error instanceof ServiceApiError) {
+      io.err(`error: ${error.message} (${error.code}${error.status ? `, HTTP ${error.status}` : ''})`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+}
+
+function needDomains(args: string[], command: string): string[] {
+  if (args.length === 0) throw new UsageError(`domains ${command} needs at least one domain`);
+  return args;
+}
+
+/** Print item-level failures; returns whether any item failed. */
+function reportFailures(
+  envelopes: { error: { code: string; message: string } | null }[],
+  names: string[],
+  io: Io,
+): boolean {
+  let failed = false;
+  envelopes.forEach((envelope, i) => {
+    if (envelope.error) {
+      failed = true;
+      io.err(`${names[i]}: ${envelope.error.message} (${envelope.error.code})`);
+    }
+  });
+  return failed;
+}
+
+async function add(
+  client: ServiceClient,
+  args: string[],
+  type: string | undefined,
+  json: boolean,
+  io: Io,
+): Promise<number> {
+  const names = needDomains(args, 'add');
+  const domainType = (type ?? 'transactional').toLowerCase();
+  if (domainType !== 'transactional' && domainType !== 'marketing') {
+    throw new UsageError(`--type must be transactional or marketing, not "${type}"`);
+  }
+  const envelopes = await client.registerDomains(names.map((domain) => ({ domain, domainType })));
+  if (json) io.out(JSON.stringify(envelopes, null, 2));
+  else {
+    for (const envelope of envelopes) {
+      if (!envelope.data) continue;
+      io.out(
+        `${envelope.data.domain} (${envelope.data.type}): publish these records at your DNS provider\n${recordsTable(envelope.data)}\n`,
+      );
+    }
+  }
+  return reportFailures(envelopes, names, io) ? EXIT.itemsFailed : EXIT.ok;
+}
+
+async function allDomains(client: ServiceClient): Promise<DomainResult[]> {
+  const domains: DomainResult[] = [];
+  for await (const domain of client.allDomains()) domains.push(domain);
+  return domains;
+}
+
+async function status(client: ServiceClient, args: string[], json: boolean, io: Io): Promise<number> {
+  const names = args.length > 0 ? args : (await allDomains(client)).map((d) => d.domain);
+  const envelopes = names.length > 0 ? await client.domainStatus(names) : [];
+  if (json) io.out(JSON.stringify(envelopes, null, 2));
+  else printStatuses(envelopes, io);
+  return reportFailures(envelopes, names, io) ? EXIT.itemsFailed : EXIT.ok;
+}
+
+function printStatuses(envelopes: DomainEnvelope[], io: Io): void {
+  const domains = envelopes.flatMap((e) => (e.data ? [e.data] : []));
+  if (domains.length === 0) {
+    io.out('no domains');
+    return;
+  }
+  io.out(table(STATUS_HEADER, domains.map(statusRow)));
+  for (const domain of domains) {
+    const lines = problems(domain);
+    if (lines.length > 0) io.out(`\n${domain.domain}:\n${lines.join('\n')}`);
+  }
+}
+
+async function list(client: ServiceClient, json: boolean, io: Io): Promise<number> {
+  const domains = await allDomains(client);
+  if (json) io.out(JSON.stringify(domains, null, 2));
+  else io.out(domains.length === 0 ? 'no domains' : table(STATUS_HEADER, domains.map(statusRow)));
+  return EXIT.ok;
+}
+
+async function records(client: ServiceClient, args: string[], format: string, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('domains records needs exactly one domain');
+  if (!['table', 'bind', 'json'].includes(format))
+    throw new UsageError(`--format must be table, bind or json, not "${format}"`);
+  const [envelope] = await client.domainStatus(args);
+  if (!envelope?.data) {
+    reportFailures(envelope ? [envelope] : [], args, io);
+    return EXIT.itemsFailed;
+  }
+  if (format === 'json') io.out(JSON.stringify(envelope.data.records, null, 2));
+  else if (format === 'bind') io.out(bindLines(envelope.data).join('\n'));
+  else io.out(recordsTable(envelope.data));
+  return EXIT.ok;
+}
+
+async function wait(
+  client: ServiceClient,
+  args: string[],
+  timeout: string | undefined,
+  interval: string | undefined,
+  json: boolean,
+  io: Io,
+): Promise<number> {
+  const names = needDomains(args, 'wait');
+  const timeoutMs = parseDuration(timeout ?? '10m');
+  const intervalMs = parseDuration(interval ?? '5s');
+  if (timeoutMs === undefined)
+    throw new UsageError(`--timeout "${timeout}" is not a duration such as 10m or 90s`);
+  if (intervalMs === undefined || intervalMs < 100)
+    throw new UsageError(`--interval "${interval}" is not a duration of at least 100ms`);
+  const started = Date.now();
+  let lastLine = '';
+  const onProgress = (envelopes: DomainEnvelope[]) => {
+    if (json) return;
+    const parts = envelopes.map((e) => {
+      const d = e.data;
+      if (!d) return `${e.error?.code}`;
+      const done = d.records.filter((r) => r.type === 'CNAME' && r.status === 'verified').length;
+      return `${d.domain} ${d.status} (DKIM ${done}/3)`;
+    });
+    const line = `[${Math.round((Date.now() - started) / 1000)}s] ${parts.join(', ')}`;
+    if (io.isTty) io.err(`\r\x1b[2K${line}`);
+    else if (line.replace(/^\[\d+s\] /, '') !== lastLine.replace(/^\[\d+s\] /, '')) io.err(line);
+    lastLine = line;
+  };
+  try {
+    const envelopes = await client.waitForVerification(names, { timeoutMs, intervalMs, onProgress });
+    if (io.isTty && !json) io.err('');
+    if (json) io.out(JSON.stringify(envelopes, null, 2));
+    else io.out(`verified: ${names.join(', ')}`);
+    return EXIT.ok;
+  } catch (error) {
+    if (io.isTty && !json) io.err('');
+    if (error instanceof VerificationTimeoutError) {
+      if (json) io.out(JSON.stringify(error.last, null, 2));
+      else {
+        io.err(`timed out after ${timeout ?? '10m'}; still pending:`);
+        printStatuses(
+          (error.last as DomainEnvelope[]).filter((e) => e.data?.status !== 'verified'),
+          io,
+        );
+      }
+      return EXIT.timeout;
+    }
+    if (
+      error instanceof ServiceApiError &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      error.status !== 429 &&
+      error.status !== 401
+    ) {
+      io.err(`error: ${error.message} (${error.code})`);
+      return EXIT.itemsFailed;
+    }
+    throw error;
+  }
+}
+
+async function history(client: ServiceClient, args: string[], json: boolean, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('domains history needs exactly one domain');
+  const [envelope] = await client.domainHistory(args);
+  if (!envelope?.data) {
+    reportFailures(envelope ? [envelope] : [], args, io);
+    return EXIT.itemsFailed;
+  }
+  if (json) io.out(JSON.stringify(envelope.data.events, null, 2));
+  else if (envelope.data.events.length === 0) io.out('no status changes yet');
+  else
+    io.out(
+      table(
+        ['AT', 'RECORD', 'FROM', 'TO', 'REASON'],
+        envelope.data.events.map((e) => [e.at, e.record ?? '(domain)', e.from, e.to, e.reason ?? '']),
+      ),
+    );
+  return EXIT.ok;
+}
+
+async function remove(client: ServiceClient, args: string[], json: boolean, io: Io): Promise<number> {
+  const names = needDomains(args, 'remove');
+  const envelopes = await client.deleteDomains(names);
+  if (json) io.out(JSON.stringify(envelopes, null, 2));
+  else for (const e of envelopes) if (e.data) io.out(`deleted ${e.data.domain}`);
+  return reportFailures(envelopes, names, io) ? EXIT.itemsFailed : EXIT.ok;
+}
+
+/** `keys` and `dkim` need the database: they are the server's own CLI, when installed. */
+async function serverSide(argv: string[], io: Io): Promise<number> {
+  let cli: {
+    runCli(
+      argv: string[],
+      io: { out(l: string): void; err(l: string): void },
+      env: Record<string, string | undefined>,
+    ): Promise<number>;
+  };
+  // A variable, not a literal: the client does not depend on the server package.
+  const serverCli = '@service/server/cli';
+  try {
+    cli = await import(serverCli);
+  } catch {
+    io.err(`"${argv[0]}" runs on the server's machine, against its database: install @service/server there`);
+    return EXIT.usage;
+  }
+  return cli.runCli(argv, { out: io.out, err: io.err }, io.env);
+}

@@ -1,0 +1,156 @@
+/**
+ * `ServiceClient`: the whole sending-domain API, typed from the server's OpenAPI document,
+ * for Node 20+ and browsers. Request-level errors throw `ServiceApiError`; item-level
+ * results come back as the API's envelopes, in request order.
+ *
+ * @example
+ * const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: process.env.SERVICE_API_KEY! });
+ * const [result] = await client.registerDomains([{ domain: 'mail.example.com', domainType: 'Transactional' }]);
+ * await client.waitForVerification(['mail.example.com'], { timeoutMs: 600_000, onProgress: console.log });
+ */
+import createClient from 'openapi-fetch';
+import { ServiceApiError, VerificationTimeoutError } from './errors.js';
+import type { components, paths } from './generated/openapi.js';
+import { retryingFetch } from './retrying-fetch.js';
+
+export type DomainResult = components['schemas']['DomainResult'];
+export type DnsRecord = components['schemas']['DnsRecord'];
+export type DomainEnvelope = components['schemas']['DomainEnvelope'];
+export type DeleteEnvelope = components['schemas']['DeleteEnvelope'];
+export type HistoryEnvelope = components['schemas']['HistoryEnvelope'];
+export type DomainType = 'Transactional' | 'Marketing';
+
+export interface ServiceClientOptions {
+  /** e.g. `http://127.0.0.1:3000` */
+  baseUrl: string;
+  /** Sent as the whole `Authorization` header, as the API expects. */
+  apiKey: string;
+  /** Per attempt (default 10 s). */
+  timeoutMs?: number;
+  /** Retries on 429/503 (honouring `Retry-After`) and network errors (default 3). */
+  retries?: number;
+  /** Longest wait between attempts (default 30 s). */
+  maxRetryDelayMs?: number;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+export interface WaitOptions {
+  /** Give up after this long (default 10 minutes). */
+  timeoutMs?: number;
+  /** Between polls (default 5 s; the server re-checks DNS when its last check is older). */
+  intervalMs?: number;
+  /** Called after every poll with the latest envelopes. */
+  onProgress?: (envelopes: DomainEnvelope[]) => void;
+  signal?: AbortSignal;
+}
+
+export class ServiceClient {
+  private readonly api: ReturnType<typeof createClient<paths>>;
+
+  constructor(options: ServiceClientOptions) {
+    if (!options.baseUrl) throw new TypeError('ServiceClient needs baseUrl, e.g. http://127.0.0.1:3000');
+    if (!options.apiKey) throw new TypeError('ServiceClient needs apiKey');
+    this.api = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      headers: { authorization: options.apiKey },
+      fetch: retryingFetch({
+        timeoutMs: options.timeoutMs ?? 10_000,
+        retries: options.retries ?? 3,
+        maxDelayMs: options.maxRetryDelayMs ?? 30_000,
+        fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      }),
+    });
+  }
+
+  /** `POST /api/public/domain`: register domains (idempotent); one envelope per entry. */
+  async registerDomains(
+    domains: { domain: string; domainType: DomainType | string }[],
+  ): Promise<DomainEnvelope[]> {
+    return unwrap(await this.api.POST('/api/public/domain', { body: { domains } }));
+  }
+
+  /** `POST /api/public/domain/status`: current statuses (re-checked in DNS when stale). */
+  async domainStatus(domains: string[]): Promise<DomainEnvelope[]> {
+    return unwrap(await this.api.POST('/api/public/domain/status', { body: { domains } }));
+  }
+
+  /** `POST /api/public/domain/history`: each domain's status changes, newest first. */
+  async domainHistory(domains: string[]): Promise<HistoryEnvelope[]> {
+    return unwrap(await this.api.POST('/api/public/domain/history', { body: { domains } }));
+  }
+
+  /** `DELETE /api/public/domain`: delete registrations; one envelope per name. */
+  async deleteDomains(domains: string[]): Promise<DeleteEnvelope[]> {
+    return unwrap(await this.api.DELETE('/api/public/domain', { body: { domains } }));
+  }
+
+  /** `GET /api/public/domain`: one page of registrations by name. */
+  async listDomains(
+    options: { limit?: number; cursor?: string } = {},
+  ): Promise<{ domains: DomainResult[]; nextCursor: string | null }> {
+    const query = {
+      ...(options.limit !== undefined && { limit: String(options.limit) }),
+      ...(options.cursor !== undefined && { cursor: options.cursor }),
+    };
+    return unwrap(await this.api.GET('/api/public/domain', { params: { query } })).data;
+  }
+
+  /** Every registration, page after page. */
+  async *allDomains(pageSize = 100): AsyncGenerator<DomainResult> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listDomains({ limit: pageSize, ...(cursor !== undefined && { cursor }) });
+      yield* page.domains;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /**
+   * Poll until every named domain is verified. Resolves with the final envelopes; rejects
+   * with `VerificationTimeoutError` (holding the last statuses) after `timeoutMs`, and with
+   * a `ServiceApiError` when a name is invalid or not registered.
+   */
+  async waitForVerification(domains: string[], options: WaitOptions = {}): Promise<DomainEnvelope[]> {
+    const deadline = Date.now() + (options.timeoutMs ?? 600_000);
+    const interval = options.intervalMs ?? 5_000;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const envelopes = await this.domainStatus(domains);
+      options.onProgress?.(envelopes);
+      const failed = envelopes.find((e) => e.error !== null);
+      if (failed?.error) throw new ServiceApiError(failed.status, failed.error.code, failed.error.message);
+      if (envelopes.every((e) => e.data?.status === 'verified')) return envelopes;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const pending = envelopes.filter((e) => e.data?.status !== 'verified').map((e) => e.data?.domain);
+        throw new VerificationTimeoutError(`not verified in time: ${pending.join(', ')}`, envelopes);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(interval, left)));
+    }
+  }
+}
+
+/** The body of a 2xx answer, or a `ServiceApiError` from the error envelope. */
+function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data !== undefined && result.response.ok) return result.data;
+  const requestId = result.response.headers.get('x-request-id') ?? undefined;
+  const envelope = result.error as { error?: { code?: string; message?: string; details?: [] } } | undefined;
+  const error = envelope?.error;
+  if (error?.code && error.message) {
+    throw new ServiceApiError(
+      result.response.status,
+      error.code as never,
+      error.message,
+      error.details,
+      requestId,
+    );
+  }
+  throw new ServiceApiError(
+    result.response.status,
+    'UNEXPECTED_RESPONSE',
+    `unexpected HTTP ${result.response.status}`,
+    undefined,
+    requestId,
+  );
+}

@@ -1,0 +1,13 @@
+export {
+  type DeleteEnvelope,
+  type DnsRecord,
+  type DomainEnvelope,
+  type DomainResult,
+  type DomainType,
+  type HistoryEnvelope,
+  ServiceClient,
+  type ServiceClientOptions,
+  type WaitOptions,
+} from './client.js';
+export { type ApiErrorBody, type ApiErrorCode, ServiceApiError, VerificationTimeoutError } from './errors.js';
+export type { components, paths } from './generated/openapi.js';

@@ -1,0 +1,151 @@
+/** The typed client against the real server (and a real BIND for waitForVerification). */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
+import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
+import { ServiceApiError, ServiceClient, VerificationTimeoutError } from '../src/index.js';
+import { retryAfterMs } from '../src/retrying-fetch.js';
+
+let bind: BindServer;
+let t: TestServer;
+let client: ServiceClient;
+
+before(async () => {
+  bind = await startBind({ zones: ['client.test'] });
+  t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  client = new ServiceClient({ baseUrl: t.url, apiKey: (await t.createKey()).key });
+});
+after(async () => {
+  await t.close();
+  await bind.close();
+});
+
+describe('ServiceClient', () => {
+  test('registers, reads, lists, pages, and deletes', async () => {
+    const [registered] = await client.registerDomains([
+      { domain: 'one.client.test', domainType: 'Marketing' },
+    ]);
+    assert.equal(registered?.status, 200);
+    assert.equal(registered?.data?.records.length, 4);
+    const [bad] = await client.registerDomains([{ domain: 'co.uk', domainType: 'Marketing' }]);
+    assert.equal(bad?.error?.code, 'DOMAIN_PUBLIC_SUFFIX', 'item-level errors come back as envelopes');
+
+    await client.registerDomains(
+      ['two', 'three'].map((n) => ({ domain: `${n}.client.test`, domainType: 'Transactional' })),
+    );
+    const [status] = await client.domainStatus(['one.client.test']);
+    assert.deepEqual(
+      status?.data?.records.map((r) => r.record),
+      registered?.data?.records.map((r) => r.record),
+    );
+
+    const names: string[] = [];
+    for await (const domain of client.allDomains(2)) names.push(domain.domain);
+    assert.deepEqual(names, ['one.client.test', 'three.client.test', 'two.client.test']);
+
+    const [deleted] = await client.deleteDomains(['three.client.test']);
+    assert.deepEqual(deleted?.data, { domain: 'three.client.test', deleted: true });
+    const page = await client.listDomains({ limit: 10 });
+    assert.equal(page.domains.length, 2);
+    assert.equal(page.nextCursor, null);
+  });
+
+  test('request-level errors throw ServiceApiError with the code and request id', async () => {
+    const wrong = new ServiceClient({ baseUrl: t.url, apiKey: 'sk_wrong' });
+    const error = await wrong.listDomains().catch((e: unknown) => e);
+    assert.ok(error instanceof ServiceApiError);
+    assert.equal(error.status, 401);
+    assert.equal(error.code, 'AUTH_INVALID');
+    assert.match(error.requestId ?? '', /^[0-9a-f-]{36}$/);
+    const tooMany = await client
+      .domainStatus(Array.from({ length: 101 }, (_, i) => `d${i}.client.test`))
+      .catch((e: unknown) => e);
+    assert.equal((tooMany as ServiceApiError).code, 'REQUEST_TOO_MANY_ITEMS');
+  });
+
+  test('a 429 is retried after Retry-After', async (ctx) => {
+    const limited = await startTestServer({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' });
+    ctx.after(() => limited.close());
+    const { key } = await limited.createKey();
+    const patient = new ServiceClient({ baseUrl: limited.url, apiKey: key, retries: 3 });
+    const started = Date.now();
+    for (let i = 0; i < 4; i++) await patient.listDomains();
+    assert.ok(Date.now() - started >= 500, 'the third call waited for the window to pass');
+    const impatient = new ServiceClient({ baseUrl: limited.url, apiKey: key, retries: 0 });
+    await impatient.listDomains().catch(() => {});
+    await impatient.listDomains().catch(() => {});
+    const error = await impatient.listDomains().catch((e: unknown) => e);
+    assert.equal((error as ServiceApiError).code, 'RATE_LIMITED');
+  });
+
+  test('a server that does not answer times out; one that is down is a network error', async (ctx) => {
+    const hanging = createServer(() => {});
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    ctx.after(() => {
+      hanging.closeAllConnections();
+      hanging.close();
+    });
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const slow = new ServiceClient({ baseUrl: url, apiKey: 'k', timeoutMs: 200, retries: 1 });
+    assert.equal(((await slow.listDomains().catch((e: unknown) => e)) as ServiceApiError).code, 'TIMEOUT');
+    const down = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', retries: 1 });
+    assert.equal(
+      ((await down.listDomains().catch((e: unknown) => e)) as ServiceApiError).code,
+      'NETWORK_ERROR',
+    );
+  });
+
+  test('waitForVerification resolves when DNS catches up, reporting progress', async () => {
+    const [registered] = await client.registerDomains([
+      { domain: 'wait.client.test', domainType: 'Transactional' },
+    ]);
+    const records = registered!.data!.records.filter((r) => r.type === 'CNAME');
+    const progress: string[] = [];
+    const publishing = (async () => {
+      for (const record of records) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+      }
+    })();
+    const done = await client.waitForVerification(['wait.client.test'], {
+      intervalMs: 100,
+      timeoutMs: 20_000,
+      onProgress: (envelopes) => progress.push(envelopes[0]!.data!.status),
+    });
+    await publishing;
+    assert.equal(done[0]?.data?.status, 'verified');
+    assert.equal(progress.at(-1), 'verified');
+    assert.ok(progress.includes('pending'));
+  });
+
+  test('waitForVerification gives up with the last statuses', async () => {
+    await client.registerDomains([{ domain: 'never.client.test', domainType: 'Transactional' }]);
+    const error = await client
+      .waitForVerification(['never.client.test'], { intervalMs: 100, timeoutMs: 400 })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof VerificationTimeoutError);
+    assert.equal((error.last[0] as { data: { status: string } }).data.status, 'pending');
+    const unknown = await client
+      .waitForVerification(['ghost.client.test'], { timeoutMs: 400 })
+      .catch((e: unknown) => e);
+    assert.equal((unknown as ServiceApiError).code, 'DOMAIN_NOT_REGISTERED');
+  });
+});
+
+test('Retry-After is read as seconds or as an HTTP date', () => {
+  assert.equal(retryAfterMs('3'), 3000);
+  assert.equal(retryAfterMs(new Date(10_000).toUTCString(), 4_000), 6000);
+  assert.equal(retryAfterMs('soon'), undefined);
+  assert.equal(retryAfterMs(null), undefined);
+});
+
+test('the generated types come from the live server’s /openapi.json', async () => {
+  const built = JSON.parse(readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'));
+  const live = await (await fetch(`${t.url}/openapi.json`)).json();
+  assert.deepEqual(built, live);
+  const generated = readFileSync(new URL('../src/generated/openapi.ts', import.meta.url), 'utf8');
+  for (const path of Object.keys(live.paths)) assert.ok(generated.includes(`"${path}"`), path);
+});

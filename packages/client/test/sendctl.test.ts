@@ -1,0 +1,177 @@
+/** sendctl run as a user runs it: a child process against the real server and a real BIND. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
+import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
+
+const bin = fileURLToPath(new URL('../bin/sendctl.mjs', import.meta.url));
+let bind: BindServer;
+let t: TestServer;
+let env: Record<string, string>;
+
+before(async () => {
+  bind = await startBind({ zones: ['cli.test'] });
+  t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  env = { SERVICE_URL: t.url, SERVICE_API_KEY: (await t.createKey()).key };
+});
+after(async () => {
+  await t.close();
+  await bind.close();
+});
+
+function sendctl(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('sendctl domains', () => {
+  test('add shows the records to publish; records --format bind gives zone-file lines', async () => {
+    const added = await sendctl(['domains', 'add', 'shop.cli.test', '--type', 'marketing']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /shop\.cli\.test \(Marketing\): publish these records/);
+    assert.match(
+      added.stdout,
+      /CNAME\s+[a-z2-7]{32}\._domainkey\.shop\s+[a-z2-7]{32}\.dkim\.provider\.test\s+pending/,
+    );
+    assert.match(added.stdout, /TXT\s+_dmarc\.shop\s+"v=DMARC1; p=none;"\s+pending/);
+
+    const bindFormat = await sendctl(['domains', 'records', 'shop.cli.test', '--format', 'bind']);
+    assert.equal(bindFormat.code, 0, bindFormat.stderr);
+    const lines = bindFormat.stdout.trim().split('\n');
+    assert.equal(lines.length, 4);
+    assert.match(
+      lines[0]!,
+      /^[a-z2-7]{32}\._domainkey\.shop\.cli\.test\.\t3600\tIN\tCNAME\t[a-z2-7]{32}\.dkim\.provider\.test\.$/,
+    );
+    assert.equal(lines[3], '_dmarc.shop.cli.test.\t3600\tIN\tTXT\t"v=DMARC1; p=none;"');
+    // The lines are what a DNS server accepts: publish them through nsupdate and verify.
+    await bind.update(
+      'cli.test',
+      lines.map((line) => `update add ${line.replace(/\tIN\t/, ' ').replace(/\t/g, ' ')}`),
+    );
+    const status = await sendctl(['domains', 'status', 'shop.cli.test', '--json']);
+    assert.equal(JSON.parse(status.stdout)[0].data.status, 'verified');
+
+    const json = JSON.parse(
+      (await sendctl(['domains', 'records', 'shop.cli.test', '--format', 'json'])).stdout,
+    );
+    assert.equal(json.length, 4);
+  });
+
+  test('status explains what is wrong; list and history show every domain', async () => {
+    await sendctl(['domains', 'add', 'broken.cli.test']);
+    const records = JSON.parse((await sendctl(['domains', 'records', 'broken.cli.test', '--json'])).stdout);
+    await bind.addRecord(records[0].fqdn, 'CNAME', 'elsewhere.example.');
+    const status = await sendctl(['domains', 'status', 'broken.cli.test']);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /broken\.cli\.test\s+Transactional\s+pending\s+0\/3\s+pending/);
+    assert.match(status.stdout, /CNAME \S+: wrong_value — the CNAME points to elsewhere\.example/);
+
+    const list = await sendctl(['domains', 'list']);
+    assert.match(list.stdout, /broken\.cli\.test/);
+    assert.match(list.stdout, /shop\.cli\.test\s+Marketing\s+verified\s+3\/3\s+verified/);
+    const history = await sendctl(['domains', 'history', 'shop.cli.test']);
+    assert.match(history.stdout, /\(domain\)\s+pending\s+verified/);
+  });
+
+  test('wait shows progress until verified (exit 0), or gives up (exit 3)', async () => {
+    await sendctl(['domains', 'add', 'slow.cli.test']);
+    const records = JSON.parse((await sendctl(['domains', 'records', 'slow.cli.test', '--json'])).stdout);
+    const waiting = sendctl(['domains', 'wait', 'slow.cli.test', '--interval', '200ms', '--timeout', '30s']);
+    for (const record of records.slice(0, 3)) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    }
+    const done = await waiting;
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stderr, /slow\.cli\.test pending \(DKIM [0-2]\/3\)/);
+    assert.match(done.stdout, /verified: slow\.cli\.test/);
+
+    await sendctl(['domains', 'add', 'stuck.cli.test']);
+    const stuck = await sendctl([
+      'domains',
+      'wait',
+      'stuck.cli.test',
+      '--interval',
+      '100ms',
+      '--timeout',
+      '500ms',
+    ]);
+    assert.equal(stuck.code, 3);
+    assert.match(stuck.stderr, /timed out after 500ms; still pending/);
+  });
+
+  test('remove deletes; unknown or invalid domains exit 4 with the reason', async () => {
+    await sendctl(['domains', 'add', 'gone.cli.test']);
+    const removed = await sendctl(['domains', 'remove', 'gone.cli.test']);
+    assert.equal(removed.code, 0);
+    assert.match(removed.stdout, /deleted gone\.cli\.test/);
+    const again = await sendctl(['domains', 'remove', 'gone.cli.test']);
+    assert.equal(again.code, 4);
+    assert.match(
+      again.stderr,
+      /gone\.cli\.test: gone\.cli\.test is not registered to this account \(DOMAIN_NOT_REGISTERED\)/,
+    );
+    const invalid = await sendctl(['domains', 'add', '192.0.2.1']);
+    assert.equal(invalid.code, 4);
+    assert.match(invalid.stderr, /DOMAIN_IP_ADDRESS/);
+  });
+});
+
+describe('sendctl errors', () => {
+  test('usage mistakes exit 2 with help', async () => {
+    for (const args of [
+      [],
+      ['domains'],
+      ['domains', 'add'],
+      ['domains', 'add', 'x.cli.test', '--type', 'bulk'],
+      ['domains', 'records', 'a', 'b'],
+      ['domains', 'wait', 'x', '--timeout', 'soon'],
+      ['frob'],
+      ['domains', 'list', '--bogus'],
+    ]) {
+      const result = await sendctl(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, /usage: sendctl/);
+    }
+    assert.equal((await sendctl(['domains', 'list'], { SERVICE_API_KEY: '' })).code, 2);
+    const help = await sendctl(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /domains wait/);
+  });
+
+  test('a bad key or an unreachable server exits 1 with a clear message', async () => {
+    const bad = await sendctl(['domains', 'list'], { SERVICE_API_KEY: 'sk_nope' });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /the API key is unknown or revoked \(AUTH_INVALID, HTTP 401\)/);
+    const down = await sendctl(['domains', 'list', '--url', 'http://127.0.0.1:9']);
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+
+  test('keys runs the server-side command against the server’s database', async () => {
+    const created = await sendctl(['keys', 'create', '--name', 'from-sendctl', '--json'], {
+      DATA_DIR: t.dataDir,
+    });
+    assert.equal(created.code, 0, created.stderr);
+    const { key } = JSON.parse(created.stdout);
+    const listed = await sendctl(['domains', 'list'], { SERVICE_API_KEY: key });
+    assert.equal(listed.code, 0);
+    assert.match(listed.stdout, /no domains/);
+  });
+});

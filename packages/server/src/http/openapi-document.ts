@@ -1,0 +1,38 @@
+/**
+ * The OpenAPI document without a running server: the app is built over a throwaway SQLite
+ * file and asked for its document. The client package generates its types from this.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { createBrowserServices } from '../service/browser-services.js';
+import { DomainService } from '../service/domain-service.js';
+import { openStore } from '../store/open.js';
+import { buildApp } from './app.js';
+
+export async function buildOpenApiDocument(config: Config): Promise<Record<string, unknown>> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
+  const store = await openStore({ dataDir });
+  try {
+    const domains = new DomainService({
+      store,
+      records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
+      maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
+    });
+    const app = await buildApp({
+      config,
+      store,
+      domains,
+      ...createBrowserServices(config, store),
+      logger: false,
+    });
+    await app.ready();
+    const document = app.swagger() as unknown as Record<string, unknown>;
+    await app.close();
+    return document;
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
