@@ -1,4 +1,4 @@
-// Builds dist/: ESM and CJS (dependencies left to the host's bundler), a self-contained
+// Builds dist/: ESM (split into lazy chunks) and CJS (dependencies left to the host's bundler), a self-contained
 // script-tag build (global `ServiceEmailBuilder`), the minified stylesheet and the types.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url);
 const pkg = require('./package.json');
 const external = Object.keys(pkg.dependencies ?? {});
 const entry = path.join(here, 'src/index.ts');
+const templatesEntry = path.join(here, 'src/templates/index.ts');
 const dist = path.join(here, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
@@ -23,24 +24,36 @@ const common = {
   legalComments: 'none',
 };
 await Promise.all([
+  // Code splitting: what the editor loads on demand (the template picker, the stores, the starter
+  // gallery) becomes chunks in dist/chunks/ that a host's bundler loads only when it is used.
   esbuild.build({
     ...common,
+    entryPoints: { index: entry, templates: templatesEntry },
     format: 'esm',
     platform: 'neutral',
     external,
-    outfile: path.join(dist, 'index.js'),
+    splitting: true,
+    outdir: dist,
+    chunkNames: 'chunks/[name]-[hash]',
   }),
-  esbuild.build({
-    ...common,
-    format: 'cjs',
-    platform: 'node',
-    external,
-    outfile: path.join(dist, 'index.cjs'),
-  }),
+  ...[
+    [entry, 'index.cjs'],
+    [templatesEntry, 'templates.cjs'],
+  ].map(([from, to]) =>
+    esbuild.build({
+      ...common,
+      entryPoints: [from],
+      format: 'cjs',
+      platform: 'node',
+      external,
+      outfile: path.join(dist, to),
+    }),
+  ),
   esbuild.build({
     ...common,
     format: 'iife',
     platform: 'browser',
+    entryPoints: [path.join(here, 'src/iife.ts')],
     globalName: 'ServiceEmailBuilder',
     minify: true,
     outfile: path.join(dist, 'service.iife.js'),

@@ -2,17 +2,14 @@ import { baseKeymap, chainCommands, setBlockType, toggleMark } from 'prosemirror
 import { dropCursor } from 'prosemirror-dropcursor';
 import { gapCursor } from 'prosemirror-gapcursor';
 import { closeHistory, history, redo, undo } from 'prosemirror-history';
-import {
-  type InputRule,
-  inputRules,
-  textblockTypeInputRule,
-  wrappingInputRule,
-} from 'prosemirror-inputrules';
+import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
-import { DOMParser as PMDOMParser, type Node as PMNode, type Schema } from 'prosemirror-model';
+import { DOMParser as PMDOMParser, type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
-import { EditorState, Plugin, TextSelection, type Transaction } from 'prosemirror-state';
+import { EditorState, Plugin, Selection, type Transaction } from 'prosemirror-state';
 import { Decoration, DecorationSet, EditorView, type NodeViewConstructor } from 'prosemirror-view';
+import { applyBranding, brandAttrs, rebrandAttrs } from './branding/apply.js';
+import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import { readAttrsMarker } from './model/attrs.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
@@ -21,14 +18,25 @@ import { cleanDocument } from './model/validate.js';
 import type { EditorHost, UploadState } from './nodes/define.js';
 import { BLOCKS, BLOCKS_BY_NAME } from './nodes/registry.js';
 import {
+  chipVariables,
+  DEFAULT_VARIABLES,
+  VARIABLE_TRIGGER,
+  type VariableOption,
+  variableItems,
+} from './nodes/variable/index.js';
+import {
+  type BrandSettings,
   type ColorScheme,
   type ResolvedOptions,
   resolveOptions,
   type ServiceEditorOptions,
   type UploadFunction,
 } from './options.js';
+import { MailPreview } from './preview/mail-preview.js';
 import { renderEmail, renderText } from './render/email.js';
 import { createSchema } from './schema.js';
+import type { TemplateTab } from './templates/picker.js';
+import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/types.js';
 import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
 import { h, iconButton } from './ui/dom.js';
@@ -44,6 +52,7 @@ import {
   removePlaceholder,
 } from './upload/placeholder.js';
 import { ACCEPTED_TYPES, friendlyMessage, runUpload, type UploadEvent } from './upload/uploader.js';
+import { cleanFallback, isVariableName, VARIABLE_NAME } from './variables/syntax.js';
 
 /** Events of {@link ServiceEditor.on} and what their listeners receive. */
 export interface EditorEvents {
@@ -80,7 +89,7 @@ function isBrowser(): boolean {
  * send(editor.getHTML(), editor.getText());
  */
 export class ServiceEditor {
-  /** The options as given (including `branding`, applied by the branding presets). */
+  /** The options as given. */
   readonly options: ServiceEditorOptions;
   private readonly resolved: ResolvedOptions;
   private readonly schema: Schema;
@@ -91,6 +100,13 @@ export class ServiceEditor {
   private readonly cleanups: (() => void)[] = [];
   private readonly uploader: UploadFunction | null;
   private readonly slash: SlashMenu;
+  private readonly variableMenu: SlashMenu;
+  private brand: Brand;
+  private problems: BrandingProblem[] = [];
+  private readonly variables: VariableOption[];
+  private store: Promise<TemplateStore> | null = null;
+  private picker: { close(): void } | null = null;
+  private previewDialog: MailPreview | null = null;
   private readonly bubble: BubbleMenu;
   private readonly settings: SettingsPanel | null;
   private readonly themeButton: HTMLButtonElement;
@@ -109,6 +125,18 @@ export class ServiceEditor {
     const o = this.options;
     this.uploader =
       o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
+    this.brand = this.takeBranding(o.branding);
+    this.variables = (o.variables ?? DEFAULT_VARIABLES).flatMap((v) => {
+      const option = typeof v === 'string' ? { name: v } : v;
+      if (isVariableName(option?.name)) return [{ ...option, fallback: cleanFallback(option.fallback) }];
+      console.warn(
+        new ServiceEditorError('SEB_ERR_OPTIONS', {
+          name: 'variables',
+          reason: `"${String(option?.name)}" is not a variable name`,
+        }).message,
+      );
+      return [];
+    });
 
     this.canvas = h('div', { class: 'sv-canvas' });
     const stage = h('div', { class: 'sv-stage' }, this.canvas);
@@ -121,6 +149,17 @@ export class ServiceEditor {
       iconButton(ICONS.undo, 'Undo', () => this.undo()),
       iconButton(ICONS.redo, 'Redo', () => this.redo()),
       h('span', { class: 'sv-grow' }),
+      o.templates === false
+        ? null
+        : h(
+            'button',
+            { type: 'button', class: 'sv-btn sv-tpl-btn', onclick: () => void this.openTemplates() },
+            h('span', { html: ICONS.templates }),
+            'Templates',
+          ),
+      o.preview === false
+        ? null
+        : iconButton(ICONS.eye, 'Preview', () => this.preview(), { class: 'sv-icon-btn sv-preview-btn' }),
       this.themeButton,
     );
     this.root = h('div', { class: 'sv-root' }, toolbar, stage);
@@ -148,6 +187,16 @@ export class ServiceEditor {
       BLOCKS.flatMap((b) => b.slash ?? []),
       () => this.host,
     );
+    this.variableMenu = new SlashMenu(
+      this.root,
+      (q) => variableItems(this.variables, q),
+      () => this.host,
+      {
+        pattern: VARIABLE_TRIGGER,
+        label: 'Insert variable',
+        noun: 'variables',
+      },
+    );
     this.bubble = new BubbleMenu(this.root);
     const handle = new BlockHandle(this.root, (node) => !!BLOCKS_BY_NAME.get(node.type.name)?.inspect);
     const inspector = new Inspector(this.root, BLOCKS_BY_NAME, fieldHost);
@@ -162,6 +211,7 @@ export class ServiceEditor {
       doc,
       plugins: [
         this.slash.plugin(),
+        this.variableMenu.plugin(),
         ...this.keymaps(),
         inputRules({ rules: this.inputRules() }),
         history(),
@@ -190,6 +240,10 @@ export class ServiceEditor {
       handleDrop: (view, event, _slice, moved) => !moved && this.dropFiles(view, event),
       transformPastedHTML: (html) =>
         html.replace(/<(script|style|iframe|object|embed|template)[\s\S]*?<\/\1\s*>/gi, ''),
+      transformPasted: (slice) => {
+        const content = chipVariables(slice.content, this.schema);
+        return content === slice.content ? slice : new Slice(content, slice.openStart, slice.openEnd);
+      },
     });
     this.editable = o.editable !== false;
     this.view.setProps({});
@@ -214,7 +268,8 @@ export class ServiceEditor {
     return {
       view: this.view,
       pickAndUpload: (done, state) => this.pickAndUpload(done, state),
-      branding: this.options.branding ?? null,
+      branded: (type) => brandAttrs(type, this.brand),
+      variables: this.variables,
     };
   }
 
@@ -247,7 +302,8 @@ export class ServiceEditor {
     const { state } = this.view;
     let tr = state.tr.replaceWith(0, state.doc.content.size, doc.content);
     for (const [key, value] of Object.entries(doc.attrs)) tr = tr.setDocAttribute(key, value);
-    tr.setSelection(TextSelection.atStart(tr.doc));
+    // the cursor goes to the first text, so a leading logo or image is not selected (with its settings open)
+    tr.setSelection(Selection.findFrom(tr.doc.resolve(0), 1, true) ?? Selection.atStart(tr.doc));
     // Its own undo step: neither merged into the edits before it nor with the ones after.
     this.view.dispatch(closeHistory(tr));
     this.closeNext = true;
@@ -292,6 +348,117 @@ export class ServiceEditor {
     this.view.focus();
   }
 
+  /**
+   * Changes the branding live: later slash commands and templates use it, and blocks that still
+   * show the previous branding (logo, social links, brand-coloured buttons and accents, footer,
+   * signature) follow it, in one undoable step; values people changed by hand stay. Returns the
+   * problems found: bad values are reported (and logged) and ignored, never rendered.
+   */
+  setBranding(branding: BrandSettings | null): BrandingProblem[] {
+    this.alive();
+    const previous = this.brand;
+    this.brand = this.takeBranding(branding);
+    const { state } = this.view;
+    const tr = state.tr;
+    state.doc.descendants((node, pos) => {
+      const attrs = rebrandAttrs(node.type.name, node.attrs, this.brand, previous);
+      if (attrs) tr.setNodeMarkup(pos, undefined, attrs);
+      for (const mark of node.marks) {
+        const markAttrs = rebrandAttrs(mark.type.name, mark.attrs, this.brand, previous);
+        if (markAttrs && node.isText) {
+          tr.removeMark(pos, pos + node.nodeSize, mark);
+          tr.addMark(pos, pos + node.nodeSize, mark.type.create(markAttrs));
+        }
+      }
+    });
+    if (tr.docChanged) this.view.dispatch(tr);
+    return this.brandingProblems;
+  }
+
+  /** The branding in use, checked: every leaf present, `null` where not given. */
+  getBranding(): Brand {
+    return structuredClone(this.brand);
+  }
+
+  /** The branding values that were ignored, and why (also logged with `console.warn`). */
+  get brandingProblems(): BrandingProblem[] {
+    return this.problems.map((p) => ({ ...p }));
+  }
+
+  /**
+   * Loads a template (a saved or gallery template, or a document) with the branding applied:
+   * logo, colours, social links, footer and signature. Replaces the content as one undo step.
+   */
+  loadTemplate(template: JSONNode | SavedTemplate | GalleryTemplate): void {
+    this.alive();
+    const document = 'document' in template ? template.document : template;
+    this.setContent(applyBranding(document as JSONNode, this.brand));
+  }
+
+  /**
+   * The "My Templates" store: the `templates.store` option, the service's API for `{ url, token }`,
+   * or browser storage. Loaded on first use (it lives in the templates chunk).
+   */
+  getTemplateStore(): Promise<TemplateStore> {
+    this.store ??= (async () => {
+      const given = this.options.templates ? this.options.templates.store : undefined;
+      if (given && typeof (given as TemplateStore).list === 'function') return given as TemplateStore;
+      const { LocalTemplateStore, HttpTemplateStore } = await import('./templates/stores.js');
+      return given
+        ? new HttpTemplateStore(given as { url: string; token: string })
+        : new LocalTemplateStore();
+    })();
+    return this.store;
+  }
+
+  /** Saves the current email to "My Templates" under `name`; resolves to the saved template. */
+  async saveTemplate(name: string): Promise<SavedTemplate> {
+    this.alive();
+    const store = await this.getTemplateStore();
+    return store.create(name, this.getJSON());
+  }
+
+  /** Opens the template picker ("My Templates" or "Purchased Templates"), loading it on first use. */
+  async openTemplates(tab: TemplateTab = 'mine'): Promise<void> {
+    this.alive();
+    if (tab !== 'mine' && tab !== 'purchased')
+      throw new ServiceEditorError('SEB_ERR_OPTIONS', {
+        name: 'tab',
+        reason: 'expected "mine" or "purchased"',
+      });
+    const [{ openTemplatePicker }, store] = await Promise.all([
+      import('./templates/picker.js'),
+      this.getTemplateStore(),
+    ]);
+    if (this.destroyed) return;
+    this.picker?.close();
+    const templates = this.options.templates || {};
+    this.picker = openTemplatePicker(
+      {
+        store,
+        source: templates.purchased,
+        current: () => this.getJSON(),
+        load: (doc) => {
+          this.loadTemplate(doc);
+          this.view.focus();
+        },
+        render: (doc) => renderEmail(applyBranding(doc, this.brand)),
+        theme: this.effectiveScheme(),
+        onClose: () => (this.picker = null),
+      },
+      tab,
+    );
+  }
+
+  /** Opens the preview dialog (desktop and mobile) on the current email. */
+  preview(): MailPreview {
+    this.alive();
+    this.previewDialog ??= new MailPreview({ closeOnOverlayClick: true });
+    this.previewDialog.setContent(this.getHTML());
+    this.previewDialog.show();
+    return this.previewDialog;
+  }
+
   /** Listens to an event; returns a function that stops listening. */
   on<E extends keyof EditorEvents>(event: E, listener: (payload: EditorEvents[E]) => void): () => void {
     this.alive();
@@ -318,11 +485,20 @@ export class ServiceEditor {
   /** Removes every element, listener and popover the editor made; the host element is empty again. */
   destroy(): void {
     if (this.destroyed) return;
+    this.picker?.close();
+    this.previewDialog?.destroy();
     this.view.destroy();
     this.destroyed = true;
     for (const cleanup of this.cleanups) cleanup();
     this.listeners.clear();
     this.root.remove();
+  }
+
+  private takeBranding(branding: unknown): Brand {
+    const { brand, problems } = checkBranding(branding);
+    this.problems = problems;
+    for (const p of problems) console.warn(new ServiceEditorError('SEB_ERR_BRANDING', { ...p }).message);
+    return brand;
   }
 
   private alive(): void {
@@ -380,7 +556,7 @@ export class ServiceEditor {
         ? readAttrsMarker(DOC_ATTRS, marker.getAttribute('data-attrs'))
         : this.docDefaults();
       const parsed = PMDOMParser.fromSchema(this.schema).parse(dom.body);
-      return this.schema.nodes.doc!.create(attrs, parsed.content);
+      return this.schema.nodes.doc!.create(attrs, chipVariables(parsed.content, this.schema));
     }
     const raw = content as JSONNode;
     const cleaned = cleanDocument({ ...raw, attrs: { ...this.docDefaults(), ...(raw?.attrs ?? {}) } });
@@ -477,6 +653,22 @@ export class ServiceEditor {
         (match, node) => node.childCount + node.attrs.start === Number(match[1]),
       ),
       wrappingInputRule(/^\s*>\s$/, n.blockquote!),
+      // "{{name}}" or "{{name|fallback}}" typed in full becomes a variable chip
+      new InputRule(
+        new RegExp(`\\{\\{\\s*(${VARIABLE_NAME.source.slice(1, -1)})\\s*(?:\\|([^{}]*?))?\\s*\\}\\}$`),
+        (state, match, start, end) =>
+          match[1]!.length > 64
+            ? null
+            : state.tr.replaceWith(
+                start,
+                end,
+                n.variable!.create(
+                  { name: match[1], fallback: cleanFallback(match[2]) },
+                  null,
+                  state.storedMarks ?? state.doc.resolve(start).marks(),
+                ),
+              ),
+      ),
     ];
   }
 

@@ -21,7 +21,12 @@ export const ERRORS = {
   SEB_ERR_UPLOAD_HTTP: 'The image service answered {status}: {message}',
   SEB_ERR_UPLOAD_NETWORK: 'The image service could not be reached',
   SEB_ERR_UPLOAD_RESPONSE: 'The image service did not return a usable http(s) image URL',
-  SEB_ERR_PREVIEW_NOT_READY: 'MailPreview is completed in a later release: {method} is not available yet',
+  SEB_ERR_PREVIEW_DESTROYED: 'This MailPreview was destroyed; create a new one',
+  SEB_ERR_BRANDING: 'Branding value {path} ignored: {reason}',
+  SEB_ERR_TEMPLATE_INVALID: 'Invalid template: {reason}',
+  SEB_ERR_TEMPLATE_NOT_FOUND: 'No saved template with id "{id}"',
+  SEB_ERR_TEMPLATE_STORE: 'The template store failed: {reason}',
+  SEB_ERR_TEMPLATE_SOURCE: 'The purchased templates could not be loaded: {reason}',
 } as const;
 
 /** A code of the error catalogue. */

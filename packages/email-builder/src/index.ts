@@ -1,22 +1,44 @@
 /**
  * `@service/email-builder`: a framework-free email editor whose `getHTML()` renders right in
  * Gmail, Outlook and Apple Mail. Importing is harmless anywhere (Node, SSR); only constructing the
- * editor needs a browser. The renderer (`renderEmail`, `renderText`) runs anywhere.
+ * editor or showing the preview needs a browser. The renderers (`renderEmail`, `renderText`,
+ * `renderTemplate`) and `applyBranding` run anywhere. The template stores and the starter gallery
+ * are in `@service/email-builder/templates`, so an editor that does not use them does not load them.
  */
+export { applyBranding, TEMPLATE_ACCENT, TEMPLATE_TINT } from './branding/apply.js';
+export { BRAND_NETWORKS, type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 export { type EditorEvents, ServiceEditor } from './editor.js';
 export { ERRORS, type ErrorCode, ServiceEditorError } from './errors.js';
+export { checkDocument } from './model/check.js';
 export type { DocSettings } from './model/doc.js';
 export type { JSONMark, JSONNode } from './model/types.js';
+export { cleanDocument } from './model/validate.js';
+export type { VariableOption } from './nodes/variable/index.js';
 export type {
   BrandSettings,
   ColorScheme,
   ImageServiceConfig,
   ServiceEditorOptions,
+  TemplateOptions,
   ThemeColors,
   ThemeSettingProps,
   UploadFunction,
 } from './options.js';
-export { MailPreview, type MailPreviewOptions } from './preview.js';
+export { MailPreview, type MailPreviewOptions, type PreviewView } from './preview/mail-preview.js';
 export { type RenderOptions, renderEmail, renderText } from './render/email.js';
 export { safeImageUrl, safeLinkUrl } from './render/url.js';
+export type { TemplateTab } from './templates/picker.js';
+export type {
+  GalleryTemplate,
+  SavedTemplate,
+  TemplateSource,
+  TemplateStore,
+  TemplateSummary,
+} from './templates/types.js';
 export { ACCEPTED_TYPES, type UploadEvent } from './upload/uploader.js';
+export {
+  type RenderTemplateOptions,
+  type RenderTemplateResult,
+  renderTemplate,
+} from './variables/render-template.js';
+export { formatVariable, isVariableName } from './variables/syntax.js';

@@ -1,6 +1,8 @@
 import { ServiceEditorError } from './errors.js';
 import type { DocSettings } from './model/doc.js';
+import type { VariableOption } from './nodes/variable/index.js';
 import { isHexColor } from './render/color.js';
+import type { TemplateSource, TemplateStore } from './templates/types.js';
 
 /** Colours of one colour scheme of the editor (the spec's ThemeSettingProps.light / .dark). */
 export interface ThemeColors {
@@ -22,7 +24,11 @@ export interface ThemeSettingProps {
   dark?: ThemeColors;
 }
 
-/** The spec's BrandSettings; every leaf may be null. Stored now, applied by the branding presets. */
+/**
+ * The spec's BrandSettings; every leaf may be null (or absent). Applied to the slash commands
+ * (logo, social links, button, footer, signature) and to templates when they load. A bad value
+ * (not an http(s) URL, not an email address, not a hex colour) is reported and ignored.
+ */
 export interface BrandSettings {
   logo?: { light?: string | null; dark?: string | null } | null;
   socialMedia?: Partial<
@@ -62,8 +68,18 @@ export interface ServiceEditorOptions {
   settingsControl?: boolean;
   /** Offers the email background colour (without the full settings panel). */
   background?: boolean;
-  /** Brand details for the slash commands and templates (applied by the branding presets). */
+  /** Brand details for the slash commands and templates; `setBranding()` changes them live. */
   branding?: BrandSettings | null;
+  /**
+   * Extra: "My Templates" and "Purchased Templates". `store`: a {@link TemplateStore}, or
+   * `{ url, token }` for the service's templates API (browser storage by default); `purchased`: the
+   * gallery's source (the starter templates by default). `false` hides the Templates button.
+   */
+  templates?: TemplateOptions | false;
+  /** Extra: merge variables offered by the `{{` menu and the "Variable" command. */
+  variables?: readonly (string | VariableOption)[];
+  /** Extra: shows a Preview button (desktop and mobile) in the toolbar (default true). */
+  preview?: boolean;
   /** Extra: a custom uploader used instead of (or without) `imageServiceUrl`. */
   upload?: UploadFunction;
   /** Extra: largest image accepted, in bytes (default 10 MB). */
@@ -83,6 +99,12 @@ export interface ServiceEditorOptions {
   placeholder?: string;
   /** Extra: whether the content can be edited at first (default true). */
   editable?: boolean;
+}
+
+/** The `templates` option. */
+export interface TemplateOptions {
+  store?: TemplateStore | { url: string; token: string };
+  purchased?: TemplateSource | null;
 }
 
 /** How the editor picks light or dark. */
@@ -149,7 +171,15 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
   if (o.maxImageSize !== undefined && !(Number.isFinite(o.maxImageSize) && o.maxImageSize > 0))
     fail('maxImageSize', 'expected a positive number of bytes');
   if (o.branding != null && typeof o.branding !== 'object') fail('branding', 'expected an object or null');
-  if (o.branding?.brandColor != null) checkColor('branding.brandColor', o.branding.brandColor);
+  if (
+    o.templates !== undefined &&
+    o.templates !== false &&
+    (o.templates === null || typeof o.templates !== 'object')
+  )
+    fail('templates', 'expected { store?, purchased? } or false');
+  if (o.variables !== undefined && !Array.isArray(o.variables))
+    fail('variables', 'expected an array of names or { name, label?, fallback? }');
+  if (o.preview !== undefined && typeof o.preview !== 'boolean') fail('preview', 'expected a boolean');
 
   const defaults: Partial<DocSettings> = {};
   const theme = o.theme ?? {};

@@ -99,6 +99,7 @@ export const SAMPLES: Record<string, JSONNode> = {
     company: 'Acme',
   }),
   badge: p(t('Launch '), node('badge', { text: 'New' })),
+  variable: p(t('Hi '), node('variable', { name: 'first_name', fallback: 'there & "friends"' }), t('!')),
 };
 
 /** A realistic newsletter using every block. */

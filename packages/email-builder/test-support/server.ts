@@ -26,7 +26,7 @@ export interface ReceivedUpload {
 export async function buildBrowserBundle(): Promise<{ js: string; css: string }> {
   const [js, css] = await Promise.all([
     esbuild.build({
-      entryPoints: [path.join(PACKAGE_DIR, 'src/index.ts')],
+      entryPoints: [path.join(PACKAGE_DIR, 'src/iife.ts')],
       bundle: true,
       format: 'iife',
       globalName: 'ServiceEmailBuilder',
@@ -92,6 +92,8 @@ export async function startTestServer(opts: { token: string; pages?: Record<stri
     if (url.pathname === '/service.js') return send(200, 'text/javascript', bundle.js);
     if (url.pathname === '/service.css') return send(200, 'text/css', bundle.css);
     if (url.pathname === '/pixel.png') return send(200, 'image/png', png);
+    const asset = /^\/assets\/([a-z-]+\.png)$/.exec(url.pathname);
+    if (asset) return send(200, 'image/png', readFileSync(path.join(here, asset[1]!)));
     if (url.pathname.startsWith('/images/')) {
       const img = stored.get(url.pathname);
       return img ? send(200, img.type, img.body) : send(404, 'text/plain', 'not found');

@@ -19,13 +19,30 @@ describe('the package', () => {
     );
   });
 
-  it('keeps MailPreview as a shell that says it is not ready', () => {
+  it('constructs MailPreview in Node, checks its options, and needs a browser only to show', () => {
     const preview = new MailPreview({ closeOnOverlayClick: false });
+    assert.equal(preview.options.closeOnOverlayClick, false);
+    assert.equal(new MailPreview().options.closeOnOverlayClick, true);
     preview.setContent('<p>x</p>');
     assert.equal(preview.getContent(), '<p>x</p>');
+    assert.equal(preview.isVisible(), false);
     assert.throws(
       () => preview.show(),
-      (e: ServiceEditorError) => e.code === 'SEB_ERR_PREVIEW_NOT_READY',
+      (e: ServiceEditorError) => e.code === 'SEB_ERR_NOT_BROWSER',
+    );
+    assert.throws(
+      () => new MailPreview({ view: 'tablet' as never }),
+      (e: ServiceEditorError) => e.code === 'SEB_ERR_OPTIONS' && /view/.test(e.message),
+    );
+    assert.throws(
+      () => new MailPreview({ closeOnOverlayClick: 'yes' as never }),
+      (e: ServiceEditorError) => e.code === 'SEB_ERR_OPTIONS' && /closeOnOverlayClick/.test(e.message),
+    );
+    preview.destroy();
+    preview.destroy();
+    assert.throws(
+      () => preview.setContent('<p>y</p>'),
+      (e: ServiceEditorError) => e.code === 'SEB_ERR_PREVIEW_DESTROYED',
     );
   });
 
@@ -48,6 +65,12 @@ describe('the package', () => {
       assert.equal(typeof mod.ServiceEditor, 'function');
       assert.equal(typeof mod.MailPreview, 'function');
       assert.match(mod.renderEmail({ type: 'doc', content: [{ type: 'paragraph' }] }), /^<!DOCTYPE html>/);
+    }
+    const templates = await import(pathToFileURL(path.join(dist, 'templates.js')).href);
+    const templatesCjs = createRequire(import.meta.url)(path.join(dist, 'templates.cjs'));
+    for (const mod of [templates, templatesCjs]) {
+      assert.equal(typeof mod.HttpTemplateStore, 'function');
+      assert.equal((await mod.loadStarterTemplates()).length, 8);
     }
     assert.match(readFileSync(path.join(dist, 'service.iife.js'), 'utf8'), /ServiceEmailBuilder/);
     assert.match(readFileSync(path.join(dist, 'service.css'), 'utf8'), /\.sv-root/);

@@ -21,6 +21,13 @@ export interface Config {
   /** Read caching: a revoked key stops working within `keyTtlMs`; see the README. */
   cache: { keyTtlMs: number; domainTtlMs: number };
   verification: VerificationConfig;
+  /** The browser-facing routes (templates, images); see `TemplateLimits`, `ImageLimits`. */
+  templates: TemplateLimits;
+  images: ImageLimits;
+  /** Origins allowed to call the browser-facing routes (`*`: any). The domain API has no CORS. */
+  corsOrigins: '*' | string[];
+  /** The service's public base URL (`https://api.example.com`), for image URLs; unset: from the request. */
+  publicUrl: string | undefined;
 }
 
 export interface VerificationConfig {
@@ -44,6 +51,21 @@ export interface VerificationConfig {
   leaseMs: number;
   /** Run the background scheduler in this process. */
   schedulerEnabled: boolean;
+}
+
+export interface TemplateLimits {
+  /** Largest template document, in bytes of JSON. */
+  maxBytes: number;
+  /** Largest request body on the templates routes (a batch of documents). */
+  bodyLimitBytes: number;
+  maxPerAccount: number;
+}
+
+export interface ImageLimits {
+  /** Largest uploaded file. */
+  maxBytes: number;
+  /** Largest width × height an image header may declare (decompression-bomb guard). */
+  maxPixels: number;
 }
 
 export interface Limits {
@@ -108,7 +130,39 @@ export function loadConfig(env: Env = process.env): Config {
       rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
       maxPageSize: 100,
     },
+    templates: {
+      maxBytes: integer(env, 'TEMPLATE_MAX_BYTES', 256 * 1024, 1024, 16 * 1024 * 1024),
+      bodyLimitBytes: integer(env, 'TEMPLATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      maxPerAccount: integer(env, 'MAX_TEMPLATES_PER_ACCOUNT', 1000, 1, 1_000_000),
+    },
+    images: {
+      maxBytes: integer(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxPixels: integer(env, 'IMAGE_MAX_PIXELS', 50_000_000, 1, 1_000_000_000),
+    },
+    corsOrigins: corsOrigins(env),
+    publicUrl: publicUrl(env),
   };
+}
+
+function corsOrigins(env: Env): '*' | string[] {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (!raw || raw === '*') return '*';
+  const origins = raw.split(',').map((o) => o.trim().replace(/\/$/, ''));
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new ConfigError(
+        `CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com; got "${origin}"`,
+      );
+  }
+  return origins;
+}
+
+function publicUrl(env: Env): string | undefined {
+  const raw = env.PUBLIC_URL?.trim().replace(/\/+$/, '');
+  if (!raw) return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw) || !URL.canParse(raw))
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL such as https://api.example.com; got "${raw}"`);
+  return raw;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

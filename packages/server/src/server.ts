@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
+import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
 import { VerificationService } from './service/verification-service.js';
 import type { KyselyStore } from './store/kysely-store.js';
@@ -69,12 +70,15 @@ export async function startServer(
     },
     onRegistered: () => scheduler.nudge(),
   });
+  const { templates, images } = createBrowserServices(config, store);
   let app: FastifyInstance;
   try {
     app = await buildApp({
       config,
       store,
       domains,
+      templates,
+      images,
       ...(options.logger !== undefined && { logger: options.logger }),
     });
     await app.listen({ port: config.port, host: config.host });

@@ -213,11 +213,14 @@ describe('email renderer', () => {
           'bulletList',
           'orderedList',
           'blockquote',
+          'variable',
         ].includes(block.name)
       )
         continue;
       assert.ok(html.includes(`data-block="${block.name}"`), block.name);
     }
+    // variables render as their tag, which is what renderTemplate and ESPs fill
+    assert.ok(html.includes('Hi {{first_name|there &amp; &quot;friends&quot;}}!'));
   });
 });
 

@@ -50,10 +50,13 @@ export function insertBlock(host: EditorHost, from: number, to: number, node: PM
   host.view.focus();
 }
 
-/** Inserts an inline node (a badge) at the cursor. */
-export function insertInline(host: EditorHost, from: number, to: number, node: PMNode): void {
+/** Inserts an inline node (a badge, a variable) at the cursor; `select` selects it (its settings open). */
+export function insertInline(host: EditorHost, from: number, to: number, node: PMNode, select = false): void {
   clearRange(host, from, to);
   const { state } = host.view;
-  host.view.dispatch(state.tr.replaceSelectionWith(node, false).scrollIntoView());
+  const at = state.selection.from;
+  let tr = state.tr.replaceSelectionWith(node, false);
+  if (select) tr = tr.setSelection(NodeSelection.create(tr.doc, at));
+  host.view.dispatch(tr.scrollIntoView());
   host.view.focus();
 }

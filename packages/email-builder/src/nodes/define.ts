@@ -35,8 +35,13 @@ export interface EditorHost {
   view: EditorView;
   /** Opens the system file picker, uploads the chosen image and calls back with its URL. */
   pickAndUpload(onDone: (url: string) => void, onState?: (state: UploadState) => void): void;
-  /** Brand details given in the options (filled in by issue 7's branding presets). */
-  branding: unknown;
+  /**
+   * The attributes a block of this type takes from the editor's branding (logo images, social
+   * networks, button colour, footer and signature details); `{}` without branding.
+   */
+  branded(type: string): Record<string, unknown>;
+  /** The merge variables the host offers; the first is what the "Variable" command inserts. */
+  variables: readonly { name: string; fallback?: string }[];
 }
 
 /** Progress of one upload, as shown inline. */

@@ -14,6 +14,7 @@ import { paragraph } from './paragraph/index.js';
 import { signature } from './signature/index.js';
 import { socialLinks } from './social/index.js';
 import { spacer } from './spacer/index.js';
+import { variable } from './variable/index.js';
 
 /**
  * Every node of the editor, one line each. The order is the schema's (the first block is the
@@ -37,6 +38,7 @@ export const BLOCKS: readonly BlockDefinition[] = [
   footer,
   signature,
   badge,
+  variable,
   hardBreak,
   text,
 ];

@@ -54,6 +54,8 @@ function headStyles(s: DocSettings): string {
     '@media (prefers-color-scheme:dark){',
     `.sv-bg{background-color:${s.darkBackdrop}!important}`,
     `.sv-card{background-color:${s.darkCanvas}!important;border-color:${s.darkBorder}!important}`,
+    // light column panels would hold light text: a slightly lighter shade of the dark card instead
+    `.sv-colbg{background-color:${s.darkBorder}!important}`,
     `.sv-t{color:${DARK_TEXT}!important}`,
     `.sv-m{color:${DARK_MUTED}!important}`,
     '.sv-light{display:none!important}',

@@ -7,6 +7,8 @@
  * images, so the uploader always produces http(s) URLs; data URLs survive only as a paste fallback.
  */
 
+import { VARIABLE_ONLY } from '../variables/syntax.js';
+
 // Browsers drop tabs and newlines anywhere in a URL and control characters around it, so
 // "java\tscript:" runs as "javascript:". A URL holding any of them is refused outright.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
@@ -29,10 +31,15 @@ function isHttp(url: string): boolean {
   }
 }
 
-/** Returns the trimmed URL when it is a safe link (http, https, mailto, tel), else `''`. */
+/**
+ * Returns the trimmed URL when it is a safe link (http, https, mailto, tel), else `''`. A link
+ * that is exactly one merge variable (`{{reset_url}}`) is kept: `renderTemplate` fills it at send
+ * time and checks the value it puts there against these same rules.
+ */
 export function safeLinkUrl(value: unknown): string {
   if (typeof value !== 'string') return '';
   const url = value.trim();
+  if (VARIABLE_ONLY.test(url)) return url.replace(/\s+/g, '');
   if (url === '' || url.length > 2048 || UNSAFE_CHARS.test(url)) return '';
   const scheme = schemeOf(url);
   if (scheme === null || !LINK_SCHEMES.has(scheme)) return '';
@@ -57,7 +64,7 @@ export function safeImageUrl(value: unknown): string {
  */
 export function normalizeUserUrl(value: string): string {
   const url = value.trim();
-  if (url === '') return '';
+  if (url === '' || VARIABLE_ONLY.test(url)) return safeLinkUrl(url);
   if (schemeOf(url) === null) {
     if (/^[^\s@/]+@[^\s@/]+\.[^\s@/]+$/.test(url)) return safeLinkUrl(`mailto:${url}`);
     if (/^\+?[\d\s().-]{5,}$/.test(url)) return safeLinkUrl(`tel:${url.replace(/[\s().-]/g, '')}`);

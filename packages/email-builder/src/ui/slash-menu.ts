@@ -10,10 +10,15 @@ interface Trigger {
   query: string;
 }
 
-const key = new PluginKey<{ dismissed: number | null }>('slashMenu');
+/** The "/" trigger: a slash at the start of a word, then up to 24 characters of query. */
+export const SLASH_TRIGGER = /(?:^|\s)\/([^\s/\ufffc]{0,24})$/;
 
-/** Finds "/query" right before an empty selection, the slash at the start of a word. */
-export function findTrigger(view: EditorView): Trigger | null {
+/**
+ * Finds the trigger ("/query" by default) right before an empty selection. `pattern` matches the
+ * end of the text before the cursor; its group 1 is the query, and the match without its leading
+ * whitespace is what the chosen item replaces.
+ */
+export function findTrigger(view: EditorView, pattern: RegExp = SLASH_TRIGGER): Trigger | null {
   const { selection } = view.state;
   if (!selection.empty || !view.editable) return null;
   const $from = selection.$from;
@@ -24,10 +29,10 @@ export function findTrigger(view: EditorView): Trigger | null {
     undefined,
     '\ufffc',
   );
-  const match = /(?:^|\s)\/([^\s/\ufffc]{0,24})$/.exec(before);
+  const match = pattern.exec(before);
   if (!match) return null;
   const query = match[1]!;
-  return { from: $from.pos - query.length - 1, to: $from.pos, query };
+  return { from: $from.pos - match[0].trimStart().length, to: $from.pos, query };
 }
 
 /** Filters items by title and keywords; titles that start with the query come first. */
@@ -52,6 +57,7 @@ export function filterItems(items: readonly SlashItem[], query: string): SlashIt
  */
 export class SlashMenu {
   readonly el: HTMLElement;
+  private readonly key = new PluginKey<{ dismissed: number | null }>('slashMenu');
   private readonly list: HTMLElement;
   private readonly status: HTMLElement;
   private view: EditorView | null = null;
@@ -62,13 +68,14 @@ export class SlashMenu {
 
   constructor(
     private readonly container: HTMLElement,
-    private readonly items: readonly SlashItem[],
+    private readonly items: readonly SlashItem[] | ((query: string) => SlashItem[]),
     private readonly host: () => EditorHost,
+    private readonly options: { pattern?: RegExp; label?: string; noun?: string } = {},
   ) {
     this.list = h('ul', {
       id: this.listId,
       role: 'listbox',
-      'aria-label': 'Insert block',
+      'aria-label': options.label ?? 'Insert block',
       class: 'sv-slash-list',
     });
     this.status = h('p', { class: 'sv-slash-empty', role: 'status', 'aria-live': 'polite' });
@@ -84,6 +91,7 @@ export class SlashMenu {
 
   /** The ProseMirror plugin that watches the text and routes keys while the menu is open. */
   plugin(): Plugin {
+    const key = this.key;
     return new Plugin({
       key,
       state: {
@@ -114,8 +122,8 @@ export class SlashMenu {
 
   private update(): void {
     const view = this.view!;
-    const trigger = findTrigger(view);
-    const dismissed = key.getState(view.state)?.dismissed;
+    const trigger = findTrigger(view, this.options.pattern);
+    const dismissed = this.key.getState(view.state)?.dismissed;
     if (!trigger || trigger.from === dismissed || !view.hasFocus()) {
       this.close();
       return;
@@ -123,7 +131,8 @@ export class SlashMenu {
     const changed = trigger.query !== this.trigger?.query;
     this.trigger = trigger;
     if (changed) {
-      this.results = filterItems(this.items, trigger.query);
+      const items = this.items;
+      this.results = typeof items === 'function' ? items(trigger.query) : filterItems(items, trigger.query);
       this.active = 0;
     }
     this.render();
@@ -165,7 +174,9 @@ export class SlashMenu {
     const empty = this.results.length === 0;
     this.list.hidden = empty;
     this.status.hidden = !empty;
-    this.status.textContent = empty ? `No blocks match “${this.trigger?.query ?? ''}”` : '';
+    this.status.textContent = empty
+      ? `No ${this.options.noun ?? 'blocks'} match “${this.trigger?.query ?? ''}”`
+      : '';
     view.dom.setAttribute('aria-controls', this.listId);
     const current = this.results[this.active];
     if (current) {
@@ -206,7 +217,7 @@ export class SlashMenu {
     const view = this.view!;
     const from = this.trigger?.from ?? null;
     this.close();
-    view.dispatch(view.state.tr.setMeta(key, { dismissed: from }));
+    view.dispatch(view.state.tr.setMeta(this.key, { dismissed: from }));
   }
 
   private choose(index: number): void {
@@ -221,7 +232,11 @@ export class SlashMenu {
   close(): void {
     this.trigger = null;
     this.el.hidden = true;
-    this.view?.dom.removeAttribute('aria-activedescendant');
-    this.view?.dom.removeAttribute('aria-controls');
+    // the editor may hold another menu's references (the "/" and "{{" menus share it)
+    const dom = this.view?.dom;
+    if (dom?.getAttribute('aria-controls') === this.listId) {
+      dom.removeAttribute('aria-activedescendant');
+      dom.removeAttribute('aria-controls');
+    }
   }
 }

@@ -10,6 +10,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import type { DomainService } from '../service/domain-service.js';
+import type { ImageService } from '../service/image-service.js';
+import type { TemplateService } from '../service/template-service.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { errorEnvelope, handleError } from './error-handler.js';
@@ -18,12 +20,16 @@ import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
+import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
+import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
 export interface AppDependencies {
   config: Config;
   store: Store;
   domains: DomainService;
+  templates: TemplateService;
+  images: ImageService;
   /** Pino options, or `false` for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -88,6 +94,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of [...TEMPLATE_SCHEMAS, ...IMAGE_SCHEMAS]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -151,6 +158,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     { prefix: '/api/public' },
   );
+
+  // Browser-facing routes: scoped keys (templates, images), CORS open only on them.
+  await app.register(templateRoutes, {
+    prefix: '/api/public/templates',
+    config,
+    store,
+    service: deps.templates,
+  });
+  await app.register(imageUploadRoutes, {
+    prefix: '/api/public/images',
+    config,
+    store,
+    service: deps.images,
+  });
+  await app.register(imageFileRoutes, { files: deps.images.files });
 
   return app;
 }

@@ -88,12 +88,14 @@ function validationError(error: FastifyError, request: FastifyRequest): ApiError
     };
   }
   const problems = error.validation!;
-  const tooMany = problems.find((p) => p.keyword === 'maxItems' && p.instancePath === '/domains');
+  const tooMany = problems.find(
+    (p) => p.keyword === 'maxItems' && ['/domains', '/templates', '/ids'].includes(p.instancePath),
+  );
   if (tooMany) {
     const limit = (tooMany.params as { limit?: number }).limit;
     return {
       code: 'REQUEST_TOO_MANY_ITEMS',
-      message: `domains holds more than ${limit} entries; split the request`,
+      message: `${tooMany.instancePath.slice(1)} holds more than ${limit} entries; split the request`,
     };
   }
   const details = problems.slice(0, 20).map((p) => {

@@ -45,7 +45,8 @@ export const ERROR_CATALOGUE = {
   REQUEST_TOO_MANY_ITEMS: {
     status: 400,
     level: 'request',
-    description: 'More entries in `domains` than one request may hold (100 by default).',
+    description:
+      'More entries in `domains` (or `templates`, `ids`) than one request may hold (100 by default).',
   },
   REQUEST_BODY_TOO_LARGE: {
     status: 413,
@@ -55,7 +56,7 @@ export const ERROR_CATALOGUE = {
   REQUEST_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     level: 'request',
-    description: 'The `Content-Type` is not `application/json`.',
+    description: 'The `Content-Type` is not `application/json` (`multipart/form-data` for image uploads).',
   },
   RATE_LIMITED: {
     status: 429,
@@ -109,6 +110,64 @@ export const ERROR_CATALOGUE = {
     status: 409,
     level: 'item',
     description: 'The account already holds the maximum number of domains (10,000 by default).',
+  },
+  IMAGE_MISSING: {
+    status: 400,
+    level: 'request',
+    description: 'The upload has no `file` part (multipart fields: `file`, `fileName`, `folder`).',
+  },
+  IMAGE_TYPE_UNSUPPORTED: {
+    status: 415,
+    level: 'request',
+    description: 'The file’s content is not PNG, JPEG, GIF or WebP (SVG is refused), whatever its name says.',
+  },
+  IMAGE_INVALID: {
+    status: 400,
+    level: 'request',
+    description: 'The file starts like an image but its header is truncated or invalid.',
+  },
+  IMAGE_TOO_LARGE: {
+    status: 413,
+    level: 'request',
+    description: 'The file is larger than `IMAGE_MAX_BYTES` (10 MiB by default).',
+  },
+  IMAGE_DIMENSIONS_TOO_LARGE: {
+    status: 400,
+    level: 'request',
+    description:
+      'The image declares more pixels than `IMAGE_MAX_PIXELS` (50 million) or a side over 16,384 px: refused before decoding (decompression bombs).',
+  },
+  IMAGE_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'No uploaded image has this name.',
+  },
+  TEMPLATE_NOT_FOUND: {
+    status: 404,
+    level: 'item',
+    description:
+      'This account has no template with this id (also the HTTP status of `GET /api/public/templates/{id}`).',
+  },
+  TEMPLATE_NAME_INVALID: {
+    status: 400,
+    level: 'item',
+    description: 'The name is empty, longer than 200 characters or holds control characters.',
+  },
+  TEMPLATE_DOCUMENT_INVALID: {
+    status: 400,
+    level: 'item',
+    description:
+      'The document is not one the editor can load (unknown block, broken structure); the message says where.',
+  },
+  TEMPLATE_TOO_LARGE: {
+    status: 413,
+    level: 'item',
+    description: 'The document is larger than `TEMPLATE_MAX_BYTES` (256 KiB of JSON by default).',
+  },
+  ACCOUNT_TEMPLATE_LIMIT: {
+    status: 409,
+    level: 'item',
+    description: 'The account already holds the maximum number of templates (1,000 by default).',
   },
 } as const satisfies Record<string, CatalogueEntry> & Record<DomainNameErrorCode, CatalogueEntry>;
 

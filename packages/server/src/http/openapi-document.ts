@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { createBrowserServices } from '../service/browser-services.js';
 import { DomainService } from '../service/domain-service.js';
 import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
@@ -19,7 +20,13 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
       records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
       maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
     });
-    const app = await buildApp({ config, store, domains, logger: false });
+    const app = await buildApp({
+      config,
+      store,
+      domains,
+      ...createBrowserServices(config, store),
+      logger: false,
+    });
     await app.ready();
     const document = app.swagger() as unknown as Record<string, unknown>;
     await app.close();

@@ -64,12 +64,43 @@ export interface StatusHistoryTable {
   at: number;
 }
 
+/** A saved email template ("My Templates"): the editor's JSON document, per account. */
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The document as JSON text, checked by the editor's own rules before it is stored. */
+  document: string;
+  /** Bytes of `document`, for limits and listings. */
+  size: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An uploaded image an account owns; the file is `<DATA_DIR>/images/<hash>.<ext>`, shared by content. */
+export interface ImagesTable {
+  account_id: string;
+  /** SHA-256 of the content, hex: the file's name. */
+  hash: string;
+  ext: string;
+  mime: string;
+  size: number;
+  width: number;
+  height: number;
+  /** The name and folder the client sent (ImageKit's `fileName`, `folder`), for listings. */
+  name: string;
+  folder: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   domains: DomainsTable;
   domain_records: DomainRecordsTable;
   status_history: StatusHistoryTable;
+  templates: TemplatesTable;
+  images: ImagesTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

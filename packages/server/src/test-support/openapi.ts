@@ -30,8 +30,19 @@ export async function loadOpenApi(baseUrl: string): Promise<OpenApiChecker> {
   return {
     document,
     check(method, path, status, body) {
-      const operation = document.paths[path]?.[method.toLowerCase()];
-      if (!operation) return [`openapi.json has no operation ${method} ${path}`];
+      // A literal path, or a templated one (`/api/public/templates/{id}`) that matches it.
+      const documented =
+        path in document.paths
+          ? path
+          : Object.keys(document.paths).find((p) =>
+              new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(
+                path,
+              ),
+            );
+      const operation =
+        documented === undefined ? undefined : document.paths[documented]?.[method.toLowerCase()];
+      if (!operation || documented === undefined) return [`openapi.json has no operation ${method} ${path}`];
+      path = documented;
       const response = operation.responses[String(status)];
       if (!response) return [`openapi.json documents no ${status} response for ${method} ${path}`];
       const ref = `openapi.json#/paths/${pointer(path)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;

@@ -84,7 +84,8 @@ export const button = defineBlock({
       description: 'A call-to-action link button',
       keywords: ['button', 'cta', 'link', 'action'],
       icon: ICONS.button,
-      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.button!.create()),
+      run: (host, from, to) =>
+        insertBlock(host, from, to, host.view.state.schema.nodes.button!.create(host.branded('button'))),
     },
   ],
 });

@@ -46,10 +46,19 @@ export function columnWidths(layout: string, count: number, available: number): 
   return widths;
 }
 
+/** The bottom space every block leaves under itself (paragraph margin, image and button cells). */
+const BLOCK_TRAIL = 16;
+
 function columnCell(col: Attrs, body: string, attrs: Attrs): string {
   const bg = col.backgroundColor ? ` bgcolor="${col.backgroundColor}"` : '';
+  // `sv-colbg`: in dark mode the text turns light, so a light panel must turn dark too.
+  const cls = col.backgroundColor ? ' class="sv-colbg"' : '';
   const bgStyle = col.backgroundColor ? `;background-color:${col.backgroundColor}` : '';
-  return `<td${htmlMarker('column', COLUMN_ATTRS, col)}${bg} valign="${attrs.verticalAlign}" style="padding:${col.padding}px${bgStyle}">${body}</td>`;
+  // The last block's own bottom space counts towards the padding, so a boxed section looks
+  // even at top and bottom (the editor trims it the same way with :last-child).
+  const pad = col.padding as number;
+  const padding = pad > 0 ? `${pad}px ${pad}px ${Math.max(0, pad - BLOCK_TRAIL)}px` : '0';
+  return `<td${htmlMarker('column', COLUMN_ATTRS, col)}${bg}${cls} valign="${attrs.verticalAlign}" style="padding:${padding}${bgStyle}">${body}</td>`;
 }
 
 /**

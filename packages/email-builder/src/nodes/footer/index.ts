@@ -93,7 +93,8 @@ export const footer = defineBlock({
       description: 'Address, contact and unsubscribe link',
       keywords: ['footer', 'unsubscribe', 'address', 'contact', 'legal'],
       icon: ICONS.footer,
-      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.footer!.create()),
+      run: (host, from, to) =>
+        insertBlock(host, from, to, host.view.state.schema.nodes.footer!.create(host.branded('footer'))),
     },
   ],
 });

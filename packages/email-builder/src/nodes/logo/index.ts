@@ -16,7 +16,7 @@ const ATTRS = {
   align: a.align('center'),
 };
 
-/** The brand logo: an image with a fixed pixel width; issue 7's branding fills light and dark sources. */
+/** The brand logo: an image with a fixed pixel width; branding fills its light and dark sources. */
 export const logo = defineBlock({
   name: 'logo',
   attrs: ATTRS,
@@ -56,7 +56,8 @@ export const logo = defineBlock({
       description: 'Your brand logo, light and dark',
       keywords: ['logo', 'brand', 'header'],
       icon: ICONS.logo,
-      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.logo!.create()),
+      run: (host, from, to) =>
+        insertBlock(host, from, to, host.view.state.schema.nodes.logo!.create(host.branded('logo'))),
     },
   ],
 });

@@ -65,7 +65,13 @@ export const signature = defineBlock({
       description: 'Sign off with name, role and photo',
       keywords: ['signature', 'sign', 'regards', 'author', 'sender'],
       icon: ICONS.signature,
-      run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.signature!.create()),
+      run: (host, from, to) =>
+        insertBlock(
+          host,
+          from,
+          to,
+          host.view.state.schema.nodes.signature!.create(host.branded('signature')),
+        ),
     },
   ],
 });

@@ -1,5 +1,6 @@
 import { a } from '../../model/attrs.js';
 import { escapeHtml } from '../../render/escape.js';
+import { msoOnly } from '../../render/mso.js';
 import { FONT, TABLE } from '../../render/styles.js';
 import { safeLinkUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
@@ -87,13 +88,18 @@ export const socialLinks = defineBlock({
   render: (_node, attrs) => {
     const items = links(attrs);
     if (items.length === 0) return '';
-    const cells = items
+    // Hybrid: inline-block pills wrap onto more lines on a narrow phone (a table row would
+    // overflow it); Outlook for Windows, which ignores inline-block, gets a ghost table row.
+    const pills = items
       .map((l) => {
         const label = NETWORKS[l.network]?.label ?? 'Link';
-        return `<td style="padding:0 4px 8px"><a href="${escapeHtml(safeLinkUrl(l.url))}" target="_blank" style="${pillStyle(l.network, attrs.variant)}">${escapeHtml(label)}</a></td>`;
+        return `<div style="display:inline-block;padding:0 4px 8px"><a href="${escapeHtml(safeLinkUrl(l.url))}" target="_blank" style="${pillStyle(l.network, attrs.variant)}">${escapeHtml(label)}</a></div>`;
       })
-      .join('');
-    return `${TABLE}${htmlMarker('socialLinks', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:0 0 8px"><table role="presentation" cellpadding="0" cellspacing="0" border="0" align="${attrs.align}"><tr>${cells}</tr></table></td></tr></table>`;
+      .join(msoOnly('</td><td>'));
+    const open = msoOnly(
+      `<table role="presentation" cellpadding="0" cellspacing="0" border="0" align="${attrs.align}"><tr><td>`,
+    );
+    return `${TABLE}${htmlMarker('socialLinks', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:0 0 8px;text-align:${attrs.align}">${open}${pills}${msoOnly('</td></tr></table>')}</td></tr></table>`;
   },
   text: (_node, attrs) =>
     links(attrs)
@@ -117,7 +123,12 @@ export const socialLinks = defineBlock({
       ],
       icon: ICONS.social,
       run: (host, from, to) =>
-        insertBlock(host, from, to, host.view.state.schema.nodes.socialLinks!.create()),
+        insertBlock(
+          host,
+          from,
+          to,
+          host.view.state.schema.nodes.socialLinks!.create(host.branded('socialLinks')),
+        ),
     },
   ],
 });

@@ -5,10 +5,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-verification.js';
+import * as m0004 from './0004-templates.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-verification': m0002,
+  '0004-templates': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

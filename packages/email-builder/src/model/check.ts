@@ -1,0 +1,28 @@
+import type { Schema } from 'prosemirror-model';
+import { ServiceEditorError } from '../errors.js';
+import { createSchema } from '../schema.js';
+import type { JSONNode } from './types.js';
+import { cleanDocument } from './validate.js';
+
+let schema: Schema | null = null;
+
+/**
+ * Checks a stored document completely, as the editor would load it: node and mark types and
+ * attributes ({@link cleanDocument}), then the schema's content rules (a list holds list items,
+ * columns hold columns…). Returns the cleaned document; throws `SEB_ERR_UNKNOWN_NODE`,
+ * `SEB_ERR_UNKNOWN_MARK` or `SEB_ERR_BAD_CONTENT`. Pure; runs in Node (the server checks
+ * templates with it).
+ */
+export function checkDocument(doc: unknown): JSONNode {
+  const cleaned = cleanDocument(doc);
+  if (!cleaned.content?.length) cleaned.content = [{ type: 'paragraph' }];
+  try {
+    schema ??= createSchema();
+    schema.nodeFromJSON(cleaned).check();
+  } catch (error) {
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', {
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return cleaned;
+}

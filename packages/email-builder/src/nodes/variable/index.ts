@@ -1,0 +1,139 @@
+import { Fragment, type Node as PMNode, type Schema } from 'prosemirror-model';
+import { a } from '../../model/attrs.js';
+import { escapeHtml } from '../../render/escape.js';
+import { ICONS } from '../../ui/icons.js';
+import { cleanFallback, formatVariable, isVariableName, VARIABLE_TAG } from '../../variables/syntax.js';
+import { insertInline } from '../commands.js';
+import { type Attrs, defineBlock, domMarker, markerRule, type SlashItem } from '../define.js';
+
+const ATTRS = {
+  name: a.text('first_name', 'Variable name (letters, digits, _)', 64),
+  fallback: a.text('', 'Fallback when there is no value', 200),
+};
+
+/** The tag a variable renders as, or `''` when its name is not usable (never a broken tag). */
+function tag(attrs: Attrs): string {
+  return isVariableName(attrs.name) ? formatVariable(attrs.name, attrs.fallback) : '';
+}
+
+/** A variable the host offers in the `{{` menu (option `variables`). */
+export interface VariableOption {
+  name: string;
+  /** What the menu shows (default: the name). */
+  label?: string;
+  /** Fallback filled in when the variable is inserted. */
+  fallback?: string;
+}
+
+/** Offered when the host lists none. */
+export const DEFAULT_VARIABLES: readonly VariableOption[] = [
+  { name: 'first_name', label: 'First name', fallback: 'there' },
+  { name: 'last_name', label: 'Last name' },
+  { name: 'email', label: 'Email address' },
+  { name: 'company', label: 'Company' },
+];
+
+/**
+ * A merge variable: an inline chip in the editor, `{{name}}` or `{{name|fallback}}` in
+ * `getHTML()` and `getText()` (fallback escaped like any text), filled by `renderTemplate`.
+ * The chip can carry marks, so a bold variable renders bold.
+ */
+export const variable = defineBlock({
+  name: 'variable',
+  attrs: ATTRS,
+  inspect: true,
+  spec: {
+    inline: true,
+    group: 'inline',
+    atom: true,
+    parseDOM: [markerRule('variable', ATTRS)],
+    toDOM: (node) => [
+      'span',
+      {
+        ...domMarker('variable', ATTRS, node.attrs),
+        class: isVariableName(node.attrs.name) ? 'sv-variable' : 'sv-variable sv-variable-bad',
+        title: node.attrs.fallback ? `Fallback: ${node.attrs.fallback}` : 'No fallback',
+      },
+      `{{${node.attrs.name}}}`,
+    ],
+  },
+  render: (_node, attrs) => escapeHtml(tag(attrs)),
+  text: (_node, attrs) => tag(attrs),
+  slash: [
+    {
+      id: 'variable',
+      title: 'Variable',
+      description: 'A merge field such as {{first_name}}',
+      keywords: ['variable', 'merge', 'field', 'personalize', 'placeholder', 'name'],
+      icon: ICONS.variable,
+      run: (host, from, to) =>
+        insertInline(
+          host,
+          from,
+          to,
+          host.view.state.schema.nodes.variable!.create(host.variables[0] ?? null),
+          true,
+        ),
+    },
+  ],
+});
+
+/** The `{{` menu: the host's variables filtered by the typed name, and the typed name itself. */
+export function variableItems(options: readonly VariableOption[], query: string): SlashItem[] {
+  const q = query.toLowerCase();
+  const item = (v: VariableOption): SlashItem => ({
+    id: `var-${v.name.replace(/\./g, '-')}`,
+    title: v.label ?? v.name,
+    description: formatVariable(v.name, v.fallback),
+    keywords: [v.name],
+    icon: ICONS.variable,
+    run: (host, from, to) =>
+      insertInline(
+        host,
+        from,
+        to,
+        host.view.state.schema.nodes.variable!.create({ name: v.name, fallback: cleanFallback(v.fallback) }),
+      ),
+  });
+  const found = options.filter(
+    (v) => v.name.toLowerCase().includes(q) || (v.label ?? '').toLowerCase().includes(q),
+  );
+  const exact = options.some((v) => v.name === query);
+  if (isVariableName(query) && !exact) found.push({ name: query, label: `Insert {{${query}}}` });
+  return found.map(item);
+}
+
+/** The `{{` trigger: the braces and a partial name right before the cursor. */
+export const VARIABLE_TRIGGER = /\{\{\s*([A-Za-z0-9_.]{0,64})$/;
+
+/**
+ * Turns `{{name}}` / `{{name|fallback}}` written as text (pasted, or in HTML given to
+ * `setContent`) into variable chips, keeping the text's marks.
+ */
+export function chipVariables(fragment: Fragment, schema: Schema): Fragment {
+  let changed = false;
+  const nodes: PMNode[] = [];
+  fragment.forEach((child) => {
+    if (child.isText) {
+      const text = child.text!;
+      let last = 0;
+      for (const m of text.matchAll(VARIABLE_TAG)) {
+        changed = true;
+        if (m.index > last) nodes.push(schema.text(text.slice(last, m.index), child.marks));
+        nodes.push(
+          schema.nodes.variable!.create({ name: m[1], fallback: cleanFallback(m[2]) }, null, child.marks),
+        );
+        last = m.index + m[0].length;
+      }
+      if (last === 0) nodes.push(child);
+      else if (last < text.length) nodes.push(schema.text(text.slice(last), child.marks));
+      return;
+    }
+    const content = chipVariables(child.content, schema);
+    if (content !== child.content) {
+      changed = true;
+      nodes.push(child.copy(content));
+    } else nodes.push(child);
+  });
+  return changed ? Fragment.from(nodes) : fragment;
+}

@@ -1,0 +1,339 @@
+/**
+ * Saved email templates, per account ("My Templates" of `@service/email-builder`, whose
+ * `HttpTemplateStore` speaks to these routes): list, get, create, update, delete, and render a
+ * stored template with its merge variables filled. Browser-facing: scope `templates`, CORS open.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { TemplateService } from '../../service/template-service.js';
+import type { Store } from '../../store/store.js';
+import { browserApi } from '../browser-api.js';
+import { errorEnvelope } from '../error-handler.js';
+import { ApiError } from '../errors.js';
+import { ApiErrorSchema, ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
+
+export const TemplateDocumentSchema = Type.Object(
+  {
+    type: Type.Literal('doc'),
+    attrs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    content: Type.Optional(Type.Array(Type.Unknown())),
+  },
+  {
+    $id: 'TemplateDocument',
+    additionalProperties: false,
+    description:
+      'A document of the editor’s own JSON (`editor.getJSON()`), as the editor’s rules cleaned it: unknown blocks are refused, unsafe URLs emptied.',
+  },
+);
+
+const summaryFields = {
+  id: Type.String({ description: 'The template’s id, `tpl_…`.' }),
+  name: Type.String(),
+  size: Type.Integer({ description: 'Bytes of the document’s JSON.' }),
+  createdAt: Type.String({ description: 'ISO 8601 time.' }),
+  updatedAt: Type.String({ description: 'ISO 8601 time.' }),
+};
+
+export const TemplateSummarySchema = Type.Object(summaryFields, {
+  $id: 'TemplateSummary',
+  additionalProperties: false,
+});
+
+export const TemplateSchema = Type.Object(
+  { ...summaryFields, document: Type.Ref(TemplateDocumentSchema) },
+  { $id: 'Template', additionalProperties: false },
+);
+
+const envelope = (id: string, data: Parameters<typeof Type.Union>[0][number]) =>
+  Type.Object(
+    {
+      data: Type.Union([data, Type.Null()]),
+      error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
+      status: Type.Integer({ description: '200 on success, else the item’s error status.' }),
+    },
+    { $id: id, additionalProperties: false },
+  );
+
+export const TemplateEnvelopeSchema = envelope('TemplateEnvelope', Type.Ref(TemplateSchema));
+export const DeletedTemplateEnvelopeSchema = envelope(
+  'DeletedTemplateEnvelope',
+  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
+);
+export const RenderedTemplateEnvelopeSchema = envelope(
+  'RenderedTemplateEnvelope',
+  Type.Object(
+    {
+      id: Type.String(),
+      html: Type.String({
+        description: 'The email as a complete HTML document, variables filled and escaped.',
+      }),
+      text: Type.String({ description: 'The plain-text alternative, variables filled.' }),
+      missing: Type.Array(Type.String(), {
+        description: 'Variables with no value and no fallback: rendered as empty text.',
+      }),
+      defaulted: Type.Array(Type.String(), {
+        description: 'Variables with no value that showed their fallback.',
+      }),
+      unsafe: Type.Array(Type.String(), {
+        description: 'Variables whose value was refused as a whole link URL (not http(s), mailto or tel).',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const TemplatePageSchema = Type.Object(
+  {
+    data: Type.Object(
+      {
+        templates: Type.Array(Type.Ref(TemplateSummarySchema)),
+        nextCursor: Type.Union([Type.String(), Type.Null()], {
+          description: 'Pass as `cursor` to get the next page; `null` on the last page.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    error: Type.Null(),
+    status: Type.Literal(200),
+  },
+  { $id: 'TemplatePage', additionalProperties: false },
+);
+
+/** One template as a single envelope (`GET /api/public/templates/{id}`). */
+export const TemplateResultSchema = Type.Object(
+  { data: Type.Ref(TemplateSchema), error: Type.Null(), status: Type.Literal(200) },
+  { $id: 'TemplateResult', additionalProperties: false },
+);
+
+/** Schemas registered at the root, so /openapi.json lists them as components. */
+export const TEMPLATE_SCHEMAS = [
+  TemplateDocumentSchema,
+  TemplateSummarySchema,
+  TemplateSchema,
+  TemplateEnvelopeSchema,
+  DeletedTemplateEnvelopeSchema,
+  RenderedTemplateEnvelopeSchema,
+  TemplatePageSchema,
+  TemplateResultSchema,
+];
+
+const TemplateId = Type.String({ minLength: 1, maxLength: 64 });
+const Name = Type.String({ maxLength: 1000, description: '1–200 characters after trimming.' });
+const Document = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'The editor’s JSON (`editor.getJSON()`); checked per item by the editor’s own rules.',
+  },
+);
+
+function bodies(maxItems: number) {
+  const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, what: string) =>
+    Type.Array(item, { minItems: 1, maxItems, description: `1 to ${maxItems} ${what}.` });
+  return {
+    create: Type.Object(
+      {
+        templates: list(
+          Type.Object({ name: Name, document: Document }, { additionalProperties: false }),
+          'templates',
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    update: Type.Object(
+      {
+        templates: list(
+          Type.Object(
+            { id: TemplateId, name: Type.Optional(Name), document: Type.Optional(Document) },
+            {
+              additionalProperties: false,
+              minProperties: 2,
+              description: '`id` and a new `name`, `document` or both.',
+            },
+          ),
+          'changes',
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    remove: Type.Object({ ids: list(TemplateId, 'template ids') }, { additionalProperties: false }),
+    render: Type.Object(
+      {
+        templates: list(
+          Type.Object(
+            {
+              id: TemplateId,
+              variables: Type.Optional(
+                Type.Record(Type.String(), Type.Unknown(), {
+                  description:
+                    'Values by variable name (`{"first_name": "Ada", "order": {"total": "$5"}}`); strings, numbers and booleans are used.',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          'templates to render',
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    listQuery: Type.Object(
+      {
+        limit: Type.Optional(
+          Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' }),
+        ),
+        cursor: Type.Optional(Type.String({ maxLength: 512 })),
+      },
+      { additionalProperties: false },
+    ),
+  };
+}
+
+type Bodies = ReturnType<typeof bodies>;
+
+export interface TemplateRoutesOptions {
+  config: Config;
+  store: Store;
+  service: TemplateService;
+}
+
+/** Cursors are opaque: `<updatedAt>.<id>` of the last template of the page, base64url. */
+function encodeCursor(next: { updatedAt: number; id: string }): string {
+  return Buffer.from(`${next.updatedAt}.${next.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { updatedAt: number; id: string } {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^(\d{1,16})\.(tpl_[a-z2-7]{1,40})$/.exec(text);
+  if (!match || Buffer.from(text, 'utf8').toString('base64url') !== cursor) {
+    throw new ApiError('REQUEST_INVALID', 'cursor is not one this API returned', [
+      { path: 'querystring.cursor', message: 'is not a valid cursor' },
+    ]);
+  }
+  return { updatedAt: Number(match[1]), id: match[2]! };
+}
+
+export async function templateRoutes(app: FastifyInstance, options: TemplateRoutesOptions): Promise<void> {
+  const { service, config } = options;
+  await browserApi(app, { config, store: options.store, scope: 'templates' });
+  const schemas = bodies(config.limits.maxItemsPerRequest);
+  const tags = ['Templates'];
+  const bodyLimit = config.templates.bodyLimitBytes;
+  const account = (request: { apiKey?: { accountId: string } }) => request.apiKey!.accountId;
+
+  app.get<{ Querystring: Static<Bodies['listQuery']> }>(
+    '',
+    {
+      schema: {
+        tags,
+        summary: 'List saved templates',
+        description:
+          'The account’s templates without their documents, most recently updated first; follow `nextCursor`.',
+        querystring: schemas.listQuery,
+        response: { 200: Type.Ref(TemplatePageSchema), ...requestErrorResponses },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
+      const after = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const page = await service.list(account(request), after ? { after, limit } : { limit });
+      return {
+        data: { templates: page.templates, nextCursor: page.next ? encodeCursor(page.next) : null },
+        error: null,
+        status: 200,
+      };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a template with its document',
+        params: Type.Object({ id: TemplateId }, { additionalProperties: false }),
+        response: {
+          200: Type.Ref(TemplateResultSchema),
+          404: Type.Ref(ErrorEnvelopeSchema),
+          ...requestErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const template = await service.get(account(request), request.params.id);
+      if (!template) {
+        return reply.code(404).send(
+          errorEnvelope({
+            code: 'TEMPLATE_NOT_FOUND',
+            message: `this account has no template "${request.params.id.slice(0, 64)}"`,
+          }),
+        );
+      }
+      return { data: template, error: null, status: 200 };
+    },
+  );
+
+  app.post<{ Body: Static<Bodies['create']> }>(
+    '',
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Save templates',
+        description:
+          'Creates each entry. HTTP 200 with one envelope per entry, in request order; an entry with a bad name, a document the editor could not load, a document over the size limit or over the account’s template limit fails alone.',
+        body: schemas.create,
+        response: { 200: Type.Array(Type.Ref(TemplateEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.create(account(request), request.body.templates),
+  );
+
+  app.patch<{ Body: Static<Bodies['update']> }>(
+    '',
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Rename templates or replace their documents',
+        description: 'Applies each change. HTTP 200 with one envelope per entry, in request order.',
+        body: schemas.update,
+        response: { 200: Type.Array(Type.Ref(TemplateEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.update(account(request), request.body.templates),
+  );
+
+  app.delete<{ Body: Static<Bodies['remove']> }>(
+    '',
+    {
+      schema: {
+        tags,
+        summary: 'Delete templates',
+        description:
+          'Deletes each id. HTTP 200 with one envelope per id: `{id, deleted: true}` or `TEMPLATE_NOT_FOUND`.',
+        body: schemas.remove,
+        response: { 200: Type.Array(Type.Ref(DeletedTemplateEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.remove(account(request), request.body.ids),
+  );
+
+  app.post<{ Body: Static<Bodies['render']> }>(
+    '/render',
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Render stored templates with data',
+        description:
+          'Renders each stored template to email HTML and plain text with its merge variables (`{{name}}`, `{{name|fallback}}`) filled from `variables`. ' +
+          'Values are HTML-escaped (URL-encoded inside links); a variable with no value shows its fallback, or nothing, and is listed. HTTP 200 with one envelope per entry.',
+        body: schemas.render,
+        response: { 200: Type.Array(Type.Ref(RenderedTemplateEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.render(account(request), request.body.templates),
+  );
+}
