@@ -1,3 +1,5 @@
+/** Lines for a BIND zone file (absolute names, TTL 3600), from a domain result. */
+export { bindLines as zoneFileLines } from './cli/format.js';
 export {
   type DeleteEnvelope,
   type DnsRecord,
@@ -11,5 +13,3 @@ export {
 } from './client.js';
 export { type ApiErrorBody, type ApiErrorCode, ServiceApiError, VerificationTimeoutError } from './errors.js';
 export type { components, paths } from './generated/openapi.js';
-/** Lines for a BIND zone file (absolute names, TTL 3600), from a domain result. */
-export { bindLines as zoneFileLines } from './cli/format.js';

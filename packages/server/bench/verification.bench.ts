@@ -136,9 +136,3 @@ export async function runVerificationBench(): Promise<void> {
     await bind.close();
   }
 }
-
-function randomToken(): string {
-  return generateApiKey()
-    .hash.slice(0, 32)
-    .replace(/[0189]/g, 'a');
-}

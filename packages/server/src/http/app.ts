@@ -19,8 +19,8 @@ import { ApiError } from './errors.js';
 import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
-import { pageRoutes } from './routes/pages.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
+import { pageRoutes } from './routes/pages.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
