@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Build the pages the server serves (playground, domains dashboard) into dist/web: the
-// TypeScript bundled for browsers with esbuild, HTML and CSS copied as they are.
+// TypeScript bundled for browsers with esbuild, HTML, CSS and images copied as they are.
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +23,16 @@ await build({
   outdir: out,
   loader: { '.css': 'css' },
   logLevel: 'warning',
+  // email-builder's split build re-imports its shared chunks bare (`import "./chunk.js"`) next to
+  // the named imports that already load them; its sideEffects list rightly drops those.
+  logOverride: { 'ignored-bare-import': 'silent' },
 });
 for (const file of readdirSync(web)) {
-  if (file.endsWith('.html') || file.endsWith('.css') || file.endsWith('.svg'))
-    cpSync(path.join(web, file), path.join(out, file));
+  if (/\.(html|css|svg|png)$/.test(file)) cpSync(path.join(web, file), path.join(out, file));
 }
+// The editor's stylesheet, linked by the playground as it is (a CSS import in the bundle would
+// be named after its entry and collide with playground.css).
+cpSync(
+  fileURLToPath(import.meta.resolve('@service/email-builder/dist/service.css')),
+  path.join(out, 'email-builder.css'),
+);

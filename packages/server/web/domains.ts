@@ -4,6 +4,7 @@
  * per-record diagnostics, and delete domains. Built on `@service/client` in the browser.
  */
 import { type DomainResult, ServiceApiError, ServiceClient, zoneFileLines } from '@service/client';
+import { copyToClipboard, el } from './lib/dom.js';
 
 const KEY_STORAGE = 'service.apiKey';
 /** Pending domains and open panels are re-polled this often; the server re-checks DNS when stale. */
@@ -16,19 +17,6 @@ const domains = new Map<string, DomainResult>();
 const open = new Set<string>();
 let pollTimer: number | undefined;
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> & { dataset?: Record<string, string> } = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  const { dataset, ...rest } = props;
-  Object.assign(node, rest);
-  if (dataset) Object.assign(node.dataset, dataset);
-  node.append(...children);
-  return node;
-}
-
 function timeAgo(iso: string | null): string {
   if (!iso) return 'not checked yet';
   const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
@@ -37,23 +25,10 @@ function timeAgo(iso: string | null): string {
   return `checked ${Math.round(seconds / 3600)} h ago`;
 }
 
-async function copy(text: string, button: HTMLButtonElement): Promise<void> {
-  const label = button.textContent;
-  try {
-    await navigator.clipboard.writeText(text);
-    button.textContent = 'Copied';
-  } catch {
-    button.textContent = 'Copy failed';
-  }
-  setTimeout(() => {
-    button.textContent = label;
-  }, 1200);
-}
-
 function copyButton(text: string, label: string, what: string): HTMLButtonElement {
   const button = el('button', { type: 'button', className: 'small copy', textContent: label });
   button.setAttribute('aria-label', `${label} ${what}`);
-  button.addEventListener('click', () => void copy(text, button));
+  button.addEventListener('click', () => void copyToClipboard(text, button));
   return button;
 }
 
