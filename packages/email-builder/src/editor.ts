@@ -209,6 +209,9 @@ export class ServiceEditor {
     const doc = o.content !== undefined ? this.parseContent(o.content) : this.emptyDoc();
     const state = EditorState.create({
       doc,
+      // as setContent does: the cursor starts in the first text, so a leading logo or image is
+      // not selected with its settings open
+      selection: Selection.findFrom(doc.resolve(0), 1, true) ?? undefined,
       plugins: [
         this.slash.plugin(),
         this.variableMenu.plugin(),

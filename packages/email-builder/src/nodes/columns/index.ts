@@ -158,7 +158,8 @@ export const column = defineBlock({
       'div',
       {
         ...domMarker('column', COLUMN_ATTRS, node.attrs),
-        class: 'sv-column',
+        // sv-colbg: dark mode darkens the panel as the email does (render/email.ts)
+        class: node.attrs.backgroundColor ? 'sv-column sv-colbg' : 'sv-column',
         style: `padding:${node.attrs.padding}px${node.attrs.backgroundColor ? `;background-color:${node.attrs.backgroundColor}` : ''}`,
       },
       0,
