@@ -127,11 +127,16 @@ function readDraft(): JSONNode | undefined {
   }
 }
 
+function saveDraft(): void {
+  clearTimeout(draftTimer);
+  if (editor) localStorage.setItem(DRAFT, JSON.stringify(editor.getJSON()));
+}
+
+/** Keeps the email (and its size shown) a moment after each change, and when the tab goes. */
 function scheduleDraft(): void {
   clearTimeout(draftTimer);
   draftTimer = window.setTimeout(() => {
-    if (!editor) return;
-    localStorage.setItem(DRAFT, JSON.stringify(editor.getJSON()));
+    saveDraft();
     updateSize();
   }, 300);
 }
@@ -362,3 +367,4 @@ async function start(): Promise<void> {
 }
 
 document.addEventListener('DOMContentLoaded', () => void start());
+window.addEventListener('pagehide', saveDraft);

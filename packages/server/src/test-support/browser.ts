@@ -1,0 +1,79 @@
+/**
+ * Debian's Chromium, headless, for the tests that drive the server's pages (the playground and
+ * the domains dashboard) as a user would, and a page that records what would go unnoticed:
+ * uncaught errors and console errors (a Content-Security-Policy violation is one).
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Launches Chromium the way every browser test of this repository does. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+}
+
+/** A page of a fresh context (its own storage), and the problems it reported. */
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions and console errors (HTTP error answers aside), in order. */
+  problems: string[];
+  /** The clipboard's text (the context may read it). */
+  clipboard(): Promise<string>;
+}
+
+/**
+ * Opens a page on `origin` in a new context that may read and write the clipboard, 1280 × 900
+ * unless `viewport` says otherwise.
+ */
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // An API answering 4xx is logged by Chromium too; the pages show those answers themselves.
+    if (message.type() === 'error' && !/^Failed to load resource: the server responded/.test(message.text()))
+      problems.push(`console error: ${message.text()}`);
+  });
+  return {
+    context,
+    page,
+    problems,
+    clipboard: () => page.evaluate('navigator.clipboard.readText()') as Promise<string>,
+  };
+}
+
+/**
+ * Polls `probe` until it returns something other than `undefined`/`false`, and returns that.
+ * For conditions Playwright cannot wait on itself (the clipboard, the API's view); fails with
+ * `what` after `timeoutMs`, which only a broken page reaches.
+ */
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,293 @@
+// The playground (/) in Chromium against the real server: writing and inserting blocks, every
+// kind of option (live and construction-time) reaching `getHTML()`, the preview, the template
+// picker, and uploads and "My Templates" on the server through a scoped key. Results are read
+// through the page as a user gets them: the clipboard after Copy HTML, the preview's iframe.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage, type WatchedPage, waitUntil } from '../src/test-support/browser.js';
+import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+
+const LOGO = readFileSync(new URL('../src/test-support/images/logo.png', import.meta.url));
+
+let server: TestServer;
+let browser: Browser;
+let watched: WatchedPage;
+let page: Page;
+let scopedKey: string;
+let fullKey: string;
+
+/** Clicks a Copy button and returns what reached the clipboard. */
+async function copy(button: 'Copy HTML' | 'Copy text'): Promise<string> {
+  await page.evaluate('navigator.clipboard.writeText("")');
+  await page.getByRole('button', { name: button, exact: true }).click();
+  return waitUntil(`${button} to fill the clipboard`, async () => (await watched.clipboard()) || undefined);
+}
+
+/** Types a slash command in the editor and picks the first block it offers. */
+async function insertBlock(query: string): Promise<void> {
+  await page.keyboard.type(`/${query}`);
+  await page.locator('.sv-slash:not([hidden]) .sv-slash-item').first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** Starts a blank email (the toolbar's New email) and types a first line. */
+async function blankEmail(text: string): Promise<void> {
+  await page.getByRole('button', { name: 'New email' }).click();
+  await page.keyboard.type(text);
+}
+
+before(async () => {
+  server = await startTestServer();
+  ({ key: scopedKey } = await server.createKey({ name: 'playground', scopes: ['templates', 'images'] }));
+  ({ key: fullKey } = await server.createKey({ name: 'full' }));
+  browser = await launchChromium();
+  watched = await openPage(browser, server.url);
+  page = watched.page;
+  await page.goto(`${server.url}/`);
+  await page.locator('#editor .sv-root').waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the playground', () => {
+  it('opens on the welcome starter template, with the HTML size against Gmail’s clip', async () => {
+    assert.match(await page.locator('#editor .sv-content').innerText(), /Welcome aboard/);
+    assert.match(await page.locator('#size').innerText(), /^HTML \d+\.\d KB · Gmail clips at 102 KB$/);
+    // the cursor starts in the text: no block settings popover over the email
+    assert.equal(await page.locator('#editor .sv-inspector:visible').count(), 0);
+    assert.equal(await page.locator('#connection-pill').innerText(), 'Browser storage');
+  });
+
+  it('types, inserts a block from the slash menu, and copies the HTML and the text', async () => {
+    await blankEmail('Hello from the playground');
+    await page.keyboard.press('Enter');
+    await insertBlock('divider');
+    const html = await copy('Copy HTML');
+    assert.match(html, /^<!DOCTYPE html><html lang="en" dir="ltr"/);
+    assert.match(html, /<p[^>]*>Hello from the playground<\/p>/);
+    assert.match(html, /data-block="divider"/);
+    assert.doesNotMatch(html, /Welcome aboard/);
+    assert.match(await page.locator('#status').innerText(), /^Copied \d+\.\d KB of HTML$/);
+    const text = await copy('Copy text');
+    assert.match(text, /^Hello from the playground\n/);
+    assert.doesNotMatch(text, /</);
+  });
+
+  it('undoes and redoes from the toolbar', async () => {
+    await page.getByRole('button', { name: 'Undo', exact: true }).first().click();
+    assert.doesNotMatch(await copy('Copy HTML'), /data-block="divider"/);
+    await page.getByRole('button', { name: 'Redo', exact: true }).first().click();
+    assert.match(await copy('Copy HTML'), /data-block="divider"/);
+  });
+
+  it('applies construction-time options by re-creating the editor, keeping the email', async () => {
+    await page.getByLabel('Light email background').fill('#fffbeb');
+    await page.getByLabel('Light editor background').fill('#ecfeff');
+    await page.locator('#radius').fill('20');
+    await page.fill('#preheader', 'Your June update is here');
+    await page.keyboard.press('Tab');
+    await page.fill('#lang', 'fr');
+    await page.keyboard.press('Tab');
+    await page.selectOption('#dir', 'rtl');
+    const html = await copy('Copy HTML');
+    assert.match(html, /^<!DOCTYPE html><html lang="fr" dir="rtl"/);
+    assert.match(html, /class="sv-card"[^>]*background-color:#fffbeb/);
+    assert.match(html, /class="sv-bg" style="background-color:#ecfeff"/);
+    assert.match(html, /border-radius:20px/);
+    assert.match(html, /data-sv-preheader="">Your June update is here/);
+    assert.match(html, /Hello from the playground/);
+    // the code panel shows the options that make this editor
+    const code = await page.locator('#code').innerText();
+    assert.match(code, /borderRadius: '20'/);
+    assert.match(code, /emailBackground: '#fffbeb'/);
+    assert.match(code, /dir: 'rtl'/);
+  });
+
+  it('shows and hides the editor’s own controls: settingsControl, background, preview', async () => {
+    const settingsButton = page.locator('#editor .sv-settings-btn');
+    const option = (name: string) => page.locator(`input[data-setting="${name}"]`);
+    assert.equal(await settingsButton.getAttribute('aria-label'), 'Email settings');
+    await option('settingsControl').uncheck();
+    assert.equal(await settingsButton.count(), 0);
+    await option('background').check();
+    assert.equal(await settingsButton.getAttribute('aria-label'), 'Email background');
+    await option('preview').uncheck();
+    assert.equal(await page.locator('#editor .sv-preview-btn').count(), 0);
+    await option('preview').check();
+    assert.equal(await page.locator('#editor .sv-preview-btn').count(), 1);
+    await option('settingsControl').check();
+    assert.equal(await settingsButton.getAttribute('aria-label'), 'Email settings');
+    assert.match(await copy('Copy HTML'), /Hello from the playground/);
+  });
+
+  it('switches the colour scheme live', async () => {
+    const root = page.locator('#editor .sv-root');
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    assert.equal(await root.getAttribute('data-theme'), 'dark');
+    await page.getByRole('radio', { name: 'Light' }).check();
+    assert.equal(await root.getAttribute('data-theme'), 'light');
+    assert.match(await page.locator('#code').innerText(), /colorScheme: 'light'/);
+  });
+
+  it('applies a branding preset live to new blocks and to blocks that showed the previous one', async () => {
+    await page.getByRole('radio', { name: 'Lumen' }).check();
+    assert.match(await page.locator('#status').innerText(), /^Lumen branding applied/);
+    await page.locator('#editor .sv-content p').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await insertBlock('logo');
+    let html = await copy('Copy HTML');
+    assert.match(html, new RegExp(`<img src="${server.url}/assets/brand-lumen-light\\.png"`));
+    assert.match(html, /alt="Lumen"/);
+    await page.getByRole('radio', { name: 'Fernwood' }).check();
+    html = await copy('Copy HTML');
+    assert.match(html, new RegExp(`<img src="${server.url}/assets/brand-fernwood-light\\.png"`));
+    assert.doesNotMatch(html, /brand-lumen/);
+    // the logo the brand points at is served by the server, and shows in the editor
+    await page.waitForFunction(
+      `[...document.querySelectorAll('#editor img')].some((i) => i.src.endsWith('brand-fernwood-light.png') && i.complete && i.naturalWidth > 0)`,
+    );
+    await page.getByRole('radio', { name: 'None' }).check();
+    assert.doesNotMatch(await page.locator('#code').innerText(), /branding/);
+    assert.equal(await page.locator('#status').innerText(), 'Branding removed.');
+  });
+
+  it('previews the email in desktop and mobile sizes', async () => {
+    await page.click('#preview-desktop');
+    const dialog = page.locator('.sv-preview [role="dialog"]');
+    await dialog.waitFor();
+    const frame = page.locator('.sv-preview-frame');
+    assert.match(String(await frame.getAttribute('srcdoc')), /Hello from the playground/);
+    assert.equal(await page.locator('.sv-preview-stage').getAttribute('data-view'), 'desktop');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.click('#preview-mobile');
+    await dialog.waitFor();
+    assert.equal(await page.locator('.sv-preview-stage').getAttribute('data-view'), 'mobile');
+    assert.equal((await frame.boundingBox())?.width, 375);
+    assert.match(
+      await page.frameLocator('.sv-preview-frame').locator('body').innerText(),
+      /Hello from the playground/,
+    );
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
+  it('loads a starter template from Purchased Templates', async () => {
+    await page.getByRole('button', { name: 'Purchased Templates' }).click();
+    await page.getByRole('button', { name: 'Use template Receipt' }).click();
+    await page.locator('.sv-templates').waitFor({ state: 'detached' });
+    const html = await copy('Copy HTML');
+    assert.doesNotMatch(html, /Hello from the playground/);
+    assert.match(html, /Thanks for your order!/);
+  });
+
+  it('without a key: My Templates stay in the browser, and an upload explains that it needs a key', async () => {
+    await page.getByRole('button', { name: 'My Templates' }).click();
+    await page.fill('.sv-tpl-save input', 'Kept locally');
+    await page.keyboard.press('Enter');
+    await page.locator('.sv-tpl-item', { hasText: 'Kept locally' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.sv-templates').waitFor({ state: 'detached' });
+    assert.match(String(await page.evaluate('localStorage.getItem("sv-templates")')), /Kept locally/);
+
+    await blankEmail('A picture:');
+    await page.keyboard.press('Enter');
+    await insertBlock('image');
+    // the new image is selected, its settings open beside it: close them to reach its Upload button
+    await page.getByRole('button', { name: 'Close settings' }).click();
+    const chooser = page.waitForEvent('filechooser');
+    await page.locator('#editor .sv-image-empty button', { hasText: 'Upload' }).click();
+    await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO });
+    await page.locator('#status', { hasText: 'Uploads need a scoped key' }).waitFor();
+    assert.match(String(await page.locator('#connect-card').getAttribute('class')), /attention/);
+  });
+
+  it('refuses an unknown key and a full key, and never keeps either', async () => {
+    const error = page.locator('#connect-error');
+    await page.fill('#key-input', 'sk_unknown_key');
+    await page.click('#connect-button');
+    await error.filter({ hasText: 'refused' }).waitFor();
+    await page.fill('#key-input', fullKey);
+    await page.click('#connect-button');
+    await error.filter({ hasText: 'full API key' }).waitFor();
+    assert.match(await error.innerText(), /keys create --name playground --scope templates,images/);
+    assert.equal(await page.inputValue('#key-input'), '');
+    assert.equal(await page.evaluate('sessionStorage.getItem("service.playground.key")'), null);
+    assert.doesNotMatch(String(await page.evaluate('JSON.stringify(localStorage)')), new RegExp(fullKey));
+  });
+
+  it('with a scoped key: uploads an image to the server and keeps My Templates on it', async () => {
+    await page.fill('#key-input', scopedKey);
+    await page.click('#connect-button');
+    await page.locator('#connect-on').waitFor();
+    assert.equal(await page.locator('#connection-pill').innerText(), 'Connected to this server');
+    assert.match(await page.locator('#code').innerText(), /token: SCOPED_KEY/);
+    assert.doesNotMatch(await page.locator('#code').innerText(), new RegExp(scopedKey));
+
+    const chooser = page.waitForEvent('filechooser');
+    await page.locator('#editor .sv-image-empty button', { hasText: 'Upload' }).click();
+    await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO });
+    await page.locator('#status', { hasText: 'Uploaded logo.png to this server' }).waitFor();
+    const src = /<img src="([^"]+)"/.exec(await copy('Copy HTML'))?.[1];
+    assert.match(String(src), new RegExp(`^${server.url}/images/[0-9a-f]{64}\\.png$`));
+    const served = await fetch(String(src));
+    assert.equal(served.status, 200);
+    assert.deepEqual(Buffer.from(await served.arrayBuffer()), LOGO);
+
+    await page.getByRole('button', { name: 'My Templates' }).click();
+    await page.locator('.sv-tpl-empty').waitFor();
+    await page.fill('.sv-tpl-save input', 'On the server');
+    await page.keyboard.press('Enter');
+    await page.locator('.sv-tpl-item', { hasText: 'On the server' }).waitFor();
+    await page.keyboard.press('Escape');
+    const listed = await server.request('GET', '/api/public/templates', { key: scopedKey });
+    assert.deepEqual(listed.contractProblems, []);
+    assert.deepEqual(
+      listed.body.data.templates.map((t: { name: string }) => t.name),
+      ['On the server'],
+    );
+    assert.equal(await page.evaluate('sessionStorage.getItem("service.playground.key")'), scopedKey);
+  });
+
+  it('keeps the email, the options and the connection across a reload', async () => {
+    await page.reload();
+    await page.locator('#editor .sv-root').waitFor();
+    assert.equal(await page.locator('#connection-pill').innerText(), 'Connected to this server');
+    assert.equal(await page.getByRole('radio', { name: 'Light' }).isChecked(), true);
+    const html = await waitUntil('the draft back in the editor', async () => {
+      const text = await copy('Copy HTML');
+      return /\/images\/[0-9a-f]{64}\.png/.test(text) ? text : undefined;
+    });
+    assert.match(html, /<html lang="fr" dir="rtl"/);
+  });
+
+  it('disconnects back to browser storage', async () => {
+    await page.click('#disconnect');
+    await page.locator('#connect-off').waitFor();
+    assert.equal(await page.locator('#connection-pill').innerText(), 'Browser storage');
+    assert.equal(await page.evaluate('sessionStorage.getItem("service.playground.key")'), null);
+    await page.getByRole('button', { name: 'My Templates' }).click();
+    await page.locator('.sv-tpl-item', { hasText: 'Kept locally' }).waitFor();
+    assert.equal(await page.locator('.sv-tpl-item', { hasText: 'On the server' }).count(), 0);
+    await page.keyboard.press('Escape');
+  });
+
+  it('resets the options', async () => {
+    await page.getByRole('button', { name: 'Reset options' }).click();
+    const html = await copy('Copy HTML');
+    assert.match(html, /^<!DOCTYPE html><html lang="en" dir="ltr"/);
+    assert.doesNotMatch(html, /#fffbeb|Your June update/);
+    assert.doesNotMatch(await page.locator('#code').innerText(), /theme|dir:/);
+  });
+
+  it('raised no page error and no console error (CSP violations included)', () => {
+    assert.deepEqual(watched.problems, []);
+  });
+});
