@@ -43,17 +43,23 @@ export function imageView(
     );
 
   function render(): void {
-    const { src, alt, width, align, borderRadius } = current.attrs;
+    const { src, darkSrc, alt, width, align, borderRadius } = current.attrs;
     dom.style.textAlign = align;
     dom.replaceChildren();
     if (src) {
-      const img = el('img', '');
-      img.src = src;
-      img.alt = alt;
-      img.draggable = false;
-      img.style.width = current.type.name === 'logo' ? `${width}px` : `${width}%`;
-      if (borderRadius) img.style.borderRadius = `${borderRadius}px`;
-      dom.append(img);
+      const picture = (url: string, cls: string) => {
+        const img = el('img', cls);
+        img.src = url;
+        img.alt = alt;
+        img.draggable = false;
+        img.style.width = current.type.name === 'logo' ? `${width}px` : `${width}%`;
+        if (borderRadius) img.style.borderRadius = `${borderRadius}px`;
+        return img;
+      };
+      // With a dark-mode source the editor shows the one its theme calls for, as the email does
+      // in clients that honour prefers-color-scheme.
+      dom.append(picture(src, darkSrc ? 'sv-light-src' : ''));
+      if (darkSrc) dom.append(picture(darkSrc, 'sv-dark-src'));
       return;
     }
     const box = el('div', 'sv-image-empty');
