@@ -227,7 +227,7 @@ describe('the playground', () => {
     await page.fill('#key-input', scopedKey);
     await page.click('#connect-button');
     await page.locator('#connect-on').waitFor();
-    assert.equal(await page.locator('#connection-pill').innerText(), 'Connected to this server');
+    assert.equal(await page.locator('#connection-pill').innerText(), 'Connected');
     assert.match(await page.locator('#code').innerText(), /token: SCOPED_KEY/);
     assert.doesNotMatch(await page.locator('#code').innerText(), new RegExp(scopedKey));
 
@@ -259,7 +259,7 @@ describe('the playground', () => {
   it('keeps the email, the options and the connection across a reload', async () => {
     await page.reload();
     await page.locator('#editor .sv-root').waitFor();
-    assert.equal(await page.locator('#connection-pill').innerText(), 'Connected to this server');
+    assert.equal(await page.locator('#connection-pill').innerText(), 'Connected');
     assert.equal(await page.getByRole('radio', { name: 'Light' }).isChecked(), true);
     const html = await waitUntil('the draft back in the editor', async () => {
       const text = await copy('Copy HTML');

@@ -288,7 +288,7 @@ function syncConnection(): void {
   byId('connect-on').hidden = key === null;
   byId('key-prefix').textContent = key ? `${key.slice(0, 11)}…` : '';
   const pill = byId('connection-pill');
-  pill.textContent = key ? 'Connected to this server' : 'Browser storage';
+  pill.textContent = key ? 'Connected' : 'Browser storage';
   pill.classList.toggle('ok', key !== null);
   pill.title = key
     ? 'Uploads and My Templates go to this server with a scoped key'
