@@ -31,7 +31,8 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAGES: Record<string, string> = { '/': 'playground.html', '/domains': 'domains.html' };
+/** The HTML pages, by route: not part of the JSON API (the fuzzer and /openapi.json leave them out). */
+export const PAGES: Record<string, string> = { '/': 'playground.html', '/domains': 'domains.html' };
 
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const built = existsSync(WEB_DIR);
