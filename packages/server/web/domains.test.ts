@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
-import { launchChromium, openPage, type WatchedPage, waitUntil } from '../src/test-support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  openPage,
+  type WatchedPage,
+  waitUntil,
+} from '../src/test-support/browser.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
 
 const ZONE = 'example.test';
@@ -134,6 +140,21 @@ describe('the domains dashboard', () => {
     assert.equal(await card().locator('.diagnostic').count(), 0);
     assert.equal(await card().locator('tbody .badge.verified').count(), 4);
     assert.equal(await page.locator('#live').innerText(), 'All verified');
+  });
+
+  it('passes axe (WCAG 2 A and AA) with a verified domain open, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const found = await axeViolations(browser, `${server.url}/domains`, {
+        ready: `article[data-domain="${DOMAIN}"] .badge.verified`,
+        colorScheme,
+        init: `sessionStorage.setItem('service.apiKey', ${JSON.stringify(key)})`,
+        prepare: async (page) => {
+          await page.getByRole('button', { name: 'Records' }).click();
+          await page.locator('table.records').waitFor();
+        },
+      });
+      assert.deepEqual(found, [], colorScheme);
+    }
   });
 
   it('keeps the key across a reload of the tab, and lists the domain again', async () => {

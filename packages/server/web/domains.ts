@@ -131,7 +131,8 @@ function renderDomain(domain: DomainResult): HTMLElement {
           el('span', { className: 'hint', textContent: 'Zone-file lines (full names)' }),
           copyButton(zone, 'Copy zone lines', domain.domain),
         ),
-        el('pre', { textContent: zone }),
+        // focusable, so keyboard users can scroll long lines (axe: scrollable-region-focusable)
+        el('pre', { textContent: zone, tabIndex: 0, ariaLabel: `Zone-file lines for ${domain.domain}` }),
       ),
     ),
   );

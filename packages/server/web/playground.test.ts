@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, type WatchedPage, waitUntil } from '../src/test-support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  openPage,
+  type WatchedPage,
+  waitUntil,
+} from '../src/test-support/browser.js';
 import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
 
 const LOGO = readFileSync(new URL('../src/test-support/images/logo.png', import.meta.url));
@@ -285,6 +291,21 @@ describe('the playground', () => {
     assert.match(html, /^<!DOCTYPE html><html lang="en" dir="ltr"/);
     assert.doesNotMatch(html, /#fffbeb|Your June update/);
     assert.doesNotMatch(await page.locator('#code').innerText(), /theme|dir:/);
+  });
+
+  it('passes axe (WCAG 2 A and AA) around the editor, light and dark, wide and at 800 px', async () => {
+    // The editor's own UI and the email are the editor package's, checked by its own tests.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [1280, 800]) {
+        const found = await axeViolations(browser, `${server.url}/`, {
+          ready: '#editor .sv-root',
+          colorScheme,
+          viewport: { width, height: 900 },
+          exclude: ['#editor'],
+        });
+        assert.deepEqual(found, [], `${colorScheme}, ${width} px`);
+      }
+    }
   });
 
   it('raised no page error and no console error (CSP violations included)', () => {

@@ -3,6 +3,7 @@
  * the domains dashboard) as a user would, and a page that records what would go unnoticed:
  * uncaught errors and console errors (a Content-Security-Policy violation is one).
  */
+import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Launches Chromium the way every browser test of this repository does. */
@@ -75,5 +76,47 @@ export async function waitUntil<T>(
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The WCAG 2 A and AA violations axe-core finds on `url` once `ready` is in the page, as
+ * "rule: selector" lines. It runs in a context of its own that bypasses the page's CSP (axe is
+ * injected as a script); `init` runs before the page's scripts (e.g. to put a key in storage),
+ * `prepare` after `ready` appeared.
+ */
+export async function axeViolations(
+  browser: Browser,
+  url: string,
+  options: {
+    ready: string;
+    colorScheme: 'light' | 'dark';
+    exclude?: string[];
+    init?: string;
+    /** Brings the page into the state to check, once `ready` is there. */
+    prepare?: (page: Page) => Promise<void>;
+    viewport?: { width: number; height: number };
+  },
+): Promise<string[]> {
+  const context = await browser.newContext({
+    bypassCSP: true,
+    colorScheme: options.colorScheme,
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+  });
+  try {
+    if (options.init) await context.addInitScript(options.init);
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.locator(options.ready).first().waitFor();
+    await options.prepare?.(page);
+    await page.addScriptTag({ path: fileURLToPath(import.meta.resolve('axe-core/axe.min.js')) });
+    const exclude = JSON.stringify((options.exclude ?? []).map((s) => [s]));
+    const violations = (await page.evaluate(
+      `axe.run({ include: [['body']], exclude: ${exclude} }, { runOnly: ['wcag2a', 'wcag2aa'] })
+        .then((r) => r.violations.flatMap((v) => v.nodes.map((n) => v.id + ': ' + n.target.join(' '))))`,
+    )) as string[];
+    return violations;
+  } finally {
+    await context.close();
   }
 }
