@@ -76,9 +76,7 @@ export class VerificationService {
       checks.push(
         fresh.then(
           (state) => {
-            // A shared check may have loaded the domain before a re-registration changed its
-            // type: take the check's statuses, and the type from the state just read.
-            result.set(domain.name, { ...state, type: domain.type });
+            result.set(domain.name, state);
           },
           () => {},
         ),
