@@ -118,13 +118,15 @@ export function answerProblems(
 ): string[] {
   const where = `${r.method} ${r.path} → ${answer.status} ${answer.text.slice(0, 300)}`;
   if (answer.status >= 500) return [`5xx: ${where}`];
+  const path = r.path.split('?')[0]!;
+  // Pages, assets and the docs answer HTML and files; only the API must answer envelopes.
+  if (!path.startsWith('/api/') && !['/healthz', '/readyz', '/openapi.json'].includes(path)) return [];
   let body: any;
   try {
     body = JSON.parse(answer.text);
   } catch {
     return [`not JSON: ${where}`];
   }
-  const path = r.path.split('?')[0]!;
   const documented = openapi.document.paths[path]?.[r.method.toLowerCase()] !== undefined;
   if (documented) return openapi.check(r.method, path, answer.status, body).map((p) => `${p}: ${where}`);
   try {

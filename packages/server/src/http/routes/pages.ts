@@ -50,7 +50,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       const page = path.join(WEB_DIR, file);
       if (!built || !existsSync(page)) {
         return reply
-          .code(503)
+          .code(404)
           .type('text/plain; charset=utf-8')
           .send(`This page is not built yet: run "npm run build" (npm start does it for you), then reload.`);
       }
