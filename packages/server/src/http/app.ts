@@ -4,6 +4,7 @@
  * injected store and services do, so tests build it against a real database file.
  */
 import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -90,7 +91,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
+  });
+  // Security headers on every response (nosniff, no framing, no referrer, …). The JSON API
+  // gets a CSP that allows nothing; pages, the docs and image files set their own.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    },
+    // Image files are embedded by email clients and other sites: their responses must stay
+    // readable cross-origin (CORS decides for the API).
+    crossOriginResourcePolicy: false,
+    // TLS is terminated in front of the service; the proxy sets HSTS (see SECURITY.md).
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'no-referrer' },
   });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -126,6 +140,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
+    // Its own CSP: scripts from this origin only. Swagger UI sets a few inline styles, and
+    // the service is often reached over plain http on a private network: no upgrade.
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'")
+        .replace(/ ?upgrade-insecure-requests;?/, ''),
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
