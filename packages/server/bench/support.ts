@@ -101,7 +101,11 @@ export interface LoadResult {
 }
 
 export async function load(options: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon({ duration: 5, connections: Number(process.env.BENCH_CONNECTIONS ?? 10), ...options });
+  const result = await autocannon({
+    duration: 5,
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+    ...options,
+  });
   return {
     requests: result.requests.total,
     rps: result.requests.average,

@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
+import * as m0003 from './0003-dkim-keys.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0003-dkim-keys': m0003,
 };
 
 export const migrationProvider: MigrationProvider = {
