@@ -7,6 +7,14 @@ import net from 'node:net';
 import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
 import type { HostPort } from '../config.js';
 
+/** A decoded message with the header fields dns-packet returns but its types omit. */
+export type DnsReply = DecodedPacket & { rcode: string; opcode: string };
+
+/** Decode a message (throws on garbage). */
+export function decodeReply(wire: Buffer): DnsReply {
+  return dnsPacket.decode(wire) as DnsReply;
+}
+
 /** Send one UDP datagram; resolves with the raw reply, or `undefined` after `timeoutMs`. */
 export function udpExchange(server: HostPort, message: Buffer, timeoutMs = 500): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
@@ -41,10 +49,10 @@ export function query(
 }
 
 /** Query over UDP and decode the answer (throws on timeout). */
-export async function udpQuery(server: HostPort, packet: Packet): Promise<DecodedPacket & { size: number }> {
+export async function udpQuery(server: HostPort, packet: Packet): Promise<DnsReply & { size: number }> {
   const reply = await udpExchange(server, dnsPacket.encode(packet));
   if (!reply) throw new Error('no UDP reply');
-  return Object.assign(dnsPacket.decode(reply), { size: reply.length });
+  return Object.assign(decodeReply(reply), { size: reply.length });
 }
 
 /**
@@ -54,11 +62,11 @@ export async function udpQuery(server: HostPort, packet: Packet): Promise<Decode
 export function tcpExchange(
   server: HostPort,
   messages: Buffer[],
-  until: (replies: DecodedPacket[]) => boolean,
+  until: (replies: DnsReply[]) => boolean,
   timeoutMs = 2000,
-): Promise<DecodedPacket[]> {
+): Promise<DnsReply[]> {
   return new Promise((resolve, reject) => {
-    const replies: DecodedPacket[] = [];
+    const replies: DnsReply[] = [];
     let buffered = Buffer.alloc(0);
     const socket = net.connect(server.port, server.host);
     const timer = setTimeout(() => finish(), timeoutMs);
@@ -80,7 +88,7 @@ export function tcpExchange(
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
         const length = buffered.readUInt16BE(0);
-        replies.push(dnsPacket.decode(buffered.subarray(2, 2 + length)));
+        replies.push(decodeReply(buffered.subarray(2, 2 + length)));
         buffered = buffered.subarray(2 + length);
       }
       if (until(replies)) finish();
@@ -89,7 +97,7 @@ export function tcpExchange(
 }
 
 /** One query over TCP, its one reply. */
-export async function tcpQuery(server: HostPort, packet: Packet): Promise<DecodedPacket> {
+export async function tcpQuery(server: HostPort, packet: Packet): Promise<DnsReply> {
   const [reply] = await tcpExchange(server, [dnsPacket.encode(packet)], (r) => r.length >= 1);
   if (!reply) throw new Error('no TCP reply');
   return reply;
