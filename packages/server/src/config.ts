@@ -3,6 +3,7 @@
  * Every variable is documented in the README's configuration reference.
  */
 import net from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -94,7 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     dkim: {
       secretKey: secretKey(env),
-      keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', 1, 1, 64),
+      keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultKeygenConcurrency(), 1, 64),
     },
     dns: {
       listen: env.DNS_LISTEN?.trim() ? hostPort('DNS_LISTEN', env.DNS_LISTEN.trim(), undefined) : undefined,
@@ -108,6 +109,11 @@ export function loadConfig(env: Env = process.env): Config {
       ttl: integer(env, 'DNS_TTL', 300, 1, 86_400),
     },
   };
+}
+
+/** Key generations at once by default: every core but one, which stays with the event loop. */
+function defaultKeygenConcurrency(): number {
+  return Math.max(1, availableParallelism() - 1);
 }
 
 /**

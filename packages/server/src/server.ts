@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { buildApp } from './http/app.js';
 import { DomainService } from './service/domain-service.js';
 import type { KyselyStore } from './store/kysely-store.js';
@@ -12,6 +13,8 @@ import { openStore } from './store/open.js';
 export interface RunningServer {
   app: FastifyInstance;
   store: KyselyStore;
+  /** Hosted DKIM keys, signer and DNS responder (issue 4). */
+  dkim: HostedDkim;
   /** `http://host:port` */
   url: string;
   /** Stop accepting, let in-flight requests finish, then close the database. */
@@ -28,12 +31,14 @@ export async function startServer(
     poolSize: config.dbPoolSize,
     cache: config.cache,
   });
+  let dkim: HostedDkim | undefined;
   const domains = new DomainService({
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
+    onDomainsChanged: () => dkim?.domainsChanged(),
   });
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
   try {
     app = await buildApp({
       config,
@@ -41,11 +46,15 @@ export async function startServer(
       domains,
       ...(options.logger !== undefined && { logger: options.logger }),
     });
+    dkim = await startHostedDkim(config, store.db, app.log);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await app?.close();
+    await dkim?.close();
     await store.close();
     throw error;
   }
+  const hosted = dkim;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -53,10 +62,12 @@ export async function startServer(
   return {
     app,
     store,
+    dkim: hosted,
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {
         await app.close();
+        await hosted.close();
         await store.close();
       })();
       return closing;

@@ -5,24 +5,32 @@
  *   keys create --name N [--account ID] [--scope templates,images] [--json]
  *   keys list [--json]
  *   keys revoke <id|prefix>
+ *   dkim sign --domain D [--account ID] < message.eml
+ *   dkim status --domain D [--account ID] [--json]
+ *   dkim revoke <selector token>
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { openStore } from '../store/open.js';
+import { dkimCommand } from './dkim.js';
 import { CliError, type CliIo, processIo } from './io.js';
 import { keysCommand } from './keys.js';
 
 const USAGE = `usage: cli <command>
   keys create --name <name> [--account <account id>] [--scope templates,images] [--json]
   keys list [--json]
-  keys revoke <key id | key prefix>`;
+  keys revoke <key id | key prefix>
+  dkim sign --domain <domain> [--account <account id>] < message.eml
+  dkim status --domain <domain> [--account <account id>] [--json]
+  dkim revoke <selector token>`;
 
 const OPTIONS = {
   name: { type: 'string' },
   account: { type: 'string' },
   scope: { type: 'string' },
   json: { type: 'boolean' },
+  domain: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -51,6 +59,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env = proces
     const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
     try {
       if (command === 'keys') await keysCommand(store, rest, parsed.values, io);
+      else if (command === 'dkim') await dkimCommand(store, config, rest, parsed.values, io);
       else throw new CliError(`unknown command "${command}"\n${USAGE}`);
     } finally {
       await store.close();

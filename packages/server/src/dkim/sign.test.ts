@@ -68,8 +68,8 @@ test('a signed message verifies with mailauth: rsa-sha256, relaxed/relaxed, the 
   assert.equal(result.status.result, 'pass', JSON.stringify(result.status));
   assert.equal(result.signingDomain, 'mail.example.test');
   assert.equal(result.selector, 'sel1');
-  assert.equal(result.algo, 'rsa-sha256');
-  assert.equal(result.format, 'relaxed/relaxed');
+  assert.equal((result as any).algo, 'rsa-sha256');
+  assert.equal((result as any).format, 'relaxed/relaxed');
   const header = signed.toString('latin1').split('\r\n\r\n')[0]!;
   assert.match(
     header,

@@ -39,14 +39,7 @@ export class DkimSigner {
 
   /** Sign `message` for a verified domain; throws {@link DkimError} with a precise code otherwise. */
   async sign(message: Buffer | string, request: SignRequest): Promise<SignResult> {
-    const domain = await this.findDomain(request);
-    if (domain.status !== 'verified') {
-      throw new DkimError(
-        'DKIM_DOMAIN_NOT_VERIFIED',
-        `${domain.name} is not verified: publish its three DKIM CNAME records and wait for its status to be "verified"`,
-      );
-    }
-    const selector = activeSelector(domain);
+    const { domain, selector } = await this.prepare(request);
     const key = selector.key!;
     let privateKey: Buffer;
     try {
@@ -71,6 +64,24 @@ export class DkimSigner {
     } finally {
       privateKey.fill(0);
     }
+  }
+
+  /**
+   * The registration and the selector a signature would use, or the precise reason there is
+   * none (not registered, not verified, key not ready, all revoked). Lets a caller refuse
+   * before reading a message.
+   */
+  async prepare(
+    request: SignRequest,
+  ): Promise<{ domain: SigningDomain; selector: SigningDomain['selectors'][number] }> {
+    const domain = await this.findDomain(request);
+    if (domain.status !== 'verified') {
+      throw new DkimError(
+        'DKIM_DOMAIN_NOT_VERIFIED',
+        `${domain.name} is not verified: publish its three DKIM CNAME records and wait for its status to be "verified"`,
+      );
+    }
+    return { domain, selector: activeSelector(domain) };
   }
 
   /** The registration `request` names, or a precise error. */

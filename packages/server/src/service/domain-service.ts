@@ -15,6 +15,8 @@ export interface DomainServiceOptions {
   records: RecordSettings;
   maxDomainsPerAccount: number;
   now?: () => number;
+  /** Called after a registration or deletion commits (hosted DKIM generates keys, republishes). */
+  onDomainsChanged?: () => void;
 }
 
 /** A registration entry as the request carries it. */
@@ -72,6 +74,7 @@ export class DomainService {
         valid.map((v) => ({ name: v.name, type: v.type })),
         { maxDomains: this.options.maxDomainsPerAccount, now: this.now(), newToken: () => newToken() },
       );
+      this.options.onDomainsChanged?.();
       outcomes.forEach((outcome, i) => {
         const { index, name } = valid[i]!;
         results[index] = outcome.ok
@@ -96,6 +99,7 @@ export class DomainService {
   async remove(accountId: string, names: string[]): Promise<Envelope<{ domain: string; deleted: true }>[]> {
     return this.forEachRegistered(accountId, names, async (found) => {
       const deleted = await this.store.deleteDomains(accountId, [...found.keys()]);
+      if (deleted.size > 0) this.options.onDomainsChanged?.();
       return new Map([...deleted].map((name) => [name, ok({ domain: name, deleted: true as const })]));
     });
   }
