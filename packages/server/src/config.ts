@@ -30,7 +30,7 @@ export interface Config {
 export interface DkimConfig {
   /** AES-256 key for private keys at rest; `undefined` = a development key kept in `dataDir`. */
   secretKey: Buffer | undefined;
-  /** Key pairs generated at once, each on a libuv thread-pool thread. */
+  /** Key pairs generated at once, each on a low-priority worker thread. */
   keygenConcurrency: number;
 }
 
@@ -111,9 +111,9 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-/** Key generations at once by default: every core but one, which stays with the event loop. */
+/** Key generations at once by default: one per core (they run at the lowest priority, see keygen-pool.ts). */
 function defaultKeygenConcurrency(): number {
-  return Math.max(1, availableParallelism() - 1);
+  return availableParallelism();
 }
 
 /**

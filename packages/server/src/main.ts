@@ -2,8 +2,6 @@
  * `npm start`: run the service with configuration from the environment. SIGTERM and SIGINT
  * stop it gracefully: no new connections, in-flight requests finish, the database closes.
  */
-// First: sizes the libuv thread pool for DKIM key generation before anything starts it.
-import './dkim/thread-pool.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 

@@ -10,6 +10,7 @@ import { ZonePublisher } from '../dns/zone-publisher.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import type { Database } from '../store/tables.js';
 import { DkimKeyGenerator } from './key-generator.js';
+import { KeygenPool } from './keygen-pool.js';
 import { resolveSecretKey } from './secret-key.js';
 import { DkimSigner } from './signer.js';
 
@@ -77,10 +78,12 @@ export async function startHostedDkim(
       'DKIM DNS responder listening',
     );
   }
+  const pool = new KeygenPool(config.dkim.keygenConcurrency);
   const generator = new DkimKeyGenerator({
     keys,
     secretKey: secret.key,
     concurrency: config.dkim.keygenConcurrency,
+    generate: () => pool.generate(),
     onKeys: () => publisher?.nudge(),
     onError: (error) => log.error({ err: error }, 'DKIM key generation failed; the next sweep retries'),
   });
@@ -97,6 +100,7 @@ export async function startHostedDkim(
     },
     async close() {
       await generator.stop();
+      await pool.close();
       await publisher?.stop();
       await responder?.close();
     },

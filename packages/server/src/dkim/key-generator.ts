@@ -5,7 +5,8 @@
  *
  * It runs at start, when nudged (right after a registration commits), and on a slow timer
  * (registrations made by another process: the CLI, a sibling server on PostgreSQL). Key pairs
- * are generated `concurrency` at a time on the libuv thread pool, so the event loop stays free.
+ * are generated `concurrency` at a time off the event loop: on the libuv thread pool by
+ * default, on low-priority worker threads (`KeygenPool`) in the server.
  */
 import type { DkimKeyStore } from '../store/dkim-key-store.js';
 import { type DkimKeyPair, generateDkimKeyPair } from './key-pair.js';
@@ -15,7 +16,7 @@ export interface KeyGeneratorOptions {
   keys: DkimKeyStore;
   /** Seals private keys (AES-256-GCM). */
   secretKey: Buffer;
-  /** Key pairs generated at once (thread-pool threads used). */
+  /** Key pairs generated at once. */
   concurrency: number;
   /** Called with the tokens whose keys were just stored, e.g. to republish the zone. */
   onKeys?: (tokens: string[]) => void;
