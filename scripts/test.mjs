@@ -45,30 +45,54 @@ let files = readdirSync('packages').flatMap((p) => findTests(path.join(root, 'pa
 if (only.length > 0) files = files.filter((f) => only.some((o) => f.includes(o)));
 files.sort();
 
-const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
-const concurrency = process.env.TEST_CONCURRENCY ?? '3';
-const result = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    '--test-timeout=600000',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/summary-reporter.mjs',
-    `--test-reporter-destination=${summaryFile}`,
-    ...files,
-  ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+// Server tests that go through the database run a second time on PostgreSQL (a private
+// cluster per test process, or TEST_DATABASE_URL): the same suite on both backends.
+const usesDatabase = (file) =>
+  file.startsWith('packages/server/') &&
+  /startTestServer\(|testDatabaseUrl\(/.test(readFileSync(file, 'utf8'));
+const passes = [
+  { label: 'all tests (SQLite)', env: { TEST_BACKEND: 'sqlite' }, files },
+  {
+    label: 'database tests on PostgreSQL',
+    env: { TEST_BACKEND: 'postgres' },
+    files: files.filter(usesDatabase),
+  },
+].filter(
+  (pass) =>
+    pass.files.length > 0 && (process.env.TEST_BACKENDS ?? 'sqlite,postgres').includes(pass.env.TEST_BACKEND),
 );
 
-let summary = { passed: 0, failed: 1, failures: ['the test runner did not report'] };
-try {
-  summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
-} catch {}
-if (result.status !== 0 && summary.failed === 0) summary.failed = 1;
+const concurrency = process.env.TEST_CONCURRENCY ?? '3';
+const summary = { passed: 0, failed: 0, failures: [] };
+for (const pass of passes) {
+  console.log(`\n=== ${pass.label}: ${pass.files.length} files ===`);
+  const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-timeout=600000',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/summary-reporter.mjs',
+      `--test-reporter-destination=${summaryFile}`,
+      ...pass.files,
+    ],
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...pass.env } },
+  );
+  let part = { passed: 0, failed: 1, failures: ['the test runner did not report'] };
+  try {
+    part = JSON.parse(readFileSync(summaryFile, 'utf8'));
+  } catch {}
+  if (result.status !== 0 && part.failed === 0)
+    part = { ...part, failed: 1, failures: [`${pass.label}: the runner exited ${result.status}`] };
+  summary.passed += part.passed;
+  summary.failed += part.failed;
+  summary.failures.push(...part.failures.map((f) => `[${pass.env.TEST_BACKEND}] ${f}`));
+}
 if (summary.failures.length > 0) {
   console.log('\nfailed:');
   for (const f of summary.failures) console.log(`  ${f}`);

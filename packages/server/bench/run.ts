@@ -1,6 +1,14 @@
-/** `npm run bench` for the server: every server benchmark, one after the other. */
+/** `npm run bench` for the server: every server benchmark, one after the other (BENCH_ONLY=name for one). */
 import { runApiBench } from './api.bench.js';
 import { runDkimBench } from './dkim.bench.js';
+import { runPostgresBench } from './postgres.bench.js';
+import { runVerificationBench } from './verification.bench.js';
 
-await runApiBench();
-await runDkimBench();
+const benches: Record<string, () => Promise<void>> = {
+  api: runApiBench,
+  verification: runVerificationBench,
+  postgres: runPostgresBench,
+  dkim: runDkimBench,
+};
+const only = process.env.BENCH_ONLY;
+for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -2,7 +2,7 @@
  * Configuration from the environment, validated once at start-up with precise errors.
  * Every variable is documented in the README's configuration reference.
  */
-import net from 'node:net';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
@@ -21,10 +21,34 @@ export interface Config {
   trustProxy: boolean;
   /** Read caching: a revoked key stops working within `keyTtlMs`; see the README. */
   cache: { keyTtlMs: number; domainTtlMs: number };
+  verification: VerificationConfig;
   /** Hosted DKIM keys (issue 4): encryption at rest and background generation. */
   dkim: DkimConfig;
   /** The authoritative responder for `dkim.<dkimProviderHost>` (issue 4). */
   dns: DnsConfig;
+}
+
+export interface VerificationConfig {
+  /** `ip` / `ip:port` / `[v6]:port`; empty means the system's resolvers. */
+  resolvers: string[];
+  dnsTimeoutMs: number;
+  dnsTries: number;
+  /** DNS queries in flight at once per process. */
+  dnsConcurrency: number;
+  /** How long a verified record may be definitively missing before it is pending again. */
+  graceMs: number;
+  /** A status request re-checks a domain last checked longer ago than this… */
+  statusMaxAgeMs: number;
+  /** …and waits at most this long for the check. */
+  statusWaitMs: number;
+  schedulerIntervalMs: number;
+  schedulerBatch: number;
+  /** Domains checked at once per process. */
+  checkConcurrency: number;
+  /** How long a claim holds a domain; a check that died is retried after it. */
+  leaseMs: number;
+  /** Run the background scheduler in this process. */
+  schedulerEnabled: boolean;
 }
 
 export interface DkimConfig {
@@ -81,6 +105,20 @@ export function loadConfig(env: Env = process.env): Config {
     dmarcPolicy: dmarcPolicy(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    verification: {
+      resolvers: resolverList(env, 'DNS_RESOLVERS'),
+      dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 2_000, 50, 60_000),
+      dnsTries: integer(env, 'DNS_TRIES', 2, 1, 10),
+      dnsConcurrency: integer(env, 'DNS_CONCURRENCY', 64, 1, 10_000),
+      graceMs: integer(env, 'VERIFY_GRACE_MS', 72 * 3600_000, 0, 365 * 86_400_000),
+      statusMaxAgeMs: integer(env, 'STATUS_CHECK_MAX_AGE_MS', 5_000, 0, 86_400_000),
+      statusWaitMs: integer(env, 'STATUS_CHECK_WAIT_MS', 2_000, 0, 60_000),
+      schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1_000, 10, 3_600_000),
+      schedulerBatch: integer(env, 'SCHEDULER_BATCH', 100, 1, 10_000),
+      checkConcurrency: integer(env, 'CHECK_CONCURRENCY', 32, 1, 10_000),
+      leaseMs: integer(env, 'CHECK_LEASE_MS', 60_000, 1_000, 3_600_000),
+      schedulerEnabled: boolean(env, 'SCHEDULER_ENABLED', true),
+    },
     cache: {
       keyTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
       domainTtlMs: integer(env, 'DOMAIN_CACHE_TTL_MS', 2_000, 0, 3_600_000),
@@ -138,7 +176,7 @@ function hostPort(name: string, raw: string, defaultPort: number | undefined): H
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(raw);
   const host = match?.[1] ?? match?.[2];
   const port = match?.[3] !== undefined ? Number(match[3]) : defaultPort;
-  const validHost = host !== undefined && net.isIP(host) !== 0;
+  const validHost = host !== undefined && isIP(host) !== 0;
   if (!validHost || port === undefined || port > 65535) {
     const form = defaultPort === undefined ? 'ip:port' : 'ip[:port]';
     throw new ConfigError(`${name} must be ${form} (e.g. 127.0.0.1:5300, [::1]:5300); got "${raw}"`);
@@ -162,6 +200,22 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`. */
+function resolverList(env: Env, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const server = entry.trim();
+    const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(server) ?? /^([^:]+)(?::(\d+))?$/.exec(server);
+    const ip = match?.[1] ?? server;
+    const port = match?.[2];
+    if (!match || isIP(ip) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      throw new ConfigError(`${name} must be a comma-separated list of ip or ip:port; "${server}" is not`);
+    }
+    return server;
+  });
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

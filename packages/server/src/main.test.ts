@@ -6,14 +6,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { runCli, startServerProcess } from './test-support/processes.js';
+import { testDatabaseUrl } from './test-support/test-server.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'main-test-'));
+const databaseUrl = await testDatabaseUrl();
+const env: Record<string, string> = {
+  DATA_DIR: dataDir,
+  ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+};
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('SIGTERM lets an in-flight request finish, then exits 0; logs are JSON with request ids and no key', async () => {
-  const created = await runCli(['keys', 'create', '--name', 'main-test'], { DATA_DIR: dataDir });
+  const created = await runCli(['keys', 'create', '--name', 'main-test'], env);
   const key = created.stdout.trim().split('\n').at(-1)!;
-  const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+  const server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
 
   const quick = await fetch(`${server.url}/api/public/domain`, {
     method: 'POST',

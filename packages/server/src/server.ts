@@ -1,23 +1,29 @@
 /**
- * Composition root: open the store, build the services and the HTTP app, and listen.
- * Used by `main.ts` and by the tests, which start the real thing on a free port.
+ * Composition root: open the store, build the services, the background jobs and the HTTP
+ * app, and listen. Used by `main.ts` and by the tests, which start the real thing on a free
+ * port.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { buildApp } from './http/app.js';
+import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { DomainService } from './service/domain-service.js';
+import { VerificationService } from './service/verification-service.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
+import { VerificationStore } from './store/verification-store.js';
+import { createResolver } from './verify/resolver.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   store: KyselyStore;
+  verification: { store: VerificationStore; service: VerificationService; scheduler: VerificationScheduler };
   /** Hosted DKIM keys, signer and DNS responder (issue 4). */
   dkim: HostedDkim;
   /** `http://host:port` */
   url: string;
-  /** Stop accepting, let in-flight requests finish, then close the database. */
+  /** Stop accepting, let in-flight requests and checks finish, then close the database. */
   close(): Promise<void>;
 }
 
@@ -32,10 +38,40 @@ export async function startServer(
     cache: config.cache,
   });
   let dkim: HostedDkim | undefined;
+  const v = config.verification;
+  const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+  // Reported through the app's logger once it exists.
+  let reportError: (error: unknown, domainName?: string) => void = () => {};
+  const verification = new VerificationService({
+    store: verificationStore,
+    resolve: createResolver({
+      servers: v.resolvers,
+      timeoutMs: v.dnsTimeoutMs,
+      tries: v.dnsTries,
+      concurrency: v.dnsConcurrency,
+    }),
+    settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
+  });
+  const scheduler = new VerificationScheduler({
+    store: verificationStore,
+    service: verification,
+    intervalMs: v.schedulerIntervalMs,
+    batchSize: v.schedulerBatch,
+    concurrency: v.checkConcurrency,
+    leaseMs: v.leaseMs,
+    onError: (error, domain) => reportError(error, domain?.name),
+  });
   const domains = new DomainService({
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
+    verification: {
+      service: verification,
+      store: verificationStore,
+      maxAgeMs: v.statusMaxAgeMs,
+      waitMs: v.statusWaitMs,
+    },
+    onRegistered: () => scheduler.nudge(),
     onDomainsChanged: () => dkim?.domainsChanged(),
   });
   let app: FastifyInstance | undefined;
@@ -54,7 +90,10 @@ export async function startServer(
     await store.close();
     throw error;
   }
+  reportError = (error, domain) => app.log.error({ err: error, domain }, 'verification check failed');
+  if (v.schedulerEnabled) scheduler.start();
   const hosted = dkim;
+
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -62,11 +101,14 @@ export async function startServer(
   return {
     app,
     store,
+    verification: { store: verificationStore, service: verification, scheduler },
     dkim: hosted,
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {
         await app.close();
+        await scheduler.stop();
+        await verification.idle();
         await hosted.close();
         await store.close();
       })();

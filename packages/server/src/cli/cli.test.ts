@@ -5,10 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { runCli } from '../test-support/processes.js';
-import { startTestServer } from '../test-support/test-server.js';
+import { startTestServer, testDatabaseUrl } from '../test-support/test-server.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cli-test-'));
-const env = { DATA_DIR: dataDir };
+const databaseUrl = await testDatabaseUrl();
+/** The CLI and the server share one database, as on a real machine. */
+const env: Record<string, string> = {
+  DATA_DIR: dataDir,
+  ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+};
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('keys create prints the key as the last line; it works, shows in keys list, and revoke disables it', async () => {
@@ -19,7 +24,7 @@ test('keys create prints the key as the last line; it works, shows in keys list,
 
   // The server reuses a key lookup for KEY_CACHE_TTL_MS; a revocation from another
   // process (this CLI) applies within that time.
-  const server = await startTestServer({ DATA_DIR: dataDir, KEY_CACHE_TTL_MS: '300' });
+  const server = await startTestServer({ ...env, KEY_CACHE_TTL_MS: '300' });
   try {
     const ok = await server.request('GET', '/api/public/domain', { key });
     assert.equal(ok.status, 200);

@@ -9,9 +9,8 @@ import { execFile, spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { type BindServer, findFreeDnsPort, startBind } from '../test-support/bind.js';
-import { markVerifiedForTest } from '../test-support/dkim.js';
 import { repoRoot } from '../test-support/processes.js';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { startTestServer, type TestServer, testDatabaseUrl } from '../test-support/test-server.js';
 
 const DOMAIN = 'mail.customer.test';
 const MESSAGE = [
@@ -29,13 +28,21 @@ let api: TestServer;
 let bind: BindServer;
 let key: string;
 let tokens: string[];
+let records: { fqdn: string; value: string }[];
+/** The server's database (PostgreSQL in the suite's second pass), for the CLI. */
+let databaseUrl: string | undefined;
 
 /** `npm run --silent cli -- ...` with `input` on stdin. */
 function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: api.dataDir, DKIM_PROVIDER_HOST: 'provider.test' },
+      env: {
+        ...process.env,
+        DATA_DIR: api.dataDir,
+        DKIM_PROVIDER_HOST: 'provider.test',
+        ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
@@ -59,7 +66,11 @@ async function verify(message: Buffer) {
 
 before(async () => {
   const bindPort = await findFreeDnsPort();
+  databaseUrl = await testDatabaseUrl();
   api = await startTestServer({
+    ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+    // Verification (issue 3) asks the same BIND the customer publishes in.
+    DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
     DNS_LISTEN: '127.0.0.1:0',
     DNS_SECONDARIES: `127.0.0.1:${bindPort}`,
     DNS_NS: 'ns1.provider.test,ns2.provider.test',
@@ -87,7 +98,7 @@ test('registration answers at once; the three keys exist within seconds and reac
   const registerMs = performance.now() - t0;
   assert.equal(registered.status, 200);
   assert.deepEqual(registered.contractProblems, []);
-  const records = registered.body[0].data.records.filter((r: any) => r.type === 'CNAME');
+  records = registered.body[0].data.records.filter((r: any) => r.type === 'CNAME');
   tokens = records.map((r: any) => r.record);
   assert.equal(tokens.length, 3);
   await api.server.dkim.generator.idle();
@@ -105,6 +116,16 @@ test('registration answers at once; the three keys exist within seconds and reac
   ]);
   assert.equal(theirs.serial, ours);
   assert.equal(theirs.nsname, 'ns1.provider.test');
+});
+
+test('signing refuses an unverified domain with a clear error (CLI exit 2)', async () => {
+  const refused = await cli(['dkim', 'sign', '--domain', DOMAIN], MESSAGE);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /DKIM_DOMAIN_NOT_VERIFIED: mail\.customer\.test is not verified/);
+  assert.equal(refused.stdout.length, 0);
+  const unknown = await cli(['dkim', 'sign', '--domain', 'nobody.customer.test'], MESSAGE);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /DKIM_DOMAIN_NOT_REGISTERED/);
   // The customer publishes the CNAMEs exactly as the API gave them.
   for (const record of records) await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
 });
@@ -139,20 +160,20 @@ test("asking BIND for the customer's selector returns the CNAME and the key in o
   );
 });
 
-test('signing refuses an unverified domain with a clear error (CLI exit 2)', async () => {
-  const refused = await cli(['dkim', 'sign', '--domain', DOMAIN], MESSAGE);
-  assert.equal(refused.code, 2);
-  assert.match(refused.stderr, /DKIM_DOMAIN_NOT_VERIFIED: mail\.customer\.test is not verified/);
-  assert.equal(refused.stdout.length, 0);
-  const unknown = await cli(['dkim', 'sign', '--domain', 'nobody.customer.test'], MESSAGE);
-  assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /DKIM_DOMAIN_NOT_REGISTERED/);
-});
-
 let signedBySelector0: Buffer;
 
-test('a message signed by the CLI verifies with mailauth through the CNAME and the secondary; tampering fails', async () => {
-  await markVerifiedForTest(api.server.store.db, DOMAIN); // stands in for DNS verification (issue 3)
+test('once verified, a message signed by the CLI verifies with mailauth through the CNAME and the secondary; tampering fails', async () => {
+  // Real verification (issue 3): a status request re-checks the CNAMEs in BIND.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const status = await api.request('POST', '/api/public/domain/status', {
+      key,
+      body: { domains: [DOMAIN] },
+    });
+    if (status.body[0].data.status === 'verified') break;
+    if (Date.now() > deadline) assert.fail(`still ${JSON.stringify(status.body[0].data)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   const signed = await cli(['dkim', 'sign', '--domain', DOMAIN], MESSAGE);
   assert.equal(signed.code, 0, signed.stderr);
   assert.match(signed.stderr, new RegExp(`signed for d=${DOMAIN} s=${tokens[0]}`));

@@ -6,14 +6,36 @@ export type VerificationStatus = 'pending' | 'verified';
 /** The records we ask a customer to publish: three DKIM CNAMEs, then one DMARC TXT. */
 export type RecordKind = 'dkim' | 'dmarc';
 
+/**
+ * Why a record is not (or no longer) as we expect, from the last check:
+ * `not_found` (NXDOMAIN or no record of the type), `wrong_type` (the name holds other
+ * records), `wrong_value` (a record of the right type with another value, or a DMARC record
+ * that does not parse), `dns_error` (no definitive answer: timeout, SERVFAIL, REFUSED).
+ */
+export type CheckReason = 'not_found' | 'wrong_type' | 'wrong_value' | 'dns_error';
+
+/** What the last check of one record saw, and how its status has moved. */
+export interface RecordCheckState {
+  status: VerificationStatus;
+  /** `null` when the last check found the record as expected (or none ran yet). */
+  reason: CheckReason | null;
+  /** What DNS answered instead, when it answered something. */
+  found: string | null;
+  /** A sentence for humans on what is wrong and what to do. */
+  detail: string | null;
+  checkedAt: number | null;
+  /** Since when a verified record has been definitively missing (grace period). */
+  missingSince: number | null;
+  verifiedAt: number | null;
+}
+
 /** A DNS record of a registration as the store keeps it. */
-export interface StoredRecord {
+export interface StoredRecord extends RecordCheckState {
   kind: RecordKind;
   /** Position in the response: 0–2 DKIM, 3 DMARC. */
   position: number;
   /** The DKIM selector token; `null` for DMARC. */
   token: string | null;
-  status: VerificationStatus;
 }
 
 /** A registration as the store keeps it. */
@@ -25,5 +47,24 @@ export interface StoredDomain {
   type: DomainType;
   status: VerificationStatus;
   createdAt: number;
+  lastCheckedAt: number | null;
+  nextCheckAt: number;
+  checkCount: number;
   records: StoredRecord[];
+}
+
+/** A fresh record: pending, never checked. */
+export function freshRecord(kind: RecordKind, position: number, token: string | null): StoredRecord {
+  return {
+    kind,
+    position,
+    token,
+    status: 'pending',
+    reason: null,
+    found: null,
+    detail: null,
+    checkedAt: null,
+    missingSince: null,
+    verifiedAt: null,
+  };
 }

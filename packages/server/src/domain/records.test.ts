@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StoredDomain } from './model.js';
+import { freshRecord, type StoredDomain } from './model.js';
 import { domainView } from './records.js';
 
 const settings = { providerHost: 'provider.test', dmarcPolicy: 'v=DMARC1; p=none;' };
@@ -11,11 +11,14 @@ const domain = (name: string): StoredDomain => ({
   type: 'Transactional',
   status: 'pending',
   createdAt: 0,
+  lastCheckedAt: null,
+  nextCheckAt: 0,
+  checkCount: 0,
   records: [
-    { kind: 'dmarc', position: 3, token: null, status: 'pending' },
-    { kind: 'dkim', position: 0, token: 'a'.repeat(32), status: 'verified' },
-    { kind: 'dkim', position: 1, token: 'b'.repeat(32), status: 'pending' },
-    { kind: 'dkim', position: 2, token: 'c'.repeat(32), status: 'pending' },
+    freshRecord('dmarc', 3, null),
+    { ...freshRecord('dkim', 0, 'a'.repeat(32)), status: 'verified' },
+    freshRecord('dkim', 1, 'b'.repeat(32)),
+    freshRecord('dkim', 2, 'c'.repeat(32)),
   ],
 });
 

@@ -2,7 +2,7 @@
  * The DNS records a customer publishes for a registration, in the exact forms of the spec.
  * Pure: the provider host and the DMARC policy come from configuration.
  */
-import type { StoredDomain, StoredRecord, VerificationStatus } from './model.js';
+import type { CheckReason, StoredDomain, StoredRecord, VerificationStatus } from './model.js';
 
 /** One DNS record of a domain result (the spec's "DNS record", plus `fqdn`). */
 export interface DnsRecordView {
@@ -16,6 +16,25 @@ export interface DnsRecordView {
   ttl: 'Auto';
   /** The full name of the record, so no client has to guess the zone it belongs to. */
   fqdn: string;
+  /** Why the last check did not find the record as expected; `null` when it did. */
+  reason: CheckReason | null;
+  /** What DNS answered instead, when it answered something. */
+  found: string | null;
+  /** What is wrong and what to do, in a sentence. */
+  detail: string | null;
+  /** ISO 8601 time of the last check; `null` before the first. */
+  lastCheckedAt: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function diagnostics(record: StoredRecord) {
+  return {
+    reason: record.reason,
+    found: record.found,
+    detail: record.detail,
+    lastCheckedAt: iso(record.checkedAt),
+  };
 }
 
 export interface RecordSettings {
@@ -51,6 +70,7 @@ export function recordView(domain: string, record: StoredRecord, settings: Recor
       record: token,
       ttl: 'Auto',
       fqdn: dkimRecordName(token, domain),
+      ...diagnostics(record),
     };
   }
   const quoted = `"${settings.dmarcPolicy}"`;
@@ -62,6 +82,7 @@ export function recordView(domain: string, record: StoredRecord, settings: Recor
     record: quoted,
     ttl: 'Auto',
     fqdn: dmarcRecordName(domain),
+    ...diagnostics(record),
   };
 }
 
@@ -71,6 +92,10 @@ export interface DomainView {
   status: VerificationStatus;
   records: DnsRecordView[];
   type: StoredDomain['type'];
+  /** ISO 8601 time of the last DNS check; `null` before the first. */
+  lastCheckedAt: string | null;
+  /** When the background scheduler checks next (a status request may check sooner). */
+  nextCheckAt: string;
 }
 
 /** Present a stored registration as the spec's Domain result, records in spec order. */
@@ -81,5 +106,7 @@ export function domainView(domain: StoredDomain, settings: RecordSettings): Doma
     status: domain.status,
     records: records.map((r) => recordView(domain.name, r, settings)),
     type: domain.type,
+    lastCheckedAt: iso(domain.lastCheckedAt),
+    nextCheckAt: new Date(domain.nextCheckAt).toISOString(),
   };
 }

@@ -29,6 +29,29 @@ export const DnsRecordSchema = Type.Object(
     fqdn: Type.String({
       description: 'The record’s fully qualified name, for DNS hosts that want it whole.',
     }),
+    reason: Type.Union(
+      [
+        Type.Literal('not_found'),
+        Type.Literal('wrong_type'),
+        Type.Literal('wrong_value'),
+        Type.Literal('dns_error'),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Why the last check did not find the record as expected: `not_found` (no such record), `wrong_type` (the name holds other record types), ' +
+          '`wrong_value` (another target, or a DMARC record that is invalid or duplicated), `dns_error` (no definitive answer; the status is kept). `null` when it matched.',
+      },
+    ),
+    found: Type.Union([Type.String(), Type.Null()], {
+      description: 'What DNS answered instead, when it answered something.',
+    }),
+    detail: Type.Union([Type.String(), Type.Null()], {
+      description: 'What is wrong and what to do, in a sentence.',
+    }),
+    lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When this record was last checked; `null` before the first check.',
+    }),
   },
   { $id: 'DnsRecord', additionalProperties: false },
 );
@@ -44,6 +67,14 @@ export const DomainResultSchema = Type.Object(
       DOMAIN_TYPES.map((t) => Type.Literal(t)),
       { description: 'The domain type, in canonical spelling.' },
     ),
+    lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When DNS was last checked; `null` before the first check.',
+    }),
+    nextCheckAt: Type.String({
+      format: 'date-time',
+      description:
+        'When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old.',
+    }),
   },
   { $id: 'DomainResult', additionalProperties: false },
 );
@@ -85,6 +116,37 @@ export const DomainEnvelopeSchema = Type.Object(
   { $id: 'DomainEnvelope', additionalProperties: false },
 );
 
+export const StatusEventSchema = Type.Object(
+  {
+    at: Type.String({ format: 'date-time' }),
+    record: Type.Union([Type.String(), Type.Null()], {
+      description: 'The record’s `fqdn`, or `null` for the domain’s own status.',
+    }),
+    from: Type.Ref(VerificationStatusSchema),
+    to: Type.Ref(VerificationStatusSchema),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    found: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'StatusEvent', additionalProperties: false },
+);
+
+export const DomainHistorySchema = Type.Object(
+  {
+    domain: Type.String(),
+    events: Type.Array(Type.Ref(StatusEventSchema), { description: 'Newest first.' }),
+  },
+  { $id: 'DomainHistory', additionalProperties: false },
+);
+
+export const HistoryEnvelopeSchema = Type.Object(
+  {
+    data: Type.Union([Type.Ref(DomainHistorySchema), Type.Null()]),
+    error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
+    status: Type.Integer(),
+  },
+  { $id: 'HistoryEnvelope', additionalProperties: false },
+);
+
 export const DeletedDomainSchema = Type.Object(
   { domain: Type.String(), deleted: Type.Literal(true) },
   { $id: 'DeletedDomain', additionalProperties: false },
@@ -124,6 +186,9 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ApiErrorSchema,
   ErrorEnvelopeSchema,
   DomainEnvelopeSchema,
+  StatusEventSchema,
+  DomainHistorySchema,
+  HistoryEnvelopeSchema,
   DeletedDomainSchema,
   DeleteEnvelopeSchema,
   DomainPageSchema,

@@ -4,19 +4,60 @@
  */
 import { normaliseDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
-import type { StoredDomain } from '../domain/model.js';
-import { type DomainView, domainView, type RecordSettings } from '../domain/records.js';
+import type { StoredDomain, VerificationStatus } from '../domain/model.js';
+import {
+  type DomainView,
+  dkimRecordName,
+  dmarcRecordName,
+  domainView,
+  type RecordSettings,
+} from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import type { Store } from '../store/store.js';
+import type { VerificationStore } from '../store/verification-store.js';
 import { type Envelope, failed, ok } from './envelope.js';
+import type { VerificationService } from './verification-service.js';
 
 export interface DomainServiceOptions {
   store: Store;
   records: RecordSettings;
   maxDomainsPerAccount: number;
+  /** Real DNS verification; without it statuses stay as stored. */
+  verification?: {
+    service: VerificationService;
+    store: VerificationStore;
+    /** A status request re-checks domains last checked longer ago than this… */
+    maxAgeMs: number;
+    /** …waiting at most this long. */
+    waitMs: number;
+  };
+  /** Called after a registration commits new domains (to check them at once). */
+  onRegistered?: () => void;
   now?: () => number;
   /** Called after a registration or deletion commits (hosted DKIM generates keys, republishes). */
   onDomainsChanged?: () => void;
+}
+
+/** Most status changes returned per domain by `history`. */
+const HISTORY_LIMIT = 200;
+
+/** The status changes of one registration, as `history` returns them. */
+export interface DomainHistoryView {
+  domain: string;
+  events: {
+    at: string;
+    record: string | null;
+    from: VerificationStatus;
+    to: VerificationStatus;
+    reason: string | null;
+    found: string | null;
+  }[];
+}
+
+function recordFqdn(domain: StoredDomain, position: number): string | null {
+  const record = domain.records.find((r) => r.position === position);
+  if (!record) return null;
+  return record.kind === 'dkim' ? dkimRecordName(record.token!, domain.name) : dmarcRecordName(domain.name);
 }
 
 /** A registration entry as the request carries it. */
@@ -68,6 +109,7 @@ export class DomainService {
       valid.push({ index, name: name.name, type });
     });
 
+    let freshRegistrations = false;
     if (valid.length > 0) {
       const outcomes = await this.store.registerDomains(
         accountId,
@@ -77,6 +119,7 @@ export class DomainService {
       this.options.onDomainsChanged?.();
       outcomes.forEach((outcome, i) => {
         const { index, name } = valid[i]!;
+        if (outcome.ok && outcome.domain.checkCount === 0) freshRegistrations = true;
         results[index] = outcome.ok
           ? ok(domainView(outcome.domain, this.records))
           : failed(
@@ -85,13 +128,47 @@ export class DomainService {
             );
       });
     }
+    if (freshRegistrations) this.options.onRegistered?.();
     return results as Envelope<DomainView>[];
   }
 
-  /** `POST /api/public/domain/status`: the current state of each named registration. */
+  /**
+   * `POST /api/public/domain/status`: the current state of each named registration, checked
+   * in DNS first when its last check is older than `maxAgeMs` (waiting at most `waitMs`).
+   */
   async status(accountId: string, names: string[]): Promise<Envelope<DomainView>[]> {
     return this.forEachRegistered(accountId, names, async (found) => {
-      return new Map([...found].map(([name, domain]) => [name, ok(domainView(domain, this.records))]));
+      const { verification } = this.options;
+      const fresh = verification
+        ? await verification.service.refresh([...found.values()], verification.maxAgeMs, verification.waitMs)
+        : found;
+      return new Map([...fresh].map(([name, domain]) => [name, ok(domainView(domain, this.records))]));
+    });
+  }
+
+  /** `POST /api/public/domain/history`: each named registration's status changes, newest first. */
+  async history(accountId: string, names: string[]): Promise<Envelope<DomainHistoryView>[]> {
+    return this.forEachRegistered(accountId, names, async (found) => {
+      const store = this.options.verification?.store;
+      const views = new Map<string, Envelope<DomainHistoryView>>();
+      for (const [name, domain] of found) {
+        const events = store ? await store.history(domain.id, HISTORY_LIMIT) : [];
+        views.set(
+          name,
+          ok({
+            domain: name,
+            events: events.map((e) => ({
+              at: new Date(e.at).toISOString(),
+              record: e.position === null ? null : recordFqdn(domain, e.position),
+              from: e.from,
+              to: e.to,
+              reason: e.reason,
+              found: e.found,
+            })),
+          }),
+        );
+      }
+      return views;
     });
   }
 

@@ -3,8 +3,9 @@
  * speak are used (ON CONFLICT DO NOTHING, RETURNING, transactions).
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { DomainType } from '../domain/domain-type.js';
-import type { RecordKind, StoredDomain, StoredRecord, VerificationStatus } from '../domain/model.js';
+import { freshRecord, type StoredDomain, type StoredRecord } from '../domain/model.js';
+import { DomainCache } from './domain-cache.js';
+import { type Db, loadDomains, withRecords } from './domain-rows.js';
 import { newId } from './ids.js';
 import { ReadCache } from './read-cache.js';
 import type {
@@ -16,9 +17,7 @@ import type {
   RegistrationRequest,
   Store,
 } from './store.js';
-import type { ApiKeysTable, Database, DomainsTable } from './tables.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { ApiKeysTable, Database } from './tables.js';
 
 /** Records of a fresh registration: three DKIM selectors then DMARC (spec order). */
 const DKIM_RECORDS = 3;
@@ -32,21 +31,17 @@ export interface CacheOptions {
 
 export class KyselyStore implements Store {
   private readonly keys: ReadCache<ApiKeyRecord>;
-  private readonly domains: ReadCache<StoredDomain>;
-  /**
-   * Counts domain writes begun or finished. A read caches what it found only if no write
-   * began or ended while it ran, so a read racing a commit never caches the old state.
-   */
-  private domainWrites = 0;
+  /** Shared with the other stores that write domains (verification), so they invalidate it. */
+  readonly domainCache: DomainCache;
 
   constructor(
     readonly kind: 'sqlite' | 'postgres',
-    /** The Kysely handle, for migrations and the jobs that share this connection. */
+    /** The Kysely handle, for migrations and the stores that share this connection. */
     readonly db: Kysely<Database>,
     cache: CacheOptions = { keyTtlMs: 0, domainTtlMs: 0 },
   ) {
     this.keys = new ReadCache(cache.keyTtlMs);
-    this.domains = new ReadCache(cache.domainTtlMs);
+    this.domainCache = new DomainCache(cache.domainTtlMs);
   }
 
   async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
@@ -127,7 +122,7 @@ export class KyselyStore implements Store {
     options: { maxDomains: number; now: number; newToken: () => string },
   ): Promise<RegistrationOutcome[]> {
     const names = requests.map((r) => r.name);
-    return this.writingDomains(accountId, names, () =>
+    return this.domainCache.writing(accountId, names, () =>
       this.db.transaction().execute(async (trx) => {
         const existing = await loadDomains(trx, accountId, [...new Set(names)]);
         let count: number | undefined;
@@ -159,44 +154,8 @@ export class KyselyStore implements Store {
     );
   }
 
-  async findDomains(accountId: string, names: string[]): Promise<Map<string, StoredDomain>> {
-    const found = new Map<string, StoredDomain>();
-    const missing: string[] = [];
-    for (const name of names) {
-      const cached = this.domains.get(domainKey(accountId, name));
-      if (cached === undefined) missing.push(name);
-      else found.set(name, cached);
-    }
-    if (missing.length === 0) return found;
-    const writesBefore = this.domainWrites;
-    const loaded = await loadDomains(this.db, accountId, missing);
-    const cacheable = writesBefore === this.domainWrites;
-    for (const [name, domain] of loaded) {
-      if (cacheable) this.domains.set(domainKey(accountId, name), domain);
-      found.set(name, domain);
-    }
-    return found;
-  }
-
-  /**
-   * Run a write that changes these domains, dropping their cached state before it starts
-   * and after it ends (see `domainWrites`).
-   */
-  protected async writingDomains<T>(
-    accountId: string,
-    names: readonly string[],
-    write: () => Promise<T>,
-  ): Promise<T> {
-    const forget = () => {
-      this.domainWrites += 1;
-      for (const name of names) this.domains.delete(domainKey(accountId, name));
-    };
-    forget();
-    try {
-      return await write();
-    } finally {
-      forget();
-    }
+  findDomains(accountId: string, names: string[]): Promise<Map<string, StoredDomain>> {
+    return this.domainCache.read(accountId, names, (missing) => loadDomains(this.db, accountId, missing));
   }
 
   async listDomains(accountId: string, options: { after?: string; limit: number }): Promise<ListPage> {
@@ -214,7 +173,7 @@ export class KyselyStore implements Store {
 
   async deleteDomains(accountId: string, names: string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    return this.writingDomains(accountId, names, async () => {
+    return this.domainCache.writing(accountId, names, async () => {
       const rows = await this.db
         .deleteFrom('domains')
         .where('account_id', '=', accountId)
@@ -231,12 +190,10 @@ export class KyselyStore implements Store {
 
   async close(): Promise<void> {
     this.keys.clear();
-    this.domains.clear();
+    this.domainCache.clear();
     await this.db.destroy();
   }
 }
-
-const domainKey = (accountId: string, name: string) => `${accountId}\u0000${name}`;
 
 function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
@@ -277,6 +234,8 @@ async function insertDomain(
       status: 'pending',
       created_at: options.now,
       updated_at: options.now,
+      // Due at once: the scheduler checks a new registration right away.
+      next_check_at: options.now,
     })
     // A concurrent transaction (PostgreSQL, several processes) may have registered the same
     // name for the same account a moment ago: keep theirs, so there is exactly one.
@@ -289,9 +248,9 @@ async function insertDomain(
   }
   const records: StoredRecord[] = [];
   for (let position = 0; position < DKIM_RECORDS; position++) {
-    records.push({ kind: 'dkim', position, token: options.newToken(), status: 'pending' });
+    records.push(freshRecord('dkim', position, options.newToken()));
   }
-  records.push({ kind: 'dmarc', position: DKIM_RECORDS, token: null, status: 'pending' });
+  records.push(freshRecord('dmarc', DKIM_RECORDS, null));
   await trx
     .insertInto('domain_records')
     .values(
@@ -311,57 +270,9 @@ async function insertDomain(
     type: request.type,
     status: 'pending',
     createdAt: options.now,
+    lastCheckedAt: null,
+    nextCheckAt: options.now,
+    checkCount: 0,
     records,
   };
-}
-
-async function loadDomains(db: Db, accountId: string, names: string[]): Promise<Map<string, StoredDomain>> {
-  const found = new Map<string, StoredDomain>();
-  if (names.length === 0) return found;
-  const rows = await db
-    .selectFrom('domains')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('name', 'in', names)
-    .execute();
-  for (const domain of await withRecords(db, rows)) found.set(domain.name, domain);
-  return found;
-}
-
-async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Promise<StoredDomain[]> {
-  if (rows.length === 0) return [];
-  const recordRows = await db
-    .selectFrom('domain_records')
-    .selectAll()
-    .where(
-      'domain_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('domain_id')
-    .orderBy('position')
-    .execute();
-  const byDomain = new Map<string, StoredRecord[]>();
-  for (const r of recordRows) {
-    let list = byDomain.get(r.domain_id);
-    if (!list) {
-      list = [];
-      byDomain.set(r.domain_id, list);
-    }
-    list.push({
-      kind: r.kind as RecordKind,
-      position: Number(r.position),
-      token: r.token,
-      status: r.status as VerificationStatus,
-    });
-  }
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    type: row.type as DomainType,
-    status: row.status as VerificationStatus,
-    createdAt: Number(row.created_at),
-    records: byDomain.get(row.id) ?? [],
-  }));
 }

@@ -33,6 +33,10 @@ export interface DomainsTable {
   status: string;
   created_at: number;
   updated_at: number;
+  next_check_at: Generated<number>;
+  last_checked_at: number | null;
+  check_count: Generated<number>;
+  claimed_until: number | null;
 }
 
 export interface DomainRecordsTable {
@@ -41,6 +45,23 @@ export interface DomainRecordsTable {
   kind: string;
   token: string | null;
   status: string;
+  reason: string | null;
+  found: string | null;
+  detail: string | null;
+  checked_at: number | null;
+  missing_since: number | null;
+  verified_at: number | null;
+}
+
+export interface StatusHistoryTable {
+  id: string;
+  domain_id: string;
+  position: number | null;
+  from_status: string;
+  to_status: string;
+  reason: string | null;
+  found: string | null;
+  at: number;
 }
 
 /** One DKIM key pair per selector token (issue 4); cascades away with its record. */
@@ -67,6 +88,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   domains: DomainsTable;
   domain_records: DomainRecordsTable;
+  status_history: StatusHistoryTable;
   dkim_keys: DkimKeysTable;
   dkim_zone: DkimZoneTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */

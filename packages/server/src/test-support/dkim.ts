@@ -1,17 +1,15 @@
 /**
  * Fixtures for the hosted-DKIM tests (issue 4): a temporary SQLite store with registered
- * domains, and the stand-in for DNS verification.
+ * domains.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import type { DomainType } from '../domain/domain-type.js';
 import type { StoredDomain } from '../domain/model.js';
 import { newToken } from '../domain/token.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from '../store/open.js';
-import type { Database } from '../store/tables.js';
 
 export interface TempStore {
   store: KyselyStore;
@@ -49,26 +47,4 @@ export async function openTempStore(): Promise<TempStore> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Stands in for DNS verification (issue 3): marks the domain and its DKIM records `verified`
- * directly in the database. When the verification engine lands, tests should publish the
- * CNAMEs in BIND and let the engine verify them instead.
- */
-export async function markVerifiedForTest(db: Kysely<Database>, domainName: string): Promise<void> {
-  const domains = await db.selectFrom('domains').select('id').where('name', '=', domainName).execute();
-  if (domains.length === 0) throw new Error(`no registration of ${domainName}`);
-  const ids = domains.map((d) => d.id);
-  await db
-    .updateTable('domains')
-    .set({ status: 'verified', updated_at: Date.now() })
-    .where('id', 'in', ids)
-    .execute();
-  await db
-    .updateTable('domain_records')
-    .set({ status: 'verified' })
-    .where('domain_id', 'in', ids)
-    .where('kind', '=', 'dkim')
-    .execute();
 }

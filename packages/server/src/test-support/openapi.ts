@@ -3,6 +3,7 @@
  * proven to describe what the routes do (OpenAPI 3.1 schemas are JSON Schema 2020-12).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 
 export interface OpenApiChecker {
   /** Problems with `body` as the response of `method path` with `status`; empty when valid. */
@@ -24,6 +25,7 @@ export async function loadOpenApi(baseUrl: string): Promise<OpenApiChecker> {
   const response = await fetch(`${baseUrl}/openapi.json`);
   const document = (await response.json()) as OpenApiDocument;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
   ajv.addSchema(document as object, 'openapi.json');
   return {
     document,

@@ -28,6 +28,11 @@ import pg from 'pg';
 export interface StartPostgresOptions {
   /** Where `TEST_DATABASE_URL` is read from; `process.env` by default. */
   env?: Record<string, string | undefined>;
+  /**
+   * Keep PostgreSQL's durability settings (fsync, synchronous commit) as in production, for
+   * benchmarks that compare it with SQLite's synchronous commits. Off by default for speed.
+   */
+  durable?: boolean;
 }
 
 /** A PostgreSQL server to create test databases in. */
@@ -66,7 +71,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
     return new ExternalPostgres(external);
   }
-  const cluster = new PrivateCluster();
+  const cluster = new PrivateCluster(options.durable ?? false);
   try {
     await cluster.start();
   } catch (error) {
@@ -85,7 +90,12 @@ abstract class Databases {
 
   async createDatabase(): Promise<string> {
     const name = `test_${randomBytes(8).toString('hex')}`;
-    this.pool ??= new pg.Pool({ connectionString: this.url, max: 2 });
+    if (!this.pool) {
+      this.pool = new pg.Pool({ connectionString: this.url, max: 2 });
+      // An idle admin connection is terminated when the server shuts down (57P01); that is
+      // expected, and without a listener it would crash the test process.
+      this.pool.on('error', () => {});
+    }
     // The name is ours (hex), so quoting it is enough; CREATE DATABASE takes no parameters.
     await this.pool.query(`CREATE DATABASE "${name}"`);
     this.created.push(name);
@@ -134,6 +144,10 @@ class PrivateCluster extends Databases implements PostgresServer {
     if (this.child?.pid !== undefined) stopSync(this.child.pid);
     rmSync(this.dir, { recursive: true, force: true });
   });
+
+  constructor(private readonly durable: boolean) {
+    super();
+  }
 
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
@@ -188,10 +202,9 @@ class PrivateCluster extends Databases implements PostgresServer {
       listen_addresses: '127.0.0.1',
       port: String(this.port),
       unix_socket_directories: this.dir,
-      // Durability off for test speed: a crash loses the cluster, which is thrown away anyway.
-      fsync: 'off',
-      synchronous_commit: 'off',
-      full_page_writes: 'off',
+      // Durability off for test speed (a crash loses the cluster, which is thrown away
+      // anyway), unless a benchmark asks for production settings.
+      ...(!this.durable && { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
       // Every test of the process shares this cluster, each with its own pool.
       max_connections: '200',
     };

@@ -9,6 +9,7 @@ import { loadConfig } from '../config.js';
 import { generateApiKey } from '../domain/api-key.js';
 import { type RunningServer, startServer } from '../server.js';
 import { loadOpenApi, type OpenApiChecker } from './openapi.js';
+import { type PostgresServer, startPostgres } from './postgres.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -38,15 +39,37 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Start a server with the embedded SQLite default, plus any environment overrides. */
+/**
+ * The database backend of every test server in this process: `TEST_BACKEND=postgres` runs
+ * the same tests against PostgreSQL (a private cluster started once per process, or the
+ * server at `TEST_DATABASE_URL`), each test server on a fresh database.
+ */
+export const TEST_BACKEND: 'sqlite' | 'postgres' =
+  process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+let postgres: Promise<PostgresServer> | undefined;
+
+/** A fresh database for one test server: `DATABASE_URL` to use, or none for SQLite. */
+export async function testDatabaseUrl(): Promise<string | undefined> {
+  if (TEST_BACKEND !== 'postgres') return undefined;
+  postgres ??= startPostgres();
+  return (await postgres).createDatabase();
+}
+
+/** Start a server on the test backend (SQLite by default), plus any environment overrides. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     DKIM_PROVIDER_HOST: 'provider.test',
+    // Nothing listens on the discard port: checks fail at once with dns_error unless a test
+    // points DNS_RESOLVERS at its own BIND.
+    DNS_RESOLVERS: '127.0.0.1:9',
+    DNS_TIMEOUT_MS: '500',
+    ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
     ...env,
   });
   const server = await startServer(config, { logger: false });

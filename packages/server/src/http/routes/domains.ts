@@ -10,6 +10,7 @@ import {
   DeleteEnvelopeSchema,
   DomainEnvelopeSchema,
   DomainPageSchema,
+  HistoryEnvelopeSchema,
   type ListQuery,
   type NamesBody,
   type RegisterBody,
@@ -58,6 +59,22 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
       },
     },
     async (request) => service.status(request.apiKey!.accountId, request.body.domains),
+  );
+
+  app.post<{ Body: NamesBody }>(
+    '/domain/history',
+    {
+      schema: {
+        tags,
+        summary: 'Status history',
+        description:
+          'Every status change of each named domain and of its records, newest first (at most 200 per domain), with the reason DNS gave. ' +
+          'HTTP 200 with one envelope per name, in request order.',
+        body: schemas.namesBody,
+        response: { 200: Type.Array(Type.Ref(HistoryEnvelopeSchema)), ...requestErrorResponses },
+      },
+    },
+    async (request) => service.history(request.apiKey!.accountId, request.body.domains),
   );
 
   app.get<{ Querystring: ListQuery }>(

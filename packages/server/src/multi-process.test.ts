@@ -1,0 +1,175 @@
+/**
+ * Several server processes on one PostgreSQL database, as behind a load balancer: they
+ * migrate safely when started at once, register a domain once however many race to, never
+ * check a domain twice, and pick up the work of a process killed mid-check.
+ *
+ * Always on PostgreSQL (a private cluster), whatever TEST_BACKEND says: SQLite is one process.
+ */
+import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { type BindServer, startBind } from './test-support/bind.js';
+import { type PostgresServer, startPostgres } from './test-support/postgres.js';
+import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+
+let postgres: PostgresServer;
+let bind: BindServer;
+const processes: ServerProcess[] = [];
+const dataDir = mkdtempSync(path.join(tmpdir(), 'multi-'));
+
+before(async () => {
+  [postgres, bind] = await Promise.all([startPostgres(), startBind({ zones: ['multi.test'] })]);
+});
+after(async () => {
+  for (const p of processes) p.child.kill('SIGKILL');
+  await Promise.all(processes.map((p) => p.exited));
+  await Promise.all([postgres.stop(), bind.close()]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const p = await startServerProcess({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DKIM_PROVIDER_HOST: 'provider.test',
+    ...env,
+  });
+  processes.push(p);
+  return p;
+}
+
+async function post(url: string, key: string, route: string, body: unknown) {
+  const res = await fetch(`${url}${route}`, {
+    method: 'POST',
+    headers: { authorization: key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()) as any[];
+}
+
+async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('three processes share one database: one registration per name, one check per due domain', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  const env = {
+    DATABASE_URL: databaseUrl,
+    DNS_RESOLVERS: bind.address,
+    SCHEDULER_INTERVAL_MS: '50',
+    SCHEDULER_BATCH: '20',
+  };
+  // Started at once: the migrations run under an advisory lock, exactly once.
+  const servers = await Promise.all([start(env), start(env), start(env)]);
+  const key = (await runCli(['keys', 'create', '--name', 'multi'], env)).stdout.trim().split('\n').at(-1)!;
+
+  // 30 requests race to register the same name, spread over the three processes.
+  const racing = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      post(servers[i % 3]!.url, key, '/api/public/domain', {
+        domains: [{ domain: 'same.multi.test', domainType: 'Marketing' }],
+      }),
+    ),
+  );
+  const tokens = new Set(
+    racing.map((r) => r[0].data.records.map((x: { record: string }) => x.record).join()),
+  );
+  assert.equal(tokens.size, 1, 'every request got the same registration');
+
+  // 150 domains registered through the three processes, each name twice.
+  const names = Array.from({ length: 150 }, (_, i) => `n${i}.multi.test`);
+  await Promise.all(
+    [0, 1, 2, 3, 4, 5].map((part) =>
+      post(servers[part % 3]!.url, key, '/api/public/domain', {
+        domains: names
+          .filter((_, i) => i % 3 === part % 3)
+          .map((domain) => ({ domain, domainType: 'Transactional' })),
+      }),
+    ),
+  );
+
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const count = await db.query(
+      `select name, count(*)::int as n from domains group by name having count(*) > 1`,
+    );
+    assert.deepEqual(count.rows, [], 'no name registered twice');
+    const total = await db.query(`select count(*)::int as n from domains`);
+    assert.equal(total.rows[0].n, 151);
+    const migrations = await db.query(`select count(*)::int as n from kysely_migration`);
+    assert.ok(migrations.rows[0].n >= 2, 'migrations applied');
+
+    await waitUntil('every domain is checked', async () => {
+      const { rows } = await db.query(`select count(*)::int as n from domains where last_checked_at is null`);
+      return rows[0].n === 0;
+    });
+    // The next scheduled check is a minute away, so any count above one is a duplicate.
+    const checks = await db.query(`select check_count, count(*)::int as n from domains group by check_count`);
+    assert.deepEqual(checks.rows, [{ check_count: 1, n: 151 }]);
+  } finally {
+    await db.end();
+  }
+});
+
+test('a process killed mid-check loses nothing: another picks its claims up after the lease', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  // A DNS server that never answers: the victim's checks hang while it holds their claims.
+  const blackhole = createSocket('udp4');
+  await new Promise<void>((resolve) => blackhole.bind(0, '127.0.0.1', resolve));
+  const silent = `127.0.0.1:${blackhole.address().port}`;
+  try {
+    const common = { DATABASE_URL: databaseUrl, SCHEDULER_INTERVAL_MS: '50', CHECK_LEASE_MS: '2000' };
+    const victim = await start({ ...common, DNS_RESOLVERS: silent, DNS_TIMEOUT_MS: '30000', DNS_TRIES: '1' });
+    const key = (await runCli(['keys', 'create', '--name', 'victim'], common)).stdout
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    const names = Array.from({ length: 40 }, (_, i) => `k${i}.multi.test`);
+    const registered = await post(victim.url, key, '/api/public/domain', {
+      domains: names.map((domain) => ({ domain, domainType: 'Marketing' })),
+    });
+    assert.ok(registered.every((e) => e.status === 200));
+
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await waitUntil('the victim holds claims', async () => {
+        const { rows } = await db.query(
+          `select count(*)::int as n from domains where claimed_until is not null`,
+        );
+        return rows[0].n > 0;
+      });
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+
+      const rescuer = await start({ ...common, DNS_RESOLVERS: bind.address });
+      await waitUntil('every domain is checked', async () => {
+        const { rows } = await db.query(
+          `select count(*)::int as n from domains where last_checked_at is null`,
+        );
+        return rows[0].n === 0;
+      });
+      const { rows } = await db.query(`select name, check_count from domains order by name`);
+      assert.equal(rows.length, 40, 'every acknowledged registration is there');
+      assert.ok(rows.every((r) => r.check_count === 1));
+      const listed = await fetch(`${rescuer.url}/api/public/domain?limit=100`, {
+        headers: { authorization: key },
+      });
+      assert.equal(((await listed.json()) as any).data.domains.length, 40);
+    } finally {
+      await db.end();
+    }
+  } finally {
+    blackhole.close();
+  }
+});

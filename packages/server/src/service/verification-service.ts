@@ -1,0 +1,170 @@
+/**
+ * Checking registrations against real DNS: run a check, apply the fault rules, store the
+ * result. Used by the background scheduler and by status requests, which share one check
+ * of a domain when several ask at once.
+ */
+import type { RecordCheckState, StoredDomain } from '../domain/model.js';
+import { dkimRecordName, dkimTarget, dmarcRecordName } from '../domain/records.js';
+import {
+  applyObservation,
+  domainStatusOf,
+  nextCheckDelay,
+  type Observation,
+} from '../domain/verification.js';
+import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
+import { checkRecords, type ExpectedRecord } from '../verify/check-records.js';
+import type { DnsResolve } from '../verify/resolver.js';
+
+export interface VerificationSettings {
+  providerHost: string;
+  /** How long a verified record may be definitively missing before it is pending again. */
+  graceMs: number;
+  /** How long a claim holds a domain; a check that dies is retried after it. */
+  leaseMs: number;
+}
+
+export interface VerificationServiceOptions {
+  store: VerificationStore;
+  resolve: DnsResolve;
+  settings: VerificationSettings;
+  now?: () => number;
+  /** Where failures of background checks are reported. */
+  onError?: (error: unknown, domain: StoredDomain) => void;
+}
+
+export class VerificationService {
+  private readonly inFlight = new Map<string, Promise<StoredDomain>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: VerificationServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Wait for every check under way (at shutdown, before the database closes). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /**
+   * Check a domain this process has claimed; concurrent calls for the same domain share
+   * one check. Resolves with the domain's new state.
+   */
+  checkClaimed(domain: StoredDomain): Promise<StoredDomain> {
+    return this.inFlight.get(domain.id) ?? this.track(domain.id, this.run(domain));
+  }
+
+  /**
+   * Fresh state for a status request: each domain last checked more than `maxAgeMs` ago is
+   * checked now, waiting at most `waitMs`; whatever has not finished by then is answered
+   * from the state before, and its check completes in the background. Concurrent requests
+   * share one check: in this process through `inFlight`, across processes because a claim
+   * succeeds only while the domain is unclaimed and still stale.
+   */
+  async refresh(
+    domains: StoredDomain[],
+    maxAgeMs: number,
+    waitMs: number,
+  ): Promise<Map<string, StoredDomain>> {
+    const now = this.now();
+    const staleBefore = now - maxAgeMs;
+    const result = new Map(domains.map((d) => [d.name, d]));
+    const checks: Promise<void>[] = [];
+    for (const domain of domains) {
+      if (domain.lastCheckedAt !== null && domain.lastCheckedAt >= staleBefore) continue;
+      const fresh =
+        this.inFlight.get(domain.id) ?? this.track(domain.id, this.checkIfStale(domain, staleBefore));
+      checks.push(
+        fresh.then(
+          (state) => {
+            result.set(domain.name, state);
+          },
+          () => {},
+        ),
+      );
+    }
+    if (checks.length === 0) return result;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(checks),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return new Map(result);
+  }
+
+  /** Check the domain if it can be claimed; otherwise its state as another check left it. */
+  private async checkIfStale(domain: StoredDomain, staleBefore: number): Promise<StoredDomain> {
+    const claimed = await this.options.store.claimStale(
+      domain.id,
+      this.now(),
+      this.options.settings.leaseMs,
+      staleBefore,
+    );
+    if (claimed) return this.run(claimed);
+    return (await this.options.store.load(domain.id)) ?? domain;
+  }
+
+  private track(domainId: string, check: Promise<StoredDomain>): Promise<StoredDomain> {
+    const tracked = check.finally(() => this.inFlight.delete(domainId));
+    this.inFlight.set(domainId, tracked);
+    return tracked;
+  }
+
+  private async run(domain: StoredDomain): Promise<StoredDomain> {
+    const { settings } = this.options;
+    let observations: Observation[];
+    try {
+      observations = await checkRecords(expectedRecords(domain, settings.providerHost), this.options.resolve);
+    } catch (error) {
+      await this.options.store.release(domain.id);
+      throw error;
+    }
+    const now = this.now();
+    const states = new Map<number, RecordCheckState>();
+    const events: StatusEvent[] = [];
+    const records = domain.records.map((record, i) => {
+      const next = applyObservation(record, observations[i]!, now, settings.graceMs);
+      states.set(record.position, next);
+      if (next.status !== record.status) {
+        events.push({
+          position: record.position,
+          from: record.status,
+          to: next.status,
+          reason: next.reason,
+          found: next.found,
+          at: now,
+        });
+      }
+      return { ...record, ...next };
+    });
+    const status = domainStatusOf(records);
+    if (status !== domain.status) {
+      events.unshift({ position: null, from: domain.status, to: status, reason: null, found: null, at: now });
+    }
+    const checkCount = domain.checkCount + 1;
+    const nextCheckAt = now + nextCheckDelay({ status, createdAt: domain.createdAt, checkCount }, now);
+    await this.options.store.saveCheck(domain, {
+      records: states,
+      status,
+      events,
+      checkedAt: now,
+      nextCheckAt,
+    });
+    return { ...domain, status, records, lastCheckedAt: now, nextCheckAt, checkCount };
+  }
+}
+
+/** What each record of a registration should be in DNS, in record order. */
+export function expectedRecords(domain: StoredDomain, providerHost: string): ExpectedRecord[] {
+  return domain.records.map((record) =>
+    record.kind === 'dkim'
+      ? {
+          kind: 'dkim',
+          fqdn: dkimRecordName(record.token!, domain.name),
+          target: dkimTarget(record.token!, providerHost),
+        }
+      : { kind: 'dmarc', fqdn: dmarcRecordName(domain.name) },
+  );
+}

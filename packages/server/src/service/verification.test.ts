@@ -1,0 +1,262 @@
+/**
+ * Verification against a real DNS server: BIND 9 on a loopback port holds the customer's
+ * zones, and records are published with signed RFC 2136 updates (nsupdate), as a customer
+ * would at their DNS provider. No mock resolver.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type BindServer, startBind } from '../test-support/bind.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+
+let bind: BindServer;
+const servers: TestServer[] = [];
+
+before(async () => {
+  bind = await startBind({ zones: ['example.test', 'xn--bcher-kva.test'] });
+});
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await bind.close();
+});
+
+/** A server checking DNS against the test BIND; by default every status poll re-checks. */
+async function serverFor(env: Record<string, string> = {}) {
+  const t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0', ...env });
+  servers.push(t);
+  const { key } = await t.createKey();
+  const call = async (path: string, body: unknown) => {
+    const res = await t.request('POST', path, { key, body });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.contractProblems, []);
+    return res.body;
+  };
+  return {
+    t,
+    key,
+    register: async (domain: string) =>
+      (await call('/api/public/domain', { domains: [{ domain, domainType: 'Transactional' }] }))[0].data,
+    status: async (domain: string) =>
+      (await call('/api/public/domain/status', { domains: [domain] }))[0].data,
+    history: async (domain: string) =>
+      (await call('/api/public/domain/history', { domains: [domain] }))[0].data.events,
+  };
+}
+
+const publish = (record: { fqdn: string; value: string }) =>
+  bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+const statuses = (data: { status: string; records: { status: string }[] }) => [
+  data.status,
+  ...data.records.map((r) => r.status),
+];
+
+describe('verification over the wire', () => {
+  test('pending → verified as the records appear, each record moving on its own', async () => {
+    const api = await serverFor();
+    const registered = await api.register('shop.example.test');
+    const [a, b, c, dmarc] = registered.records;
+
+    let now = await api.status('shop.example.test');
+    assert.deepEqual(statuses(now), ['pending', 'pending', 'pending', 'pending', 'pending']);
+    assert.deepEqual(
+      now.records.map((r: { reason: string }) => r.reason),
+      ['not_found', 'not_found', 'not_found', 'not_found'],
+    );
+    assert.ok(now.records.every((r: { lastCheckedAt: string | null }) => r.lastCheckedAt !== null));
+    assert.match(now.records[0].detail, /add a CNAME to/);
+
+    await publish(a);
+    now = await api.status('shop.example.test');
+    assert.deepEqual(statuses(now), ['pending', 'verified', 'pending', 'pending', 'pending']);
+    assert.equal(now.records[0].reason, null);
+
+    await publish(b);
+    await publish(c);
+    now = await api.status('shop.example.test');
+    // The spec's own example: a verified domain whose DMARC record is still pending.
+    assert.deepEqual(statuses(now), ['verified', 'verified', 'verified', 'verified', 'pending']);
+
+    await bind.addRecord(dmarc.fqdn, 'TXT', 'v=DMARC1; p=quarantine; rua=mailto:dmarc@example.test');
+    now = await api.status('shop.example.test');
+    assert.deepEqual(statuses(now), ['verified', 'verified', 'verified', 'verified', 'verified']);
+
+    // Newest first; within one check the domain's own change, then its records in order.
+    const events = await api.history('shop.example.test');
+    assert.deepEqual(
+      events.map((e: { record: string | null; from: string; to: string }) => [e.record, e.from, e.to]),
+      [
+        [dmarc.fqdn, 'pending', 'verified'],
+        [null, 'pending', 'verified'],
+        [b.fqdn, 'pending', 'verified'],
+        [c.fqdn, 'pending', 'verified'],
+        [a.fqdn, 'pending', 'verified'],
+      ],
+    );
+  });
+
+  test('a wrong target and a wrong type are reported with what DNS holds', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('wrong.example.test');
+    await bind.addRecord(records[0].fqdn, 'CNAME', 'somewhere-else.example.net.');
+    await bind.addRecord(records[1].fqdn, 'TXT', 'v=DKIM1; k=rsa; p=MIIBIjANBgkq');
+    const now = await api.status('wrong.example.test');
+    assert.deepEqual(
+      [now.records[0].status, now.records[0].reason, now.records[0].found],
+      ['pending', 'wrong_value', 'somewhere-else.example.net'],
+    );
+    assert.match(now.records[0].detail, new RegExp(`must point to ${records[0].value}`));
+    assert.deepEqual(
+      [now.records[1].reason, now.records[1].found],
+      ['wrong_type', 'TXT "v=DKIM1; k=rsa; p=MIIBIjANBgkq"'],
+    );
+    assert.equal(now.records[2].reason, 'not_found');
+  });
+
+  test('DMARC: valid, invalid, duplicated and missing', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('policy.example.test');
+    const dmarc = records[3].fqdn;
+    const dmarcOf = async () => (await api.status('policy.example.test')).records[3];
+
+    assert.equal((await dmarcOf()).reason, 'not_found');
+    await bind.addRecord(dmarc, 'TXT', 'v=DMARC1; p=sometimes');
+    let record = await dmarcOf();
+    assert.deepEqual(
+      [record.status, record.reason, record.found],
+      ['pending', 'wrong_value', 'v=DMARC1; p=sometimes'],
+    );
+    assert.match(record.detail, /p=sometimes/);
+
+    await bind.deleteRecords(dmarc, 'TXT');
+    // A long record published as several strings is joined before parsing.
+    await bind.addRecord(dmarc, 'TXT', [
+      'v=DMARC1; p=reject; ',
+      `rua=mailto:${'r'.repeat(200)}@example.test`,
+    ]);
+    record = await dmarcOf();
+    assert.deepEqual([record.status, record.reason], ['verified', null]);
+
+    await bind.addRecord(dmarc, 'TXT', 'v=DMARC1; p=none');
+    record = await dmarcOf();
+    assert.deepEqual(
+      [record.status, record.reason],
+      ['verified', 'wrong_value'],
+      'two policies: invalid, but verified stays within grace',
+    );
+    assert.match(record.detail, /2 DMARC records/);
+  });
+
+  test('a verified domain whose records vanish stays verified through the grace period, then goes pending', async () => {
+    const api = await serverFor({ VERIFY_GRACE_MS: '1500' });
+    const { records } = await api.register('vanish.example.test');
+    for (const record of records.slice(0, 3)) await publish(record);
+    assert.equal((await api.status('vanish.example.test')).status, 'verified');
+
+    await bind.deleteRecords(records[0].fqdn);
+    let now = await api.status('vanish.example.test');
+    assert.deepEqual(
+      [now.status, now.records[0].status, now.records[0].reason],
+      ['verified', 'verified', 'not_found'],
+    );
+    assert.match(now.records[0].detail, /grace period/);
+
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    now = await api.status('vanish.example.test');
+    assert.deepEqual(
+      [now.status, now.records[0].status, now.records[1].status],
+      ['pending', 'pending', 'verified'],
+    );
+    const [latest] = await api.history('vanish.example.test');
+    assert.deepEqual([latest.record, latest.from, latest.to], [null, 'verified', 'pending']);
+  });
+
+  test('with BIND stopped statuses hold (dns_error), and recover when it returns', async () => {
+    const api = await serverFor({ DNS_TIMEOUT_MS: '300', DNS_TRIES: '1' });
+    const { records } = await api.register('outage.example.test');
+    for (const record of records.slice(0, 2)) await publish(record);
+    assert.deepEqual(statuses(await api.status('outage.example.test')), [
+      'pending',
+      'verified',
+      'verified',
+      'pending',
+      'pending',
+    ]);
+
+    await bind.stop();
+    try {
+      const during = await api.status('outage.example.test');
+      assert.deepEqual(statuses(during), ['pending', 'verified', 'verified', 'pending', 'pending']);
+      assert.deepEqual(
+        during.records.map((r: { reason: string }) => r.reason),
+        ['dns_error', 'dns_error', 'dns_error', 'dns_error'],
+      );
+    } finally {
+      await bind.start();
+    }
+    await publish(records[2]);
+    const recovered = await api.status('outage.example.test');
+    assert.deepEqual(statuses(recovered), ['verified', 'verified', 'verified', 'verified', 'pending']);
+    assert.deepEqual(
+      recovered.records.slice(0, 3).map((r: { reason: string | null }) => r.reason),
+      [null, null, null],
+    );
+  });
+
+  test('IDN and subdomain names verify in their own zones', async () => {
+    const api = await serverFor();
+    const idn = await api.register('Bücher.test');
+    assert.equal(idn.domain, 'xn--bcher-kva.test');
+    assert.match(idn.records[0].name, /^[a-z2-7]{32}\._domainkey\.xn--bcher-kva$/);
+    const deep = await api.register('mail.eu.example.test');
+    assert.equal(deep.records[3].name, '_dmarc.mail');
+    assert.equal(deep.records[3].fqdn, '_dmarc.mail.eu.example.test');
+    for (const record of [...idn.records.slice(0, 3), ...deep.records.slice(0, 3)]) await publish(record);
+    assert.equal((await api.status('bücher.test')).status, 'verified');
+    assert.equal((await api.status('mail.eu.example.test')).status, 'verified');
+  });
+});
+
+describe('scheduling', () => {
+  test('the scheduler checks a new registration at once, then backs off by minutes', async () => {
+    const api = await serverFor({ STATUS_CHECK_MAX_AGE_MS: '3600000', SCHEDULER_INTERVAL_MS: '100' });
+    const registered = await api.register('early.example.test');
+    assert.equal(registered.lastCheckedAt, null);
+    // Only the listing is read here, and listing never triggers a check.
+    const deadline = Date.now() + 10_000;
+    let listed: any;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const res = await api.t.request('GET', '/api/public/domain', { key: api.key });
+      listed = res.body.data.domains.find((d: { domain: string }) => d.domain === 'early.example.test');
+    } while (listed.lastCheckedAt === null && Date.now() < deadline);
+    assert.notEqual(listed.lastCheckedAt, null, 'checked without being asked');
+    assert.deepEqual(
+      listed.records.map((r: { reason: string }) => r.reason),
+      ['not_found', 'not_found', 'not_found', 'not_found'],
+    );
+    const gap = Date.parse(listed.nextCheckAt) - Date.parse(listed.lastCheckedAt);
+    assert.equal(gap, 60_000, 'the next check comes a minute later');
+  });
+
+  test('concurrent status polls of one domain share one check', async () => {
+    const api = await serverFor({ SCHEDULER_ENABLED: 'false', STATUS_CHECK_MAX_AGE_MS: '60000' });
+    const { records } = await api.register('busy.example.test');
+    await publish(records[0]);
+    const polls = await Promise.all(Array.from({ length: 10 }, () => api.status('busy.example.test')));
+    const checkedAt = new Set(polls.map((p) => p.lastCheckedAt));
+    assert.equal(checkedAt.size, 1, 'every poll saw the same single check');
+    assert.notEqual([...checkedAt][0], null);
+    for (const poll of polls) assert.equal(poll.records[0].status, 'verified');
+    const later = await api.status('busy.example.test');
+    assert.equal(later.lastCheckedAt, [...checkedAt][0], 'a poll within the max age reuses it');
+  });
+
+  test('a verified domain is re-checked daily', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('daily.example.test');
+    for (const record of records.slice(0, 3)) await publish(record);
+    const now = await api.status('daily.example.test');
+    assert.equal(now.status, 'verified');
+    const gap = Date.parse(now.nextCheckAt) - Date.parse(now.lastCheckedAt);
+    assert.equal(gap, 24 * 3600_000);
+  });
+});

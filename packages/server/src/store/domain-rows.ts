@@ -1,0 +1,95 @@
+/**
+ * Reading registrations with their records: the row shapes of `domains` and
+ * `domain_records` turned into `StoredDomain`s. Shared by the stores.
+ */
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DomainType } from '../domain/domain-type.js';
+import type {
+  CheckReason,
+  RecordKind,
+  StoredDomain,
+  StoredRecord,
+  VerificationStatus,
+} from '../domain/model.js';
+import type { Database, DomainRecordsTable, DomainsTable } from './tables.js';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** The account's registrations among `names`, keyed by name. */
+export async function loadDomains(
+  db: Db,
+  accountId: string,
+  names: string[],
+): Promise<Map<string, StoredDomain>> {
+  const found = new Map<string, StoredDomain>();
+  if (names.length === 0) return found;
+  const rows = await db
+    .selectFrom('domains')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', 'in', names)
+    .execute();
+  for (const domain of await withRecords(db, rows)) found.set(domain.name, domain);
+  return found;
+}
+
+/** Registrations by id (any account). */
+export async function loadDomainsById(db: Db, ids: string[]): Promise<StoredDomain[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('domains').selectAll().where('id', 'in', ids).execute();
+  return withRecords(db, rows);
+}
+
+/** Attach each domain row's records, in position order. */
+export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Promise<StoredDomain[]> {
+  if (rows.length === 0) return [];
+  const recordRows = await db
+    .selectFrom('domain_records')
+    .selectAll()
+    .where(
+      'domain_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('domain_id')
+    .orderBy('position')
+    .execute();
+  const byDomain = new Map<string, StoredRecord[]>();
+  for (const row of recordRows) {
+    let list = byDomain.get(row.domain_id);
+    if (!list) {
+      list = [];
+      byDomain.set(row.domain_id, list);
+    }
+    list.push(toStoredRecord(row));
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    type: row.type as DomainType,
+    status: row.status as VerificationStatus,
+    createdAt: Number(row.created_at),
+    lastCheckedAt: nullableNumber(row.last_checked_at),
+    nextCheckAt: Number(row.next_check_at),
+    checkCount: Number(row.check_count),
+    records: byDomain.get(row.id) ?? [],
+  }));
+}
+
+function toStoredRecord(row: Selectable<DomainRecordsTable>): StoredRecord {
+  return {
+    kind: row.kind as RecordKind,
+    position: Number(row.position),
+    token: row.token,
+    status: row.status as VerificationStatus,
+    reason: row.reason as CheckReason | null,
+    found: row.found,
+    detail: row.detail,
+    checkedAt: nullableNumber(row.checked_at),
+    missingSince: nullableNumber(row.missing_since),
+    verifiedAt: nullableNumber(row.verified_at),
+  };
+}
+
+const nullableNumber = (value: number | null) => (value === null ? null : Number(value));

@@ -1,0 +1,188 @@
+/**
+ * Verification state in the database: claiming due checks (so each runs once, across
+ * workers and processes), saving a check's results with the history of every status
+ * change, and reading that history.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { RecordCheckState, StoredDomain, VerificationStatus } from '../domain/model.js';
+import type { DomainCache } from './domain-cache.js';
+import { loadDomainsById } from './domain-rows.js';
+import { newId } from './ids.js';
+import type { Database } from './tables.js';
+
+/** One status change of a domain (position `null`) or of one of its records. */
+export interface StatusEvent {
+  position: number | null;
+  from: VerificationStatus;
+  to: VerificationStatus;
+  reason: string | null;
+  found: string | null;
+  at: number;
+}
+
+/** The outcome of one check, ready to store. */
+export interface CheckResult {
+  /** Record states by position. */
+  records: Map<number, RecordCheckState>;
+  status: VerificationStatus;
+  events: StatusEvent[];
+  checkedAt: number;
+  nextCheckAt: number;
+}
+
+export class VerificationStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: 'sqlite' | 'postgres',
+    private readonly cache: DomainCache,
+  ) {}
+
+  /**
+   * Claim up to `limit` domains whose check is due and that nobody holds, until
+   * `now + leaseMs`. On PostgreSQL the candidate rows are locked with SKIP LOCKED, so
+   * processes claiming at once get disjoint sets; SQLite has one writer at a time.
+   */
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<StoredDomain[]> {
+    let due = this.db
+      .selectFrom('domains')
+      .select('id')
+      .where('next_check_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+      .orderBy('next_check_at')
+      .limit(limit);
+    if (this.kind === 'postgres') due = due.forUpdate().skipLocked();
+    const claimed = await this.db
+      .updateTable('domains')
+      .set({ claimed_until: now + leaseMs })
+      .where('id', 'in', due)
+      .returning('id')
+      .execute();
+    return loadDomainsById(
+      this.db,
+      claimed.map((row) => row.id),
+    );
+  }
+
+  /**
+   * Claim one domain for an on-demand check, only if nobody holds it and its last check is
+   * older than `staleBefore`; returns its current state, or `undefined` when not claimed
+   * (a check is running elsewhere, or one just finished).
+   *
+   * On SQLite one server process owns the file, and the caller already shares checks within
+   * the process, so the claim is a read: writing it would cost a synchronous commit (an
+   * fsync) on every status poll that checks.
+   */
+  async claimStale(
+    domainId: string,
+    now: number,
+    leaseMs: number,
+    staleBefore: number,
+  ): Promise<StoredDomain | undefined> {
+    if (this.kind === 'sqlite') {
+      const row = await this.db
+        .selectFrom('domains')
+        .select(['claimed_until', 'last_checked_at'])
+        .where('id', '=', domainId)
+        .executeTakeFirst();
+      const held = row?.claimed_until != null && Number(row.claimed_until) > now;
+      const fresh = row?.last_checked_at != null && Number(row.last_checked_at) >= staleBefore;
+      return row === undefined || held || fresh ? undefined : this.load(domainId);
+    }
+    const claimed = await this.db
+      .updateTable('domains')
+      .set({ claimed_until: now + leaseMs })
+      .where('id', '=', domainId)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+      .where((eb) => eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', staleBefore)]))
+      .returning('id')
+      .executeTakeFirst();
+    if (claimed === undefined) return undefined;
+    const [domain] = await loadDomainsById(this.db, [domainId]);
+    return domain;
+  }
+
+  /** A domain's current state from the database. */
+  async load(domainId: string): Promise<StoredDomain | undefined> {
+    const [domain] = await loadDomainsById(this.db, [domainId]);
+    return domain;
+  }
+
+  /** Give a claim back without a result (the check could not run). */
+  async release(domainId: string): Promise<void> {
+    await this.db.updateTable('domains').set({ claimed_until: null }).where('id', '=', domainId).execute();
+  }
+
+  /** Store a check's results, its status changes, the next check time, and release the claim. */
+  async saveCheck(domain: StoredDomain, result: CheckResult): Promise<void> {
+    await this.cache.writing(domain.accountId, [domain.name], () =>
+      this.db.transaction().execute(async (trx) => {
+        for (const [position, state] of result.records) {
+          await trx
+            .updateTable('domain_records')
+            .set({
+              status: state.status,
+              reason: state.reason,
+              found: state.found,
+              detail: state.detail,
+              checked_at: state.checkedAt,
+              missing_since: state.missingSince,
+              verified_at: state.verifiedAt,
+            })
+            .where('domain_id', '=', domain.id)
+            .where('position', '=', position)
+            .execute();
+        }
+        await trx
+          .updateTable('domains')
+          .set((eb) => ({
+            status: result.status,
+            last_checked_at: result.checkedAt,
+            next_check_at: result.nextCheckAt,
+            check_count: eb('check_count', '+', 1),
+            claimed_until: null,
+            updated_at: result.checkedAt,
+          }))
+          .where('id', '=', domain.id)
+          .execute();
+        if (result.events.length > 0) {
+          await trx
+            .insertInto('status_history')
+            .values(
+              result.events.map((e) => ({
+                id: newId('evt'),
+                domain_id: domain.id,
+                position: e.position,
+                from_status: e.from,
+                to_status: e.to,
+                reason: e.reason,
+                found: e.found,
+                at: e.at,
+              })),
+            )
+            .execute();
+        }
+      }),
+    );
+  }
+
+  /** The domain's status changes, newest first. */
+  async history(domainId: string, limit: number): Promise<StatusEvent[]> {
+    const rows = await this.db
+      .selectFrom('status_history')
+      .selectAll()
+      .where('domain_id', '=', domainId)
+      .orderBy('at', 'desc')
+      // Within one check: the domain's own change first, then its records in order.
+      .orderBy(sql`coalesce(position, -1)`)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      position: row.position === null ? null : Number(row.position),
+      from: row.from_status as VerificationStatus,
+      to: row.to_status as VerificationStatus,
+      reason: row.reason,
+      found: row.found,
+      at: Number(row.at),
+    }));
+  }
+}

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { judgeDmarcRecords, parseDmarc } from './dmarc.js';
+
+describe('parseDmarc', () => {
+  const valid = [
+    'v=DMARC1; p=none;',
+    'v=DMARC1; p=none',
+    'v=DMARC1;p=reject',
+    'v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com,mailto:e@example.net!10m; adkim=s; aspf=r; fo=1:d',
+    'v=DMARC1; p=REJECT; sp=none; ri=3600; rf=afrf',
+    'v=DMARC1; p=none; unknowntag=whatever',
+  ];
+  for (const txt of valid) test(`accepts ${txt}`, () => assert.equal(parseDmarc(txt).ok, true));
+
+  const invalid: [string, RegExp][] = [
+    ['v=DMARC2; p=none', /start with v=DMARC1/],
+    ['p=none; v=DMARC1', /start with v=DMARC1/],
+    ['v=dmarc1; p=none', /start with v=DMARC1/],
+    ['v=DMARC1', /required tag p/],
+    ['v=DMARC1; p=block', /p=block/],
+    ['v=DMARC1; p=none; p=reject', /appears twice/],
+    ['v=DMARC1; p=none; pct=150', /pct/],
+    ['v=DMARC1; p=none; adkim=x', /adkim/],
+    ['v=DMARC1; p=none; rua=dmarc@example.com', /report URI/],
+    ['v=DMARC1; p=none; garbage', /tag=value/],
+    ['', /start with v=DMARC1|tag=value/],
+  ];
+  for (const [txt, problem] of invalid) {
+    test(`rejects ${JSON.stringify(txt)}`, () => {
+      const result = parseDmarc(txt);
+      assert.equal(result.ok, false);
+      assert.match(!result.ok ? result.problem : '', problem);
+    });
+  }
+});
+
+describe('judgeDmarcRecords', () => {
+  test('one valid record among unrelated TXT records is valid', () => {
+    assert.deepEqual(judgeDmarcRecords(['google-site-verification=abc', 'v=DMARC1; p=none;']), {
+      valid: true,
+      record: 'v=DMARC1; p=none;',
+    });
+  });
+  test('no records: not_found', () => {
+    const result = judgeDmarcRecords([]);
+    assert.equal(result.valid === false && result.reason, 'not_found');
+  });
+  test('only unrelated TXT: wrong_value with what was found', () => {
+    const result = judgeDmarcRecords(['hello']);
+    assert.deepEqual(result.valid === false && [result.reason, result.found], ['wrong_value', 'hello']);
+  });
+  test('two DMARC records: invalid even if both parse (RFC 7489 §6.6.3)', () => {
+    const result = judgeDmarcRecords(['v=DMARC1; p=none', 'v=DMARC1; p=reject']);
+    assert.equal(result.valid, false);
+    assert.match(result.valid === false ? result.detail : '', /2 DMARC records/);
+  });
+  test('a DMARC record that does not parse: wrong_value with the problem', () => {
+    const result = judgeDmarcRecords(['v=DMARC1; p=maybe']);
+    assert.deepEqual(result.valid === false && [result.reason, result.found], [
+      'wrong_value',
+      'v=DMARC1; p=maybe',
+    ]);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * DMARC policy records (RFC 7489 §6.3, §6.4): parse the TXT found at `_dmarc.<domain>` and
+ * decide whether it is one valid policy. Pure.
+ */
+
+export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
+
+export interface DmarcRecord {
+  p: DmarcPolicy;
+  tags: Record<string, string>;
+}
+
+export type DmarcParse = { ok: true; record: DmarcRecord } | { ok: false; problem: string };
+
+const POLICIES = new Set(['none', 'quarantine', 'reject']);
+
+/** Tag values checked beyond `v` and `p`; unknown tags are ignored (§6.3: "MUST be ignored"). */
+const TAG_RULES: Record<string, (value: string) => string | undefined> = {
+  sp: (v) => (POLICIES.has(v.toLowerCase()) ? undefined : 'sp must be none, quarantine or reject'),
+  adkim: (v) => (/^[rs]$/i.test(v) ? undefined : 'adkim must be r or s'),
+  aspf: (v) => (/^[rs]$/i.test(v) ? undefined : 'aspf must be r or s'),
+  pct: (v) => (/^\d{1,3}$/.test(v) && Number(v) <= 100 ? undefined : 'pct must be an integer from 0 to 100'),
+  ri: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffffffff ? undefined : 'ri must be a number of seconds'),
+  fo: (v) => (/^[01ds](:[01ds])*$/i.test(v) ? undefined : 'fo must be a colon-separated list of 0, 1, d, s'),
+  rf: (v) =>
+    /^[a-z0-9-]+(:[a-z0-9-]+)*$/i.test(v) ? undefined : 'rf must be a colon-separated list of formats',
+  rua: reportUris,
+  ruf: reportUris,
+};
+
+/** §6.2: a comma-separated list of URIs, each optionally followed by `!size`. */
+function reportUris(value: string): string | undefined {
+  for (const uri of value.split(',').map((u) => u.trim())) {
+    if (!/^[a-z][a-z0-9+.-]*:[^\s!]+(![0-9]+[kmgt]?)?$/i.test(uri))
+      return `"${uri}" is not a report URI such as mailto:dmarc@example.com`;
+  }
+  return undefined;
+}
+
+/** Whether a TXT string is meant as a DMARC record at all (§6.6.3 step 3 discards others). */
+export function isDmarcCandidate(txt: string): boolean {
+  return /^v\s*=\s*DMARC1\s*(;|$)/.test(txt.trimStart());
+}
+
+/** Parse one DMARC record's text (multi-string TXT already joined). */
+export function parseDmarc(txt: string): DmarcParse {
+  const parts = txt.split(';').map((part) => part.trim());
+  if (parts[parts.length - 1] === '') parts.pop();
+  const tags: Record<string, string> = {};
+  for (const [index, part] of parts.entries()) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) return { ok: false, problem: `"${part}" is not a tag=value pair` };
+    const name = part.slice(0, eq).trim().toLowerCase();
+    const value = part.slice(eq + 1).trim();
+    if (index === 0 && (name !== 'v' || value !== 'DMARC1')) {
+      return { ok: false, problem: 'a DMARC record must start with v=DMARC1' };
+    }
+    if (name in tags) return { ok: false, problem: `the tag ${name} appears twice` };
+    tags[name] = value;
+  }
+  if (tags.v === undefined) return { ok: false, problem: 'a DMARC record must start with v=DMARC1' };
+  // §6.3: "p" is required in policy records and must immediately follow "v" (§6.4 grammar).
+  if (tags.p === undefined)
+    return { ok: false, problem: 'the required tag p (none, quarantine or reject) is missing' };
+  if (!POLICIES.has(tags.p.toLowerCase()))
+    return { ok: false, problem: `p=${tags.p} is not none, quarantine or reject` };
+  for (const [name, value] of Object.entries(tags)) {
+    const problem = TAG_RULES[name]?.(value);
+    if (problem) return { ok: false, problem };
+  }
+  return { ok: true, record: { p: tags.p.toLowerCase() as DmarcPolicy, tags } };
+}
+
+export type DmarcLookup =
+  | { valid: true; record: string }
+  | { valid: false; reason: 'not_found' | 'wrong_value'; found: string | null; detail: string };
+
+/**
+ * Judge the TXT records found at `_dmarc.<domain>` (each record's strings already joined):
+ * exactly one v=DMARC1 record that parses is valid (§6.6.3 step 5: more than one means no
+ * policy applies).
+ */
+export function judgeDmarcRecords(records: string[]): DmarcLookup {
+  const candidates = records.filter(isDmarcCandidate);
+  if (candidates.length === 0) {
+    const other = records[0];
+    return other === undefined
+      ? { valid: false, reason: 'not_found', found: null, detail: 'no TXT record at this name' }
+      : {
+          valid: false,
+          reason: 'wrong_value',
+          found: other,
+          detail: 'the TXT records here are not DMARC records (v=DMARC1)',
+        };
+  }
+  if (candidates.length > 1) {
+    return {
+      valid: false,
+      reason: 'wrong_value',
+      found: candidates.join(' | '),
+      detail: `${candidates.length} DMARC records are published; receivers ignore them all, keep exactly one`,
+    };
+  }
+  const only = candidates[0]!;
+  const parsed = parseDmarc(only);
+  return parsed.ok
+    ? { valid: true, record: only }
+    : { valid: false, reason: 'wrong_value', found: only, detail: parsed.problem };
+}

@@ -1,0 +1,59 @@
+/**
+ * The DNS questions verification asks, over the wire, with timeouts, retries and bounded
+ * concurrency. Functions that need DNS take a `DnsResolve` with the contract of Node's
+ * `dns.promises.resolve(name, rrtype)` (as mailauth does), so the checks read as pure rules.
+ */
+import { Resolver } from 'node:dns/promises';
+import pLimit from 'p-limit';
+
+/** `dns.promises.resolve` for the two types we ask: CNAME → names, TXT → string chunks per record. */
+export interface DnsResolve {
+  (name: string, rrtype: 'CNAME'): Promise<string[]>;
+  (name: string, rrtype: 'TXT'): Promise<string[][]>;
+}
+
+export interface ResolverOptions {
+  /** `ip` or `ip:port` (`[v6]:port`); the system's resolvers when empty. */
+  servers: string[];
+  /** Per attempt. */
+  timeoutMs: number;
+  tries: number;
+  /** Queries in flight at once, across all checks of this process. */
+  concurrency: number;
+}
+
+export function createResolver(options: ResolverOptions): DnsResolve {
+  const resolver = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
+  if (options.servers.length > 0) resolver.setServers(options.servers);
+  const limit = pLimit(options.concurrency);
+  const resolve = (name: string, rrtype: 'CNAME' | 'TXT'): Promise<string[] | string[][]> =>
+    limit(
+      (): Promise<string[] | string[][]> =>
+        rrtype === 'CNAME' ? resolver.resolveCname(name) : resolver.resolveTxt(name),
+    );
+  return resolve as DnsResolve;
+}
+
+/** How a failed lookup reads: NXDOMAIN, NODATA, or no definitive answer. */
+export type LookupFailure = 'nxdomain' | 'nodata' | 'error';
+
+/** Node's resolver error codes: ENOTFOUND is NXDOMAIN, ENODATA is NODATA; the rest say nothing. */
+export function classifyLookupError(error: unknown): LookupFailure {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOTFOUND') return 'nxdomain';
+  if (code === 'ENODATA') return 'nodata';
+  return 'error';
+}
+
+/** A short human description of a lookup error, e.g. "timeout" or "SERVFAIL". */
+export function describeLookupError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const names: Record<string, string> = {
+    ETIMEOUT: 'the DNS query timed out',
+    ESERVFAIL: 'the DNS server answered SERVFAIL',
+    EREFUSED: 'the DNS server refused the query',
+    ECONNREFUSED: 'the DNS server could not be reached',
+    ECANCELLED: 'the DNS query was cancelled',
+  };
+  return (code && names[code]) ?? `the DNS query failed (${code ?? String(error)})`;
+}
