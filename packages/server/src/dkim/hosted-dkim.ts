@@ -33,6 +33,9 @@ export interface HostedDkim {
   close(): Promise<void>;
 }
 
+/** How long after a registration or deletion key generation and the zone reload start. */
+const NUDGE_DELAY_MS = 100;
+
 /** The provider zone's apex: `dkim.<DKIM_PROVIDER_HOST>`. */
 export const dkimZoneOrigin = (providerHost: string): string => `dkim.${providerHost}`;
 
@@ -95,8 +98,12 @@ export async function startHostedDkim(
     publisher,
     responder,
     domainsChanged() {
-      generator.nudge();
-      publisher?.nudge();
+      // Background work: let the request's own follow-ups (the verification check a new
+      // registration starts at once) reach the database first.
+      setTimeout(() => {
+        generator.nudge();
+        publisher?.nudge();
+      }, NUDGE_DELAY_MS).unref();
     },
     async close() {
       await generator.stop();
