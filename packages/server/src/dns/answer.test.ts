@@ -209,3 +209,18 @@ function zoneContent() {
     ttl: 300,
   };
 }
+
+test('the UDP answer cache gives byte-identical answers but for the ID, and knows zone versions apart', async () => {
+  const { answerUdpCached } = await import('./answer-cache.js');
+  for (const id of [1, 2, 65535]) {
+    const message = dnsPacket.encode(query(`${TOKEN}.Dkim.Provider.Test`, 'TXT', { id, edns: 1232 }));
+    assert.deepEqual(answerUdpCached(message, zone), answerMessage(message, zone, udp)[0]);
+  }
+  const junk = Buffer.from('definitely not dns at all');
+  assert.equal(answerUdpCached(junk, zone), undefined);
+  assert.equal(answerUdpCached(junk, zone), undefined, 'a cached "no reply" stays no reply');
+  const next = new DkimZone({ ...zoneContent(), keys: [] });
+  const message = dnsPacket.encode(query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 1232 }));
+  assert.equal(decodeReply(answerUdpCached(message, zone)!).rcode, 'NOERROR');
+  assert.equal(decodeReply(answerUdpCached(message, next)!).rcode, 'NXDOMAIN');
+});

@@ -7,6 +7,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import type { HostPort } from '../config.js';
 import { answerMessage } from './answer.js';
+import { answerUdpCached } from './answer-cache.js';
 import type { DkimZone } from './zone.js';
 
 export interface DnsResponderOptions {
@@ -66,7 +67,7 @@ function bindUdp(options: DnsResponderOptions): Promise<dgram.Socket> {
   const type = net.isIPv6(options.listen.host) ? 'udp6' : 'udp4';
   const socket = dgram.createSocket({ type, ipv6Only: type === 'udp6' });
   socket.on('message', (message, remote) => {
-    const [reply] = answerMessage(message, options.zone(), { transport: 'udp', transferAllowed: false });
+    const reply = answerUdpCached(message, options.zone());
     if (reply) socket.send(reply, remote.port, remote.address);
   });
   return new Promise((resolve, reject) => {
