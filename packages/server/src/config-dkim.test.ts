@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from './config.js';
 
-test('defaults: responder off, NS and SOA contact under the provider host, one keygen per core', () => {
+test('defaults: responder off, NS and SOA contact under the provider host, keygen on all cores but one', () => {
   const config = loadConfig({ DKIM_PROVIDER_HOST: 'mail.example.com' });
   assert.equal(config.dns.listen, undefined);
   assert.deepEqual(config.dns.secondaries, []);
@@ -13,7 +13,7 @@ test('defaults: responder off, NS and SOA contact under the provider host, one k
   assert.equal(config.dns.soaContact, 'hostmaster.mail.example.com');
   assert.equal(config.dns.ttl, 300);
   assert.equal(config.dkim.secretKey, undefined);
-  assert.equal(config.dkim.keygenConcurrency, availableParallelism());
+  assert.equal(config.dkim.keygenConcurrency, Math.max(1, availableParallelism() - 1));
 });
 
 test('DNS_LISTEN, DNS_SECONDARIES and DNS_NS parse IPv4, IPv6 and default ports', () => {

@@ -149,9 +149,13 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-/** Key generations at once by default: one per core (they run at the lowest priority, see keygen-pool.ts). */
+/**
+ * Key generations at once by default: every core but one. They run at the lowest priority
+ * (keygen-pool.ts), yet on 2 cores a second generation thread still cost registration p99
+ * (18 ms with one thread, 63 ms with two, in the same benchmark run) for no faster burst.
+ */
 function defaultKeygenConcurrency(): number {
-  return availableParallelism();
+  return Math.max(1, availableParallelism() - 1);
 }
 
 /**
