@@ -52,13 +52,13 @@ export async function startServer(
       concurrency: v.dnsConcurrency,
     }),
     settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
+    concurrency: v.checkConcurrency,
   });
   const scheduler = new VerificationScheduler({
     store: verificationStore,
     service: verification,
     intervalMs: v.schedulerIntervalMs,
     batchSize: v.schedulerBatch,
-    concurrency: v.checkConcurrency,
     leaseMs: v.leaseMs,
     onError: (error, domain) => reportError(error, domain?.name),
   });
