@@ -23,11 +23,12 @@ test('API answers carry a CSP that allows nothing, nosniff, no framing and no re
   ]) {
     assert.equal(
       res.headers.get('content-security-policy'),
-      "default-src 'none';frame-ancestors 'none';base-uri 'none'",
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
     );
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
-    assert.ok(res.headers.get('x-frame-options'));
+    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    assert.equal(res.headers.get('cross-origin-opener-policy'), 'same-origin');
   }
 });
 
