@@ -4,7 +4,6 @@
  * injected store and services do, so tests build it against a real database file.
  */
 import { randomUUID } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -13,9 +12,8 @@ import type { DomainService } from '../service/domain-service.js';
 import type { ImageService } from '../service/image-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { Store } from '../store/store.js';
-import { authenticate } from './auth.js';
 import { errorEnvelope, handleError } from './error-handler.js';
-import { ApiError } from './errors.js';
+import { protectedApi } from './protected-api.js';
 import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
@@ -147,26 +145,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', authenticate(store, 'domains'));
-      await api.register(rateLimit, {
-        max: config.limits.rateLimitMax,
-        timeWindow: config.limits.rateLimitWindowMs,
-        hook: 'preParsing',
-        keyGenerator: (request) => request.apiKey?.id ?? request.ip,
-        errorResponseBuilder: (_request, context) =>
-          Object.assign(
-            new ApiError(
-              'RATE_LIMITED',
-              `too many requests; retry after ${Math.ceil(context.ttl / 1000)} seconds`,
-            ),
-            {
-              statusCode: 429,
-            },
-          ),
-      });
-      api.addHook('onRoute', (route) => {
-        route.schema = { ...route.schema, security: [{ ApiKey: [] }] };
-      });
+      await protectedApi(api, { store, scope: 'domains', limits: config.limits });
       await api.register(domainRoutes, { service: deps.domains, maxItems: config.limits.maxItemsPerRequest });
     },
     { prefix: '/api/public' },
