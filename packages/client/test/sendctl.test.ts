@@ -174,4 +174,16 @@ describe('sendctl errors', () => {
     assert.equal(listed.code, 0);
     assert.match(listed.stdout, /no domains/);
   });
+
+  test('dkim runs the server-side command: status of a registration, refusal to sign an unverified one', async () => {
+    await sendctl(['domains', 'add', 'signer.cli.test']);
+    const status = await sendctl(['dkim', 'status', '--domain', 'signer.cli.test', '--json'], {
+      DATA_DIR: t.dataDir,
+    });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /signer\.cli\.test/);
+    const sign = await sendctl(['dkim', 'sign', '--domain', 'signer.cli.test'], { DATA_DIR: t.dataDir });
+    assert.equal(sign.code, 2);
+    assert.match(sign.stderr, /not verified/i);
+  });
 });

@@ -1,5 +1,6 @@
 /** `npm run bench` for the server: every server benchmark, one after the other (BENCH_ONLY=name for one). */
 import { runApiBench } from './api.bench.js';
+import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
 import { runSoakBench } from './soak.bench.js';
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   postgres: runPostgresBench,
   fuzz: runFuzzBench,
   soak: runSoakBench,
+  dkim: runDkimBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -3,6 +3,7 @@
  * Every variable is documented in the README's configuration reference.
  */
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -28,6 +29,10 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** The service's public base URL (`https://api.example.com`), for image URLs; unset: from the request. */
   publicUrl: string | undefined;
+  /** Hosted DKIM keys (issue 4): encryption at rest and background generation. */
+  dkim: DkimConfig;
+  /** The authoritative responder for `dkim.<dkimProviderHost>` (issue 4). */
+  dns: DnsConfig;
 }
 
 export interface VerificationConfig {
@@ -68,6 +73,32 @@ export interface ImageLimits {
   maxPixels: number;
 }
 
+export interface DkimConfig {
+  /** AES-256 key for private keys at rest; `undefined` = a development key kept in `dataDir`. */
+  secretKey: Buffer | undefined;
+  /** Key pairs generated at once, each on a low-priority worker thread. */
+  keygenConcurrency: number;
+}
+
+/** An `ip:port` pair. */
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface DnsConfig {
+  /** Where the responder listens (UDP and TCP); `undefined` = responder off. */
+  listen: HostPort | undefined;
+  /** Secondaries allowed to AXFR the zone, and sent NOTIFY (at their port, 53 by default). */
+  secondaries: HostPort[];
+  /** NS records at the zone apex (absolute names without the trailing dot). */
+  nameServers: string[];
+  /** SOA RNAME: the zone contact as a domain name (`hostmaster.example.com`). */
+  soaContact: string;
+  /** TTL of the key records and of negative answers (SOA minimum), seconds. */
+  ttl: number;
+}
+
 export interface Limits {
   maxItemsPerRequest: number;
   bodyLimitBytes: number;
@@ -91,13 +122,14 @@ type Env = Record<string, string | undefined>;
 
 /** Read the configuration from `env`; throws `ConfigError` naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
+  const dkimProviderHost = hostName(env, 'DKIM_PROVIDER_HOST', 'localhost');
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
-    dkimProviderHost: hostName(env, 'DKIM_PROVIDER_HOST', 'localhost'),
+    dkimProviderHost,
     dmarcPolicy: dmarcPolicy(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
@@ -141,6 +173,21 @@ export function loadConfig(env: Env = process.env): Config {
     },
     corsOrigins: corsOrigins(env),
     publicUrl: publicUrl(env),
+    dkim: {
+      secretKey: secretKey(env),
+      keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultKeygenConcurrency(), 1, 64),
+    },
+    dns: {
+      listen: env.DNS_LISTEN?.trim() ? hostPort('DNS_LISTEN', env.DNS_LISTEN.trim(), undefined) : undefined,
+      secondaries: (env.DNS_SECONDARIES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => hostPort('DNS_SECONDARIES', s, 53)),
+      nameServers: hostNames(env, 'DNS_NS', [`ns.${dkimProviderHost}`]),
+      soaContact: hostName(env, 'DNS_SOA_CONTACT', `hostmaster.${dkimProviderHost}`),
+      ttl: integer(env, 'DNS_TTL', 300, 1, 86_400),
+    },
   };
 }
 
@@ -163,6 +210,54 @@ function publicUrl(env: Env): string | undefined {
   if (!/^https?:\/\/[^\s]+$/.test(raw) || !URL.canParse(raw))
     throw new ConfigError(`PUBLIC_URL must be an http(s) URL such as https://api.example.com; got "${raw}"`);
   return raw;
+}
+
+/**
+ * Key generations at once by default: every core but one. They run at the lowest priority
+ * (keygen-pool.ts), yet on 2 cores a second generation thread still cost registration p99
+ * (18 ms with one thread, 63 ms with two, in the same benchmark run) for no faster burst.
+ */
+function defaultKeygenConcurrency(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/**
+ * `SECRET_KEY`: 32 bytes as 64 hex digits or as base64 (44 characters). Never echoed in errors.
+ */
+function secretKey(env: Env): Buffer | undefined {
+  const raw = env.SECRET_KEY?.trim();
+  if (!raw) return undefined;
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) key = Buffer.from(raw, 'hex');
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) key = Buffer.from(raw, 'base64');
+  if (key?.length !== 32) {
+    throw new ConfigError(
+      `SECRET_KEY must be 32 bytes as 64 hex digits or 44 base64 characters (e.g. from "openssl rand -base64 32"); got ${raw.length} characters`,
+    );
+  }
+  return key;
+}
+
+/** `ip:port` (`[v6]:port` for IPv6); the port may be omitted where `defaultPort` is given. */
+function hostPort(name: string, raw: string, defaultPort: number | undefined): HostPort {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(raw);
+  const host = match?.[1] ?? match?.[2];
+  const port = match?.[3] !== undefined ? Number(match[3]) : defaultPort;
+  const validHost = host !== undefined && isIP(host) !== 0;
+  if (!validHost || port === undefined || port > 65535) {
+    const form = defaultPort === undefined ? 'ip:port' : 'ip[:port]';
+    throw new ConfigError(`${name} must be ${form} (e.g. 127.0.0.1:5300, [::1]:5300); got "${raw}"`);
+  }
+  return { host, port };
+}
+
+function hostNames(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  return raw.split(',').map((one) => {
+    if (one.trim() === '') throw new ConfigError(`${name} must be comma-separated host names; got "${raw}"`);
+    return hostName({ [name]: one }, name, '');
+  });
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { buildApp } from './http/app.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { createBrowserServices } from './service/browser-services.js';
@@ -19,6 +20,8 @@ export interface RunningServer {
   app: FastifyInstance;
   store: KyselyStore;
   verification: { store: VerificationStore; service: VerificationService; scheduler: VerificationScheduler };
+  /** Hosted DKIM keys, signer and DNS responder (issue 4). */
+  dkim: HostedDkim;
   /** `http://host:port` */
   url: string;
   /** Stop accepting, let in-flight requests and checks finish, then close the database. */
@@ -35,6 +38,7 @@ export async function startServer(
     poolSize: config.dbPoolSize,
     cache: config.cache,
   });
+  let dkim: HostedDkim | undefined;
   const v = config.verification;
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
   // Reported through the app's logger once it exists.
@@ -48,13 +52,13 @@ export async function startServer(
       concurrency: v.dnsConcurrency,
     }),
     settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
+    concurrency: v.checkConcurrency,
   });
   const scheduler = new VerificationScheduler({
     store: verificationStore,
     service: verification,
     intervalMs: v.schedulerIntervalMs,
     batchSize: v.schedulerBatch,
-    concurrency: v.checkConcurrency,
     leaseMs: v.leaseMs,
     onError: (error, domain) => reportError(error, domain?.name),
   });
@@ -69,9 +73,10 @@ export async function startServer(
       waitMs: v.statusWaitMs,
     },
     onRegistered: () => scheduler.nudge(),
+    onDomainsChanged: () => dkim?.domainsChanged(),
   });
   const { templates, images } = createBrowserServices(config, store);
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
   try {
     app = await buildApp({
       config,
@@ -81,13 +86,17 @@ export async function startServer(
       images,
       ...(options.logger !== undefined && { logger: options.logger }),
     });
+    dkim = await startHostedDkim(config, store.db, app.log);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await app?.close();
+    await dkim?.close();
     await store.close();
     throw error;
   }
   reportError = (error, domain) => app.log.error({ err: error, domain }, 'verification check failed');
   if (v.schedulerEnabled) scheduler.start();
+  const hosted = dkim;
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -97,12 +106,14 @@ export async function startServer(
     app,
     store,
     verification: { store: verificationStore, service: verification, scheduler },
+    dkim: hosted,
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {
         await app.close();
         await scheduler.stop();
         await verification.idle();
+        await hosted.close();
         await store.close();
       })();
       return closing;

@@ -5,6 +5,9 @@
  *   keys create --name N [--account ID] [--scope templates,images] [--json]
  *   keys list [--json]
  *   keys revoke <id|prefix>
+ *   dkim sign --domain D [--account ID] < message.eml
+ *   dkim status --domain D [--account ID] [--json]
+ *   dkim revoke <selector token>
  *   openapi                  (prints the OpenAPI document; needs no database)
  */
 import { pathToFileURL } from 'node:url';
@@ -12,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { buildOpenApiDocument } from '../http/openapi-document.js';
 import { openStore } from '../store/open.js';
+import { dkimCommand } from './dkim.js';
 import { CliError, type CliIo, processIo } from './io.js';
 import { keysCommand } from './keys.js';
 
@@ -19,6 +23,9 @@ const USAGE = `usage: cli <command>
   keys create --name <name> [--account <account id>] [--scope templates,images] [--json]
   keys list [--json]
   keys revoke <key id | key prefix>
+  dkim sign --domain <domain> [--account <account id>] < message.eml
+  dkim status --domain <domain> [--account <account id>] [--json]
+  dkim revoke <selector token>
   openapi                       print the OpenAPI 3.1 document`;
 
 const OPTIONS = {
@@ -26,6 +33,7 @@ const OPTIONS = {
   account: { type: 'string' },
   scope: { type: 'string' },
   json: { type: 'boolean' },
+  domain: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -58,6 +66,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env = proces
     const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
     try {
       if (command === 'keys') await keysCommand(store, rest, parsed.values, io);
+      else if (command === 'dkim') await dkimCommand(store, config, rest, parsed.values, io);
       else throw new CliError(`unknown command "${command}"\n${USAGE}`);
     } finally {
       await store.close();

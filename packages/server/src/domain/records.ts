@@ -100,6 +100,18 @@ export interface DomainView {
 
 /** Present a stored registration as the spec's Domain result, records in spec order. */
 export function domainView(domain: StoredDomain, settings: RecordSettings): DomainView {
+  // Stored domains are never changed in place (a change makes a new object), and the store's
+  // cache hands the same object to every poll: its view is built once.
+  const memo = views.get(domain);
+  if (memo?.settings === settings) return memo.view;
+  const view = buildDomainView(domain, settings);
+  views.set(domain, { settings, view });
+  return view;
+}
+
+const views = new WeakMap<StoredDomain, { settings: RecordSettings; view: DomainView }>();
+
+function buildDomainView(domain: StoredDomain, settings: RecordSettings): DomainView {
   const records = [...domain.records].sort((a, b) => a.position - b.position);
   return {
     domain: domain.name,

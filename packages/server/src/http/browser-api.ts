@@ -7,13 +7,11 @@
  * issues one that can reach these routes and nothing else.
  */
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { ApiScope } from '../domain/api-key.js';
 import type { Store } from '../store/store.js';
-import { authenticate } from './auth.js';
-import { ApiError } from './errors.js';
+import { protectedApi } from './protected-api.js';
 
 export interface BrowserApiOptions {
   config: Config;
@@ -48,30 +46,18 @@ export async function browserApi(app: FastifyInstance, options: BrowserApiOption
     exposedHeaders: ['X-Request-Id', 'Retry-After'],
     maxAge: 600,
   });
-  const auth = authenticate(store, scope);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS') return;
-    if (options.basicAuth) {
-      const key = keyFromBasic(request.headers.authorization);
-      if (key !== undefined) request.headers.authorization = key;
-    }
-    await auth(request, reply);
-  });
-  await app.register(rateLimit, {
-    max: config.limits.rateLimitMax,
-    timeWindow: config.limits.rateLimitWindowMs,
-    hook: 'preParsing',
-    keyGenerator: (request) => request.apiKey?.id ?? request.ip,
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(
-        new ApiError(
-          'RATE_LIMITED',
-          `too many requests; retry after ${Math.ceil(context.ttl / 1000)} seconds`,
-        ),
-        { statusCode: 429 },
-      ),
-  });
-  app.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, security: [{ ApiKey: [] }] };
+  await protectedApi(app, {
+    store,
+    scope,
+    limits: config.limits,
+    beforeAuth: (request) => {
+      // A preflight carries no credentials; CORS (above) has answered it.
+      if (request.method === 'OPTIONS') return 'skip';
+      if (options.basicAuth) {
+        const key = keyFromBasic(request.headers.authorization);
+        if (key !== undefined) request.headers.authorization = key;
+      }
+      return undefined;
+    },
   });
 }

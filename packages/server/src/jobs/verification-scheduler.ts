@@ -3,7 +3,6 @@
  * them, a bounded number at a time. New registrations are due at once; later checks follow
  * the backoff of `nextCheckDelay`. Claims make each due check run once across processes.
  */
-import pLimit from 'p-limit';
 import type { StoredDomain } from '../domain/model.js';
 import type { VerificationService } from '../service/verification-service.js';
 import type { VerificationStore } from '../store/verification-store.js';
@@ -15,8 +14,6 @@ export interface SchedulerOptions {
   intervalMs: number;
   /** Domains claimed per tick. */
   batchSize: number;
-  /** Domains checked at once. */
-  concurrency: number;
   leaseMs: number;
   now?: () => number;
   onError?: (error: unknown, domain?: StoredDomain) => void;
@@ -26,11 +23,7 @@ export class VerificationScheduler {
   private timer: NodeJS.Timeout | undefined;
   private tick: Promise<void> | undefined;
   private stopped = true;
-  private readonly limit: ReturnType<typeof pLimit>;
-
-  constructor(private readonly options: SchedulerOptions) {
-    this.limit = pLimit(options.concurrency);
-  }
+  constructor(private readonly options: SchedulerOptions) {}
 
   start(): void {
     if (!this.stopped) return;
@@ -69,9 +62,7 @@ export class VerificationScheduler {
       claimed = await store.claimDue(now(), batchSize, leaseMs);
       await Promise.all(
         claimed.map((domain) =>
-          this.limit(() => service.checkClaimed(domain)).catch((error: unknown) =>
-            this.options.onError?.(error, domain),
-          ),
+          service.checkClaimed(domain).catch((error: unknown) => this.options.onError?.(error, domain)),
         ),
       );
     } catch (error) {

@@ -34,6 +34,8 @@ export interface DomainServiceOptions {
   /** Called after a registration commits new domains (to check them at once). */
   onRegistered?: () => void;
   now?: () => number;
+  /** Called after a registration or deletion commits (hosted DKIM generates keys, republishes). */
+  onDomainsChanged?: () => void;
 }
 
 /** Most status changes returned per domain by `history`. */
@@ -114,6 +116,7 @@ export class DomainService {
         valid.map((v) => ({ name: v.name, type: v.type })),
         { maxDomains: this.options.maxDomainsPerAccount, now: this.now(), newToken: () => newToken() },
       );
+      this.options.onDomainsChanged?.();
       outcomes.forEach((outcome, i) => {
         const { index, name } = valid[i]!;
         if (outcome.ok && outcome.domain.checkCount === 0) freshRegistrations = true;
@@ -173,6 +176,7 @@ export class DomainService {
   async remove(accountId: string, names: string[]): Promise<Envelope<{ domain: string; deleted: true }>[]> {
     return this.forEachRegistered(accountId, names, async (found) => {
       const deleted = await this.store.deleteDomains(accountId, [...found.keys()]);
+      if (deleted.size > 0) this.options.onDomainsChanged?.();
       return new Map([...deleted].map((name) => [name, ok({ domain: name, deleted: true as const })]));
     });
   }

@@ -3,6 +3,7 @@
  * result. Used by the background scheduler and by status requests, which share one check
  * of a domain when several ask at once.
  */
+import pLimit from 'p-limit';
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
 import { dkimRecordName, dkimTarget, dmarcRecordName } from '../domain/records.js';
 import {
@@ -27,6 +28,8 @@ export interface VerificationServiceOptions {
   store: VerificationStore;
   resolve: DnsResolve;
   settings: VerificationSettings;
+  /** Domains checked at once; further checks wait their turn (already tracked, so shared). */
+  concurrency?: number;
   now?: () => number;
   /** Where failures of background checks are reported. */
   onError?: (error: unknown, domain: StoredDomain) => void;
@@ -35,9 +38,11 @@ export interface VerificationServiceOptions {
 export class VerificationService {
   private readonly inFlight = new Map<string, Promise<StoredDomain>>();
   private readonly now: () => number;
+  private readonly limit: ReturnType<typeof pLimit>;
 
   constructor(private readonly options: VerificationServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.limit = pLimit(options.concurrency ?? 32);
   }
 
   /** Wait for every check under way (at shutdown, before the database closes). */
@@ -50,7 +55,15 @@ export class VerificationService {
    * one check. Resolves with the domain's new state.
    */
   checkClaimed(domain: StoredDomain): Promise<StoredDomain> {
-    return this.inFlight.get(domain.id) ?? this.track(domain.id, this.run(domain));
+    // Tracked at once, before it waits for a turn: a status request arriving meanwhile finds
+    // this check and waits for it, instead of answering the state from before it.
+    return (
+      this.inFlight.get(domain.id) ??
+      this.track(
+        domain.id,
+        this.limit(() => this.run(domain)),
+      )
+    );
   }
 
   /**
@@ -71,12 +84,14 @@ export class VerificationService {
     const checks: Promise<void>[] = [];
     for (const domain of domains) {
       if (domain.lastCheckedAt !== null && domain.lastCheckedAt >= staleBefore) continue;
-      const fresh =
+      const check =
         this.inFlight.get(domain.id) ?? this.track(domain.id, this.checkIfStale(domain, staleBefore));
       checks.push(
-        fresh.then(
-          (state) => {
-            result.set(domain.name, state);
+        // The check ran on the state it loaded; anything else may have changed meanwhile (a
+        // new type, another process's check), so answer what the database holds now.
+        check.then(
+          async () => {
+            result.set(domain.name, (await this.options.store.load(domain.id)) ?? domain);
           },
           () => {},
         ),
@@ -102,8 +117,7 @@ export class VerificationService {
       this.options.settings.leaseMs,
       staleBefore,
     );
-    if (claimed) return this.run(claimed);
-    return (await this.options.store.load(domain.id)) ?? domain;
+    return claimed ? this.limit(() => this.run(claimed)) : domain;
   }
 
   private track(domainId: string, check: Promise<StoredDomain>): Promise<StoredDomain> {

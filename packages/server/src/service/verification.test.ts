@@ -4,6 +4,7 @@
  * would at their DNS provider. No mock resolver.
  */
 import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import { type BindServer, startBind } from '../test-support/bind.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -258,5 +259,61 @@ describe('scheduling', () => {
     assert.equal(now.status, 'verified');
     const gap = Date.parse(now.nextCheckAt) - Date.parse(now.lastCheckedAt);
     assert.equal(gap, 24 * 3600_000);
+  });
+});
+
+describe('checks racing other writes', () => {
+  test('a status poll that joins a running check answers the type set meanwhile', async () => {
+    // A DNS server that never answers keeps the check running for DNS_TIMEOUT_MS.
+    const blackhole = createSocket('udp4');
+    await new Promise<void>((resolve) => blackhole.bind(0, '127.0.0.1', resolve));
+    try {
+      const api = await serverFor({
+        DNS_RESOLVERS: `127.0.0.1:${blackhole.address().port}`,
+        DNS_TIMEOUT_MS: '800',
+        DNS_TRIES: '1',
+        STATUS_CHECK_WAIT_MS: '5000',
+        SCHEDULER_ENABLED: 'false',
+      });
+      await api.register('retyped.example.test');
+      const first = api.status('retyped.example.test'); // starts a check that hangs on DNS
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const retyped = await api.t.request('POST', '/api/public/domain', {
+        key: api.key,
+        body: { domains: [{ domain: 'retyped.example.test', domainType: 'Marketing' }] },
+      });
+      assert.equal(retyped.body[0].data.type, 'Marketing');
+      const second = await api.status('retyped.example.test'); // joins the same check
+      await first;
+      assert.equal(second.type, 'Marketing');
+      assert.equal(second.records[0].reason, 'dns_error');
+    } finally {
+      blackhole.close();
+    }
+  });
+
+  test('domains deleted while their checks run stay deleted, and no request fails', async () => {
+    const api = await serverFor({ SCHEDULER_INTERVAL_MS: '20' });
+    const names = Array.from({ length: 30 }, (_, i) => `race${i}.example.test`);
+    await Promise.all(
+      names.map(async (name) => {
+        await api.register(name);
+        const [polled, deleted] = await Promise.all([
+          api.t.request('POST', '/api/public/domain/status', { key: api.key, body: { domains: [name] } }),
+          api.t.request('DELETE', '/api/public/domain', { key: api.key, body: { domains: [name] } }),
+        ]);
+        assert.equal(polled.status, 200, JSON.stringify(polled.body));
+        assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+        assert.equal(deleted.body[0].status, 200);
+      }),
+    );
+    const after = await api.t.request('POST', '/api/public/domain/status', {
+      key: api.key,
+      body: { domains: names },
+    });
+    assert.deepEqual(
+      after.body.map((e: { status: number }) => e.status),
+      names.map(() => 404),
+    );
   });
 });

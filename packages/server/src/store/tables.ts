@@ -93,6 +93,25 @@ export interface ImagesTable {
   created_at: number;
 }
 
+/** One DKIM key pair per selector token (issue 4); cascades away with its record. */
+export interface DkimKeysTable {
+  token: string;
+  /** Base64 DER SubjectPublicKeyInfo, the `p=` of the key record. */
+  public_key: string;
+  /** The PKCS#8 private key sealed with AES-256-GCM under SECRET_KEY. */
+  private_key_enc: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** The SOA serial of the provider zone and the digest of what it published. */
+export interface DkimZoneTable {
+  zone: string;
+  serial: number;
+  digest: string;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -101,6 +120,8 @@ export interface Database {
   status_history: StatusHistoryTable;
   templates: TemplatesTable;
   images: ImagesTable;
+  dkim_keys: DkimKeysTable;
+  dkim_zone: DkimZoneTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

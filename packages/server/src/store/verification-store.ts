@@ -113,9 +113,29 @@ export class VerificationStore {
   }
 
   /** Store a check's results, its status changes, the next check time, and release the claim. */
+  /**
+   * Store a check's results, its status changes, the next check time, and release the claim.
+   * The domain row is written first, as a deletion (domain, then records by cascade) locks
+   * them, so the two can never deadlock on PostgreSQL. A domain deleted during its check is
+   * left deleted: nothing is written.
+   */
   async saveCheck(domain: StoredDomain, result: CheckResult): Promise<void> {
     await this.cache.writing(domain.accountId, [domain.name], () =>
       this.db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('domains')
+          .set((eb) => ({
+            status: result.status,
+            last_checked_at: result.checkedAt,
+            next_check_at: result.nextCheckAt,
+            check_count: eb('check_count', '+', 1),
+            claimed_until: null,
+            updated_at: result.checkedAt,
+          }))
+          .where('id', '=', domain.id)
+          .returning('id')
+          .executeTakeFirst();
+        if (updated === undefined) return;
         for (const [position, state] of result.records) {
           await trx
             .updateTable('domain_records')
@@ -132,18 +152,6 @@ export class VerificationStore {
             .where('position', '=', position)
             .execute();
         }
-        await trx
-          .updateTable('domains')
-          .set((eb) => ({
-            status: result.status,
-            last_checked_at: result.checkedAt,
-            next_check_at: result.nextCheckAt,
-            check_count: eb('check_count', '+', 1),
-            claimed_until: null,
-            updated_at: result.checkedAt,
-          }))
-          .where('id', '=', domain.id)
-          .execute();
         if (result.events.length > 0) {
           await trx
             .insertInto('status_history')

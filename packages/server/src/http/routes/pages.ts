@@ -31,8 +31,7 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The HTML pages, by route: not part of the JSON API (the fuzzer and /openapi.json leave them out). */
-export const PAGES: Record<string, string> = { '/': 'playground.html', '/domains': 'domains.html' };
+const PAGES: Record<string, string> = { '/': 'playground.html', '/domains': 'domains.html' };
 
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const built = existsSync(WEB_DIR);
@@ -51,7 +50,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       const page = path.join(WEB_DIR, file);
       if (!built || !existsSync(page)) {
         return reply
-          .code(503)
+          .code(404)
           .type('text/plain; charset=utf-8')
           .send(`This page is not built yet: run "npm run build" (npm start does it for you), then reload.`);
       }

@@ -1,0 +1,115 @@
+/**
+ * Hosted DKIM assembled for the server process: the key generator, the signer, and (when
+ * `DNS_LISTEN` is set) the zone publisher and the authoritative responder with AXFR/NOTIFY.
+ * The composition root (`server.ts`) starts it and tells it when domains change.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import { type DnsResponder, startDnsResponder } from '../dns/responder.js';
+import { ZonePublisher } from '../dns/zone-publisher.js';
+import { DkimKeyStore } from '../store/dkim-key-store.js';
+import type { Database } from '../store/tables.js';
+import { DkimKeyGenerator } from './key-generator.js';
+import { KeygenPool } from './keygen-pool.js';
+import { resolveSecretKey } from './secret-key.js';
+import { DkimSigner } from './signer.js';
+
+/** Where hosted DKIM reports; pino's `app.log` fits. Never handed secrets. */
+export interface DkimLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface HostedDkim {
+  keys: DkimKeyStore;
+  generator: DkimKeyGenerator;
+  signer: DkimSigner;
+  /** Present when the responder is on (`DNS_LISTEN`). */
+  publisher: ZonePublisher | undefined;
+  responder: DnsResponder | undefined;
+  /** A registration or deletion committed: generate missing keys, republish the zone. */
+  domainsChanged(): void;
+  close(): Promise<void>;
+}
+
+/** How long after a registration or deletion key generation and the zone reload start. */
+const NUDGE_DELAY_MS = 100;
+
+/** The provider zone's apex: `dkim.<DKIM_PROVIDER_HOST>`. */
+export const dkimZoneOrigin = (providerHost: string): string => `dkim.${providerHost}`;
+
+export async function startHostedDkim(
+  config: Config,
+  db: Kysely<Database>,
+  log: DkimLog,
+): Promise<HostedDkim> {
+  const secret = resolveSecretKey(config.dkim.secretKey, config.dataDir);
+  if (secret.warning) log.warn(secret.warning);
+  const keys = new DkimKeyStore(db);
+  const dns = config.dns;
+  let publisher: ZonePublisher | undefined;
+  let responder: DnsResponder | undefined;
+  if (dns.listen) {
+    publisher = new ZonePublisher({
+      keys,
+      zone: {
+        origin: dkimZoneOrigin(config.dkimProviderHost),
+        nameServers: dns.nameServers,
+        soaContact: dns.soaContact,
+        ttl: dns.ttl,
+      },
+      secondaries: dns.secondaries,
+      onError: (error) => log.error({ err: error }, 'DKIM zone reload failed; retrying'),
+      onNotified: (serial, acked) => {
+        if (acked.length < dns.secondaries.length) {
+          const missing = dns.secondaries.filter((s) => !acked.includes(s)).map((s) => `${s.host}:${s.port}`);
+          log.warn({ serial, missing }, 'DKIM zone NOTIFY not acknowledged by every secondary');
+        }
+      },
+    });
+    await publisher.start();
+    const allowed = new Set(dns.secondaries.map((s) => s.host));
+    const zoneOf = publisher;
+    responder = await startDnsResponder({
+      listen: dns.listen,
+      zone: () => zoneOf.current(),
+      transferAllowed: (address) => allowed.has(address),
+    });
+    log.info(
+      { zone: publisher.current().origin, listen: responder.address, serial: publisher.current().serial },
+      'DKIM DNS responder listening',
+    );
+  }
+  const pool = new KeygenPool(config.dkim.keygenConcurrency);
+  const generator = new DkimKeyGenerator({
+    keys,
+    secretKey: secret.key,
+    concurrency: config.dkim.keygenConcurrency,
+    generate: () => pool.generate(),
+    onKeys: () => publisher?.nudge(),
+    onError: (error) => log.error({ err: error }, 'DKIM key generation failed; the next sweep retries'),
+  });
+  generator.start();
+  return {
+    keys,
+    generator,
+    signer: new DkimSigner({ keys, secretKey: secret.key }),
+    publisher,
+    responder,
+    domainsChanged() {
+      // Background work: let the request's own follow-ups (the verification check a new
+      // registration starts at once) reach the database first.
+      setTimeout(() => {
+        generator.nudge();
+        publisher?.nudge();
+      }, NUDGE_DELAY_MS).unref();
+    },
+    async close() {
+      await generator.stop();
+      await pool.close();
+      await publisher?.stop();
+      await responder?.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Signing with hosted keys: find the registration, refuse it unless verified, pick the active
+ * selector, open its private key and sign. The adapter between the store and the pure signer.
+ *
+ * The active selector is the first DKIM record (by position: 0, 1, 2) whose key is not revoked.
+ * Revoking it therefore rotates to the next one, which the customer already published: the
+ * reason there are three CNAMEs.
+ */
+import { normaliseDomainName } from '../domain/domain-name.js';
+import type { DkimKeyStore, SigningDomain } from '../store/dkim-key-store.js';
+import { DkimError } from './errors.js';
+import { privateKeyObject } from './key-pair.js';
+import { open, SecretBoxError } from './secret-box.js';
+import { signMessage, UnsignableMessageError } from './sign.js';
+
+export interface SignRequest {
+  /** The registered domain (`d=`). */
+  domain: string;
+  /** The account whose registration to use; required when several accounts registered the name. */
+  accountId?: string;
+}
+
+export interface SignResult {
+  /** The message with its DKIM-Signature field first, CRLF line endings. */
+  message: Buffer;
+  domain: string;
+  selector: string;
+}
+
+export class DkimSigner {
+  constructor(
+    private readonly options: {
+      keys: DkimKeyStore;
+      secretKey: Buffer;
+      /** Seconds since the epoch, for `t=`. */
+      now?: () => number;
+    },
+  ) {}
+
+  /** Sign `message` for a verified domain; throws {@link DkimError} with a precise code otherwise. */
+  async sign(message: Buffer | string, request: SignRequest): Promise<SignResult> {
+    const { domain, selector } = await this.prepare(request);
+    const key = selector.key!;
+    let privateKey: Buffer;
+    try {
+      privateKey = open(this.options.secretKey, key.privateKeyEnc, key.token);
+    } catch (error) {
+      if (error instanceof SecretBoxError) throw new DkimError('DKIM_KEY_UNREADABLE', error.message);
+      throw error;
+    }
+    try {
+      const signed = signMessage(message, {
+        domain: domain.name,
+        selector: selector.token,
+        privateKey: privateKeyObject(privateKey),
+        timestamp: (this.options.now ?? (() => Math.floor(Date.now() / 1000)))(),
+      });
+      return { message: signed, domain: domain.name, selector: selector.token };
+    } catch (error) {
+      if (error instanceof UnsignableMessageError || error instanceof RangeError) {
+        throw new DkimError('DKIM_MESSAGE_INVALID', `cannot sign: ${error.message}`);
+      }
+      throw error;
+    } finally {
+      privateKey.fill(0);
+    }
+  }
+
+  /**
+   * The registration and the selector a signature would use, or the precise reason there is
+   * none (not registered, not verified, key not ready, all revoked). Lets a caller refuse
+   * before reading a message.
+   */
+  async prepare(
+    request: SignRequest,
+  ): Promise<{ domain: SigningDomain; selector: SigningDomain['selectors'][number] }> {
+    const domain = await this.findDomain(request);
+    if (domain.status !== 'verified') {
+      throw new DkimError(
+        'DKIM_DOMAIN_NOT_VERIFIED',
+        `${domain.name} is not verified: publish its three DKIM CNAME records and wait for its status to be "verified"`,
+      );
+    }
+    return { domain, selector: activeSelector(domain) };
+  }
+
+  /** The registration `request` names, or a precise error. */
+  async findDomain(request: SignRequest): Promise<SigningDomain> {
+    const name = normaliseDomainName(request.domain);
+    if (!name.ok) throw new DkimError('DKIM_DOMAIN_INVALID', name.message);
+    const found = await this.options.keys.signingDomains(name.name, request.accountId);
+    if (found.length === 0) {
+      const whose = request.accountId === undefined ? '' : ` for account ${request.accountId}`;
+      throw new DkimError('DKIM_DOMAIN_NOT_REGISTERED', `${name.name} is not registered${whose}`);
+    }
+    if (found.length > 1) {
+      throw new DkimError(
+        'DKIM_DOMAIN_AMBIGUOUS',
+        `${name.name} is registered by ${found.length} accounts (${found.map((d) => d.accountId).join(', ')}); name one with --account`,
+      );
+    }
+    return found[0]!;
+  }
+}
+
+/** The first selector whose key is not revoked (see the module comment). */
+export function activeSelector(domain: SigningDomain): SigningDomain['selectors'][number] {
+  const selector = domain.selectors.find((s) => s.key?.revokedAt == null);
+  if (selector === undefined) {
+    throw new DkimError('DKIM_NO_ACTIVE_KEY', `every DKIM selector of ${domain.name} is revoked`);
+  }
+  if (selector.key === undefined) {
+    throw new DkimError(
+      'DKIM_KEY_NOT_READY',
+      `the key of selector ${selector.token} of ${domain.name} is still being generated; retry in a few seconds`,
+    );
+  }
+  return selector;
+}

@@ -1,0 +1,64 @@
+/** NOTIFY (RFC 1996) against a scripted secondary: retransmission until acknowledged. */
+import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
+import { test } from 'node:test';
+import dnsPacket from 'dns-packet';
+import { decodeReply } from '../test-support/dns-client.js';
+import { sendNotify } from './notify.js';
+import { DkimZone } from './zone.js';
+
+const zone = new DkimZone({
+  origin: 'dkim.provider.test',
+  serial: 2024,
+  nameServers: ['ns.provider.test'],
+  soaContact: 'hostmaster.provider.test',
+  ttl: 300,
+  keys: [],
+});
+
+/** A UDP listener that ignores the first `ignore` NOTIFYs, then answers each. */
+async function secondary(ignore: number) {
+  const socket = dgram.createSocket('udp4');
+  const received: ReturnType<typeof decodeReply>[] = [];
+  socket.on('message', (message, remote) => {
+    const notify = decodeReply(message);
+    received.push(notify);
+    if (received.length <= ignore) return;
+    const reply = dnsPacket.encode({
+      id: notify.id,
+      type: 'response',
+      flags: (4 << 11) | dnsPacket.AUTHORITATIVE_ANSWER,
+      questions: notify.questions,
+    });
+    socket.send(reply, remote.port, remote.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return { socket, received, target: { host: '127.0.0.1', port: socket.address().port } };
+}
+
+test('a NOTIFY carries opcode 4, AA, the zone SOA question and the new serial; lost ones are resent', async () => {
+  const deaf = await secondary(2);
+  const acked = await sendNotify(zone, [deaf.target], { timeoutMs: 50, tries: 4 });
+  assert.deepEqual(acked, [deaf.target]);
+  assert.equal(deaf.received.length, 3);
+  const [first] = deaf.received;
+  assert.equal(first!.opcode, 'NOTIFY');
+  assert.equal(first!.flag_aa, true);
+  assert.equal(first!.flag_qr, false);
+  assert.deepEqual(first!.questions, [{ name: 'dkim.provider.test', type: 'SOA', class: 'IN' }]);
+  assert.equal((first!.answers![0] as any).data.serial, 2024);
+  assert.ok(
+    deaf.received.every((m) => m.id === first!.id),
+    'retransmissions keep the id',
+  );
+  deaf.socket.close();
+});
+
+test('a secondary that never answers is given up after the tries, without throwing', async () => {
+  const silent = await secondary(Number.POSITIVE_INFINITY);
+  const t0 = performance.now();
+  assert.deepEqual(await sendNotify(zone, [silent.target], { timeoutMs: 20, tries: 3 }), []);
+  assert.equal(silent.received.length, 3);
+  assert.ok(performance.now() - t0 < 1000);
+  silent.socket.close();
+});

@@ -1,0 +1,166 @@
+/** The responder over real sockets: UDP and TCP, robustness, AXFR access, and dig's view. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import net from 'node:net';
+import { after, before, test } from 'node:test';
+import dnsPacket from 'dns-packet';
+import {
+  decodeReply,
+  query,
+  tcpExchange,
+  tcpQuery,
+  udpExchange,
+  udpQuery,
+} from '../test-support/dns-client.js';
+import { type DnsResponder, startDnsResponder } from './responder.js';
+import { DkimZone } from './zone.js';
+
+const TOKEN = 'a'.repeat(32);
+const KEY = randomBytes(294).toString('base64'); // 392 characters, as a 2048-bit key's p=
+const zone = new DkimZone({
+  origin: 'dkim.provider.test',
+  serial: 42,
+  nameServers: ['ns.provider.test'],
+  soaContact: 'hostmaster.provider.test',
+  ttl: 300,
+  keys: [{ token: TOKEN, publicKey: KEY }],
+});
+let responder: DnsResponder;
+before(async () => {
+  responder = await startDnsResponder({
+    listen: { host: '127.0.0.1', port: 0 },
+    zone: () => zone,
+    // Only 127.0.0.1 is a secondary; tests connect from 127.0.0.2 to be someone else.
+    transferAllowed: (address) => address === '127.0.0.1',
+  });
+});
+after(() => responder?.close());
+
+function dig(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      'dig',
+      ['@127.0.0.1', '-p', String(responder.address.port), '+time=2', '+tries=1', ...args],
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
+  );
+}
+
+test('UDP and TCP share one port; dig sees an authoritative answer with the whole key', async () => {
+  assert.ok(responder.address.port > 0);
+  const out = await dig(`${TOKEN}.dkim.provider.test`, 'TXT');
+  assert.match(out, /flags: qr aa rd;/);
+  assert.match(out, /status: NOERROR/);
+  const short = (await dig('+short', `${TOKEN}.dkim.provider.test`, 'TXT')).trim();
+  assert.equal(short.split('" "').length, 2, 'two character-strings');
+  assert.equal(short.replace(/" "/g, '').replace(/"/g, ''), `v=DKIM1; k=rsa; p=${KEY}`);
+});
+
+test('without EDNS0 the UDP answer is truncated and dig completes it over TCP', async () => {
+  const truncated = await dig('+noedns', '+ignore', `${TOKEN}.dkim.provider.test`, 'TXT');
+  assert.match(truncated, /flags: qr aa tc rd;/);
+  assert.match(truncated, /ANSWER: 0/);
+  const retried = await dig('+noedns', `${TOKEN}.dkim.provider.test`, 'TXT');
+  assert.match(retried, /Truncated, retrying in TCP mode/);
+  assert.match(retried, /ANSWER: 1/);
+  const viaTcp = await tcpQuery(responder.address, query(`${TOKEN}.dkim.provider.test`, 'TXT'));
+  assert.equal(viaTcp.flag_tc, false);
+  assert.equal(viaTcp.answers!.length, 1);
+});
+
+test('EDNS0 buffer sizes are honoured over the wire', async () => {
+  for (const [size, truncated] of [
+    [512, true],
+    [1232, false],
+    [4096, false],
+  ] as const) {
+    const reply = await udpQuery(
+      responder.address,
+      query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: size }),
+    );
+    assert.equal(reply.flag_tc, truncated, `payload ${size}`);
+    assert.ok(reply.size <= Math.max(512, Math.min(size, 1232)));
+  }
+});
+
+test('NXDOMAIN with the SOA in authority; ANY refused with a tiny answer', async () => {
+  const out = await dig('nobody.dkim.provider.test', 'TXT');
+  assert.match(out, /status: NXDOMAIN/);
+  assert.match(
+    out,
+    /AUTHORITY SECTION:\ndkim\.provider\.test\.\s+300\s+IN\s+SOA\s+ns\.provider\.test\. hostmaster\.provider\.test\. 42 /,
+  );
+  const any = await udpQuery(responder.address, query(`${TOKEN}.dkim.provider.test`, 'ANY', { edns: 4096 }));
+  assert.equal(any.rcode, 'REFUSED');
+  assert.ok(any.size < 100);
+});
+
+test('random and truncated packets are dropped and the responder keeps answering', async () => {
+  const good = dnsPacket.encode(query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 1232 }));
+  const socket = dgram.createSocket('udp4');
+  let replies = 0;
+  let biggest = 0;
+  socket.on('message', (m) => {
+    replies += 1;
+    biggest = Math.max(biggest, m.length);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  let sent = 0;
+  for (let i = 0; i < 3000; i++) {
+    const junk = i % 3 === 0 ? good.subarray(0, i % good.length) : randomBytes(1 + (i % 600));
+    socket.send(junk, responder.address.port, '127.0.0.1');
+    sent += junk.length;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  socket.close();
+  assert.ok(replies < 100, `${replies} replies to 3000 junk datagrams`);
+  assert.ok(biggest <= 512, 'nothing sent to junk is larger than a classic DNS message');
+  // TCP: junk frames, a frame announcing more than arrives, then a good query on a fresh connection.
+  const junkFrames = [randomBytes(50), Buffer.from([0xff, 0xff, 1, 2, 3])];
+  await tcpExchange(responder.address, junkFrames, () => false, 300);
+  const reply = await udpQuery(
+    responder.address,
+    query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 1232 }),
+  );
+  assert.equal(reply.answers!.length, 1);
+  assert.ok(sent > 0);
+});
+
+test('TCP: pipelined queries are all answered, in order, on one connection', async () => {
+  const messages = [1, 2, 3].map((id) =>
+    dnsPacket.encode(query(`${TOKEN}.dkim.provider.test`, 'TXT', { id })),
+  );
+  const replies = await tcpExchange(responder.address, messages, (r) => r.length === 3);
+  assert.deepEqual(
+    replies.map((r) => r.id),
+    [1, 2, 3],
+  );
+});
+
+test('AXFR to an allow-listed secondary, REFUSED to anyone else and over UDP', async () => {
+  const transfer = await dig('dkim.provider.test', 'AXFR');
+  const records = transfer.split('\n').filter((l) => /\sIN\s/.test(l) && !l.startsWith(';'));
+  assert.deepEqual(
+    records.map((l) => l.split(/\s+/)[3]),
+    ['SOA', 'NS', 'TXT', 'SOA'],
+  );
+  const outsider = await new Promise<Buffer>((resolve, reject) => {
+    const socket = net.connect({
+      port: responder.address.port,
+      host: '127.0.0.1',
+      localAddress: '127.0.0.2',
+    });
+    const message = dnsPacket.streamEncode(query('dkim.provider.test', 'AXFR'));
+    socket.on('connect', () => socket.write(message));
+    socket.on('data', (d) => {
+      socket.destroy();
+      resolve(d);
+    });
+    socket.on('error', reject);
+  });
+  assert.equal(decodeReply(outsider.subarray(2)).rcode, 'REFUSED');
+  const overUdp = await udpExchange(responder.address, dnsPacket.encode(query('dkim.provider.test', 'AXFR')));
+  assert.equal(decodeReply(overUdp!).rcode, 'REFUSED');
+});

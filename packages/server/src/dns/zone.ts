@@ -1,0 +1,112 @@
+/**
+ * The provider zone `dkim.<DKIM_PROVIDER_HOST>` as data: SOA and NS at the apex, one TXT key
+ * record per selector token below it. Pure and immutable: a change builds a new zone with a
+ * new serial, so a query always sees one consistent version.
+ */
+import type { Answer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
+import { dkimKeyRecord, txtStrings } from '../dkim/key-record.js';
+import type { PublishedKey } from '../store/dkim-key-store.js';
+
+/** What a zone is built from. */
+export interface ZoneContent {
+  /** The zone apex, e.g. `dkim.provider.example` (no trailing dot). */
+  origin: string;
+  /** RFC 1035 §3.3.13 SERIAL; reduced modulo 2^32 (RFC 1982). */
+  serial: number;
+  /** NS targets at the apex; the first is the SOA MNAME. */
+  nameServers: string[];
+  /** SOA RNAME, the contact mailbox in domain-name form. */
+  soaContact: string;
+  /** TTL of every record and the SOA MINIMUM (negative-caching TTL, RFC 2308 §4). */
+  ttl: number;
+  keys: PublishedKey[];
+}
+
+/** Where a query name falls relative to the zone. */
+export type ZoneMatch =
+  | { at: 'apex' }
+  | { at: 'key'; strings: string[] }
+  | { at: 'none' }
+  /** Not in this zone: we are not authoritative (answer REFUSED). */
+  | { at: 'outside' };
+
+/** SOA timers: NOTIFY carries changes at once, so refresh can be slow (values as RFC 1912 §2.2 suggests). */
+const SOA_REFRESH = 3600;
+const SOA_RETRY = 600;
+const SOA_EXPIRE = 1_209_600;
+
+export class DkimZone {
+  readonly origin: string;
+  readonly serial: number;
+  readonly ttl: number;
+  private readonly content: ZoneContent;
+  /** Lowercase token → the TXT character-strings of its key record. */
+  private readonly records = new Map<string, string[]>();
+
+  constructor(content: ZoneContent) {
+    if (content.nameServers.length === 0) throw new RangeError('a zone needs at least one name server');
+    this.content = content;
+    this.origin = content.origin.toLowerCase().replace(/\.$/, '');
+    this.serial = ((content.serial % 2 ** 32) + 2 ** 32) % 2 ** 32;
+    this.ttl = content.ttl;
+    for (const key of content.keys)
+      this.records.set(key.token.toLowerCase(), txtStrings(dkimKeyRecord(key.publicKey)));
+  }
+
+  /** Number of key records. */
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Classify a query name (any case, with or without the trailing dot). */
+  match(qname: string): ZoneMatch {
+    const name = qname.toLowerCase().replace(/\.$/, '');
+    if (name === this.origin) return { at: 'apex' };
+    if (!name.endsWith(`.${this.origin}`)) return { at: 'outside' };
+    const label = name.slice(0, -this.origin.length - 1);
+    const strings = label.includes('.') ? undefined : this.records.get(label);
+    return strings ? { at: 'key', strings } : { at: 'none' };
+  }
+
+  /** The apex SOA record, owned by `owner` (the question's spelling). */
+  soa(owner: string = this.origin): SoaAnswer {
+    return {
+      name: owner,
+      type: 'SOA',
+      class: 'IN',
+      ttl: this.ttl,
+      data: {
+        mname: this.content.nameServers[0]!,
+        rname: this.content.soaContact,
+        serial: this.serial,
+        refresh: SOA_REFRESH,
+        retry: SOA_RETRY,
+        expire: SOA_EXPIRE,
+        minimum: this.ttl,
+      },
+    };
+  }
+
+  /** The apex NS records. */
+  ns(owner: string = this.origin): StringAnswer[] {
+    return this.content.nameServers.map((data) => ({
+      name: owner,
+      type: 'NS',
+      class: 'IN',
+      ttl: this.ttl,
+      data,
+    }));
+  }
+
+  /** The TXT key record at `owner` from a `{at: 'key'}` match. */
+  txt(owner: string, strings: string[]): TxtAnswer {
+    return { name: owner, type: 'TXT', class: 'IN', ttl: this.ttl, data: strings };
+  }
+
+  /** Every record of the zone in transfer order after the opening SOA: NS, then keys by token. */
+  *transferRecords(): Generator<Answer> {
+    yield* this.ns();
+    const tokens = [...this.records.keys()].sort();
+    for (const token of tokens) yield this.txt(`${token}.${this.origin}`, this.records.get(token)!);
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * SQL for hosted DKIM keys (issue 4), on the shared Kysely handle (`KyselyStore.db`), in the
+ * dialect-neutral subset SQLite and PostgreSQL share.
+ */
+import type { Kysely } from 'kysely';
+import type { VerificationStatus } from '../domain/model.js';
+import type { Database } from './tables.js';
+
+/** A key as stored: public half in clear, private half sealed. */
+export interface StoredDkimKey {
+  token: string;
+  publicKey: string;
+  privateKeyEnc: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** What the provider zone publishes for one token; `publicKey` is `null` once revoked. */
+export interface PublishedKey {
+  token: string;
+  publicKey: string | null;
+}
+
+/** One DKIM selector of a registration, with its key when generated. */
+export interface DomainSelector {
+  token: string;
+  position: number;
+  status: VerificationStatus;
+  key: StoredDkimKey | undefined;
+}
+
+/** A registration as signing needs it. */
+export interface SigningDomain {
+  domainId: string;
+  accountId: string;
+  name: string;
+  status: VerificationStatus;
+  /** DKIM selectors by position (0, 1, 2). */
+  selectors: DomainSelector[];
+}
+
+export class DkimKeyStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** DKIM tokens that have no key yet, oldest registration first. */
+  async tokensWithoutKeys(limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('domain_records as r')
+      .innerJoin('domains as d', 'd.id', 'r.domain_id')
+      .leftJoin('dkim_keys as k', 'k.token', 'r.token')
+      .select('r.token')
+      .where('r.kind', '=', 'dkim')
+      .where('r.token', 'is not', null)
+      .where('k.token', 'is', null)
+      .orderBy('d.created_at')
+      .orderBy('r.domain_id')
+      .orderBy('r.position')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.token!);
+  }
+
+  /**
+   * Store a new key. Returns `false` when the token already has one (another process won the
+   * race) or no longer exists (its domain was deleted while the key was being generated).
+   */
+  async insertKey(key: Omit<StoredDkimKey, 'revokedAt'>): Promise<boolean> {
+    try {
+      const result = await this.db
+        .insertInto('dkim_keys')
+        .values({
+          token: key.token,
+          public_key: key.publicKey,
+          private_key_enc: key.privateKeyEnc,
+          created_at: key.createdAt,
+          revoked_at: null,
+        })
+        .onConflict((oc) => oc.column('token').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The key of `token`, revoked or not. */
+  async findKey(token: string): Promise<StoredDkimKey | undefined> {
+    const row = await this.db
+      .selectFrom('dkim_keys')
+      .selectAll()
+      .where('token', '=', token)
+      .executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  /** Revoke the key of `token`; `false` if it has no key. Revoking twice keeps the first time. */
+  async revoke(token: string, now: number): Promise<boolean> {
+    const key = await this.findKey(token);
+    if (key === undefined) return false;
+    if (key.revokedAt === null) {
+      await this.db
+        .updateTable('dkim_keys')
+        .set({ revoked_at: now })
+        .where('token', '=', token)
+        .where('revoked_at', 'is', null)
+        .execute();
+    }
+    return true;
+  }
+
+  /** Every key the zone publishes, by token. */
+  async publishedKeys(): Promise<PublishedKey[]> {
+    const rows = await this.db
+      .selectFrom('dkim_keys')
+      .select(['token', 'public_key', 'revoked_at'])
+      .orderBy('token')
+      .execute();
+    return rows.map((r) => ({ token: r.token, publicKey: r.revoked_at === null ? r.public_key : null }));
+  }
+
+  /**
+   * A cheap summary that changes whenever the published keys do: an insert raises the newest
+   * `created_at`, a delete (by cascade, from any process) lowers the count, a revocation
+   * raises the revoked count or the newest `revoked_at`.
+   */
+  async fingerprint(): Promise<string> {
+    const row = await this.db
+      .selectFrom('dkim_keys')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max('created_at').as('created'),
+        eb.fn.count<number>('revoked_at').as('revoked'),
+        eb.fn.max('revoked_at').as('last_revoked'),
+      ])
+      .executeTakeFirstOrThrow();
+    return [row.n, row.created, row.revoked, row.last_revoked].map((v) => String(v ?? '')).join('/');
+  }
+
+  /** The zone's serial and content digest, if it was ever published. */
+  async zoneState(zone: string): Promise<{ serial: number; digest: string } | undefined> {
+    const row = await this.db
+      .selectFrom('dkim_zone')
+      .select(['serial', 'digest'])
+      .where('zone', '=', zone)
+      .executeTakeFirst();
+    return row && { serial: Number(row.serial), digest: row.digest };
+  }
+
+  /**
+   * The serial for content `digest`: unchanged when the stored digest matches, otherwise raised
+   * (RFC 1982 arithmetic is the caller's; we store a counter that starts at the Unix time, so a
+   * recreated database still starts above what secondaries hold). Compare-and-set on the old
+   * digest, so concurrent processes raise it once per change.
+   */
+  async serialFor(zone: string, digest: string, now: number): Promise<number> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const state = await this.zoneState(zone);
+      if (state === undefined) {
+        await this.db
+          .insertInto('dkim_zone')
+          .values({ zone, serial: Math.floor(now / 1000), digest, updated_at: now })
+          .onConflict((oc) => oc.column('zone').doNothing())
+          .execute();
+        continue;
+      }
+      if (state.digest === digest) return state.serial;
+      const result = await this.db
+        .updateTable('dkim_zone')
+        .set({ serial: Math.max(state.serial + 1, Math.floor(now / 1000)), digest, updated_at: now })
+        .where('zone', '=', zone)
+        .where('digest', '=', state.digest)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) return Math.max(state.serial + 1, Math.floor(now / 1000));
+    }
+    throw new Error(`the serial of zone ${zone} keeps changing under us`);
+  }
+
+  /**
+   * The registrations named `name` (of `accountId` when given) with their DKIM selectors and
+   * keys. Two accounts may register the same name, so there can be several.
+   */
+  async signingDomains(name: string, accountId?: string): Promise<SigningDomain[]> {
+    let query = this.db
+      .selectFrom('domains')
+      .select(['id', 'account_id', 'name', 'status'])
+      .where('name', '=', name);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const domains = await query.orderBy('id').execute();
+    if (domains.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('domain_records as r')
+      .leftJoin('dkim_keys as k', 'k.token', 'r.token')
+      .select([
+        'r.domain_id',
+        'r.token',
+        'r.position',
+        'r.status',
+        'k.public_key',
+        'k.private_key_enc',
+        'k.created_at',
+        'k.revoked_at',
+      ])
+      .where(
+        'r.domain_id',
+        'in',
+        domains.map((d) => d.id),
+      )
+      .where('r.kind', '=', 'dkim')
+      .orderBy('r.domain_id')
+      .orderBy('r.position')
+      .execute();
+    return domains.map((d) => ({
+      domainId: d.id,
+      accountId: d.account_id,
+      name: d.name,
+      status: d.status as VerificationStatus,
+      selectors: rows
+        .filter((r) => r.domain_id === d.id)
+        .map((r) => ({
+          token: r.token!,
+          position: Number(r.position),
+          status: r.status as VerificationStatus,
+          key:
+            r.public_key === null || r.private_key_enc === null
+              ? undefined
+              : {
+                  token: r.token!,
+                  publicKey: r.public_key,
+                  privateKeyEnc: r.private_key_enc,
+                  createdAt: Number(r.created_at),
+                  revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+                },
+        })),
+    }));
+  }
+}
+
+function toKey(row: {
+  token: string;
+  public_key: string;
+  private_key_enc: string;
+  created_at: number;
+  revoked_at: number | null;
+}): StoredDkimKey {
+  return {
+    token: row.token,
+    publicKey: row.public_key,
+    privateKeyEnc: row.private_key_enc,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+/** SQLite (better-sqlite3) and PostgreSQL (SQLSTATE 23503) spellings of a foreign key violation. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}

@@ -1,0 +1,104 @@
+/**
+ * A tiny DNS client over the wire (dns-packet + dgram/net) for responder tests: raw bytes in
+ * and out, so tests can send what no resolver library would.
+ */
+import dgram from 'node:dgram';
+import net from 'node:net';
+import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
+import type { HostPort } from '../config.js';
+
+/** A decoded message with the header fields dns-packet returns but its types omit. */
+export type DnsReply = DecodedPacket & { rcode: string; opcode: string };
+
+/** Decode a message (throws on garbage). */
+export function decodeReply(wire: Buffer): DnsReply {
+  return dnsPacket.decode(wire) as DnsReply;
+}
+
+/** Send one UDP datagram; resolves with the raw reply, or `undefined` after `timeoutMs`. */
+export function udpExchange(server: HostPort, message: Buffer, timeoutMs = 500): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket('udp4');
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    const finish = (reply: Buffer | undefined) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(reply);
+    };
+    socket.on('message', (reply) => finish(reply));
+    socket.send(message, server.port, server.host);
+  });
+}
+
+/** A query packet: `type` at `name`, with optional EDNS0 payload size. */
+export function query(
+  name: string,
+  type: string,
+  options: { id?: number; edns?: number; flags?: number } = {},
+): Packet {
+  return {
+    id: options.id ?? 4242,
+    type: 'query',
+    flags: options.flags ?? dnsPacket.RECURSION_DESIRED,
+    questions: [{ name, type: type as never, class: 'IN' }],
+    additionals:
+      options.edns === undefined
+        ? []
+        : [{ name: '.', type: 'OPT', udpPayloadSize: options.edns, flags: 0 } as never],
+  };
+}
+
+/** Query over UDP and decode the answer (throws on timeout). */
+export async function udpQuery(server: HostPort, packet: Packet): Promise<DnsReply & { size: number }> {
+  const reply = await udpExchange(server, dnsPacket.encode(packet));
+  if (!reply) throw new Error('no UDP reply');
+  return Object.assign(decodeReply(reply), { size: reply.length });
+}
+
+/**
+ * Send messages over one TCP connection and collect decoded replies until `until` says the
+ * exchange is complete or the server closes (or `timeoutMs`).
+ */
+export function tcpExchange(
+  server: HostPort,
+  messages: Buffer[],
+  until: (replies: DnsReply[]) => boolean,
+  timeoutMs = 2000,
+): Promise<DnsReply[]> {
+  return new Promise((resolve, reject) => {
+    const replies: DnsReply[] = [];
+    let buffered = Buffer.alloc(0);
+    const socket = net.connect(server.port, server.host);
+    const timer = setTimeout(() => finish(), timeoutMs);
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(replies);
+    };
+    socket.on('error', reject);
+    socket.on('close', finish);
+    socket.on('connect', () => {
+      for (const message of messages) {
+        const prefix = Buffer.alloc(2);
+        prefix.writeUInt16BE(message.length);
+        socket.write(Buffer.concat([prefix, message]));
+      }
+    });
+    socket.on('data', (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
+        const length = buffered.readUInt16BE(0);
+        replies.push(decodeReply(buffered.subarray(2, 2 + length)));
+        buffered = buffered.subarray(2 + length);
+      }
+      if (until(replies)) finish();
+    });
+  });
+}
+
+/** One query over TCP, its one reply. */
+export async function tcpQuery(server: HostPort, packet: Packet): Promise<DnsReply> {
+  const [reply] = await tcpExchange(server, [dnsPacket.encode(packet)], (r) => r.length >= 1);
+  if (!reply) throw new Error('no TCP reply');
+  return reply;
+}
