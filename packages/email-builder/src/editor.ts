@@ -11,6 +11,7 @@ import { Decoration, DecorationSet, EditorView, type NodeViewConstructor } from 
 import { applyBranding, brandAttrs, rebrandAttrs } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
+import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
 import type { JSONNode } from './model/types.js';
@@ -221,6 +222,7 @@ export class ServiceEditor {
         dropCursor({ color: '#6366f1', width: 2 }),
         gapCursor(),
         placeholderPlugin(),
+        darkTextPlugin(),
         placeholderText(o.placeholder ?? "Write, or press '/' for blocks…"),
         this.bubble.plugin(),
         handle.plugin(),

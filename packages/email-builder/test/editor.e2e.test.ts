@@ -193,13 +193,18 @@ describe('ServiceEditor in Chromium', () => {
     assert.equal(await page.getAttribute('.sv-bubble [aria-label="Bold"]', 'aria-pressed'), 'true');
     await page.click('.sv-bubble [aria-label="Text colour"]');
     await page.click('.sv-bubble [aria-label="#dc2626"]');
-    assert.match(await html(), /<span style="color:#dc2626"><strong>Make this bold<\/strong><\/span>/);
+    // the red keeps its light colour inline; the class lightens it where the client is in dark mode
+    assert.match(
+      await html(),
+      /<span class="sv-tc0" style="color:#dc2626"><strong>Make this bold<\/strong><\/span>/,
+    );
+    assert.match(await html(), /\.sv-tc0\{color:#e66464!important\}/);
     await page.keyboard.press('Control+k');
     await page.fill('.sv-bubble input[type="url"]', 'example.com');
     await page.keyboard.press('Enter');
     assert.match(
       await html(),
-      /<a href="https:\/\/example.com" target="_blank"[^>]*><span style="color:#dc2626"><strong>Make this bold/,
+      /<a href="https:\/\/example.com" target="_blank"[^>]*><span class="sv-tc\d" style="color:#dc2626"><strong>Make this bold/,
     );
     await page.keyboard.press('Control+z');
     assert.ok(!(await html()).includes('href="https://example.com"'));

@@ -4,12 +4,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderEmail } from '../src/render/email.js';
 import { unsupported, validate } from '../test-support/checkers.js';
-import { doc, docWith, fullDocument, p, SAMPLES, t } from '../test-support/doc.js';
+import { col, doc, docWith, fullDocument, node, p, SAMPLES, t } from '../test-support/doc.js';
 
 const cases: [string, ReturnType<typeof doc>][] = [
   ...Object.entries(SAMPLES).map(([name, block]): [string, ReturnType<typeof doc>] => [name, doc(block)]),
   ['full document', fullDocument()],
   ['right-to-left document', docWith({ lang: 'he', dir: 'rtl', preheader: 'תצוגה' }, p(t('שלום')))],
+  [
+    'muted text on a tinted panel (dark-mode text colour classes)',
+    doc(
+      p(t('Muted', { type: 'textColor', attrs: { color: '#52525b' } })),
+      node(
+        'columns',
+        { layout: '1' },
+        col(
+          { backgroundColor: '#eef2ff' },
+          p(t('On a panel', { type: 'textColor', attrs: { color: '#52525b' } })),
+        ),
+      ),
+    ),
+  ],
   [
     'settings changed',
     docWith({ backdrop: '#000000', canvas: '#111111', padding: 0, radius: 0, width: 720 }, p(t('x'))),

@@ -27,12 +27,12 @@ export const link = defineMark({
       0,
     ],
   },
-  render: (attrs) => {
+  render: (attrs, ctx) => {
     const href = safeLinkUrl(attrs.href);
     if (!href) return null;
     // Outlook and Gmail recolour links without an inline colour, so the colour is always set.
     return [
-      `<a href="${escapeHtml(href)}" target="_blank" style="color:${LINK};text-decoration:underline">`,
+      `<a href="${escapeHtml(href)}" target="_blank"${ctx.darkTextAttr(LINK)} style="color:${LINK};text-decoration:underline">`,
       '</a>',
     ];
   },

@@ -29,7 +29,10 @@ export const textColor = defineMark({
     ],
     toDOM: (mark) => ['span', { style: `color:${mark.attrs.color}` }, 0],
   },
-  render: (attrs) => (isHexColor(attrs.color) ? [`<span style="color:${attrs.color}">`, '</span>'] : null),
+  render: (attrs, ctx) =>
+    isHexColor(attrs.color)
+      ? [`<span${ctx.darkTextAttr(attrs.color)} style="color:${attrs.color}">`, '</span>']
+      : null,
 });
 
 /** Highlight (background colour, hex only). */

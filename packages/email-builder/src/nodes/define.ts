@@ -15,12 +15,25 @@ export interface RenderContext {
   width: number;
   /** The document's settings (colours, width, padding, language). */
   settings: DocSettings;
-  /** Renders child blocks; `opts.width` narrows the available width (columns), `opts.listDepth` nests lists. */
-  blocks(nodes: readonly JSONNode[] | undefined, opts?: { width?: number; listDepth?: number }): string;
+  /**
+   * Renders child blocks; `opts.width` narrows the available width (columns), `opts.listDepth`
+   * nests lists, `opts.panel` says they sit on a column panel with its own background.
+   */
+  blocks(
+    nodes: readonly JSONNode[] | undefined,
+    opts?: { width?: number; listDepth?: number; panel?: boolean },
+  ): string;
   /** Renders inline content (text with marks, breaks, badges). */
   inline(nodes: readonly JSONNode[] | undefined): string;
   /** How deep in lists the block sits (0 outside lists). */
   listDepth: number;
+  /**
+   * For text given an explicit colour inline (a text colour, a link): ` class="…"` naming the
+   * colour's dark-mode counterpart on the surface here (the email's, or a panel's), or `''`
+   * when the colour already reads there. The head's `prefers-color-scheme: dark` block gets one
+   * rule per distinct dark colour.
+   */
+  darkTextAttr(color: string): string;
 }
 
 /** What a plain-text renderer gets: ways to render children as text. */

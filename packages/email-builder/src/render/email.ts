@@ -4,6 +4,7 @@ import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
 import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { darkSurface, darkTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
 import { DARK_MUTED, DARK_TEXT, FONT } from './styles.js';
@@ -11,14 +12,62 @@ import { DARK_MUTED, DARK_TEXT, FONT } from './styles.js';
 /** Overrides of the document's own settings at render time (issue 7's preview and templates use them). */
 export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>>;
 
-function blockContext(settings: DocSettings, width: number, listDepth: number): RenderContext {
+/** The dark-mode classes of one render (see {@link darkClasses}). */
+type DarkClasses = ReturnType<typeof darkClasses>;
+
+/**
+ * The dark-mode classes of one render: one per distinct dark colour, named in order of first
+ * use, so a colour used a hundred times costs one rule. Each colour is mapped once per surface.
+ */
+function darkClasses() {
+  const names = new Map<string, string>(); // dark colour → class name
+  const attrs = new Map<string, string>(); // colour and surface → class attribute
+  return {
+    /** ` class="…"` for text of `color` on the dark `surface`, or '' when it reads there as it is. */
+    attr(color: string, surface: string): string {
+      const key = `${color}/${surface}`;
+      let attr = attrs.get(key);
+      if (attr === undefined) {
+        const darkColor = darkTextColor(color, surface);
+        if (darkColor !== color && !names.has(darkColor)) names.set(darkColor, `sv-tc${names.size}`);
+        attr = darkColor === color ? '' : ` class="${names.get(darkColor)}"`;
+        attrs.set(key, attr);
+      }
+      return attr;
+    },
+    /** `.sv-tc0{color:…!important}` for each class given out. */
+    rules: (): string[] => [...names].map(([color, name]) => `.${name}{color:${color}!important}`),
+  };
+}
+
+/** Where blocks are being rendered: the width they may fill, list depth, and the panel they sit on. */
+interface Scope {
+  settings: DocSettings;
+  width: number;
+  listDepth: number;
+  panel: boolean;
+  dark: DarkClasses;
+}
+
+function blockContext(scope: Scope): RenderContext {
+  const { settings, width, listDepth, panel, dark } = scope;
+  const surface = darkSurface(settings, panel);
   const ctx: RenderContext = {
     width,
     settings,
     listDepth,
     blocks: (nodes, opts) =>
-      renderBlocks(nodes, blockContext(settings, opts?.width ?? width, opts?.listDepth ?? listDepth)),
+      renderBlocks(
+        nodes,
+        blockContext({
+          ...scope,
+          width: opts?.width ?? width,
+          listDepth: opts?.listDepth ?? listDepth,
+          panel: opts?.panel ?? panel,
+        }),
+      ),
     inline: (nodes) => renderInline(nodes, ctx),
+    darkTextAttr: (color) => dark.attr(color, surface),
   };
   return ctx;
 }
@@ -34,7 +83,7 @@ function renderBlocks(nodes: readonly JSONNode[] | undefined, ctx: RenderContext
   return out;
 }
 
-function headStyles(s: DocSettings): string {
+function headStyles(s: DocSettings, dark: DarkClasses): string {
   const stackAt = s.width + 20;
   return [
     'body{margin:0;padding:0;width:100%!important;-webkit-text-size-adjust:100%;-ms-text-size-adjust:100%}',
@@ -55,9 +104,11 @@ function headStyles(s: DocSettings): string {
     `.sv-bg{background-color:${s.darkBackdrop}!important}`,
     `.sv-card{background-color:${s.darkCanvas}!important;border-color:${s.darkBorder}!important}`,
     // light column panels would hold light text: a slightly lighter shade of the dark card instead
-    `.sv-colbg{background-color:${s.darkBorder}!important}`,
+    `.sv-colbg{background-color:${darkSurface(s, true)}!important}`,
     `.sv-t{color:${DARK_TEXT}!important}`,
     `.sv-m{color:${DARK_MUTED}!important}`,
+    // explicit text colours (text colour marks, links), lightened to 4.5:1 on their dark surface
+    ...dark.rules(),
     '.sv-light{display:none!important}',
     '.sv-dark{display:block!important;max-height:none!important;overflow:visible!important}',
     '}',
@@ -94,7 +145,11 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
   const s = docSettings({ ...doc.attrs, ...options });
   const inner = s.width - 2 * s.padding;
-  const body = renderBlocks(doc.content, blockContext(s, inner, 0));
+  const dark = darkClasses();
+  const body = renderBlocks(
+    doc.content,
+    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, dark }),
+  );
   const title = escapeHtml(s.title || firstText(doc.content).slice(0, 120) || 'Email');
   const lang = escapeHtml(s.lang);
   const changed = changedAttrs(DOC_ATTRS, cleanAttrs(DOC_ATTRS, doc.attrs));
@@ -109,7 +164,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     // Apple Mail: do not rescale; all: no auto-linking of numbers; declare dark-mode support.
     '<meta name="x-apple-disable-message-reformatting"><meta name="format-detection" content="telephone=no,date=no,address=no,email=no,url=no">' +
     '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">' +
-    `<title>${title}</title>${MSO_HEAD}<style>${headStyles(s)}</style></head>` +
+    `<title>${title}</title>${MSO_HEAD}<style>${headStyles(s, dark)}</style></head>` +
     `<body class="sv-bg" style="margin:0;padding:0;background-color:${s.backdrop}">` +
     `<div role="article" aria-roledescription="email" aria-label="${title}" lang="${lang}" dir="${s.dir}" class="sv-bg" style="background-color:${s.backdrop}"${marker}>` +
     preheader +

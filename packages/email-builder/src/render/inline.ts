@@ -35,7 +35,7 @@ export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: Render
     closeTo(keep);
     for (const mark of marks.slice(keep)) {
       const def = MARKS_BY_NAME.get(mark.type)!;
-      const tags = def.render(cleanAttrs(def.attrs, mark.attrs));
+      const tags = def.render(cleanAttrs(def.attrs, mark.attrs), ctx);
       out += tags?.[0] ?? '';
       open.push({ key: key(mark), close: tags?.[1] ?? '' });
     }

@@ -104,7 +104,7 @@ export const columns = defineBlock({
       const padL = i === 0 ? 0 : Math.floor(gap / 2);
       const padR = i === cols.length - 1 ? 0 : Math.ceil(gap / 2);
       const inner = widths[i]! - padL - padR - checked.padding * 2;
-      const body = ctx.blocks(col.content, { width: inner });
+      const body = ctx.blocks(col.content, { width: inner, panel: Boolean(checked.backgroundColor) });
       return { width: widths[i]!, padL, padR, cell: columnCell(checked, body, attrs) };
     });
     const marker = htmlMarker('columns', ATTRS, attrs);

@@ -19,7 +19,11 @@ const ATTRS = {
 
 const linkStyle = `color:${LINK};text-decoration:underline`;
 
-function lines(attrs: Attrs): { html: string; text: string }[] {
+/**
+ * The footer's lines as HTML and text. `dark` gives a link its dark-mode class attribute; it is
+ * called only for links written, so a footer without links adds no dark-mode rule.
+ */
+function lines(attrs: Attrs, dark: () => string = () => ''): { html: string; text: string }[] {
   const out: { html: string; text: string }[] = [];
   if (attrs.company) out.push({ html: `<strong>${escapeHtml(attrs.company)}</strong>`, text: attrs.company });
   if (attrs.address)
@@ -28,13 +32,13 @@ function lines(attrs: Attrs): { html: string; text: string }[] {
   const mail = safeLinkUrl(attrs.email ? `mailto:${attrs.email}` : '');
   if (mail)
     contact.push({
-      html: `<a href="${escapeHtml(mail)}" style="${linkStyle}">${escapeHtml(attrs.email)}</a>`,
+      html: `<a href="${escapeHtml(mail)}"${dark()} style="${linkStyle}">${escapeHtml(attrs.email)}</a>`,
       text: attrs.email,
     });
   const tel = safeLinkUrl(attrs.phone ? `tel:${String(attrs.phone).replace(/[^\d+]/g, '')}` : '');
   if (tel)
     contact.push({
-      html: `<a href="${escapeHtml(tel)}" style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`,
+      html: `<a href="${escapeHtml(tel)}"${dark()} style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`,
       text: attrs.phone,
     });
   if (contact.length)
@@ -46,7 +50,7 @@ function lines(attrs: Attrs): { html: string; text: string }[] {
   const unsub = safeLinkUrl(attrs.unsubscribeUrl);
   if (unsub) {
     out.push({
-      html: `<a href="${escapeHtml(unsub)}" target="_blank" style="${linkStyle}">${escapeHtml(attrs.unsubscribeText || 'Unsubscribe')}</a>`,
+      html: `<a href="${escapeHtml(unsub)}" target="_blank"${dark()} style="${linkStyle}">${escapeHtml(attrs.unsubscribeText || 'Unsubscribe')}</a>`,
       text: `${attrs.unsubscribeText || 'Unsubscribe'}: ${unsub}`,
     });
   }
@@ -76,8 +80,8 @@ export const footer = defineBlock({
         : [['p', { class: 'sv-hint' }, `${node.attrs.unsubscribeText} (add the unsubscribe link)`]]),
     ],
   },
-  render: (_node, attrs) => {
-    const body = lines(attrs)
+  render: (_node, attrs, ctx) => {
+    const body = lines(attrs, () => ctx.darkTextAttr(LINK))
       .map((l) => `<p class="sv-m" style="${textStyle(12, 1.6, '0 0 4px', MUTED)}">${l.html}</p>`)
       .join('');
     return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('footer', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:16px 0 0;text-align:${attrs.align}">${body}</td></tr></table>`;

@@ -1,0 +1,102 @@
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
+import { Decoration, DecorationSet } from 'prosemirror-view';
+import { type DocSettings, docSettings } from '../model/doc.js';
+import { darkSurface, darkTextColor } from '../render/dark-color.js';
+import { LINK } from '../render/styles.js';
+
+const key = new PluginKey<DecorationSet>('darkText');
+
+/** The colour the email writes inline on text with these marks: its text colour, else a link's. */
+function explicitColor(marks: readonly Mark[]): string {
+  let color = '';
+  for (const mark of marks) {
+    if (mark.type.name === 'textColor') return String(mark.attrs.color);
+    if (mark.type.name === 'link') color = LINK;
+  }
+  return color;
+}
+
+/** Decorations for the text inside `node` (whose content starts at `start`), on `surface`. */
+function collect(node: PMNode, start: number, surface: string, s: DocSettings, out: Decoration[]): void {
+  node.forEach((child, offset) => {
+    const pos = start + offset;
+    if (child.isText) {
+      const color = explicitColor(child.marks);
+      const dark = color && darkTextColor(color, surface);
+      if (dark && dark !== color)
+        out.push(
+          Decoration.inline(pos, pos + child.nodeSize, {
+            class: 'sv-dark-text',
+            style: `--sv-dark-text:${dark}`,
+          }),
+        );
+    } else if (child.childCount > 0) {
+      const panel = child.type.name === 'column' && Boolean(child.attrs.backgroundColor);
+      collect(child, pos + 1, panel ? darkSurface(s, true) : surface, s, out);
+    }
+  });
+}
+
+/** Decorations for the top-level blocks of `doc` that overlap `from`–`to`. */
+function decorations(doc: PMNode, from: number, to: number): Decoration[] {
+  const s = docSettings(doc.attrs);
+  const out: Decoration[] = [];
+  doc.forEach((block, offset) => {
+    if (offset + block.nodeSize > from && offset < to)
+      collect(block, offset + 1, darkSurface(s, false), s, out);
+  });
+  return out;
+}
+
+/** Where in the new document `tr` changed anything, widened to whole top-level blocks; null if nowhere. */
+function changedBlocks(tr: Transaction): [number, number] | null {
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  tr.mapping.maps.forEach((map, i) => {
+    const rest = tr.mapping.slice(i + 1);
+    map.forEach((_oldStart, _oldEnd, start, end) => {
+      from = Math.min(from, rest.map(start, -1));
+      to = Math.max(to, rest.map(end, 1));
+    });
+  });
+  if (from > to) return null;
+  const [$from, $to] = [tr.doc.resolve(from), tr.doc.resolve(to)];
+  return [$from.depth > 0 ? $from.before(1) : from, $to.depth > 0 ? $to.after(1) : to];
+}
+
+const darkColorsChanged = (a: EditorState, b: EditorState) =>
+  a.doc.attrs.darkCanvas !== b.doc.attrs.darkCanvas || a.doc.attrs.darkBorder !== b.doc.attrs.darkBorder;
+
+/**
+ * The editor's view of explicit text colours in its dark colour scheme: text whose email HTML
+ * carries a colour inline (a text colour mark, a link) gets `class="sv-dark-text"` and
+ * `--sv-dark-text`, the colour's dark-mode counterpart on the surface it sits on (the email's
+ * dark background or a darkened panel's), and the dark theme's stylesheet shows that colour.
+ * So the author sees what Apple Mail and other `prefers-color-scheme: dark` clients will show
+ * ({@link darkTextColor}); light mode, and the document, keep the author's colour.
+ *
+ * Decorations rather than the mark's `toDOM`: the counterpart depends on the document's dark
+ * colours and on whether the text sits on a panel, which a mark cannot see. Only the top-level
+ * blocks a transaction touched are looked at again, unless the dark colours changed.
+ */
+export function darkTextPlugin(): Plugin<DecorationSet> {
+  return new Plugin<DecorationSet>({
+    key,
+    state: {
+      init: (_config, state) =>
+        DecorationSet.create(state.doc, decorations(state.doc, 0, state.doc.content.size)),
+      apply(tr, set, before, after) {
+        if (!tr.docChanged) return set;
+        if (darkColorsChanged(before, after))
+          return DecorationSet.create(tr.doc, decorations(tr.doc, 0, tr.doc.content.size));
+        const range = changedBlocks(tr);
+        const mapped = set.map(tr.mapping, tr.doc);
+        if (!range) return mapped;
+        const [from, to] = range;
+        return mapped.remove(mapped.find(from, to)).add(tr.doc, decorations(tr.doc, from, to));
+      },
+    },
+    props: { decorations: (state) => key.getState(state) },
+  });
+}

@@ -1,0 +1,80 @@
+import type { DocSettings } from '../model/doc.js';
+import { isHexColor, toHexColor } from './color.js';
+import { contrast } from './contrast.js';
+
+/** WCAG 2.2 success criterion 1.4.3 (contrast, minimum): 4.5:1 for body text. */
+export const MIN_CONTRAST = 4.5;
+
+type Hsl = [h: number, s: number, l: number];
+
+/** Hue in degrees, saturation and lightness 0–1, of a `#rrggbb` colour. */
+function toHsl(hex: string): Hsl {
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255) as [
+    number,
+    number,
+    number,
+  ];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const l = (max + min) / 2;
+  const d = max - min;
+  if (d === 0) return [0, 0, l];
+  const s = d / (1 - Math.abs(2 * l - 1));
+  const h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return [h * 60, s, l];
+}
+
+/** `#rrggbb` of an HSL colour (CSS Color 4, "HSL to RGB"). */
+function fromHsl([h, s, l]: Hsl): string {
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const v = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(v * 255)
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
+
+/**
+ * The dark-mode counterpart of an explicit text colour: the same hue and saturation, its
+ * lightness raised just enough to reach {@link MIN_CONTRAST} against `background`, the dark
+ * surface the text will sit on (see {@link darkSurface}). A colour that already reaches it is
+ * returned as given; white is the limit when nothing lighter would do. Pure; `#rgb` and
+ * `#rrggbb` in, the same or `#rrggbb` out. Throws a `RangeError` on anything but hex colours.
+ *
+ * @example
+ * darkTextColor('#52525b', '#3f3f46') // muted grey on a darkened panel: '#adadb5' (4.5:1)
+ * darkTextColor('#e4e4e7', '#27272a') // already light: '#e4e4e7'
+ */
+export function darkTextColor(color: string, background: string): string {
+  if (!isHexColor(color) || !isHexColor(background))
+    throw new RangeError(`darkTextColor takes hex colours, got ${color} on ${background}`);
+  const [hex, bg] = [toHexColor(color), toHexColor(background)];
+  if (contrast(hex, bg) >= MIN_CONTRAST) return color;
+  const [h, s, l] = toHsl(hex);
+  const passes = (lightness: number) => contrast(fromHsl([h, s, lightness]), bg) >= MIN_CONTRAST;
+  if (!passes(1)) return '#ffffff';
+  // Luminance only grows with HSL lightness at a fixed hue and saturation (also after rounding
+  // to whole channels), so the least lightness that passes can be found by bisection.
+  let [lo, hi] = [l, 1];
+  while (hi - lo > 1e-4) {
+    const mid = (lo + hi) / 2;
+    if (passes(mid)) hi = mid;
+    else lo = mid;
+  }
+  return fromHsl([h, s, hi]);
+}
+
+/**
+ * The background text sits on in dark mode. A column panel with a background colour turns
+ * `darkBorder` (a light tint would otherwise hold light text; the email's `.sv-colbg` rule and
+ * the editor's dark theme both do this); everything else sits on the email's `darkCanvas`.
+ */
+export function darkSurface(
+  settings: Pick<DocSettings, 'darkCanvas' | 'darkBorder'>,
+  panel: boolean,
+): string {
+  return panel ? settings.darkBorder : settings.darkCanvas;
+}
