@@ -15,6 +15,7 @@ import pg from 'pg';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
 import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { startTestServer } from './test-support/test-server.js';
 
 let postgres: PostgresServer;
 let bind: BindServer;
@@ -172,4 +173,53 @@ test('a process killed mid-check loses nothing: another picks its claims up afte
   } finally {
     blackhole.close();
   }
+});
+
+test('a status poll in one process waits for the check another process is running', async (t) => {
+  const databaseUrl = await postgres.createDatabase();
+  // The checking process's DNS never answers, so its check holds the domain for 800 ms.
+  const blackhole = createSocket('udp4');
+  await new Promise<void>((resolve) => blackhole.bind(0, '127.0.0.1', resolve));
+  t.after(() => blackhole.close());
+  const checker = await startTestServer({
+    DATABASE_URL: databaseUrl,
+    DNS_RESOLVERS: `127.0.0.1:${blackhole.address().port}`,
+    DNS_TIMEOUT_MS: '800',
+    DNS_TRIES: '1',
+    SCHEDULER_INTERVAL_MS: '10',
+  });
+  t.after(() => checker.close());
+  const poller = await startTestServer({
+    DATABASE_URL: databaseUrl,
+    SCHEDULER_ENABLED: 'false',
+    STATUS_CHECK_WAIT_MS: '5000',
+  });
+  t.after(() => poller.close());
+  const { key, accountId } = await poller.createKey();
+  await checker.createKey({ accountId });
+  await poller.request('POST', '/api/public/domain', {
+    key,
+    body: { domains: [{ domain: 'held.multi.test', domainType: 'Marketing' }] },
+  });
+  // Let the checker's scheduler claim the new domain.
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await waitUntil('the checker claims the domain', async () => {
+      const { rows } = await db.query(`select claimed_until from domains where name = 'held.multi.test'`);
+      return rows[0]?.claimed_until !== null;
+    });
+  } finally {
+    await db.end();
+  }
+  const polled = await poller.request('POST', '/api/public/domain/status', {
+    key,
+    body: { domains: ['held.multi.test'] },
+  });
+  const data = polled.body[0].data;
+  assert.notEqual(data.lastCheckedAt, null, "the poll answered after the other process's check");
+  assert.deepEqual(
+    data.records.map((r: { reason: string }) => r.reason),
+    ['dns_error', 'dns_error', 'dns_error', 'dns_error'],
+  );
 });

@@ -36,7 +36,10 @@ export interface VerificationServiceOptions {
 }
 
 export class VerificationService {
+  /** Checks running in this process, by domain id. */
   private readonly inFlight = new Map<string, Promise<StoredDomain>>();
+  /** Status requests trying to claim (or waiting for) a check, by domain id: shared by polls. */
+  private readonly attempts = new Map<string, Promise<StoredDomain>>();
   private readonly now: () => number;
   private readonly limit: ReturnType<typeof pLimit>;
 
@@ -47,7 +50,9 @@ export class VerificationService {
 
   /** Wait for every check under way (at shutdown, before the database closes). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size + this.attempts.size > 0) {
+      await Promise.allSettled([...this.inFlight.values(), ...this.attempts.values()]);
+    }
   }
 
   /**
@@ -59,7 +64,8 @@ export class VerificationService {
     // this check and waits for it, instead of answering the state from before it.
     return (
       this.inFlight.get(domain.id) ??
-      this.track(
+      track(
+        this.inFlight,
         domain.id,
         this.limit(() => this.run(domain)),
       )
@@ -70,8 +76,8 @@ export class VerificationService {
    * Fresh state for a status request: each domain last checked more than `maxAgeMs` ago is
    * checked now, waiting at most `waitMs`; whatever has not finished by then is answered
    * from the state before, and its check completes in the background. Concurrent requests
-   * share one check: in this process through `inFlight`, across processes because a claim
-   * succeeds only while the domain is unclaimed and still stale.
+   * share one check: in this process through `inFlight` and `attempts`, across processes
+   * because a claim succeeds only while the domain is unclaimed and still stale.
    */
   async refresh(
     domains: StoredDomain[],
@@ -80,12 +86,15 @@ export class VerificationService {
   ): Promise<Map<string, StoredDomain>> {
     const now = this.now();
     const staleBefore = now - maxAgeMs;
+    const deadline = now + waitMs;
     const result = new Map(domains.map((d) => [d.name, d]));
     const checks: Promise<void>[] = [];
     for (const domain of domains) {
       if (domain.lastCheckedAt !== null && domain.lastCheckedAt >= staleBefore) continue;
       const check =
-        this.inFlight.get(domain.id) ?? this.track(domain.id, this.checkIfStale(domain, staleBefore));
+        this.inFlight.get(domain.id) ??
+        this.attempts.get(domain.id) ??
+        track(this.attempts, domain.id, this.claimOrWait(domain, staleBefore, deadline));
       checks.push(
         // The check ran on the state it loaded; anything else may have changed meanwhile (a
         // new type, another process's check), so answer what the database holds now.
@@ -109,21 +118,32 @@ export class VerificationService {
     return new Map(result);
   }
 
-  /** Check the domain if it can be claimed; otherwise its state as another check left it. */
-  private async checkIfStale(domain: StoredDomain, staleBefore: number): Promise<StoredDomain> {
+  /**
+   * Check the domain if it can be claimed. If it cannot, a check holds it (the scheduler here,
+   * just before it starts, or another process): wait, until the deadline, for that check to
+   * land, so the poll still answers fresh truth.
+   */
+  private async claimOrWait(
+    domain: StoredDomain,
+    staleBefore: number,
+    deadline: number,
+  ): Promise<StoredDomain> {
     const claimed = await this.options.store.claimStale(
       domain.id,
       this.now(),
       this.options.settings.leaseMs,
       staleBefore,
     );
-    return claimed ? this.limit(() => this.run(claimed)) : domain;
-  }
-
-  private track(domainId: string, check: Promise<StoredDomain>): Promise<StoredDomain> {
-    const tracked = check.finally(() => this.inFlight.delete(domainId));
-    this.inFlight.set(domainId, tracked);
-    return tracked;
+    if (claimed) return this.checkClaimed(claimed);
+    while (this.now() < deadline) {
+      const running = this.inFlight.get(domain.id);
+      if (running) return running;
+      const current = await this.options.store.load(domain.id);
+      if (current === undefined || (current.lastCheckedAt ?? -1) > (domain.lastCheckedAt ?? -1))
+        return current ?? domain;
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+    return domain;
   }
 
   private async run(domain: StoredDomain): Promise<StoredDomain> {
@@ -168,6 +188,22 @@ export class VerificationService {
     });
     return { ...domain, status, records, lastCheckedAt: now, nextCheckAt, checkCount };
   }
+}
+
+/** How often a poll waiting for another worker's check looks at the database. */
+const WAIT_POLL_MS = 25;
+
+/** Keep `promise` in `map` under `id` until it settles. */
+function track(
+  map: Map<string, Promise<StoredDomain>>,
+  id: string,
+  promise: Promise<StoredDomain>,
+): Promise<StoredDomain> {
+  const tracked = promise.finally(() => {
+    if (map.get(id) === tracked) map.delete(id);
+  });
+  map.set(id, tracked);
+  return tracked;
 }
 
 /** What each record of a registration should be in DNS, in record order. */
