@@ -82,8 +82,8 @@ export class TemplateStore {
   }
 
   /**
-   * Creates templates in one transaction, as many as fit under `maxPerAccount`; returns one
-   * record per input, or `null` for those over the limit.
+   * Creates templates in one transaction, as many as fit under `maxPerAccount` (exactly, also
+   * under concurrent batches); returns one record per input, or `null` for those over the limit.
    */
   async create(
     accountId: string,
@@ -91,6 +91,14 @@ export class TemplateStore {
     options: { maxPerAccount: number; now: number },
   ): Promise<(TemplateRecord | null)[]> {
     return this.db.transaction().execute(async (trx) => {
+      // Touch the account row first: on PostgreSQL it takes the row's lock, so concurrent
+      // batches of one account count in turn and the limit holds exactly; on SQLite it takes
+      // the write lock up front instead of upgrading a read lock mid-transaction.
+      await trx
+        .updateTable('accounts')
+        .set((eb) => ({ name: eb.ref('name') }))
+        .where('id', '=', accountId)
+        .execute();
       const { n } = await trx
         .selectFrom('templates')
         .select((eb) => eb.fn.countAll<number>().as('n'))

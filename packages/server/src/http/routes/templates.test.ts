@@ -204,6 +204,28 @@ async function suite(backend: 'sqlite' | 'postgres') {
     assert.equal(filled[2].status, 409);
   });
 
+  test('holds the account’s template limit exactly under concurrent creates', async () => {
+    // Without a lock, concurrent transactions all count 0 and all insert: on PostgreSQL one
+    // round of this race overshoots about one time in three, so several rounds are run.
+    for (let round = 0; round < 6; round++) {
+      const { key: racer } = await limited.createKey({ scopes: ['templates'] });
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          create(
+            [0, 1].map((j) => ({ name: `race ${i}.${j}`, document: doc() })),
+            racer,
+            limited,
+          ),
+        ),
+      );
+      const codes = answers.flat().map((r: any) => r.error?.code ?? 'ok');
+      assert.equal(codes.filter((c) => c === 'ok').length, 2, `round ${round}: ${codes.join(' ')}`);
+      assert.equal(codes.filter((c) => c === 'ACCOUNT_TEMPLATE_LIMIT').length, 58);
+      const listed = await call('GET', '/api/public/templates', undefined, racer, limited);
+      assert.equal(listed.body.data.templates.length, 2);
+    }
+  });
+
   test('pages the listing newest first with an opaque cursor', async () => {
     const { key: pager } = await t.createKey({ scopes: ['templates'] });
     const names = ['one', 'two', 'three', 'four', 'five'];
