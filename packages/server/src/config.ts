@@ -269,20 +269,51 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
-/** `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`. */
+/**
+ * `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`, the forms Node's
+ * `Resolver#setServers` takes; a bare IPv6 address (`::1`) is an `ip` too. Its colons make
+ * `ipv6:port` ambiguous, so an IPv6 address with a port needs the brackets.
+ */
 function resolverList(env: Env, name: string): string[] {
   const raw = env[name]?.trim();
   if (!raw) return [];
   return raw.split(',').map((entry) => {
     const server = entry.trim();
-    const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(server) ?? /^([^:]+)(?::(\d+))?$/.exec(server);
-    const ip = match?.[1] ?? server;
-    const port = match?.[2];
-    if (!match || isIP(ip) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
-      throw new ConfigError(`${name} must be a comma-separated list of ip or ip:port; "${server}" is not`);
+    const problem = resolverProblem(server);
+    if (problem !== undefined) {
+      throw new ConfigError(
+        `${name} must be a comma-separated list of ip, ip:port or [ipv6]:port; "${server}" ${problem}`,
+      );
     }
     return server;
   });
+}
+
+/** What is wrong with one `DNS_RESOLVERS` entry, or `undefined` when it is a server address. */
+function resolverProblem(server: string): string | undefined {
+  if (server === '') return 'is empty';
+  if (isIP(server) !== 0) return undefined;
+  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(server);
+  if (bracketed) {
+    if (isIP(bracketed[1]!) !== 6) return `has "${bracketed[1]}" in brackets, which is not an IPv6 address`;
+    return portProblem(bracketed[2]);
+  }
+  const withPort = /^([^:]*):([^:]*)$/.exec(server);
+  if (withPort) {
+    if (isIP(withPort[1]!) !== 4) return `has "${withPort[1]}" before the port, which is not an IPv4 address`;
+    return portProblem(withPort[2]);
+  }
+  return server.includes(':')
+    ? 'is not an IPv6 address (write one with a port as [ipv6]:port)'
+    : 'is not an IP address';
+}
+
+/** A resolver port must be 1–65535: Node's `setServers` aborts the process on port 0. */
+function portProblem(port: string | undefined): string | undefined {
+  if (port === undefined) return undefined;
+  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535
+    ? undefined
+    : `has port "${port}", which is not from 1 to 65535`;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { freshRecord } from './model.js';
-import { applyObservation, domainStatusOf, nextCheckDelay, type Observation } from './verification.js';
+import { applyObservation, domainStatusOf, nextScheduledCheck, type Observation } from './verification.js';
 
 const GRACE = 72 * 3600_000;
 const miss: Observation = { outcome: 'miss', reason: 'not_found', found: null, detail: 'no CNAME' };
@@ -84,15 +84,58 @@ test('the domain is verified when its three DKIM records are, whatever DMARC say
   );
 });
 
-test('checks back off: minutes, then hourly for 72 hours, then daily; verified daily', () => {
-  const created = 0;
-  const delays = [1, 2, 3, 4, 5, 6, 7].map(
-    (n) => nextCheckDelay({ status: 'pending', createdAt: created, checkCount: n }, 3600_000) / 60_000,
-  );
-  assert.deepEqual(delays, [1, 2, 5, 10, 15, 30, 60]);
-  assert.equal(
-    nextCheckDelay({ status: 'pending', createdAt: 0, checkCount: 50 }, 73 * 3600_000),
-    24 * 3600_000,
-  );
-  assert.equal(nextCheckDelay({ status: 'verified', createdAt: 0, checkCount: 1 }, 1), 24 * 3600_000);
+describe('nextScheduledCheck', () => {
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+  const created = Date.parse('2026-11-22T12:00:00Z');
+  const pendingAt = (age: number) =>
+    nextScheduledCheck({ status: 'pending', createdAt: created }, created + age);
+
+  test('a pending domain: 1, 2, 5, 10, 15, 30 minutes, hourly to 72 hours, then daily', () => {
+    // Each check run exactly when due: the points of the schedule, as ages.
+    const points: number[] = [];
+    for (let at = 0; points.length < 80; ) {
+      at = pendingAt(at) - created;
+      points.push(at);
+    }
+    assert.deepEqual(
+      points.slice(0, 8),
+      [1, 2, 5, 10, 15, 30, 60, 120].map((m) => m * MINUTE),
+    );
+    assert.deepEqual(
+      points.slice(76, 80),
+      [71, 72, 96, 120].map((h) => h * HOUR),
+    );
+  });
+
+  test('the next point is the first after now, however many checks ran before', () => {
+    assert.equal(pendingAt(0), created + MINUTE);
+    assert.equal(pendingAt(59_999), created + MINUTE);
+    assert.equal(pendingAt(MINUTE), created + 2 * MINUTE, 'a check on a point moves to the next');
+    assert.equal(pendingAt(MINUTE + 500), created + 2 * MINUTE, 'a late check keeps the schedule');
+    assert.equal(pendingAt(3 * MINUTE), created + 5 * MINUTE);
+    assert.equal(pendingAt(45 * MINUTE), created + HOUR);
+    assert.equal(pendingAt(5 * HOUR + 1), created + 6 * HOUR);
+    assert.equal(pendingAt(72 * HOUR - 1), created + 72 * HOUR);
+    assert.equal(pendingAt(80 * HOUR), created + 96 * HOUR);
+    assert.equal(pendingAt(30 * 24 * HOUR + 1), created + 31 * 24 * HOUR);
+  });
+
+  test('regression: status polls every 5 s do not use up the early checks', () => {
+    // The dashboard and `sendctl domains wait` poll every 5 s, and each poll checks; the
+    // schedule used to advance per check, reaching hourly checks 35 s after registering.
+    for (let age = 5_000; age <= 6 * MINUTE; age += 5_000) {
+      const expected = [1, 2, 5, 10].map((m) => m * MINUTE).find((p) => p > age)!;
+      assert.equal(pendingAt(age), created + expected, `poll ${age / 1000} s after registering`);
+    }
+  });
+
+  test('never in the past, even for a registration stamped ahead of this clock', () => {
+    assert.equal(pendingAt(-10_000), created + MINUTE);
+  });
+
+  test('a verified domain is re-checked a day after its last check', () => {
+    const now = created + 10 * HOUR + 123;
+    assert.equal(nextScheduledCheck({ status: 'verified', createdAt: created }, now), now + 24 * HOUR);
+  });
 });

@@ -72,19 +72,30 @@ export function domainStatusOf(records: Pick<StoredRecord, 'kind' | 'status'>[])
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** Delays after the first checks of a new registration: a customer usually publishes soon. */
-const EARLY_DELAYS = [1, 2, 5, 10, 15, 30].map((m) => m * MINUTE);
+/** The early checks, as offsets from registration: a customer usually publishes soon. */
+const EARLY_CHECKS = [1, 2, 5, 10, 15, 30].map((m) => m * MINUTE);
+/** Until this age a pending domain is checked hourly, then daily. */
+const HOURLY_UNTIL = 72 * HOUR;
 
 /**
- * When to check a domain next, after a check: at once on registration (not here), then
- * minutes apart, then hourly until it is 72 hours old, then daily; verified domains daily.
+ * When the scheduler checks a domain next, after a check at `now`. A pending domain follows
+ * a schedule fixed by its registration time: at once (the registration is due when created),
+ * then 1, 2, 5, 10, 15 and 30 minutes after registering, then on each hour of its age until
+ * it is 72 hours old, then daily. The answer is the first point of that schedule after
+ * `now`, so checks run sooner (a status poll re-checks every few seconds) never move the
+ * schedule on. A verified domain is re-checked a day after its last check.
+ *
+ * @example
+ * nextScheduledCheck({ status: 'pending', createdAt: 0 }, 90_000); // 120_000: the 2-minute point
  */
-export function nextCheckDelay(
-  domain: { status: VerificationStatus; createdAt: number; checkCount: number },
+export function nextScheduledCheck(
+  domain: { status: VerificationStatus; createdAt: number },
   now: number,
 ): number {
-  if (domain.status === 'verified') return DAY;
-  const early = EARLY_DELAYS[domain.checkCount - 1];
-  if (early !== undefined) return early;
-  return now - domain.createdAt < 72 * HOUR ? HOUR : DAY;
+  if (domain.status === 'verified') return now + DAY;
+  const age = now - domain.createdAt;
+  const early = EARLY_CHECKS.find((offset) => offset > age);
+  if (early !== undefined) return domain.createdAt + early;
+  const [start, step] = age < HOURLY_UNTIL ? [0, HOUR] : [HOURLY_UNTIL, DAY];
+  return domain.createdAt + start + (Math.floor((age - start) / step) + 1) * step;
 }

@@ -1,7 +1,8 @@
 /**
  * The background scheduler: every tick it claims the domains whose check is due and checks
  * them, a bounded number at a time. New registrations are due at once; later checks follow
- * the backoff of `nextCheckDelay`. Claims make each due check run once across processes.
+ * `nextScheduledCheck`, counted from each domain's registration. Claims make each due check
+ * run once across processes.
  */
 import type { StoredDomain } from '../domain/model.js';
 import type { VerificationService } from '../service/verification-service.js';

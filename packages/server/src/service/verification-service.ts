@@ -9,7 +9,7 @@ import { dkimRecordName, dkimTarget, dmarcRecordName } from '../domain/records.j
 import {
   applyObservation,
   domainStatusOf,
-  nextCheckDelay,
+  nextScheduledCheck,
   type Observation,
 } from '../domain/verification.js';
 import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
@@ -177,8 +177,9 @@ export class VerificationService {
     if (status !== domain.status) {
       events.unshift({ position: null, from: domain.status, to: status, reason: null, found: null, at: now });
     }
-    const checkCount = domain.checkCount + 1;
-    const nextCheckAt = now + nextCheckDelay({ status, createdAt: domain.createdAt, checkCount }, now);
+    // From the registration time, not the number of checks: status polls check far more
+    // often than the schedule, and must not use up its early points.
+    const nextCheckAt = nextScheduledCheck({ status, createdAt: domain.createdAt }, now);
     await this.options.store.saveCheck(domain, {
       records: states,
       status,
@@ -186,7 +187,7 @@ export class VerificationService {
       checkedAt: now,
       nextCheckAt,
     });
-    return { ...domain, status, records, lastCheckedAt: now, nextCheckAt, checkCount };
+    return { ...domain, status, records, lastCheckedAt: now, nextCheckAt, checkCount: domain.checkCount + 1 };
   }
 }
 

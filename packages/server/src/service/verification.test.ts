@@ -5,9 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { newToken } from '../domain/token.js';
+import { openStore } from '../store/open.js';
+import { VerificationStore } from '../store/verification-store.js';
 import { type BindServer, startBind } from '../test-support/bind.js';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { startTestServer, type TestServer, testDatabaseUrl } from '../test-support/test-server.js';
+import { createResolver } from '../verify/resolver.js';
+import { VerificationService } from './verification-service.js';
 
 let bind: BindServer;
 const servers: TestServer[] = [];
@@ -234,8 +242,72 @@ describe('scheduling', () => {
       listed.records.map((r: { reason: string }) => r.reason),
       ['not_found', 'not_found', 'not_found', 'not_found'],
     );
-    const gap = Date.parse(listed.nextCheckAt) - Date.parse(listed.lastCheckedAt);
-    assert.equal(gap, 60_000, 'the next check comes a minute later');
+    // A registration's nextCheckAt is its registration time (due at once).
+    const gap = Date.parse(listed.nextCheckAt) - Date.parse(registered.nextCheckAt);
+    assert.equal(gap, 60_000, 'the next check comes a minute after registering');
+  });
+
+  test('regression: status polls checking every time keep the next check a minute after registering', async () => {
+    const api = await serverFor({ SCHEDULER_ENABLED: 'false' });
+    const registered = await api.register('polled.example.test');
+    const minuteAfter = Date.parse(registered.nextCheckAt) + 60_000;
+    let lastCheckedAt: string | null = null;
+    for (let poll = 0; poll < 8; poll++) {
+      const now = await api.status('polled.example.test');
+      assert.notEqual(now.lastCheckedAt, lastCheckedAt, 'every poll checks');
+      lastCheckedAt = now.lastCheckedAt;
+      assert.equal(Date.parse(now.nextCheckAt), minuteAfter, `after poll ${poll + 1}`);
+    }
+  });
+
+  test('regression: with a status poll every 5 s, the scheduler still checks at 1, 2 and 5 minutes', async () => {
+    // The service and the scheduler's claims on the test backend, with a clock the test moves.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'schedule-test-'));
+    const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+    try {
+      const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
+      const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+      const service = new VerificationService({
+        store: verificationStore,
+        resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 8 }),
+        settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
+        now: () => clock.now,
+      });
+      const { accountId } = await store.createApiKey({
+        name: 'schedule',
+        keyHash: newToken(),
+        keyPrefix: 'sk_test',
+        scopes: ['*'],
+      });
+      const registeredAt = clock.now;
+      const [outcome] = await store.registerDomains(
+        accountId,
+        [{ name: 'polled-often.example.test', type: 'Transactional' }],
+        { maxDomains: 10, now: registeredAt, newToken },
+      );
+      assert.ok(outcome?.ok);
+      let domain = outcome.domain;
+      const scheduledAt: number[] = [];
+      for (let second = 5; second <= 6 * 60; second += 5) {
+        clock.now = registeredAt + second * 1000;
+        // A scheduler tick, then (if it found nothing due) a poll whose last check is 5 s old.
+        const due = await verificationStore.claimDue(clock.now, 10, 60_000);
+        if (due.length > 0) {
+          scheduledAt.push(second);
+          await service.checkClaimed(due[0]!);
+        } else {
+          await service.refresh([domain], 4_000, 2_000);
+        }
+        domain = (await verificationStore.load(domain.id))!;
+        assert.equal(domain.lastCheckedAt, clock.now, `checked ${second} s after registering`);
+      }
+      assert.deepEqual(scheduledAt, [5, 60, 120, 300], 'at once, then 1, 2 and 5 minutes after registering');
+      assert.equal(domain.nextCheckAt, registeredAt + 10 * 60_000);
+      assert.equal(domain.checkCount, 72);
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('concurrent status polls of one domain share one check', async () => {

@@ -10,14 +10,26 @@ describe('parseDmarc', () => {
     'v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com,mailto:e@example.net!10m; adkim=s; aspf=r; fo=1:d',
     'v=DMARC1; p=REJECT; sp=none; ri=3600; rf=afrf',
     'v=DMARC1; p=none; unknowntag=whatever',
+    'V=DMARC1; P=reject; RUA=mailto:d@example.com',
   ];
   for (const txt of valid) test(`accepts ${txt}`, () => assert.equal(parseDmarc(txt).ok, true));
+
+  test('a record without p but with a valid rua is p=none (RFC 7489 §6.6.3 step 6.1)', () => {
+    const result = parseDmarc('v=DMARC1; rua=mailto:a@example.test');
+    assert.deepEqual(result.ok && result.record, {
+      p: 'none',
+      tags: { v: 'DMARC1', rua: 'mailto:a@example.test' },
+    });
+  });
 
   const invalid: [string, RegExp][] = [
     ['v=DMARC2; p=none', /start with v=DMARC1/],
     ['p=none; v=DMARC1', /start with v=DMARC1/],
     ['v=dmarc1; p=none', /start with v=DMARC1/],
     ['v=DMARC1', /required tag p/],
+    ['v=DMARC1; ruf=mailto:a@example.test', /required tag p/],
+    ['v=DMARC1; rua=a@example.test', /required tag p.*no valid rua/],
+    ['v=DMARC1; p=block; rua=mailto:a@example.test', /p=block/],
     ['v=DMARC1; p=block', /p=block/],
     ['v=DMARC1; p=none; p=reject', /appears twice/],
     ['v=DMARC1; p=none; pct=150', /pct/],
@@ -49,6 +61,14 @@ describe('judgeDmarcRecords', () => {
   test('only unrelated TXT: wrong_value with what was found', () => {
     const result = judgeDmarcRecords(['hello']);
     assert.deepEqual(result.valid === false && [result.reason, result.found], ['wrong_value', 'hello']);
+  });
+  test('regression: the tag name v is case-insensitive, its value DMARC1 is not (RFC 7489 §6.4)', () => {
+    assert.deepEqual(judgeDmarcRecords(['V=DMARC1; p=none']), { valid: true, record: 'V=DMARC1; p=none' });
+    const lower = judgeDmarcRecords(['v=dmarc1; p=none']);
+    assert.match(lower.valid === false ? lower.detail : '', /not DMARC records/);
+  });
+  test('regression: a reporting-only record (v and rua, no p) is valid', () => {
+    assert.equal(judgeDmarcRecords(['v=DMARC1; rua=mailto:a@example.test']).valid, true);
   });
   test('two DMARC records: invalid even if both parse (RFC 7489 §6.6.3)', () => {
     const result = judgeDmarcRecords(['v=DMARC1; p=none', 'v=DMARC1; p=reject']);

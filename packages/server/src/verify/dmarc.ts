@@ -6,6 +6,7 @@
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
 
 export interface DmarcRecord {
+  /** The policy receivers apply: `none` for a record without `p` but with a valid `rua`. */
   p: DmarcPolicy;
   tags: Record<string, string>;
 }
@@ -37,9 +38,16 @@ function reportUris(value: string): string | undefined {
   return undefined;
 }
 
-/** Whether a TXT string is meant as a DMARC record at all (§6.6.3 step 3 discards others). */
+/**
+ * Whether a TXT string is meant as a DMARC record at all (§6.6.3 step 3 discards others).
+ *
+ * §6.4 writes the version as `"v" *WSP "=" *WSP %x44 %x4d %x41 %x52 %x43 %x31`: the tag
+ * name is an ABNF quoted string, so case-insensitive (RFC 5234 §2.3), and `V=DMARC1` counts;
+ * the value is spelled in code points, so case-sensitive, and §6.3 adds that it "MUST match
+ * precisely", so `v=dmarc1` is not a DMARC record.
+ */
 export function isDmarcCandidate(txt: string): boolean {
-  return /^v\s*=\s*DMARC1\s*(;|$)/.test(txt.trimStart());
+  return /^[vV]\s*=\s*DMARC1\s*(;|$)/.test(txt.trimStart());
 }
 
 /** Parse one DMARC record's text (multi-string TXT already joined). */
@@ -59,16 +67,23 @@ export function parseDmarc(txt: string): DmarcParse {
     tags[name] = value;
   }
   if (tags.v === undefined) return { ok: false, problem: 'a DMARC record must start with v=DMARC1' };
-  // §6.3: "p" is required in policy records and must immediately follow "v" (§6.4 grammar).
-  if (tags.p === undefined)
-    return { ok: false, problem: 'the required tag p (none, quarantine or reject) is missing' };
-  if (!POLICIES.has(tags.p.toLowerCase()))
-    return { ok: false, problem: `p=${tags.p} is not none, quarantine or reject` };
+  // §6.3 requires "p", but §6.6.3 step 6.1 has receivers read a record without a valid "p"
+  // and with a valid "rua" as p=none: a reporting-only record such as
+  // "v=DMARC1; rua=mailto:…" is a policy. A p that is present but invalid is still reported:
+  // receivers would apply none instead of the policy written, which is a typo to fix.
+  const missingP = tags.p === undefined;
+  if (missingP && (tags.rua === undefined || reportUris(tags.rua) !== undefined))
+    return {
+      ok: false,
+      problem: 'the required tag p (none, quarantine or reject) is missing, and there is no valid rua',
+    };
+  const p = tags.p?.toLowerCase() ?? 'none';
+  if (!POLICIES.has(p)) return { ok: false, problem: `p=${tags.p} is not none, quarantine or reject` };
   for (const [name, value] of Object.entries(tags)) {
     const problem = TAG_RULES[name]?.(value);
     if (problem) return { ok: false, problem };
   }
-  return { ok: true, record: { p: tags.p.toLowerCase() as DmarcPolicy, tags } };
+  return { ok: true, record: { p: p as DmarcPolicy, tags } };
 }
 
 export type DmarcLookup =
