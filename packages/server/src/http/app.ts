@@ -15,7 +15,7 @@ import type { TemplateService } from '../service/template-service.js';
 import type { Store } from '../store/store.js';
 import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
-import { protectedApi } from './protected-api.js';
+import { protectedApi, rateLimitPerKey } from './protected-api.js';
 import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
@@ -148,12 +148,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // One rate limiter, shared by every protected route group below.
+  await rateLimitPerKey(app, config.limits);
   await app.register(healthRoutes, { store });
   await app.register(pageRoutes);
 
   await app.register(
     async (api) => {
-      await protectedApi(api, { store, scope: 'domains', limits: config.limits });
+      await protectedApi(api, { store, scope: 'domains' });
       await api.register(domainRoutes, { service: deps.domains, maxItems: config.limits.maxItemsPerRequest });
     },
     { prefix: '/api/public' },
