@@ -91,6 +91,19 @@ describe('normaliseDomainName', () => {
     assert.equal(!result.ok && result.code, 'DOMAIN_TOO_LONG');
   });
 
+  test('a name over the limit is DOMAIN_TOO_LONG with the same message at every length', () => {
+    // Over 1024 characters the guard answered "at most 209" without the reason, and between
+    // 210 and 1024 a too-long label made it DOMAIN_INVALID_LABEL instead.
+    for (const length of [210, 300, 1024, 1025, 5000]) {
+      const name = `${'a'.repeat(length - 4)}.com`;
+      assert.deepEqual(normaliseDomainName(name), {
+        ok: false,
+        code: 'DOMAIN_TOO_LONG',
+        message: `domain is ${length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed so that its DKIM record names stay within 253`,
+      });
+    }
+  });
+
   test('names the offending character in the message', () => {
     const result = normaliseDomainName('exa$mple.com');
     assert.match(!result.ok ? result.message : '', /"\$" \(U\+0024\)/);

@@ -49,12 +49,8 @@ const fail = (code: DomainNameErrorCode, message: string): DomainNameResult => (
 export function normaliseDomainName(input: string): DomainNameResult {
   let raw = input.trim();
   if (raw.length === 0) return fail('DOMAIN_EMPTY', 'domain is empty');
-  if (raw.length > MAX_RAW_LENGTH) {
-    return fail(
-      'DOMAIN_TOO_LONG',
-      `domain is ${raw.length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed`,
-    );
-  }
+  // Far too long whatever it holds: refused before any Unicode processing.
+  if (raw.length > MAX_RAW_LENGTH) return tooLong(raw.length);
   if (isIP(raw) !== 0 || /^\[.*\]$/.test(raw)) {
     return fail('DOMAIN_IP_ADDRESS', `"${raw}" is an IP address; register a domain name instead`);
   }
@@ -92,16 +88,13 @@ export function normaliseDomainName(input: string): DomainNameResult {
   if (isIP(name) !== 0)
     return fail('DOMAIN_IP_ADDRESS', `"${raw}" is an IP address; register a domain name instead`);
 
+  // Length before labels: a name over the limit is DOMAIN_TOO_LONG whatever its length, not
+  // DOMAIN_INVALID_LABEL below some length because one of its labels is also too long.
+  if (name.length > MAX_DOMAIN_LENGTH) return tooLong(name.length);
   const labels = name.split('.');
   for (const label of labels) {
     const problem = labelProblem(label);
     if (problem) return fail('DOMAIN_INVALID_LABEL', problem);
-  }
-  if (name.length > MAX_DOMAIN_LENGTH) {
-    return fail(
-      'DOMAIN_TOO_LONG',
-      `domain is ${name.length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed so that its DKIM record names stay within 253`,
-    );
   }
   if (labels.length < 2) {
     return fail(
@@ -125,6 +118,14 @@ export function normaliseDomainName(input: string): DomainNameResult {
     );
   }
   return { ok: true, name };
+}
+
+/** One DOMAIN_TOO_LONG message for every length: the limit and why it is what it is. */
+function tooLong(length: number): DomainNameResult {
+  return fail(
+    'DOMAIN_TOO_LONG',
+    `domain is ${length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed so that its DKIM record names stay within 253`,
+  );
 }
 
 /** Characters a domain name may hold before IDN mapping: LDH, dots, and any non-ASCII. */

@@ -13,8 +13,9 @@ import type { DomainService } from '../service/domain-service.js';
 import type { ImageService } from '../service/image-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { Store } from '../store/store.js';
+import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
-import { protectedApi } from './protected-api.js';
+import { protectedApi, rateLimitPerKey } from './protected-api.js';
 import { RequestLog } from './request-log.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
@@ -76,8 +77,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         Math.min(30_000, Math.floor(config.limits.headersTimeoutMs / 4)),
       ),
       // Node's default: larger headers get 431 before any of our code runs.
-      maxHeaderSize: 16 * 1024,
+      maxHeaderSize: MAX_HEADER_BYTES,
     },
+    // What Node's parser refuses (431, 408, malformed HTTP) gets our envelope too.
+    clientErrorHandler: handleClientError,
     return503OnClosing: true,
   });
 
@@ -145,12 +148,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // One rate limiter, shared by every protected route group below.
+  await rateLimitPerKey(app, config.limits);
   await app.register(healthRoutes, { store });
   await app.register(pageRoutes);
 
   await app.register(
     async (api) => {
-      await protectedApi(api, { store, scope: 'domains', limits: config.limits });
+      await protectedApi(api, { store, scope: 'domains' });
       await api.register(domainRoutes, { service: deps.domains, maxItems: config.limits.maxItemsPerRequest });
     },
     { prefix: '/api/public' },

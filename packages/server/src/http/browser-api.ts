@@ -49,7 +49,6 @@ export async function browserApi(app: FastifyInstance, options: BrowserApiOption
   await protectedApi(app, {
     store,
     scope,
-    limits: config.limits,
     beforeAuth: (request) => {
       // A preflight carries no credentials; CORS (above) has answered it.
       if (request.method === 'OPTIONS') return 'skip';

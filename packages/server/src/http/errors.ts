@@ -58,6 +58,24 @@ export const ERROR_CATALOGUE = {
     level: 'request',
     description: 'The `Content-Type` is not `application/json` (`multipart/form-data` for image uploads).',
   },
+  REQUEST_HEADERS_TOO_LARGE: {
+    status: 431,
+    level: 'request',
+    description:
+      'The request line and headers together (a long query string included) are larger than 16 KiB. The connection is closed.',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    level: 'request',
+    description:
+      'The headers (`HEADERS_TIMEOUT_MS`) or the whole request (`REQUEST_TIMEOUT_MS`) did not arrive in time. The connection is closed.',
+  },
+  REQUEST_MALFORMED: {
+    status: 400,
+    level: 'request',
+    description:
+      'The request is not valid HTTP/1.1 (bad request line or header, broken chunked encoding). The connection is closed.',
+  },
   RATE_LIMITED: {
     status: 429,
     level: 'request',

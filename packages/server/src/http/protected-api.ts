@@ -1,6 +1,6 @@
 /**
  * What every authenticated route group sets up in its own context: authentication with a
- * key holding the group's scope (`*` keys hold every scope), a per-key rate limit, and the
+ * key holding the group's scope (`*` keys hold every scope), the per-key rate limit, and the
  * `ApiKey` security requirement in the OpenAPI document.
  */
 import rateLimit from '@fastify/rate-limit';
@@ -13,23 +13,22 @@ import { ApiError } from './errors.js';
 export interface ProtectedApiOptions {
   store: Store;
   scope: string;
-  limits: Limits;
   /** Runs before authentication, e.g. to let a CORS preflight through or to read another header form. */
   beforeAuth?: (request: FastifyRequest) => 'skip' | undefined;
 }
 
-export async function protectedApi(app: FastifyInstance, options: ProtectedApiOptions): Promise<void> {
-  const auth = authenticate(options.store, options.scope);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (options.beforeAuth?.(request) === 'skip') return;
-    await auth(request, reply);
-  });
-  // Counted per key once authenticated (per client address before), after authentication
-  // and before the body is read: a rate-limited client costs no parsing.
+/**
+ * Registers the rate limiter once for the whole app, applied to no route by itself: each
+ * `protectedApi` group applies it. One registration means one in-memory store, so a key has
+ * one budget of `RATE_LIMIT_MAX` per window across every protected route of this process;
+ * registered in each group, every group counted it afresh.
+ */
+export async function rateLimitPerKey(app: FastifyInstance, limits: Limits): Promise<void> {
   await app.register(rateLimit, {
-    max: options.limits.rateLimitMax,
-    timeWindow: options.limits.rateLimitWindowMs,
-    hook: 'preParsing',
+    global: false,
+    max: limits.rateLimitMax,
+    timeWindow: limits.rateLimitWindowMs,
+    // Counted per key once authenticated (per client address before).
     keyGenerator: (request) => request.apiKey?.id ?? request.ip,
     errorResponseBuilder: (_request, context) =>
       Object.assign(
@@ -41,6 +40,22 @@ export async function protectedApi(app: FastifyInstance, options: ProtectedApiOp
           statusCode: 429,
         },
       ),
+  });
+}
+
+export async function protectedApi(app: FastifyInstance, options: ProtectedApiOptions): Promise<void> {
+  if (!app.hasDecorator('rateLimit')) {
+    throw new Error('protectedApi needs rateLimitPerKey registered on the app first');
+  }
+  const auth = authenticate(options.store, options.scope);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (options.beforeAuth?.(request) === 'skip') return;
+    await auth(request, reply);
+  });
+  // After authentication and before the body is read: a rate-limited client costs no parsing.
+  const limit = app.rateLimit();
+  app.addHook('preParsing', async (request, reply) => {
+    await limit.call(app, request, reply);
   });
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, security: [{ ApiKey: [] }] };

@@ -198,4 +198,36 @@ describe('rate limit', () => {
     const { key: calm } = await limitedServer.createKey({ name: 'calm' });
     assert.equal((await limitedServer.request('GET', '/api/public/domain', { key: calm })).status, 200);
   });
+
+  test('regression: one budget per key across the domain and templates routes, not one per route group', async (ctx) => {
+    // Each route group registered the limiter with its own store, so a key could make
+    // RATE_LIMIT_MAX requests on the domain routes and as many again on templates.
+    const limitedServer = await startTestServer({ RATE_LIMIT_MAX: '6', RATE_LIMIT_WINDOW_MS: '60000' });
+    ctx.after(() => limitedServer.close());
+    const { key: busy } = await limitedServer.createKey({ name: 'busy' });
+    const answers: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res =
+        i % 2 === 0
+          ? await limitedServer.request('POST', '/api/public/domain/status', {
+              key: busy,
+              body: { domains: [] },
+            })
+          : await limitedServer.request('GET', '/api/public/templates', { key: busy });
+      answers.push(`${i % 2 === 0 ? 'status' : 'templates'} ${res.status}`);
+      if (res.status === 429) assertEnvelope(res, 429, 'RATE_LIMITED');
+    }
+    assert.deepEqual(answers, [
+      'status 200',
+      'templates 200',
+      'status 200',
+      'templates 200',
+      'status 200',
+      'templates 200',
+      'status 429',
+      'templates 429',
+      'status 429',
+      'templates 429',
+    ]);
+  });
 });

@@ -196,10 +196,9 @@ export const SHARED_SCHEMAS: TSchema[] = [
 
 /** Request bodies depend on the configured batch limit. */
 export function requestSchemas(maxItems: number) {
-  const domainName = Type.String({
-    maxLength: 1024,
-    description: 'A fully qualified domain or subdomain name.',
-  });
+  // No maxLength on names or types: the body limit bounds them, and an overlong one is an
+  // item-level error (DOMAIN_TOO_LONG, DOMAIN_TYPE_INVALID) that leaves its neighbours alone.
+  const domainName = Type.String({ description: 'A fully qualified domain or subdomain name.' });
   return {
     registerBody: Type.Object(
       {
@@ -208,7 +207,6 @@ export function requestSchemas(maxItems: number) {
             {
               domain: domainName,
               domainType: Type.String({
-                maxLength: 64,
                 description: '`Transactional` or `Marketing` (case-insensitive).',
               }),
             },

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 let t: TestServer;
@@ -33,6 +33,41 @@ function rawClient(): Promise<{ socket: Socket; received: () => string; closed: 
   });
 }
 
+/** The response a raw client received: status line, headers and the parsed JSON body. */
+function parseResponse(raw: string): { status: number; headers: Map<string, string>; body: any } {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(
+    lines.map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+    }),
+  );
+  assert.equal(Buffer.byteLength(body), Number(headers.get('content-length')), 'the whole body arrived');
+  return { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), headers, body: JSON.parse(body) };
+}
+
+/** The answer is one error envelope with this status and code, and the connection closes. */
+function assertEnvelope(raw: string, status: number, code: string) {
+  const res = parseResponse(raw);
+  assert.equal(res.status, status, raw);
+  assert.deepEqual(Object.keys(res.body).sort(), ['data', 'error', 'status']);
+  assert.equal(res.body.data, null);
+  assert.equal(res.body.status, status);
+  assert.equal(res.body.error.code, code);
+  assert.ok(res.body.error.message.length > 10, res.body.error.message);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(res.headers.get('connection'), 'close');
+}
+
+/** Send `request` on a raw connection; everything received until the server closes it. */
+async function rawExchange(request: string): Promise<string> {
+  const client = await rawClient();
+  client.socket.write(request);
+  await client.closed;
+  return client.received();
+}
+
 /** A well-behaved client's request; `at` is when it completed. */
 async function normalRequest(url = t.url): Promise<{ status: number; at: number }> {
   const res = await fetch(`${url}/api/public/domain`, { headers: { authorization: key } });
@@ -51,7 +86,7 @@ test('slowloris: headers trickled byte by byte are cut off after HEADERS_TIMEOUT
   const during = await normalRequest();
   const closed = await cutOff;
   clearInterval(trickle);
-  assert.match(client.received(), /^HTTP\/1\.1 408/);
+  assertEnvelope(client.received(), 408, 'REQUEST_TIMEOUT');
   assert.equal(during.status, 200);
   assert.ok(during.at <= closed, 'the normal client was served while the slow one was still connected');
 });
@@ -64,7 +99,7 @@ test('a body that never finishes is cut off after REQUEST_TIMEOUT_MS with 408', 
   const cutOff = closedAt(client);
   const during = await normalRequest();
   const closed = await cutOff;
-  assert.match(client.received(), /^HTTP\/1\.1 408/);
+  assertEnvelope(client.received(), 408, 'REQUEST_TIMEOUT');
   assert.equal(during.status, 200);
   assert.ok(during.at <= closed, 'the normal client was served while the slow one was still connected');
 });
@@ -96,6 +131,39 @@ test('headers over 16 KiB get 431 before any route runs', async () => {
   });
   assert.equal(res.status, 431);
   assert.equal((await normalRequest()).status, 200);
+});
+
+// Node's parser refuses these before Fastify sees them, and Fastify's default client error
+// handler answered with its own {"error", "message", "statusCode"} body instead of ours.
+describe('regression: errors of the HTTP parser were not envelopes', () => {
+  test('huge headers: 431 REQUEST_HEADERS_TOO_LARGE', async () => {
+    const raw = await rawExchange(
+      `GET /api/public/domain HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nX-Padding: ${'p'.repeat(20_000)}\r\n\r\n`,
+    );
+    assertEnvelope(raw, 431, 'REQUEST_HEADERS_TOO_LARGE');
+  });
+
+  test('a 20 KB query string: 431 REQUEST_HEADERS_TOO_LARGE', async () => {
+    const raw = await rawExchange(
+      `GET /api/public/domain?cursor=${'c'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\n\r\n`,
+    );
+    assertEnvelope(raw, 431, 'REQUEST_HEADERS_TOO_LARGE');
+  });
+
+  test('a malformed chunked body: 400 REQUEST_MALFORMED', async () => {
+    const raw = await rawExchange(
+      `POST /api/public/domain/status HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    );
+    assertEnvelope(raw, 400, 'REQUEST_MALFORMED');
+  });
+
+  test('a request line that is not HTTP: 400 REQUEST_MALFORMED', async () => {
+    assertEnvelope(await rawExchange('HELLO THERE\r\n\r\n'), 400, 'REQUEST_MALFORMED');
+  });
+
+  test('after any of them, the server serves the next client as usual', async () => {
+    assert.equal((await normalRequest()).status, 200);
+  });
 });
 
 test('many slow clients at once do not starve a normal one', async (ctx) => {

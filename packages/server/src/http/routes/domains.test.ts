@@ -252,6 +252,54 @@ describe('DELETE /api/public/domain', () => {
   });
 });
 
+describe('regression: an overlong name failed its whole batch with a request-level 400', () => {
+  // The schema capped names at 1024 characters, so one overlong name made the request a
+  // REQUEST_INVALID and its good neighbours were never registered, polled or deleted.
+  const overlong = `${'a'.repeat(1100)}.com`;
+  const longLabels = `${'b'.repeat(300)}.com`;
+  const tooLong = (e: any, length: number) => {
+    assert.equal(e.status, 400);
+    assert.equal(e.data, null);
+    assert.equal(e.error.code, 'DOMAIN_TOO_LONG');
+    assert.match(e.error.message, new RegExp(`^domain is ${length} characters; at most 209 are allowed`));
+  };
+
+  test('register: the overlong entries fail alone, the good one is registered', async () => {
+    const res = await register([
+      { domain: 'good.overlong.example', domainType: 'Transactional' },
+      { domain: overlong, domainType: 'Transactional' },
+      { domain: longLabels, domainType: 'Marketing' },
+      { domain: 'type.overlong.example', domainType: 'T'.repeat(100) },
+    ]);
+    assert.equal(res.status, 200);
+    assert.equal(res.body[0].status, 200);
+    assert.equal(res.body[0].data.domain, 'good.overlong.example');
+    tooLong(res.body[1], 1104);
+    tooLong(res.body[2], 304);
+    assert.equal(res.body[3].error.code, 'DOMAIN_TYPE_INVALID');
+  });
+
+  test('status: the overlong name fails alone', async () => {
+    await register([{ domain: 'polled.overlong.example', domainType: 'Transactional' }]);
+    const res = await status(['polled.overlong.example', overlong]);
+    assert.equal(res.status, 200);
+    assert.equal(res.body[0].status, 200);
+    tooLong(res.body[1], 1104);
+  });
+
+  test('delete: the overlong name fails alone, the good one is deleted', async () => {
+    await register([{ domain: 'doomed.overlong.example', domainType: 'Transactional' }]);
+    const res = await t.request('DELETE', '/api/public/domain', {
+      key,
+      body: { domains: [overlong, 'doomed.overlong.example'] },
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.contractProblems, []);
+    tooLong(res.body[0], 1104);
+    assert.deepEqual(res.body[1].data, { domain: 'doomed.overlong.example', deleted: true });
+  });
+});
+
 describe('accounts', () => {
   test('an account never sees another account’s registration of the same name; both can exist', async () => {
     const a = await t.createKey({ name: 'a' });
