@@ -1,7 +1,8 @@
 import { Plugin, PluginKey } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import type { EditorHost, SlashItem } from '../nodes/define.js';
-import { h, place, uid } from './dom.js';
+import { h, uid } from './dom.js';
+import { followViewport, place, revealIn } from './place.js';
 
 /** Where the typed "/query" is. */
 interface Trigger {
@@ -53,7 +54,8 @@ export function filterItems(items: readonly SlashItem[], query: string): SlashIt
 /**
  * The "/" menu: a listbox popover driven from the editor's keyboard (the editor keeps focus and
  * points at the active option with `aria-activedescendant`, the combobox pattern), filtered as
- * you type, with a "no results" message announced by a live region.
+ * you type, with a "no results" message announced by a live region. The popover stays in the
+ * viewport (see {@link place}) and follows the caret as the page scrolls.
  */
 export class SlashMenu {
   readonly el: HTMLElement;
@@ -64,13 +66,20 @@ export class SlashMenu {
   private trigger: Trigger | null = null;
   private results: SlashItem[] = [];
   private active = 0;
+  private unfollow: (() => void) | null = null;
   private readonly listId = uid('sv-slash');
 
   constructor(
     private readonly container: HTMLElement,
     private readonly items: readonly SlashItem[] | ((query: string) => SlashItem[]),
     private readonly host: () => EditorHost,
-    private readonly options: { pattern?: RegExp; label?: string; noun?: string } = {},
+    private readonly options: {
+      pattern?: RegExp;
+      label?: string;
+      noun?: string;
+      /** The editor's sticky toolbar, which the menu keeps below. */
+      header?: HTMLElement;
+    } = {},
   ) {
     this.list = h('ul', {
       id: this.listId,
@@ -86,7 +95,7 @@ export class SlashMenu {
 
   /** Whether the menu is showing. */
   get open(): boolean {
-    return this.trigger !== null;
+    return this.trigger !== null && !this.el.hidden;
   }
 
   /** The ProseMirror plugin that watches the text and routes keys while the menu is open. */
@@ -136,12 +145,33 @@ export class SlashMenu {
       this.active = 0;
     }
     this.render();
-    const coords = view.coordsAtPos(trigger.from);
-    place(this.el, this.container, coords, 'below');
+    this.position();
+    this.unfollow ??= followViewport(this.el, () => this.position());
+  }
+
+  /** Places the menu at the "/" and keeps it there as the page scrolls, hidden while it is out of view. */
+  private position(): void {
+    const view = this.view!;
+    if (!this.trigger) return;
+    place(this.el, this.container, view.coordsAtPos(this.trigger.from), {
+      target: view.dom,
+      header: this.options.header,
+    });
+    this.sync();
+  }
+
+  /** Points the editor at the active option, and scrolls that option into the menu. */
+  private sync(): void {
+    const dom = this.view!.dom;
+    const current = this.el.hidden ? undefined : this.results[this.active];
+    dom.setAttribute('aria-controls', this.listId);
+    if (current) dom.setAttribute('aria-activedescendant', `${this.listId}-${current.id}`);
+    else dom.removeAttribute('aria-activedescendant');
+    const item = current && this.list.children[this.active];
+    if (item) revealIn(this.el, item);
   }
 
   private render(): void {
-    const view = this.view!;
     this.list.replaceChildren(
       ...this.results.map((item, i) => {
         const li = h(
@@ -166,6 +196,7 @@ export class SlashMenu {
           if (this.active !== i) {
             this.active = i;
             this.render();
+            this.sync();
           }
         });
         return li;
@@ -177,25 +208,18 @@ export class SlashMenu {
     this.status.textContent = empty
       ? `No ${this.options.noun ?? 'blocks'} match “${this.trigger?.query ?? ''}”`
       : '';
-    view.dom.setAttribute('aria-controls', this.listId);
-    const current = this.results[this.active];
-    if (current) {
-      view.dom.setAttribute('aria-activedescendant', `${this.listId}-${current.id}`);
-      this.list.children[this.active]?.scrollIntoView({ block: 'nearest' });
-    } else view.dom.removeAttribute('aria-activedescendant');
   }
 
   private onKey(event: KeyboardEvent): boolean {
-    if (!this.trigger) return false;
+    // while the caret is scrolled out of view the menu is hidden and keys edit the text
+    if (!this.open) return false;
     const n = this.results.length;
     switch (event.key) {
       case 'ArrowDown':
-        if (n) this.active = (this.active + 1) % n;
-        this.render();
-        return true;
       case 'ArrowUp':
-        if (n) this.active = (this.active - 1 + n) % n;
+        if (n) this.active = (this.active + (event.key === 'ArrowDown' ? 1 : n - 1)) % n;
         this.render();
+        this.sync();
         return true;
       case 'Enter':
       case 'Tab':
@@ -232,6 +256,8 @@ export class SlashMenu {
   close(): void {
     this.trigger = null;
     this.el.hidden = true;
+    this.unfollow?.();
+    this.unfollow = null;
     // the editor may hold another menu's references (the "/" and "{{" menus share it)
     const dom = this.view?.dom;
     if (dom?.getAttribute('aria-controls') === this.listId) {
