@@ -127,8 +127,10 @@ describe('slash menu placement', () => {
 
     await scrollTopTo(TARGET, 700);
     assert.equal(await page.isHidden('.sv-slash'), true, 'hidden while its line is below the window');
+    assert.equal(await page.getAttribute('.sv-content', 'aria-expanded'), 'false');
     await scrollTopTo(TARGET, 300);
     assert.equal(await page.isVisible('.sv-slash'), true, 'back when the line is');
+    assert.equal(await page.getAttribute('.sv-content', 'aria-expanded'), 'true');
     assertInside(await rect('.sv-slash'), await viewport(), 'back, the menu');
   });
 

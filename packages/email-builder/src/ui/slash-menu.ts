@@ -1,6 +1,7 @@
 import { type EditorState, Plugin, PluginKey } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import type { EditorHost, SlashItem } from '../nodes/define.js';
+import { collapseCombobox, expandCombobox } from './combobox.js';
 import { h, uid } from './dom.js';
 import { followViewport, place, revealIn } from './place.js';
 
@@ -68,9 +69,10 @@ export function filterItems(items: readonly SlashItem[], query: string): SlashIt
 }
 
 /**
- * The "/" menu: a listbox popover driven from the editor's keyboard (the editor keeps focus and
- * points at the active option with `aria-activedescendant`, the combobox pattern), filtered as
- * you type, with a "no results" message announced by a live region. A query with no results closes at the next space, so ordinary
+ * The "/" menu: a listbox popover driven from the editor's keyboard, the ARIA 1.2 combobox
+ * pattern (the editor keeps focus, is marked as the expanded combobox and points at the active
+ * option with `aria-activedescendant`), filtered as you type, with a "no results" message
+ * announced by a live region. A query with no results closes at the next space, so ordinary
  * writing that happens to start a word with "/" goes on undisturbed. The popover stays in the
  * viewport (see {@link place}) and follows the caret as the page scrolls.
  */
@@ -191,13 +193,15 @@ export class SlashMenu {
     this.sync();
   }
 
-  /** Points the editor at the active option, and scrolls that option into the menu. */
+  /** Tells assistive technology what the menu shows, and scrolls the active option into it. */
   private sync(): void {
-    const dom = this.view!.dom;
     const current = this.el.hidden ? undefined : this.results[this.active];
-    dom.setAttribute('aria-controls', this.listId);
-    if (current) dom.setAttribute('aria-activedescendant', `${this.listId}-${current.id}`);
-    else dom.removeAttribute('aria-activedescendant');
+    expandCombobox(
+      this.view!.dom,
+      this.listId,
+      !this.el.hidden,
+      current ? `${this.listId}-${current.id}` : null,
+    );
     const item = current && this.list.children[this.active];
     if (item) revealIn(this.el, item);
   }
@@ -291,9 +295,6 @@ export class SlashMenu {
     this.unfollow = null;
     // the editor may hold another menu's references (the "/" and "{{" menus share it)
     const dom = this.view?.dom;
-    if (dom?.getAttribute('aria-controls') === this.listId) {
-      dom.removeAttribute('aria-activedescendant');
-      dom.removeAttribute('aria-controls');
-    }
+    if (dom) collapseCombobox(dom, this.listId);
   }
 }
