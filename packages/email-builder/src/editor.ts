@@ -187,6 +187,7 @@ export class ServiceEditor {
       this.root,
       BLOCKS.flatMap((b) => b.slash ?? []),
       () => this.host,
+      { header: toolbar },
     );
     this.variableMenu = new SlashMenu(
       this.root,
@@ -196,9 +197,10 @@ export class ServiceEditor {
         pattern: VARIABLE_TRIGGER,
         label: 'Insert variable',
         noun: 'variables',
+        header: toolbar,
       },
     );
-    this.bubble = new BubbleMenu(this.root);
+    this.bubble = new BubbleMenu(this.root, toolbar);
     const handle = new BlockHandle(this.root, (node) => !!BLOCKS_BY_NAME.get(node.type.name)?.inspect);
     const inspector = new Inspector(this.root, BLOCKS_BY_NAME, fieldHost);
 

@@ -3,6 +3,7 @@ import { NodeSelection, Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { h, iconButton } from './dom.js';
 import { ICONS } from './icons.js';
+import { followViewport, place } from './place.js';
 
 /** Finds the top-level block under a viewport y coordinate (binary search over the blocks). */
 export function blockAtY(
@@ -39,6 +40,7 @@ export class BlockHandle {
   private current: { pos: number; node: PMNode; dom: HTMLElement } | null = null;
   private view: EditorView | null = null;
   private frame = 0;
+  private unfollow: (() => void) | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -72,7 +74,10 @@ export class BlockHandle {
             if (c && (c.pos >= view.state.doc.content.size || view.state.doc.nodeAt(c.pos) !== c.node))
               this.hide();
           },
-          destroy: () => cancelAnimationFrame(this.frame),
+          destroy: () => {
+            cancelAnimationFrame(this.frame);
+            this.unfollow?.();
+          },
         };
       },
       props: {
@@ -168,11 +173,17 @@ export class BlockHandle {
       item(ICONS.down, 'Move down', () => this.move(current.pos, 1), index === count - 1),
       item(ICONS.trash, 'Delete', () => this.remove(current.pos)),
     );
-    const rect = this.el.getBoundingClientRect();
-    const box = this.container.getBoundingClientRect();
-    this.menu.hidden = false;
-    this.menu.style.left = `${rect.left - box.left}px`;
-    this.menu.style.top = `${rect.bottom - box.top + 4}px`;
+    const position = () => place(this.menu, this.container, this.el.getBoundingClientRect());
+    position();
+    // the menu is hidden from several places; the first scroll or resize after that stops this
+    this.unfollow?.();
+    this.unfollow = followViewport(this.menu, () => {
+      if (!this.menu.hidden) position();
+      else {
+        this.unfollow?.();
+        this.unfollow = null;
+      }
+    });
     (this.menu.querySelector('button:not([disabled])') as HTMLElement | null)?.focus();
   }
 

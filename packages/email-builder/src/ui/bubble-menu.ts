@@ -4,8 +4,9 @@ import { type EditorState, Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { FONT_SIZES } from '../marks/style.js';
 import { normalizeUserUrl } from '../render/url.js';
-import { h, place } from './dom.js';
+import { h } from './dom.js';
 import { ICONS } from './icons.js';
+import { followViewport, place } from './place.js';
 
 /** Text colours offered (readable on white and on the dark canvas alike). */
 export const PALETTE = [
@@ -37,15 +38,24 @@ function setMark(view: EditorView, type: MarkType, attrs: Record<string, unknown
 /**
  * The formatting toolbar over a text selection: bold, italic, underline, strike, link, text
  * colour, highlight, font size and alignment. Buttons keep the selection (mousedown is
- * cancelled) and show their state with `aria-pressed`.
+ * cancelled) and show their state with `aria-pressed`. While shown it follows the selection as
+ * the page or the editor scrolls, and hides while the selection is scrolled out of view.
  */
 export class BubbleMenu {
   readonly el: HTMLElement;
   private view: EditorView | null = null;
   private readonly panel: HTMLElement;
   private mode: 'main' | 'link' | 'color' | 'highlight' = 'main';
+  private unfollow: (() => void) | null = null;
 
-  constructor(private readonly container: HTMLElement) {
+  /**
+   * @param container the positioned element the menu is placed in
+   * @param header the editor's sticky toolbar, which the menu keeps below
+   */
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly header: HTMLElement | null = null,
+  ) {
     this.panel = h('div', { class: 'sv-bubble-panel' });
     this.el = h(
       'div',
@@ -107,23 +117,29 @@ export class BubbleMenu {
     }
     if (!keepMode) this.mode = 'main';
     this.render();
-    const start = view.coordsAtPos(selection.from);
-    const end = view.coordsAtPos(selection.to);
-    place(
-      this.el,
-      this.container,
-      {
-        left: Math.min(start.left, end.left),
-        top: Math.min(start.top, end.top),
-        bottom: Math.max(start.bottom, end.bottom),
-      },
-      'above',
-    );
+    this.position();
+    this.unfollow ??= followViewport(this.el, () => this.position());
+  }
+
+  /** Places the menu over the selection (under it when there is no room above). */
+  private position(): void {
+    const view = this.view!;
+    const { from, to } = view.state.selection;
+    const start = view.coordsAtPos(from);
+    const end = view.coordsAtPos(to);
+    const anchor = {
+      left: Math.min(start.left, end.left),
+      top: Math.min(start.top, end.top),
+      bottom: Math.max(start.bottom, end.bottom),
+    };
+    place(this.el, this.container, anchor, { prefer: 'above', target: view.dom, header: this.header });
   }
 
   private hide(): void {
     this.el.hidden = true;
     this.mode = 'main';
+    this.unfollow?.();
+    this.unfollow = null;
   }
 
   private render(): void {

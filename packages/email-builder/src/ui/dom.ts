@@ -33,28 +33,6 @@ export function iconButton(
   });
 }
 
-/**
- * Places a floating element at viewport coordinates, relative to its positioned container, kept
- * inside the container horizontally and flipped below when there is no room above.
- */
-export function place(
-  el: HTMLElement,
-  container: HTMLElement,
-  anchor: { left: number; top: number; bottom: number },
-  prefer: 'above' | 'below' = 'below',
-): void {
-  const box = container.getBoundingClientRect();
-  el.style.visibility = 'hidden';
-  el.hidden = false;
-  const { width, height } = el.getBoundingClientRect();
-  let top = prefer === 'above' ? anchor.top - box.top - height - 8 : anchor.bottom - box.top + 6;
-  if (prefer === 'above' && top < 0) top = anchor.bottom - box.top + 6;
-  const left = Math.max(4, Math.min(anchor.left - box.left, box.width - width - 4));
-  el.style.left = `${left}px`;
-  el.style.top = `${top}px`;
-  el.style.visibility = '';
-}
-
 let counter = 0;
 /** A unique id for ARIA references. */
 export function uid(prefix: string): string {

@@ -1,7 +1,9 @@
-import { Plugin, PluginKey } from 'prosemirror-state';
+import { type EditorState, Plugin, PluginKey } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import type { EditorHost, SlashItem } from '../nodes/define.js';
-import { h, place, uid } from './dom.js';
+import { collapseCombobox, expandCombobox } from './combobox.js';
+import { h, uid } from './dom.js';
+import { followViewport, place, revealIn } from './place.js';
 
 /** Where the typed "/query" is. */
 interface Trigger {
@@ -10,17 +12,21 @@ interface Trigger {
   query: string;
 }
 
-/** The "/" trigger: a slash at the start of a word, then up to 24 characters of query. */
-export const SLASH_TRIGGER = /(?:^|\s)\/([^\s/\ufffc]{0,24})$/;
+/**
+ * The "/" trigger: a slash at the start of a word, then up to 24 characters of query. The query
+ * may hold spaces ("/heading 2", "/social links") but not start with one, so "a / b" is no
+ * trigger; a slash inside a word ("and/or") is none either.
+ */
+export const SLASH_TRIGGER = /(?:^|\s)\/((?:[^\s/\ufffc][^/\ufffc]{0,23})?)$/;
 
 /**
  * Finds the trigger ("/query" by default) right before an empty selection. `pattern` matches the
  * end of the text before the cursor; its group 1 is the query, and the match without its leading
  * whitespace is what the chosen item replaces.
  */
-export function findTrigger(view: EditorView, pattern: RegExp = SLASH_TRIGGER): Trigger | null {
-  const { selection } = view.state;
-  if (!selection.empty || !view.editable) return null;
+export function findTrigger(state: EditorState, pattern: RegExp = SLASH_TRIGGER): Trigger | null {
+  const { selection } = state;
+  if (!selection.empty) return null;
   const $from = selection.$from;
   if (!$from.parent.isTextblock) return null;
   const before = $from.parent.textBetween(
@@ -35,25 +41,40 @@ export function findTrigger(view: EditorView, pattern: RegExp = SLASH_TRIGGER): 
   return { from: $from.pos - match[0].trimStart().length, to: $from.pos, query };
 }
 
-/** Filters items by title and keywords; titles that start with the query come first. */
+/**
+ * Filters items by title and keywords: every word of the query must begin a word of the title
+ * or a keyword ("heading 2" finds Heading 2, "2 col" the two-column layouts). Titles that start
+ * with the query come first, then titles holding all its words, then keyword matches, then
+ * titles that merely contain it.
+ */
 export function filterItems(items: readonly SlashItem[], query: string): SlashItem[] {
-  const q = query.toLowerCase();
+  const q = query.trim().toLowerCase().replace(/\s+/g, ' ');
   if (!q) return [...items];
+  const terms = q.split(' ');
   const scored = items.flatMap((item) => {
     const title = item.title.toLowerCase();
-    if (title.startsWith(q)) return [{ item, score: 0 }];
-    if (title.split(/\s+/).some((w) => w.startsWith(q))) return [{ item, score: 1 }];
-    if (item.keywords.some((k) => k.toLowerCase().startsWith(q))) return [{ item, score: 2 }];
-    if (title.includes(q)) return [{ item, score: 3 }];
-    return [];
+    const titleWords = title.split(/\s+/);
+    const keywords = item.keywords.map((k) => k.toLowerCase());
+    const words = [...titleWords, ...keywords.flatMap((k) => k.split(/\s+/))];
+    const begins = (pool: string[]) => terms.every((term) => pool.some((w) => w.startsWith(term)));
+    let score: number;
+    if (title.startsWith(q)) score = 0;
+    else if (begins(titleWords)) score = 1;
+    else if (keywords.some((k) => k.startsWith(q)) || begins(words)) score = 2;
+    else if (title.includes(q)) score = 3;
+    else return [];
+    return [{ item, score }];
   });
   return scored.sort((x, y) => x.score - y.score).map((s) => s.item);
 }
 
 /**
- * The "/" menu: a listbox popover driven from the editor's keyboard (the editor keeps focus and
- * points at the active option with `aria-activedescendant`, the combobox pattern), filtered as
- * you type, with a "no results" message announced by a live region.
+ * The "/" menu: a listbox popover driven from the editor's keyboard, the ARIA 1.2 combobox
+ * pattern (the editor keeps focus, is marked as the expanded combobox and points at the active
+ * option with `aria-activedescendant`), filtered as you type, with a "no results" message
+ * announced by a live region. A query with no results closes at the next space, so ordinary
+ * writing that happens to start a word with "/" goes on undisturbed. The popover stays in the
+ * viewport (see {@link place}) and follows the caret as the page scrolls.
  */
 export class SlashMenu {
   readonly el: HTMLElement;
@@ -64,13 +85,20 @@ export class SlashMenu {
   private trigger: Trigger | null = null;
   private results: SlashItem[] = [];
   private active = 0;
+  private unfollow: (() => void) | null = null;
   private readonly listId = uid('sv-slash');
 
   constructor(
     private readonly container: HTMLElement,
     private readonly items: readonly SlashItem[] | ((query: string) => SlashItem[]),
     private readonly host: () => EditorHost,
-    private readonly options: { pattern?: RegExp; label?: string; noun?: string } = {},
+    private readonly options: {
+      pattern?: RegExp;
+      label?: string;
+      noun?: string;
+      /** The editor's sticky toolbar, which the menu keeps below. */
+      header?: HTMLElement;
+    } = {},
   ) {
     this.list = h('ul', {
       id: this.listId,
@@ -86,7 +114,7 @@ export class SlashMenu {
 
   /** Whether the menu is showing. */
   get open(): boolean {
-    return this.trigger !== null;
+    return this.trigger !== null && !this.el.hidden;
   }
 
   /** The ProseMirror plugin that watches the text and routes keys while the menu is open. */
@@ -96,12 +124,21 @@ export class SlashMenu {
       key,
       state: {
         init: () => ({ dismissed: null as number | null }),
-        apply: (tr, value) => {
+        apply: (tr, value, _old, state) => {
           const meta = tr.getMeta(key) as { dismissed: number | null } | undefined;
           if (meta) return meta;
-          if (value.dismissed !== null && tr.docChanged)
-            return { dismissed: tr.mapping.map(value.dismissed) };
-          return value;
+          if (!tr.docChanged) return value;
+          let dismissed = value.dismissed;
+          if (dismissed !== null) {
+            // a dismissed "/" that is deleted takes its dismissal with it
+            const mapped = tr.mapping.mapResult(dismissed);
+            dismissed = mapped.deleted ? null : mapped.pos;
+          }
+          // a space after a query that finds nothing: the "/" was part of the writing
+          const trigger = findTrigger(state, this.options.pattern);
+          if (trigger && /\s$/.test(trigger.query) && this.search(trigger.query).length === 0)
+            dismissed = trigger.from;
+          return dismissed === value.dismissed ? value : { dismissed };
         },
       },
       view: (view) => {
@@ -120,9 +157,15 @@ export class SlashMenu {
     });
   }
 
+  private search(query: string): SlashItem[] {
+    const items = this.items;
+    const q = query.trim();
+    return typeof items === 'function' ? items(q) : filterItems(items, q);
+  }
+
   private update(): void {
     const view = this.view!;
-    const trigger = findTrigger(view, this.options.pattern);
+    const trigger = view.editable ? findTrigger(view.state, this.options.pattern) : null;
     const dismissed = this.key.getState(view.state)?.dismissed;
     if (!trigger || trigger.from === dismissed || !view.hasFocus()) {
       this.close();
@@ -131,17 +174,39 @@ export class SlashMenu {
     const changed = trigger.query !== this.trigger?.query;
     this.trigger = trigger;
     if (changed) {
-      const items = this.items;
-      this.results = typeof items === 'function' ? items(trigger.query) : filterItems(items, trigger.query);
+      this.results = this.search(trigger.query);
       this.active = 0;
     }
     this.render();
-    const coords = view.coordsAtPos(trigger.from);
-    place(this.el, this.container, coords, 'below');
+    this.position();
+    this.unfollow ??= followViewport(this.el, () => this.position());
+  }
+
+  /** Places the menu at the "/" and keeps it there as the page scrolls, hidden while it is out of view. */
+  private position(): void {
+    const view = this.view!;
+    if (!this.trigger) return;
+    place(this.el, this.container, view.coordsAtPos(this.trigger.from), {
+      target: view.dom,
+      header: this.options.header,
+    });
+    this.sync();
+  }
+
+  /** Tells assistive technology what the menu shows, and scrolls the active option into it. */
+  private sync(): void {
+    const current = this.el.hidden ? undefined : this.results[this.active];
+    expandCombobox(
+      this.view!.dom,
+      this.listId,
+      !this.el.hidden,
+      current ? `${this.listId}-${current.id}` : null,
+    );
+    const item = current && this.list.children[this.active];
+    if (item) revealIn(this.el, item);
   }
 
   private render(): void {
-    const view = this.view!;
     this.list.replaceChildren(
       ...this.results.map((item, i) => {
         const li = h(
@@ -166,6 +231,7 @@ export class SlashMenu {
           if (this.active !== i) {
             this.active = i;
             this.render();
+            this.sync();
           }
         });
         return li;
@@ -175,27 +241,20 @@ export class SlashMenu {
     this.list.hidden = empty;
     this.status.hidden = !empty;
     this.status.textContent = empty
-      ? `No ${this.options.noun ?? 'blocks'} match “${this.trigger?.query ?? ''}”`
+      ? `No ${this.options.noun ?? 'blocks'} match “${this.trigger?.query.trim() ?? ''}”`
       : '';
-    view.dom.setAttribute('aria-controls', this.listId);
-    const current = this.results[this.active];
-    if (current) {
-      view.dom.setAttribute('aria-activedescendant', `${this.listId}-${current.id}`);
-      this.list.children[this.active]?.scrollIntoView({ block: 'nearest' });
-    } else view.dom.removeAttribute('aria-activedescendant');
   }
 
   private onKey(event: KeyboardEvent): boolean {
-    if (!this.trigger) return false;
+    // while the caret is scrolled out of view the menu is hidden and keys edit the text
+    if (!this.open) return false;
     const n = this.results.length;
     switch (event.key) {
       case 'ArrowDown':
-        if (n) this.active = (this.active + 1) % n;
-        this.render();
-        return true;
       case 'ArrowUp':
-        if (n) this.active = (this.active - 1 + n) % n;
+        if (n) this.active = (this.active + (event.key === 'ArrowDown' ? 1 : n - 1)) % n;
         this.render();
+        this.sync();
         return true;
       case 'Enter':
       case 'Tab':
@@ -232,11 +291,10 @@ export class SlashMenu {
   close(): void {
     this.trigger = null;
     this.el.hidden = true;
+    this.unfollow?.();
+    this.unfollow = null;
     // the editor may hold another menu's references (the "/" and "{{" menus share it)
     const dom = this.view?.dom;
-    if (dom?.getAttribute('aria-controls') === this.listId) {
-      dom.removeAttribute('aria-activedescendant');
-      dom.removeAttribute('aria-controls');
-    }
+    if (dom) collapseCombobox(dom, this.listId);
   }
 }

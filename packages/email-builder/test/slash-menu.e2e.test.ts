@@ -1,0 +1,198 @@
+// The slash menu in real Chromium: multi-word queries ("/heading 2", "/social links"), leaving
+// ordinary writing alone, and the ARIA 1.2 combobox pattern on the editable while it is open.
+// Regressions: a space closed the menu, so "/heading 2" + Enter left the literal text; the
+// editable pointed into the listbox without aria-expanded, aria-haspopup or aria-autocomplete.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test-support/browser.js';
+import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
+
+const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'slash-menu');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+type Win = { editor: import('../src/editor.js').ServiceEditor };
+type AxeResult = { violations: { id: string; nodes: { target: string[] }[] }[] };
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let page: Page;
+
+const json = () => page.evaluate(() => (window as unknown as Win).editor.getJSON());
+const titles = () => page.$$eval('.sv-slash-item strong', (els) => els.map((e) => e.textContent));
+const menuShown = () => page.isVisible('.sv-slash');
+const combobox = () =>
+  page.$eval('.sv-content', (el) =>
+    Object.fromEntries(
+      [
+        'role',
+        'aria-multiline',
+        'aria-expanded',
+        'aria-haspopup',
+        'aria-autocomplete',
+        'aria-controls',
+        'aria-activedescendant',
+      ].map((name) => [name, el.getAttribute(name)]),
+    ),
+  );
+
+async function emptyDoc(): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.evaluate(() =>
+    (window as unknown as Win).editor.setContent({ type: 'doc', content: [{ type: 'paragraph' }] }),
+  );
+  await page.click('.sv-content p');
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startTestServer({ token: 't' });
+  server.setPage(
+    '/',
+    editorPage(
+      `window.editor = new ServiceEmailBuilder.ServiceEditor({ elementId: 'editor', colorScheme: 'light' });`,
+    ),
+  );
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  page.on('pageerror', (e) => assert.fail(`page error: ${e.message}`));
+  await page.goto(`${server.origin}/`);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('slash menu queries with spaces', () => {
+  const cases: [string, string, (doc: Awaited<ReturnType<typeof json>>) => void][] = [
+    ['heading 2', 'Heading 2', (d) => assert.deepEqual(d.content?.[0]?.attrs?.level, 2)],
+    ['columns 3', 'Columns 3 equal', (d) => assert.equal(d.content?.[0]?.content?.length, 3)],
+    ['social links', 'Social links', (d) => assert.equal(d.content?.[0]?.type, 'socialLinks')],
+    ['2 columns', 'Columns 2 equal', (d) => assert.equal(d.content?.[0]?.attrs?.layout, '2')],
+  ];
+  for (const [query, title, check] of cases) {
+    it(`"/${query}" + Enter inserts ${title}`, async () => {
+      await emptyDoc();
+      await page.keyboard.type(`/${query}`);
+      assert.equal(await menuShown(), true, 'the menu is still open after the space');
+      assert.equal((await titles())[0], title);
+      if (query === 'heading 2') await page.screenshot({ path: path.join(SHOTS, 'heading-2.png') });
+      await page.keyboard.press('Enter');
+      const doc = await json();
+      check(doc);
+      assert.ok(!JSON.stringify(doc).includes(query), 'the typed query is gone');
+    });
+  }
+
+  it('says honestly when nothing matches, then lets the sentence go on after the next space', async () => {
+    await emptyDoc();
+    await page.keyboard.type('I paid /xyz');
+    assert.equal(await page.textContent('.sv-slash [role="status"]'), 'No blocks match “xyz”');
+    await page.keyboard.type(' today');
+    assert.equal(await menuShown(), false, 'closed at the space after a query with no results');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('next');
+    assert.deepEqual(
+      (await json()).content?.map((n) => n.content?.[0]?.text),
+      ['I paid /xyz today', 'next'],
+    );
+  });
+
+  it('keeps a query with results open across a space, and closes once words stop matching', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/heading 9');
+    assert.equal(await page.textContent('.sv-slash [role="status"]'), 'No blocks match “heading 9”');
+    await page.keyboard.type(' is');
+    assert.equal(await menuShown(), false);
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    assert.equal(await menuShown(), false, 'a dismissed query stays dismissed');
+  });
+
+  it('reopens on a new slash typed where a dismissed one was deleted', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/xyz ');
+    assert.equal(await menuShown(), false);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Backspace');
+    await page.keyboard.type('/');
+    assert.equal(await menuShown(), true);
+  });
+
+  it('leaves ordinary writing alone', async () => {
+    for (const text of ['Cats and/or dogs', 'a / b', 'see /abcdefghijklmnopqrstuvwxyz']) {
+      await emptyDoc();
+      await page.keyboard.type(text);
+      assert.equal(await menuShown(), false, text);
+      await page.keyboard.press('Enter');
+      assert.equal((await json()).content?.[0]?.content?.[0]?.text, text);
+    }
+  });
+});
+
+describe('slash menu as an ARIA 1.2 combobox', () => {
+  it('marks the editable as an expanded combobox controlling the listbox while open', async () => {
+    await emptyDoc();
+    const closed = await combobox();
+    assert.deepEqual(closed, {
+      role: 'textbox',
+      'aria-multiline': 'true',
+      'aria-expanded': null,
+      'aria-haspopup': null,
+      'aria-autocomplete': null,
+      'aria-controls': null,
+      'aria-activedescendant': null,
+    });
+    await page.keyboard.type('/head');
+    const open = await combobox();
+    assert.equal(open.role, 'combobox');
+    assert.equal(open['aria-multiline'], null, 'aria-multiline is not a combobox attribute');
+    assert.equal(open['aria-expanded'], 'true');
+    assert.equal(open['aria-haspopup'], 'listbox');
+    assert.equal(open['aria-autocomplete'], 'list');
+    const listbox = await page.$eval(`#${open['aria-controls']}`, (el) => ({
+      role: el.getAttribute('role'),
+      options: [...el.children].map((o) => [o.getAttribute('role'), o.getAttribute('aria-selected'), o.id]),
+    }));
+    assert.equal(listbox.role, 'listbox');
+    assert.ok(listbox.options.length > 1);
+    assert.deepEqual(
+      listbox.options.map(([role, selected]) => [role, selected]),
+      listbox.options.map((_, i) => ['option', String(i === 0)]),
+    );
+    assert.equal(open['aria-activedescendant'], listbox.options[0]![2]);
+    await page.keyboard.press('ArrowDown');
+    assert.equal((await combobox())['aria-activedescendant'], listbox.options[1]![2]);
+
+    await page.addScriptTag({ content: axeSource });
+    const result = (await page.evaluate(
+      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
+    )) as AxeResult;
+    assert.deepEqual(
+      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'combobox-open.png') });
+
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await combobox(), closed, 'closed, it is a plain multi-line textbox again');
+    await page.keyboard.type(' still editable');
+    assert.equal((await json()).content?.[0]?.content?.[0]?.text, '/head still editable');
+  });
+
+  it('is collapsed, not expanded, after choosing an item, and typing goes on in the new block', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/heading 1');
+    await page.keyboard.press('Enter');
+    assert.equal((await combobox()).role, 'textbox');
+    assert.equal((await combobox())['aria-expanded'], null);
+    await page.keyboard.type('Title');
+    const doc = await json();
+    assert.equal(doc.content?.[0]?.type, 'heading');
+    assert.equal(doc.content?.[0]?.content?.[0]?.text, 'Title');
+  });
+});
