@@ -245,3 +245,37 @@ describe('bubble menu placement', () => {
     assert.equal(await page.isHidden('.sv-bubble'), true, 'hidden while the selection is scrolled out');
   });
 });
+
+describe('block handle', () => {
+  it('hides when the page scrolls under it, and comes back where the pointer is', async () => {
+    await page.keyboard.press('Escape');
+    await page.evaluate((c) => (window as unknown as Win).editor.setContent(c), LINES);
+    await scrollTopTo(WORD, 300);
+    const word = await rect(WORD);
+    await page.mouse.move(word.left + 20, (word.top + word.bottom) / 2);
+    await page.waitForSelector('.sv-handle:not([hidden])');
+
+    await page.mouse.wheel(0, 240);
+    await frames();
+    assert.equal(await page.isHidden('.sv-handle'), true, 'a scrolled-away handle is hidden');
+
+    await page.mouse.move(word.left + 24, (word.top + word.bottom) / 2);
+    await page.waitForSelector('.sv-handle:not([hidden])');
+    const handle = await rect('.sv-handle');
+    const block = await page.evaluate(
+      (y) => {
+        const hit = [...document.querySelectorAll('.sv-content > p')].find((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top - 8 <= y && y <= r.bottom + 8;
+        });
+        const r = hit!.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom };
+      },
+      (word.top + word.bottom) / 2,
+    );
+    assert.ok(
+      handle.top >= block.top - 16 && handle.bottom <= block.bottom + 16,
+      `the handle ${JSON.stringify(handle)} sits beside the block under the pointer ${JSON.stringify(block)}`,
+    );
+  });
+});

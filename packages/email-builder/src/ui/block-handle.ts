@@ -68,6 +68,13 @@ export class BlockHandle {
     return new Plugin({
       view: (view) => {
         this.view = view;
+        // The handle is placed where the pointer last found a block: after any scroll (the
+        // page's or a scroll box's) that place is stale and may sit over the sticky toolbar,
+        // so it hides until the pointer moves again. An open block menu follows on its own.
+        const onScroll = () => {
+          if (this.menu.hidden && !this.el.hidden) this.hide();
+        };
+        window.addEventListener('scroll', onScroll, { capture: true, passive: true });
         return {
           update: () => {
             const c = this.current;
@@ -75,6 +82,7 @@ export class BlockHandle {
               this.hide();
           },
           destroy: () => {
+            window.removeEventListener('scroll', onScroll, { capture: true });
             cancelAnimationFrame(this.frame);
             this.unfollow?.();
           },
