@@ -233,12 +233,19 @@ export class ServiceEditor {
       state,
       nodeViews,
       editable: () => !this.destroyed && this.editable,
-      attributes: {
-        role: 'textbox',
-        'aria-multiline': 'true',
-        'aria-label': 'Email content',
-        class: 'sv-content',
-        spellcheck: 'true',
+      // the document's language and direction, as the email's content cell has them: a
+      // right-to-left document is edited right to left, and spell-checked in its language
+      attributes: (state) => {
+        const { lang, dir } = docSettings(state.doc.attrs);
+        return {
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': 'Email content',
+          class: 'sv-content',
+          spellcheck: 'true',
+          lang,
+          dir,
+        };
       },
       dispatchTransaction: (tr) => this.dispatch(tr),
       handlePaste: (_view, event) => this.pasteFiles(event),

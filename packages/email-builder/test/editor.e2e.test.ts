@@ -364,6 +364,40 @@ describe('ServiceEditor in Chromium', () => {
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
   });
 
+  it('edits a right-to-left document right to left: list indents and the quote bar on the right', async () => {
+    const { sidedDocument } = await import('../test-support/doc.js');
+    await setContent(sidedDocument('rtl'));
+    const got = await page.evaluate(() => {
+      const content = document.querySelector('.sv-content')!;
+      const [ul, quote] = [
+        getComputedStyle(content.querySelector('ul')!),
+        getComputedStyle(content.querySelector('blockquote')!),
+      ];
+      return {
+        dir: content.getAttribute('dir'),
+        lang: content.getAttribute('lang'),
+        align: getComputedStyle(content.querySelector('p')!).textAlign,
+        list: [ul.paddingLeft, ul.paddingRight],
+        quote: [quote.borderLeftWidth, quote.borderRightWidth, quote.paddingLeft, quote.paddingRight],
+      };
+    });
+    assert.deepEqual(got, {
+      dir: 'rtl',
+      lang: 'ar',
+      align: 'start',
+      list: ['0px', '24px'],
+      quote: ['0px', '4px', '0px', '16px'],
+    });
+    await page.screenshot({ path: path.join(SHOTS, 'editor-rtl.png'), fullPage: true });
+    // a left-to-right document turns it back
+    await setContent({
+      type: 'doc',
+      content: [{ type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph' }] }] }],
+    });
+    assert.equal(await page.getAttribute('.sv-content', 'dir'), 'ltr');
+    assert.equal(await page.$eval('.sv-content ul', (el) => getComputedStyle(el).paddingLeft), '24px');
+  });
+
   it('round-trips setContent(getHTML()) and setContent(getJSON())', async () => {
     const { fullDocument } = await import('../test-support/doc.js');
     await setContent(fullDocument({ preheader: 'Hi', backdrop: '#101010' }));

@@ -7,7 +7,7 @@ import { BLOCKS_BY_NAME } from '../nodes/registry.js';
 import { darkSurface, darkTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
-import { DARK_MUTED, DARK_TEXT, FONT } from './styles.js';
+import { DARK_MUTED, DARK_TEXT, FONT, textSides } from './styles.js';
 
 /** Overrides of the document's own settings at render time (issue 7's preview and templates use them). */
 export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>>;
@@ -172,7 +172,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     `<!--[if mso]><table role="presentation" width="${s.width}" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->` +
     `<div class="sv-card" style="max-width:${s.width}px;margin:0 auto;background-color:${s.canvas};${border};overflow:hidden">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-card" bgcolor="${s.canvas}" style="background-color:${s.canvas}"><tr>` +
-    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${s.dir === 'rtl' ? 'right' : 'left'}">${body}</td>` +
+    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${textSides(s.dir).start}">${body}</td>` +
     '</tr></table></div><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>'
   );
 }
