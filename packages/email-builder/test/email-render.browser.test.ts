@@ -146,6 +146,24 @@ describe('the rendered email in Chromium', () => {
     await page.close();
   });
 
+  it('ends a quote’s bar with its text', async () => {
+    const quote = {
+      type: 'blockquote',
+      content: ['A quote', 'in two paragraphs'].map((text) => ({
+        type: 'paragraph',
+        content: [{ type: 'text', text }],
+      })),
+    };
+    server.setPage('/email-quote', renderEmail({ type: 'doc', content: [quote] }));
+    const page = await browser.newPage({ viewport: { width: 600, height: 400 } });
+    await page.goto(`${server.origin}/email-quote`);
+    const [bar, text] = await page.$$eval('blockquote, blockquote p:last-child', (els) =>
+      els.map((el) => Math.round(el.getBoundingClientRect().bottom)),
+    );
+    assert.equal(bar! - text!, 2, 'only the quote’s own 2 px padding under the last line');
+    await page.close();
+  });
+
   it('uses the dark colours and the dark image where prefers-color-scheme is dark', async () => {
     const page = await open(600, 'dark');
     const { card, darkShown, lightShown } = await page.evaluate(() => ({

@@ -40,46 +40,58 @@ function darkClasses() {
   };
 }
 
-/** Where blocks are being rendered: the width they may fill, list depth, and the panel they sit on. */
+/**
+ * Where blocks are being rendered: the width they may fill, list depth, the panel they sit on,
+ * and whether the block ends its container flush.
+ */
 interface Scope {
   settings: DocSettings;
   width: number;
   listDepth: number;
   panel: boolean;
+  flushEnd: boolean;
   dark: DarkClasses;
 }
 
 function blockContext(scope: Scope): RenderContext {
-  const { settings, width, listDepth, panel, dark } = scope;
+  const { settings, width, listDepth, panel, flushEnd, dark } = scope;
   const surface = darkSurface(settings, panel);
   const ctx: RenderContext = {
     width,
     settings,
     listDepth,
-    blocks: (nodes, opts) =>
-      renderBlocks(
-        nodes,
-        blockContext({
-          ...scope,
-          width: opts?.width ?? width,
-          listDepth: opts?.listDepth ?? listDepth,
-          panel: opts?.panel ?? panel,
-        }),
-      ),
+    flushEnd,
+    blocks: (nodes, opts) => {
+      const inner: Scope = {
+        ...scope,
+        width: opts?.width ?? width,
+        listDepth: opts?.listDepth ?? listDepth,
+        panel: opts?.panel ?? panel,
+        flushEnd: false,
+      };
+      const last = opts?.flushEnd ? blockContext({ ...inner, flushEnd: true }) : undefined;
+      return renderBlocks(nodes, blockContext(inner), last);
+    },
     inline: (nodes) => renderInline(nodes, ctx),
     darkTextAttr: (color) => dark.attr(color, surface),
   };
   return ctx;
 }
 
-function renderBlocks(nodes: readonly JSONNode[] | undefined, ctx: RenderContext): string {
+/** Renders `nodes` in `ctx`, the last of them in `lastCtx` when given. */
+function renderBlocks(
+  nodes: readonly JSONNode[] | undefined,
+  ctx: RenderContext,
+  lastCtx: RenderContext = ctx,
+): string {
   let out = '';
-  for (const node of nodes ?? []) {
+  const list = nodes ?? [];
+  list.forEach((node, i) => {
     const def = BLOCKS_BY_NAME.get(node.type);
     if (!def || node.type === 'doc')
       throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
-    out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
-  }
+    out += def.render(node, cleanAttrs(def.attrs, node.attrs), i === list.length - 1 ? lastCtx : ctx);
+  });
   return out;
 }
 
@@ -148,7 +160,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
   const dark = darkClasses();
   const body = renderBlocks(
     doc.content,
-    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, dark }),
+    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, flushEnd: false, dark }),
   );
   const title = escapeHtml(s.title || firstText(doc.content).slice(0, 120) || 'Email');
   const lang = escapeHtml(s.lang);

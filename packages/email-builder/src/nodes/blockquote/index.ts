@@ -5,7 +5,8 @@ import { defineBlock } from '../define.js';
 
 /**
  * A quote: a rule on the side where lines start (the left, the right in a right-to-left
- * document) and indented text. Outlook for Windows draws the border too.
+ * document) and indented text. Outlook for Windows draws the border too. Its last block leaves
+ * no margin under itself, so the rule ends with the text.
  */
 export const blockquote = defineBlock({
   name: 'blockquote',
@@ -21,7 +22,7 @@ export const blockquote = defineBlock({
     const dir = ctx.settings.dir;
     const padding = flowBox(dir, '2px', '0', '2px', '16px');
     const border = `border-${textSides(dir).start}:4px solid #d4d4d8`;
-    return `<blockquote class="sv-q" style="margin:0 0 16px;padding:${padding};${border}">${ctx.blocks(node.content, { width: ctx.width - 20 })}</blockquote>`;
+    return `<blockquote class="sv-q" style="margin:0 0 16px;padding:${padding};${border}">${ctx.blocks(node.content, { width: ctx.width - 20, flushEnd: true })}</blockquote>`;
   },
   text: (node, _attrs, ctx) =>
     ctx
