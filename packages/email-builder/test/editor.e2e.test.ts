@@ -484,6 +484,65 @@ describe('ServiceEditor in Chromium', () => {
     ]);
   });
 
+  /** Each top-level block as `type: text`, bold runs in *stars*. */
+  const blocks = async () =>
+    ((await json()).content ?? []).map(
+      (n) =>
+        `${n.type}: ${(n.content ?? []).map((c) => (c.marks?.some((m) => m.type === 'bold') ? `*${c.text}*` : (c.text ?? ''))).join('')}`,
+    );
+
+  it('pastes a table row as one paragraph, its cells separated (they ran together)', async () => {
+    await emptyDoc();
+    await paste('<table><tr><td>cell A</td><td>cell B</td></tr></table>');
+    assert.deepEqual(await blocks(), ['paragraph: cell A · cell B']);
+    assert.match(await html(), />cell A · cell B<\/p>/);
+
+    // a spreadsheet: a header row, empty cells left out, an empty row dropped
+    await emptyDoc();
+    await paste(
+      '<p>Order</p><google-sheets-html-origin><table><tbody><tr><th>Item</th><th>Qty</th></tr>' +
+        '<tr><td>Coffee</td><td></td><td>2</td></tr><tr><td> </td><td></td></tr>' +
+        '<tr><td><b>Total</b></td><td>2</td></tr></tbody></table></google-sheets-html-origin><p>Thanks</p>',
+    );
+    assert.deepEqual(await blocks(), [
+      'paragraph: Order',
+      'paragraph: *Item* · *Qty*',
+      'paragraph: Coffee · 2',
+      'paragraph: *Total* · 2',
+      'paragraph: Thanks',
+    ]);
+
+    // cells copied without their table (prosemirror-view parses them inside a row)
+    await emptyDoc();
+    await paste('<td>left</td><td>right</td>');
+    assert.deepEqual(await blocks(), ['paragraph: left · right']);
+  });
+
+  it('keeps the paragraphs of table cells that hold blocks (Google Docs, Word), text cells apart', async () => {
+    await emptyDoc();
+    await paste(
+      '<table><tr><td><p>Docs A</p></td><td><p>Docs B</p><p>B two</p></td><td>bare</td><td>text</td></tr></table>',
+    );
+    // text-only cells beside them become paragraphs of their own
+    assert.deepEqual(await blocks(), [
+      'paragraph: Docs A',
+      'paragraph: Docs B',
+      'paragraph: B two',
+      'paragraph: bare',
+      'paragraph: text',
+    ]);
+  });
+
+  it('flattens tables in HTML given to setContent the same way, and leaves its own email alone', async () => {
+    await setContent('<p>Hi</p><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>');
+    assert.deepEqual(await blocks(), ['paragraph: Hi', 'paragraph: a · b', 'paragraph: c · d']);
+    const { SAMPLES, doc } = await import('../test-support/doc.js');
+    await setContent(doc(SAMPLES.columns3!, SAMPLES.footer!));
+    const first = await json();
+    await setContent(await html());
+    assert.deepEqual(await json(), first);
+  });
+
   it('round-trips setContent(getHTML()) and setContent(getJSON())', async () => {
     const { fullDocument } = await import('../test-support/doc.js');
     await setContent(fullDocument({ preheader: 'Hi', backdrop: '#101010' }));
