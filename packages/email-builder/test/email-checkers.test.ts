@@ -26,6 +26,18 @@ const cases: [string, ReturnType<typeof doc>][] = [
     ),
   ],
   [
+    'highlighted text (dark-mode colour classes)',
+    doc(
+      p(
+        t(
+          'Noted',
+          { type: 'textColor', attrs: { color: '#dc2626' } },
+          { type: 'highlight', attrs: { color: '#fef08a' } },
+        ),
+      ),
+    ),
+  ],
+  [
     'settings changed',
     docWith({ backdrop: '#000000', canvas: '#111111', padding: 0, radius: 0, width: 720 }, p(t('x'))),
   ],

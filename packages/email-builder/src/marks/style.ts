@@ -71,8 +71,15 @@ export const highlight = defineMark({
     ],
     toDOM: (mark) => ['mark', { style: `background-color:${mark.attrs.color};color:inherit` }, 0],
   },
-  render: (attrs) =>
-    isHexColor(attrs.color) ? [`<span style="background-color:${attrs.color}">`, '</span>'] : null,
+  // Highlighted text gets a dark-mode colour that reads on the highlight, which keeps its
+  // background in dark mode while the text around it turns light.
+  render: (attrs, ctx, text) =>
+    isHexColor(attrs.color)
+      ? [
+          `<span${ctx.darkHighlightAttr(text.ink, attrs.color)} style="background-color:${attrs.color}">`,
+          '</span>',
+        ]
+      : null,
 });
 
 /** Font size in px, one of {@link FONT_SIZES}. */

@@ -40,6 +40,12 @@ export interface RenderContext {
    * rule per distinct dark colour.
    */
   darkTextAttr(color: string): string;
+  /**
+   * For highlighted text whose light-mode colour is `ink`: ` class="…"` naming the colour it
+   * takes in dark mode, which reads on the `highlight` (the highlight keeps its background there
+   * while text around it turns light). One rule per distinct colour, as for `darkTextAttr`.
+   */
+  darkHighlightAttr(ink: string, highlight: string): string;
 }
 
 /** What a plain-text renderer gets: ways to render children as text. */

@@ -4,7 +4,7 @@ import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
 import { BLOCKS_BY_NAME } from '../nodes/registry.js';
-import { darkSurface, darkTextColor } from './dark-color.js';
+import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
 import { DARK_MUTED, DARK_TEXT, FONT, textSides } from './styles.js';
@@ -22,6 +22,11 @@ type DarkClasses = ReturnType<typeof darkClasses>;
 function darkClasses() {
   const names = new Map<string, string>(); // dark colour → class name
   const attrs = new Map<string, string>(); // colour and surface → class attribute
+  /** ` class="…"` for text shown in `darkColor` in dark mode. */
+  const classFor = (darkColor: string): string => {
+    if (!names.has(darkColor)) names.set(darkColor, `sv-tc${names.size}`);
+    return ` class="${names.get(darkColor)}"`;
+  };
   return {
     /** ` class="…"` for text of `color` on the dark `surface`, or '' when it reads there as it is. */
     attr(color: string, surface: string): string {
@@ -29,12 +34,16 @@ function darkClasses() {
       let attr = attrs.get(key);
       if (attr === undefined) {
         const darkColor = darkTextColor(color, surface);
-        if (darkColor !== color && !names.has(darkColor)) names.set(darkColor, `sv-tc${names.size}`);
-        attr = darkColor === color ? '' : ` class="${names.get(darkColor)}"`;
+        attr = darkColor === color ? '' : classFor(darkColor);
         attrs.set(key, attr);
       }
       return attr;
     },
+    /**
+     * ` class="…"` for text of light-mode colour `ink` on a `highlight`: always one, since the
+     * text around it turns light in dark mode while the highlight stays (see {@link highlightTextColor}).
+     */
+    highlight: (ink: string, highlight: string): string => classFor(highlightTextColor(ink, highlight)),
     /** `.sv-tc0{color:…!important}` for each class given out. */
     rules: (): string[] => [...names].map(([color, name]) => `.${name}{color:${color}!important}`),
   };
@@ -74,6 +83,7 @@ function blockContext(scope: Scope): RenderContext {
     },
     inline: (nodes) => renderInline(nodes, ctx),
     darkTextAttr: (color) => dark.attr(color, surface),
+    darkHighlightAttr: (ink, highlight) => dark.highlight(ink, highlight),
   };
   return ctx;
 }
