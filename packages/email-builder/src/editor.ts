@@ -4,7 +4,8 @@ import { gapCursor } from 'prosemirror-gapcursor';
 import { closeHistory, history, redo, undo } from 'prosemirror-history';
 import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
-import { DOMParser as PMDOMParser, type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
+import type { DOMParser as PMDOMParser, Node as PMNode, Schema } from 'prosemirror-model';
+import { Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
 import { EditorState, Plugin, Selection, type Transaction } from 'prosemirror-state';
 import { Decoration, DecorationSet, EditorView, type NodeViewConstructor } from 'prosemirror-view';
@@ -14,6 +15,7 @@ import { ServiceEditorError } from './errors.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
+import { htmlParser } from './model/html-parser.js';
 import type { JSONNode } from './model/types.js';
 import { cleanDocument } from './model/validate.js';
 import type { EditorHost, UploadState } from './nodes/define.js';
@@ -94,6 +96,8 @@ export class ServiceEditor {
   readonly options: ServiceEditorOptions;
   private readonly resolved: ResolvedOptions;
   private readonly schema: Schema;
+  /** Parses pasted HTML and `setContent(html)` (pasted tables become paragraphs). */
+  private readonly parser: PMDOMParser;
   private readonly root: HTMLElement;
   private readonly canvas: HTMLElement;
   private readonly view: EditorView;
@@ -123,6 +127,7 @@ export class ServiceEditor {
     this.options = this.resolved.options;
     this.scheme = this.resolved.colorScheme;
     this.schema = sharedSchema ??= createSchema();
+    this.parser = htmlParser(this.schema);
     const o = this.options;
     this.uploader =
       o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
@@ -235,15 +240,23 @@ export class ServiceEditor {
       state,
       nodeViews,
       editable: () => !this.destroyed && this.editable,
-      attributes: {
-        role: 'textbox',
-        'aria-multiline': 'true',
-        'aria-label': 'Email content',
-        class: 'sv-content',
-        spellcheck: 'true',
+      // the document's language and direction, as the email's content cell has them: a
+      // right-to-left document is edited right to left, and spell-checked in its language
+      attributes: (state) => {
+        const { lang, dir } = docSettings(state.doc.attrs);
+        return {
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': 'Email content',
+          class: 'sv-content',
+          spellcheck: 'true',
+          lang,
+          dir,
+        };
       },
       dispatchTransaction: (tr) => this.dispatch(tr),
       handlePaste: (_view, event) => this.pasteFiles(event),
+      clipboardParser: this.parser,
       handleDrop: (view, event, _slice, moved) => !moved && this.dropFiles(view, event),
       transformPastedHTML: (html) =>
         html.replace(/<(script|style|iframe|object|embed|template)[\s\S]*?<\/\1\s*>/gi, ''),
@@ -562,7 +575,7 @@ export class ServiceEditor {
       const attrs = marker
         ? readAttrsMarker(DOC_ATTRS, marker.getAttribute('data-attrs'))
         : this.docDefaults();
-      const parsed = PMDOMParser.fromSchema(this.schema).parse(dom.body);
+      const parsed = this.parser.parse(dom.body);
       return this.schema.nodes.doc!.create(attrs, chipVariables(parsed.content, this.schema));
     }
     const raw = content as JSONNode;

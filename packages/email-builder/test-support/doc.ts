@@ -115,3 +115,27 @@ export function fullDocument(
       .map(([, v]) => v),
   );
 }
+
+/**
+ * A document with every block that has a side (lists, a quote, columns stacking and not, a
+ * left-aligned image, a signature with a photo), in Arabic for `rtl` and English for `ltr`.
+ */
+export function sidedDocument(dir: 'ltr' | 'rtl'): JSONNode {
+  const [a, b, c, d] =
+    dir === 'rtl' ? ['أولاً', 'ثانياً', 'الأول', 'الثاني'] : ['First', 'Second', 'One', 'Two'];
+  return docWith(
+    { lang: dir === 'rtl' ? 'ar' : 'en', dir },
+    ul(li(p(t(a)), ul(li(p(t(`${a} ${b}`))))), li(p(t(b)))),
+    ol(li(p(t(a)))),
+    node('blockquote', undefined, p(t(`${a} ${b} ${c} ${d}`))),
+    node('columns', { layout: '2', gap: 20 }, col(undefined, p(t(c))), col(undefined, p(t(d)))),
+    node(
+      'columns',
+      { layout: '2', gap: 20, stackOnMobile: false },
+      col(undefined, p(t(a))),
+      col(undefined, p(t(b))),
+    ),
+    node('image', { src: 'https://example.com/a.png', alt: c, width: 50, align: 'left' }),
+    node('signature', { avatar: 'https://example.com/me.png', name: d }),
+  );
+}

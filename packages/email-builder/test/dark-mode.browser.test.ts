@@ -11,11 +11,12 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { applyBranding } from '../src/branding/apply.js';
 import type { JSONNode } from '../src/model/types.js';
-import { darkTextColor } from '../src/render/dark-color.js';
+import { darkTextColor, highlightTextColor } from '../src/render/dark-color.js';
 import { renderEmail } from '../src/render/email.js';
 import { STARTER_TEMPLATES } from '../src/templates/gallery/starter.js';
 import { demoBrand } from '../test-support/brand.js';
 import { launchChromium } from '../test-support/browser.js';
+import { col, doc, h, link, node, p, t } from '../test-support/doc.js';
 import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'dark-mode');
@@ -92,6 +93,25 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
+
+const hl = (color: string) => ({ type: 'highlight', attrs: { color } });
+/**
+ * Highlighted text of every kind: body text, a text colour, a link, on a panel, and on a dark
+ * highlight. Regression: the highlight kept its light background in dark mode while the text
+ * turned light, light on yellow (1.1:1).
+ */
+const highlighted = doc(
+  h(1, t('Highlights')),
+  p(t('Body text with '), t('a highlight', hl('#fef08a')), t(' in it.')),
+  p(t('Red on yellow', { type: 'textColor', attrs: { color: '#dc2626' } }, hl('#fef08a'))),
+  p(t('A highlighted link', link('https://example.com'), hl('#bfdbfe'))),
+  node(
+    'columns',
+    { layout: '1' },
+    col({ backgroundColor: '#eef2ff', padding: 16 }, p(t('On a panel', hl('#bbf7d0')))),
+  ),
+  p(t('On navy', hl('#1e3a8a'))),
+);
 
 describe('dark mode for explicit text colours, in Chromium', () => {
   it('editor: the welcome starter in the dark scheme passes axe, its step text lightened', async () => {
@@ -188,5 +208,57 @@ describe('dark mode for explicit text colours, in Chromium', () => {
         await email.close();
       }
     }
+  });
+
+  it('editor: highlighted text keeps a readable colour on its highlight in the dark scheme', async () => {
+    await page.evaluate(() => (window as unknown as Win).editor.setColorScheme('dark'));
+    await page.evaluate((d) => (window as unknown as Win).editor.setContent(d), highlighted);
+    assert.deepEqual(await shown('.sv-content mark'), { color: rgb('#27272a'), dark: '#27272a' });
+    await page.screenshot({ path: path.join(SHOTS, 'editor-highlight-dark.png'), fullPage: true });
+    assert.deepEqual(
+      await axe(page, 'document.querySelector(".sv-content")', '{ runOnly: ["color-contrast"] }'),
+      [],
+    );
+    // a highlight applied from the bubble menu is followed too (a mark step maps no range)
+    await page.click('.sv-content > p:first-of-type');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+Control+ArrowRight');
+    await page.waitForSelector('.sv-bubble:not([hidden])');
+    await page.click('.sv-bubble [aria-label="Highlight"]');
+    await page.click('.sv-bubble [aria-label="#fed7aa"]');
+    assert.deepEqual(await shown('.sv-content > p:first-of-type mark:first-child'), {
+      color: rgb('#27272a'),
+      dark: '#27272a',
+    });
+    assert.equal(await page.textContent('.sv-content > p:first-of-type mark:first-child'), 'Body');
+    await page.evaluate(() => (window as unknown as Win).editor.setColorScheme('light'));
+    assert.equal((await shown('.sv-content mark')).color, rgb('#27272a'));
+    await page.evaluate(() => (window as unknown as Win).editor.setColorScheme('dark'));
+  });
+
+  it('email: highlighted text passes axe in dark emulation; light keeps the author’s colours', async () => {
+    const dark = await openEmail(highlighted, 'dark');
+    await dark.screenshot({ path: path.join(SHOTS, 'email-highlight-dark.png'), fullPage: true });
+    assert.deepEqual(await axe(dark, 'document', EMAIL_AXE), []);
+    const colours = await dark.$$eval('span[style*="background-color"]', (els) =>
+      els.map((el) => getComputedStyle(el).color),
+    );
+    assert.deepEqual(colours, [
+      rgb('#27272a'),
+      rgb(highlightTextColor('#dc2626', '#fef08a')),
+      rgb(highlightTextColor('#2563eb', '#bfdbfe')),
+      rgb('#27272a'),
+      rgb(highlightTextColor('#27272a', '#1e3a8a')),
+    ]);
+    await dark.close();
+    // light mode shows the author's colours as they were (red on yellow is theirs to choose)
+    const light = await openEmail(highlighted, 'light');
+    assert.deepEqual(
+      await light.$$eval('span[style*="background-color"]', (els) =>
+        els.map((el) => getComputedStyle(el).color),
+      ),
+      ['#27272a', '#dc2626', '#2563eb', '#27272a', '#27272a'].map(rgb),
+    );
+    await light.close();
   });
 });

@@ -364,6 +364,185 @@ describe('ServiceEditor in Chromium', () => {
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
   });
 
+  it('edits a right-to-left document right to left: list indents and the quote bar on the right', async () => {
+    const { sidedDocument } = await import('../test-support/doc.js');
+    await setContent(sidedDocument('rtl'));
+    const got = await page.evaluate(() => {
+      const content = document.querySelector('.sv-content')!;
+      const [ul, quote] = [
+        getComputedStyle(content.querySelector('ul')!),
+        getComputedStyle(content.querySelector('blockquote')!),
+      ];
+      return {
+        dir: content.getAttribute('dir'),
+        lang: content.getAttribute('lang'),
+        align: getComputedStyle(content.querySelector('p')!).textAlign,
+        list: [ul.paddingLeft, ul.paddingRight],
+        quote: [quote.borderLeftWidth, quote.borderRightWidth, quote.paddingLeft, quote.paddingRight],
+      };
+    });
+    assert.deepEqual(got, {
+      dir: 'rtl',
+      lang: 'ar',
+      align: 'start',
+      list: ['0px', '24px'],
+      quote: ['0px', '4px', '0px', '16px'],
+    });
+    await page.screenshot({ path: path.join(SHOTS, 'editor-rtl.png'), fullPage: true });
+    // a left-to-right document turns it back
+    await setContent({
+      type: 'doc',
+      content: [{ type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph' }] }] }],
+    });
+    assert.equal(await page.getAttribute('.sv-content', 'dir'), 'ltr');
+    assert.equal(await page.$eval('.sv-content ul', (el) => getComputedStyle(el).paddingLeft), '24px');
+  });
+
+  /** Pastes `html` through the editor's paste path, as a browser does for Ctrl+V. */
+  const paste = (html: string) =>
+    page.evaluate((html) => {
+      const data = new DataTransfer();
+      data.setData('text/html', html);
+      data.setData('text/plain', 'ignored');
+      document
+        .querySelector('.sv-content')!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, html);
+  /** Each text run of the document as `[text, 'mark mark(attr)']`. */
+  const runs = async () => {
+    const out: [string, string][] = [];
+    const walk = (n: import('../src/model/types.js').JSONNode) => {
+      if (n.type === 'text') {
+        const marks = (n.marks ?? []).map((m) => {
+          const attr = m.attrs?.color ?? m.attrs?.size;
+          return attr === undefined ? m.type : `${m.type}(${attr})`;
+        });
+        out.push([n.text ?? '', marks.join(' ')]);
+      }
+      for (const c of n.content ?? []) walk(c);
+    };
+    walk(await json());
+    return out;
+  };
+  // Google Docs' clipboard, trimmed: a wrapper <b> that is not bold, and every run a span with
+  // all of its styles, black text colour included.
+  const DOCS_RUN =
+    'font-size:11pt;font-family:Arial,sans-serif;color:#000000;background-color:transparent;font-variant:normal;vertical-align:baseline;white-space:pre-wrap;';
+  const docsSpan = (style: string, text: string) => `<span style="${DOCS_RUN}${style}">${text}</span>`;
+
+  it('composes every style of a pasted span: bold and italic are kept beside a colour', async () => {
+    await emptyDoc();
+    await paste(
+      '<p><span style="color:#000000;font-weight:700">x</span> <span style="color:#2563eb;font-style:italic">blue italic</span> ' +
+        '<span style="color:#dc2626;background-color:#fef08a;font-size:20px;font-weight:bold;font-style:italic;text-decoration:underline line-through">all</span> ' +
+        '<span style="background-color:#ffffff;font-weight:600">on white</span></p>',
+    );
+    assert.deepEqual(await runs(), [
+      ['x', 'bold'],
+      [' ', ''],
+      ['blue italic', 'textColor(#2563eb) italic'],
+      [' ', ''],
+      ['all', 'textColor(#dc2626) highlight(#fef08a) fontSize(20) bold italic underline strike'],
+      [' ', ''],
+      ['on white', 'bold'],
+    ]);
+  });
+
+  it('pastes from Google Docs: its wrapper <b> does not make everything bold', async () => {
+    await emptyDoc();
+    await paste(
+      '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-5a1b2c3d-7fff-1234-abcd-0123456789ab">' +
+        '<p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;">' +
+        docsSpan('font-weight:400;font-style:normal;text-decoration:none;', 'Plain, ') +
+        docsSpan('font-weight:700;font-style:normal;text-decoration:none;', 'bold, ') +
+        docsSpan('font-weight:400;font-style:italic;text-decoration:none;', 'italic, ') +
+        docsSpan('color:#ff0000;font-weight:700;font-style:italic;text-decoration:underline;', 'red') +
+        '</p></b>',
+    );
+    assert.deepEqual(await runs(), [
+      ['Plain, ', ''],
+      ['bold, ', 'bold'],
+      ['italic, ', 'italic'],
+      ['red', 'textColor(#ff0000) bold italic underline'],
+    ]);
+    assert.match(await html(), /Plain, <strong>bold, <\/strong><em>italic, <\/em>/);
+  });
+
+  it('pastes from Word: bold and italic tags around coloured spans, and normal weight inside bold', async () => {
+    await emptyDoc();
+    await paste(
+      "<p class=MsoNormal><b><span lang=EN-GB style='font-size:12.0pt;color:#1F3864'>Word bold</span></b> " +
+        "<i><span style='color:#C00000'>word italic</span></i> <b>bold <span style='font-weight:normal'>not bold</span></b></p>",
+    );
+    assert.deepEqual(await runs(), [
+      ['Word bold', 'textColor(#1f3864) bold'],
+      [' ', ''],
+      ['word italic', 'textColor(#c00000) italic'],
+      [' ', ''],
+      ['bold ', 'bold'],
+      ['not bold', ''],
+    ]);
+  });
+
+  /** Each top-level block as `type: text`, bold runs in *stars*. */
+  const blocks = async () =>
+    ((await json()).content ?? []).map(
+      (n) =>
+        `${n.type}: ${(n.content ?? []).map((c) => (c.marks?.some((m) => m.type === 'bold') ? `*${c.text}*` : (c.text ?? ''))).join('')}`,
+    );
+
+  it('pastes a table row as one paragraph, its cells separated (they ran together)', async () => {
+    await emptyDoc();
+    await paste('<table><tr><td>cell A</td><td>cell B</td></tr></table>');
+    assert.deepEqual(await blocks(), ['paragraph: cell A · cell B']);
+    assert.match(await html(), />cell A · cell B<\/p>/);
+
+    // a spreadsheet: a header row, empty cells left out, an empty row dropped
+    await emptyDoc();
+    await paste(
+      '<p>Order</p><google-sheets-html-origin><table><tbody><tr><th>Item</th><th>Qty</th></tr>' +
+        '<tr><td>Coffee</td><td></td><td>2</td></tr><tr><td> </td><td></td></tr>' +
+        '<tr><td><b>Total</b></td><td>2</td></tr></tbody></table></google-sheets-html-origin><p>Thanks</p>',
+    );
+    assert.deepEqual(await blocks(), [
+      'paragraph: Order',
+      'paragraph: *Item* · *Qty*',
+      'paragraph: Coffee · 2',
+      'paragraph: *Total* · 2',
+      'paragraph: Thanks',
+    ]);
+
+    // cells copied without their table (prosemirror-view parses them inside a row)
+    await emptyDoc();
+    await paste('<td>left</td><td>right</td>');
+    assert.deepEqual(await blocks(), ['paragraph: left · right']);
+  });
+
+  it('keeps the paragraphs of table cells that hold blocks (Google Docs, Word), text cells apart', async () => {
+    await emptyDoc();
+    await paste(
+      '<table><tr><td><p>Docs A</p></td><td><p>Docs B</p><p>B two</p></td><td>bare</td><td>text</td></tr></table>',
+    );
+    // text-only cells beside them become paragraphs of their own
+    assert.deepEqual(await blocks(), [
+      'paragraph: Docs A',
+      'paragraph: Docs B',
+      'paragraph: B two',
+      'paragraph: bare',
+      'paragraph: text',
+    ]);
+  });
+
+  it('flattens tables in HTML given to setContent the same way, and leaves its own email alone', async () => {
+    await setContent('<p>Hi</p><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>');
+    assert.deepEqual(await blocks(), ['paragraph: Hi', 'paragraph: a · b', 'paragraph: c · d']);
+    const { SAMPLES, doc } = await import('../test-support/doc.js');
+    await setContent(doc(SAMPLES.columns3!, SAMPLES.footer!));
+    const first = await json();
+    await setContent(await html());
+    assert.deepEqual(await json(), first);
+  });
+
   it('round-trips setContent(getHTML()) and setContent(getJSON())', async () => {
     const { fullDocument } = await import('../test-support/doc.js');
     await setContent(fullDocument({ preheader: 'Hi', backdrop: '#101010' }));

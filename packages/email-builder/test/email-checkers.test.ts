@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderEmail } from '../src/render/email.js';
 import { unsupported, validate } from '../test-support/checkers.js';
-import { col, doc, docWith, fullDocument, node, p, SAMPLES, t } from '../test-support/doc.js';
+import { col, doc, docWith, fullDocument, node, p, SAMPLES, sidedDocument, t } from '../test-support/doc.js';
 
 const cases: [string, ReturnType<typeof doc>][] = [
   ...Object.entries(SAMPLES).map(([name, block]): [string, ReturnType<typeof doc>] => [name, doc(block)]),
   ['full document', fullDocument()],
   ['right-to-left document', docWith({ lang: 'he', dir: 'rtl', preheader: 'תצוגה' }, p(t('שלום')))],
+  ['right-to-left lists, quote, columns, image and signature', sidedDocument('rtl')],
   [
     'muted text on a tinted panel (dark-mode text colour classes)',
     doc(
@@ -20,6 +21,18 @@ const cases: [string, ReturnType<typeof doc>][] = [
         col(
           { backgroundColor: '#eef2ff' },
           p(t('On a panel', { type: 'textColor', attrs: { color: '#52525b' } })),
+        ),
+      ),
+    ),
+  ],
+  [
+    'highlighted text (dark-mode colour classes)',
+    doc(
+      p(
+        t(
+          'Noted',
+          { type: 'textColor', attrs: { color: '#dc2626' } },
+          { type: 'highlight', attrs: { color: '#fef08a' } },
         ),
       ),
     ),

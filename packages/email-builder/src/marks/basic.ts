@@ -1,6 +1,14 @@
 import { defineMark } from './define.js';
 
-/** Bold. `<strong>` everywhere; pasted `font-weight` of 600 or more counts. */
+// The span rules below are `consuming: false`, like the style marks' (see marks/style.ts): one
+// pasted span may be bold, italic, coloured and sized at once, and every rule must see it.
+
+/**
+ * Bold. `<strong>` everywhere; pasted `font-weight` of 600 or more counts, and a weight of 400
+ * or less inside bold text ends it. Google Docs wraps a whole paste in
+ * `<b style="font-weight:normal" id="docs-internal-guid-…">`, which is not bold, and writes
+ * each run's real weight on its span.
+ */
 export const bold = defineMark({
   name: 'bold',
   attrs: {},
@@ -10,7 +18,13 @@ export const bold = defineMark({
       { tag: 'b', getAttrs: (dom) => (dom as HTMLElement).style.fontWeight !== 'normal' && null },
       {
         tag: 'span',
+        consuming: false,
         getAttrs: (dom) => /^(bold(er)?|[6-9]\d\d)$/.test((dom as HTMLElement).style.fontWeight) && null,
+      },
+      {
+        style: 'font-weight',
+        getAttrs: (value) => /^(normal|lighter|[1-4]\d\d)$/.test(value) && null,
+        clearMark: (mark) => mark.type.name === 'bold',
       },
     ],
     toDOM: () => ['strong', 0],
@@ -26,7 +40,11 @@ export const italic = defineMark({
     parseDOM: [
       { tag: 'em' },
       { tag: 'i' },
-      { tag: 'span', getAttrs: (dom) => (dom as HTMLElement).style.fontStyle === 'italic' && null },
+      {
+        tag: 'span',
+        consuming: false,
+        getAttrs: (dom) => (dom as HTMLElement).style.fontStyle === 'italic' && null,
+      },
     ],
     toDOM: () => ['em', 0],
   },
@@ -42,6 +60,7 @@ export const underline = defineMark({
       { tag: 'u' },
       {
         tag: 'span',
+        consuming: false,
         getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('underline') && null,
       },
     ],
@@ -61,6 +80,7 @@ export const strike = defineMark({
       { tag: 'strike' },
       {
         tag: 'span',
+        consuming: false,
         getAttrs: (dom) => (dom as HTMLElement).style.textDecoration.includes('line-through') && null,
       },
     ],

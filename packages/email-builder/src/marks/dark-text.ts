@@ -1,20 +1,26 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
+import { AddMarkStep, RemoveMarkStep } from 'prosemirror-transform';
 import { Decoration, DecorationSet } from 'prosemirror-view';
 import { type DocSettings, docSettings } from '../model/doc.js';
-import { darkSurface, darkTextColor } from '../render/dark-color.js';
-import { LINK } from '../render/styles.js';
+import { isHexColor } from '../render/color.js';
+import { darkSurface, darkTextColor, highlightTextColor } from '../render/dark-color.js';
+import { TEXT } from '../render/styles.js';
+import { explicitColor } from './ink.js';
 
 const key = new PluginKey<DecorationSet>('darkText');
 
-/** The colour the email writes inline on text with these marks: its text colour, else a link's. */
-function explicitColor(marks: readonly Mark[]): string {
-  let color = '';
-  for (const mark of marks) {
-    if (mark.type.name === 'textColor') return String(mark.attrs.color);
-    if (mark.type.name === 'link') color = LINK;
-  }
-  return color;
+/**
+ * The colour text with these marks shows in dark mode on `surface`, or '' when it keeps the
+ * theme's text colour: on a highlight, a colour that reads on it; else an explicit colour's
+ * counterpart, when it differs.
+ */
+function darkColor(marks: readonly Mark[], surface: string): string {
+  const color = explicitColor(marks.map((m) => ({ type: m.type.name, attrs: m.attrs })));
+  const highlight = marks.find((m) => m.type.name === 'highlight')?.attrs.color;
+  if (isHexColor(highlight)) return highlightTextColor(color || TEXT, highlight);
+  const dark = color && darkTextColor(color, surface);
+  return dark !== color ? dark : '';
 }
 
 /** Decorations for the text inside `node` (whose content starts at `start`), on `surface`. */
@@ -22,9 +28,8 @@ function collect(node: PMNode, start: number, surface: string, s: DocSettings, o
   node.forEach((child, offset) => {
     const pos = start + offset;
     if (child.isText) {
-      const color = explicitColor(child.marks);
-      const dark = color && darkTextColor(color, surface);
-      if (dark && dark !== color)
+      const dark = darkColor(child.marks, surface);
+      if (dark)
         out.push(
           Decoration.inline(pos, pos + child.nodeSize, {
             class: 'sv-dark-text',
@@ -53,12 +58,18 @@ function decorations(doc: PMNode, from: number, to: number): Decoration[] {
 function changedBlocks(tr: Transaction): [number, number] | null {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
-  tr.mapping.maps.forEach((map, i) => {
+  tr.steps.forEach((step, i) => {
     const rest = tr.mapping.slice(i + 1);
-    map.forEach((_oldStart, _oldEnd, start, end) => {
+    const widen = (start: number, end: number) => {
       from = Math.min(from, rest.map(start, -1));
       to = Math.max(to, rest.map(end, 1));
+    };
+    tr.mapping.maps[i]!.forEach((_oldStart, _oldEnd, start, end) => {
+      widen(start, end);
     });
+    // Adding or removing a mark (a colour or highlight from the bubble menu) moves nothing, so
+    // its step map is empty: its own range is what changed.
+    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) widen(step.from, step.to);
   });
   if (from > to) return null;
   const [$from, $to] = [tr.doc.resolve(from), tr.doc.resolve(to)];
@@ -73,8 +84,10 @@ const darkColorsChanged = (a: EditorState, b: EditorState) =>
  * carries a colour inline (a text colour mark, a link) gets `class="sv-dark-text"` and
  * `--sv-dark-text`, the colour's dark-mode counterpart on the surface it sits on (the email's
  * dark background or a darkened panel's), and the dark theme's stylesheet shows that colour.
- * So the author sees what Apple Mail and other `prefers-color-scheme: dark` clients will show
- * ({@link darkTextColor}); light mode, and the document, keep the author's colour.
+ * Highlighted text gets a colour that reads on its highlight ({@link highlightTextColor}),
+ * which keeps its light background. So the author sees what Apple Mail and other
+ * `prefers-color-scheme: dark` clients will show ({@link darkTextColor}); light mode, and the
+ * document, keep the author's colour.
  *
  * Decorations rather than the mark's `toDOM`: the counterpart depends on the document's dark
  * colours and on whether the text sits on a panel, which a mark cannot see. Only the top-level

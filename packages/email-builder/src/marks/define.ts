@@ -2,6 +2,16 @@ import type { MarkSpec } from 'prosemirror-model';
 import type { AttrTable } from '../model/attrs.js';
 import type { Attrs, RenderContext } from '../nodes/define.js';
 
+/** What a mark's email renderer knows of the text it wraps. */
+export interface MarkedText {
+  /**
+   * The text's colour in light mode: its text colour, else a link's, else the body text colour
+   * (marks that set a colour render outside the ones that might need it, so it holds for the
+   * whole run the mark wraps).
+   */
+  ink: string;
+}
+
 /**
  * One inline mark: attributes, ProseMirror spec, and the email HTML that wraps marked text.
  * Marks render in registry order, outermost first.
@@ -14,7 +24,7 @@ export interface MarkDefinition {
    * The opening and closing tags around marked text, or null when the attrs make it a no-op.
    * `ctx` gives an explicit text colour its dark-mode class ({@link RenderContext.darkTextAttr}).
    */
-  render(attrs: Attrs, ctx: RenderContext): [string, string] | null;
+  render(attrs: Attrs, ctx: RenderContext, text: MarkedText): [string, string] | null;
   /** Plain-text suffix after the marked run (links add their URL). */
   textSuffix?(attrs: Attrs, text: string): string;
 }

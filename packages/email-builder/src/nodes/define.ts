@@ -17,16 +17,22 @@ export interface RenderContext {
   settings: DocSettings;
   /**
    * Renders child blocks; `opts.width` narrows the available width (columns), `opts.listDepth`
-   * nests lists, `opts.panel` says they sit on a column panel with its own background.
+   * nests lists, `opts.panel` says they sit on a column panel with its own background,
+   * `opts.flushEnd` gives the last of them {@link RenderContext.flushEnd}.
    */
   blocks(
     nodes: readonly JSONNode[] | undefined,
-    opts?: { width?: number; listDepth?: number; panel?: boolean },
+    opts?: { width?: number; listDepth?: number; panel?: boolean; flushEnd?: boolean },
   ): string;
   /** Renders inline content (text with marks, breaks, badges). */
   inline(nodes: readonly JSONNode[] | undefined): string;
   /** How deep in lists the block sits (0 outside lists). */
   listDepth: number;
+  /**
+   * True for the last block inside a container that draws its own bottom edge (a quote's bar):
+   * the block leaves no margin under itself, so the edge ends with the text.
+   */
+  flushEnd: boolean;
   /**
    * For text given an explicit colour inline (a text colour, a link): ` class="…"` naming the
    * colour's dark-mode counterpart on the surface here (the email's, or a panel's), or `''`
@@ -34,6 +40,12 @@ export interface RenderContext {
    * rule per distinct dark colour.
    */
   darkTextAttr(color: string): string;
+  /**
+   * For highlighted text whose light-mode colour is `ink`: ` class="…"` naming the colour it
+   * takes in dark mode, which reads on the `highlight` (the highlight keeps its background there
+   * while text around it turns light). One rule per distinct colour, as for `darkTextAttr`.
+   */
+  darkHighlightAttr(ink: string, highlight: string): string;
 }
 
 /** What a plain-text renderer gets: ways to render children as text. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DOC_ATTRS } from '../model/doc.js';
-import { contrast } from './contrast.js';
-import { darkSurface, darkTextColor, MIN_CONTRAST } from './dark-color.js';
+import { contrast, luminance } from './contrast.js';
+import { darkSurface, darkTextColor, highlightTextColor, MIN_CONTRAST } from './dark-color.js';
 
 // The document's default dark surfaces: the email's background, and a tinted panel's.
 const CANVAS = DOC_ATTRS.darkCanvas.default as string; // #27272a
@@ -87,5 +87,33 @@ describe('darkSurface', () => {
     const settings = { darkCanvas: '#101010', darkBorder: '#303030' };
     assert.equal(darkSurface(settings, true), '#303030');
     assert.equal(darkSurface(settings, false), '#101010');
+  });
+});
+
+describe('highlightTextColor', () => {
+  it('keeps the light-mode colour when it reads on the highlight (every palette highlight with body text)', () => {
+    for (const highlight of ['#fef08a', '#bbf7d0', '#bfdbfe', '#fbcfe8', '#fed7aa', '#e4e4e7'])
+      assert.equal(highlightTextColor('#27272a', highlight), '#27272a', highlight);
+  });
+
+  it('darkens light text on a light highlight and lightens dark text on a dark one, to 4.5:1, hue kept', () => {
+    for (const [ink, highlight, lighter] of [
+      ['#e4e4e7', '#fef08a', false], // the dark theme's text on yellow: 1.1:1
+      ['#ca8a04', '#fef08a', false], // the palette's amber on yellow
+      ['#27272a', '#1e3a8a', true], // body text on navy
+      ['#27272a', '#e11d48', true], // on rose, where white has more room than black
+    ] as const) {
+      const out = highlightTextColor(ink, highlight);
+      assert.ok(contrast(out, highlight) >= MIN_CONTRAST, `${ink} on ${highlight}: ${out}`);
+      assert.ok(contrast(out, highlight) < MIN_CONTRAST + 0.2, `no further than needed: ${out}`);
+      assert.equal(luminance(out) > luminance(ink), lighter, `${ink} on ${highlight}: ${out}`);
+    }
+    // a coloured text stays its colour: the amber darkens to a darker amber
+    const amber = highlightTextColor('#ca8a04', '#fef08a');
+    assert.ok(Math.abs(hue(amber).degrees - hue('#ca8a04').degrees) < 2, amber);
+  });
+
+  it('throws a RangeError for anything but hex colours', () => {
+    assert.throws(() => highlightTextColor('yellow', '#fef08a'), RangeError);
   });
 });

@@ -53,18 +53,49 @@ export function darkTextColor(color: string, background: string): string {
     throw new RangeError(`darkTextColor takes hex colours, got ${color} on ${background}`);
   const [hex, bg] = [toHexColor(color), toHexColor(background)];
   if (contrast(hex, bg) >= MIN_CONTRAST) return color;
+  return towardContrast(hex, bg, 1);
+}
+
+/**
+ * `hex` (which fails {@link MIN_CONTRAST} on `bg`) with its HSL lightness moved towards `limit`
+ * (1 lighter, 0 darker) just far enough to pass, hue and saturation kept; white or black when
+ * nothing short of it passes.
+ */
+function towardContrast(hex: string, bg: string, limit: 0 | 1): string {
   const [h, s, l] = toHsl(hex);
   const passes = (lightness: number) => contrast(fromHsl([h, s, lightness]), bg) >= MIN_CONTRAST;
-  if (!passes(1)) return '#ffffff';
+  if (!passes(limit)) return limit === 1 ? '#ffffff' : '#000000';
   // Luminance only grows with HSL lightness at a fixed hue and saturation (also after rounding
-  // to whole channels), so the least lightness that passes can be found by bisection.
-  let [lo, hi] = [l, 1];
-  while (hi - lo > 1e-4) {
-    const mid = (lo + hi) / 2;
-    if (passes(mid)) hi = mid;
-    else lo = mid;
+  // to whole channels), so the lightness nearest `l` that passes can be found by bisection.
+  let [fails, pass] = [l, limit as number];
+  while (Math.abs(pass - fails) > 1e-4) {
+    const mid = (fails + pass) / 2;
+    if (passes(mid)) pass = mid;
+    else fails = mid;
   }
-  return fromHsl([h, s, hi]);
+  return fromHsl([h, s, pass]);
+}
+
+/**
+ * The dark-mode colour of text on a highlight. A highlight keeps its background in dark mode
+ * (an inline background, which `prefers-color-scheme: dark` clients leave as written, as the
+ * editor's dark theme does), while the text around it turns light: light text on a light
+ * highlight is unreadable. So highlighted text keeps `ink`, its light-mode colour (its text
+ * colour, a link's, or the body text colour), when that reaches {@link MIN_CONTRAST} on the
+ * highlight, and is otherwise darkened (on a light highlight) or lightened (on a dark one), hue
+ * kept, just enough to reach it. Throws a `RangeError` on anything but hex colours.
+ *
+ * @example
+ * highlightTextColor('#27272a', '#fef08a') // body text on yellow reads as it is: '#27272a'
+ * highlightTextColor('#27272a', '#1e3a8a') // on navy: lightened to 4.5:1
+ */
+export function highlightTextColor(ink: string, highlight: string): string {
+  if (!isHexColor(ink) || !isHexColor(highlight))
+    throw new RangeError(`highlightTextColor takes hex colours, got ${ink} on ${highlight}`);
+  const [hex, bg] = [toHexColor(ink), toHexColor(highlight)];
+  if (contrast(hex, bg) >= MIN_CONTRAST) return ink;
+  // the side with more room: dark text on a light highlight, light text on a dark one
+  return towardContrast(hex, bg, contrast('#000000', bg) >= contrast('#ffffff', bg) ? 0 : 1);
 }
 
 /**

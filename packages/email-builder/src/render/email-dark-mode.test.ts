@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { col, doc, docWith, link, node, p, t } from '../../test-support/doc.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import { darkTextColor } from './dark-color.js';
+import { luminance } from './contrast.js';
+import { darkTextColor, highlightTextColor } from './dark-color.js';
 import { renderEmail } from './email.js';
 
 const color = (c: string): JSONMark => ({ type: 'textColor', attrs: { color: c } });
+const highlight = (c: string): JSONMark => ({ type: 'highlight', attrs: { color: c } });
 const MUTED = '#52525b'; // the starter templates' secondary text
 const TINT = '#eef2ff'; // their tinted panels
 
@@ -104,5 +106,46 @@ describe('dark mode for explicit text colours in the email', () => {
       `.sv-tc1{color:${darkTextColor(MUTED, '#1e293b')}!important}`,
     ]);
     assert.ok(darkRules(html).includes('.sv-colbg{background-color:#1e293b!important}'));
+  });
+
+  // Regression: a highlight keeps its light background in dark mode while the text turns light
+  // (.sv-t, a text colour's lighter counterpart): light text on yellow, unreadable.
+  it('gives highlighted text a colour that reads on its highlight: the body text colour on yellow', () => {
+    const html = renderEmail(doc(p(t('Plain, '), t('noted', highlight('#fef08a')))));
+    assert.match(html, /Plain, <span class="sv-tc0" style="background-color:#fef08a">noted<\/span>/);
+    assert.deepEqual(textColourRules(html), ['.sv-tc0{color:#27272a!important}']);
+  });
+
+  it('keeps a highlighted text colour or link readable on the highlight, not lightened for the dark email', () => {
+    const html = renderEmail(
+      doc(
+        p(t('red', color('#dc2626'), highlight('#fef08a')), t(' red', color('#dc2626'))),
+        p(t('docs', link('https://example.com'), highlight('#bfdbfe'))),
+      ),
+    );
+    const red = highlightTextColor('#dc2626', '#fef08a');
+    const blue = highlightTextColor('#2563eb', '#bfdbfe');
+    // the text colour's class lightens it on the dark email; inside the highlight, the highlight's wins
+    assert.deepEqual(textColourRules(html), [
+      `.sv-tc0{color:${darkTextColor('#dc2626', '#27272a')}!important}`,
+      `.sv-tc1{color:${red}!important}`,
+      `.sv-tc2{color:${darkTextColor('#2563eb', '#27272a')}!important}`,
+      `.sv-tc3{color:${blue}!important}`,
+    ]);
+    assert.match(
+      html,
+      /<span class="sv-tc0" style="color:#dc2626"><span class="sv-tc1" style="background-color:#fef08a">red<\/span> red<\/span>/,
+    );
+    assert.match(
+      html,
+      /class="sv-tc2" style="color:#2563eb;[^"]*"><span class="sv-tc3" style="background-color:#bfdbfe">docs</,
+    );
+  });
+
+  it('lightens text on a dark highlight instead', () => {
+    const html = renderEmail(doc(p(t('navy', highlight('#1e3a8a')))));
+    const light = highlightTextColor('#27272a', '#1e3a8a');
+    assert.ok(luminance(light) > luminance('#1e3a8a'), `lighter than the highlight, got ${light}`);
+    assert.deepEqual(textColourRules(html), [`.sv-tc0{color:${light}!important}`]);
   });
 });

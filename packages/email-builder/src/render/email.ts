@@ -4,10 +4,10 @@ import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
 import { BLOCKS_BY_NAME } from '../nodes/registry.js';
-import { darkSurface, darkTextColor } from './dark-color.js';
+import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
-import { DARK_MUTED, DARK_TEXT, FONT } from './styles.js';
+import { DARK_MUTED, DARK_TEXT, FONT, textSides } from './styles.js';
 
 /** Overrides of the document's own settings at render time (issue 7's preview and templates use them). */
 export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>>;
@@ -22,6 +22,11 @@ type DarkClasses = ReturnType<typeof darkClasses>;
 function darkClasses() {
   const names = new Map<string, string>(); // dark colour → class name
   const attrs = new Map<string, string>(); // colour and surface → class attribute
+  /** ` class="…"` for text shown in `darkColor` in dark mode. */
+  const classFor = (darkColor: string): string => {
+    if (!names.has(darkColor)) names.set(darkColor, `sv-tc${names.size}`);
+    return ` class="${names.get(darkColor)}"`;
+  };
   return {
     /** ` class="…"` for text of `color` on the dark `surface`, or '' when it reads there as it is. */
     attr(color: string, surface: string): string {
@@ -29,57 +34,74 @@ function darkClasses() {
       let attr = attrs.get(key);
       if (attr === undefined) {
         const darkColor = darkTextColor(color, surface);
-        if (darkColor !== color && !names.has(darkColor)) names.set(darkColor, `sv-tc${names.size}`);
-        attr = darkColor === color ? '' : ` class="${names.get(darkColor)}"`;
+        attr = darkColor === color ? '' : classFor(darkColor);
         attrs.set(key, attr);
       }
       return attr;
     },
+    /**
+     * ` class="…"` for text of light-mode colour `ink` on a `highlight`: always one, since the
+     * text around it turns light in dark mode while the highlight stays (see {@link highlightTextColor}).
+     */
+    highlight: (ink: string, highlight: string): string => classFor(highlightTextColor(ink, highlight)),
     /** `.sv-tc0{color:…!important}` for each class given out. */
     rules: (): string[] => [...names].map(([color, name]) => `.${name}{color:${color}!important}`),
   };
 }
 
-/** Where blocks are being rendered: the width they may fill, list depth, and the panel they sit on. */
+/**
+ * Where blocks are being rendered: the width they may fill, list depth, the panel they sit on,
+ * and whether the block ends its container flush.
+ */
 interface Scope {
   settings: DocSettings;
   width: number;
   listDepth: number;
   panel: boolean;
+  flushEnd: boolean;
   dark: DarkClasses;
 }
 
 function blockContext(scope: Scope): RenderContext {
-  const { settings, width, listDepth, panel, dark } = scope;
+  const { settings, width, listDepth, panel, flushEnd, dark } = scope;
   const surface = darkSurface(settings, panel);
   const ctx: RenderContext = {
     width,
     settings,
     listDepth,
-    blocks: (nodes, opts) =>
-      renderBlocks(
-        nodes,
-        blockContext({
-          ...scope,
-          width: opts?.width ?? width,
-          listDepth: opts?.listDepth ?? listDepth,
-          panel: opts?.panel ?? panel,
-        }),
-      ),
+    flushEnd,
+    blocks: (nodes, opts) => {
+      const inner: Scope = {
+        ...scope,
+        width: opts?.width ?? width,
+        listDepth: opts?.listDepth ?? listDepth,
+        panel: opts?.panel ?? panel,
+        flushEnd: false,
+      };
+      const last = opts?.flushEnd ? blockContext({ ...inner, flushEnd: true }) : undefined;
+      return renderBlocks(nodes, blockContext(inner), last);
+    },
     inline: (nodes) => renderInline(nodes, ctx),
     darkTextAttr: (color) => dark.attr(color, surface),
+    darkHighlightAttr: (ink, highlight) => dark.highlight(ink, highlight),
   };
   return ctx;
 }
 
-function renderBlocks(nodes: readonly JSONNode[] | undefined, ctx: RenderContext): string {
+/** Renders `nodes` in `ctx`, the last of them in `lastCtx` when given. */
+function renderBlocks(
+  nodes: readonly JSONNode[] | undefined,
+  ctx: RenderContext,
+  lastCtx: RenderContext = ctx,
+): string {
   let out = '';
-  for (const node of nodes ?? []) {
+  const list = nodes ?? [];
+  list.forEach((node, i) => {
     const def = BLOCKS_BY_NAME.get(node.type);
     if (!def || node.type === 'doc')
       throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
-    out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
-  }
+    out += def.render(node, cleanAttrs(def.attrs, node.attrs), i === list.length - 1 ? lastCtx : ctx);
+  });
   return out;
 }
 
@@ -148,7 +170,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
   const dark = darkClasses();
   const body = renderBlocks(
     doc.content,
-    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, dark }),
+    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, flushEnd: false, dark }),
   );
   const title = escapeHtml(s.title || firstText(doc.content).slice(0, 120) || 'Email');
   const lang = escapeHtml(s.lang);
@@ -172,7 +194,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     `<!--[if mso]><table role="presentation" width="${s.width}" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->` +
     `<div class="sv-card" style="max-width:${s.width}px;margin:0 auto;background-color:${s.canvas};${border};overflow:hidden">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-card" bgcolor="${s.canvas}" style="background-color:${s.canvas}"><tr>` +
-    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${s.dir === 'rtl' ? 'right' : 'left'}">${body}</td>` +
+    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${textSides(s.dir).start}">${body}</td>` +
     '</tr></table></div><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>'
   );
 }

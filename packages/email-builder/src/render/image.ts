@@ -14,9 +14,12 @@ export interface ImageParts {
 }
 
 function img(src: string, alt: string, width: number, align: string, radius: number, cls: string): string {
-  // `display:block` removes the gap under images in Gmail and Outlook.com; margins centre it,
-  // since `align` on the cell alone does not move a block image in every client.
-  const margin = align === 'center' ? 'margin:0 auto' : align === 'right' ? 'margin:0 0 0 auto' : 'margin:0';
+  // `display:block` removes the gap under images in Gmail and Outlook.com; margins place it,
+  // since `align` on the cell alone does not move a block image in every client. The auto
+  // margin is on the far side for left and right too: a block with no auto margin goes to the
+  // start side, which is the right in a right-to-left document.
+  const margin =
+    align === 'center' ? 'margin:0 auto' : align === 'right' ? 'margin:0 0 0 auto' : 'margin:0 auto 0 0';
   const round = radius > 0 ? `;border-radius:${radius}px` : '';
   return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" width="${width}"${cls} style="display:block;width:100%;max-width:${width}px;height:auto;${margin};border:0;text-decoration:none${round}">`;
 }

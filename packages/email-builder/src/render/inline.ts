@@ -1,4 +1,5 @@
 import { ServiceEditorError } from '../errors.js';
+import { explicitColor } from '../marks/ink.js';
 import { MARKS } from '../marks/registry.js';
 import { cleanAttrs } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
@@ -6,6 +7,7 @@ import { MARKS_BY_NAME } from '../model/validate.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
 import { BLOCKS_BY_NAME } from '../nodes/registry.js';
 import { escapeHtml } from './escape.js';
+import { TEXT } from './styles.js';
 
 const RANK = new Map(MARKS.map((m, i) => [m.name, i]));
 
@@ -33,9 +35,10 @@ export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: Render
     let keep = 0;
     while (keep < open.length && keep < marks.length && open[keep]!.key === key(marks[keep]!)) keep++;
     closeTo(keep);
+    const text = { ink: explicitColor(marks) || TEXT };
     for (const mark of marks.slice(keep)) {
       const def = MARKS_BY_NAME.get(mark.type)!;
-      const tags = def.render(cleanAttrs(def.attrs, mark.attrs), ctx);
+      const tags = def.render(cleanAttrs(def.attrs, mark.attrs), ctx, text);
       out += tags?.[0] ?? '';
       open.push({ key: key(mark), close: tags?.[1] ?? '' });
     }

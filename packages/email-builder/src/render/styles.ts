@@ -25,7 +25,32 @@ export function textStyle(size: number, lineHeight: number, margin = '0', color 
   return `margin:${margin};font-size:${size}px;line-height:${Math.round(size * lineHeight)}px;color:${color}`;
 }
 
-/** `;text-align:x` unless x is the default left. */
+/**
+ * The physical sides where a line of text starts and ends in a document of direction `dir`.
+ * Logical properties (`padding-inline-start`, `border-inline-start`) would say this by
+ * themselves, but the Word engine of Outlook for Windows and older webmail do not know them, so
+ * the renderer writes `left` or `right`, chosen here from the document's `dir`.
+ */
+export function textSides(dir: string): { start: 'left' | 'right'; end: 'left' | 'right' } {
+  return dir === 'rtl' ? { start: 'right', end: 'left' } : { start: 'left', end: 'right' };
+}
+
+/**
+ * A four-value `padding` or `margin` given by the text's sides: `top`, `end` (where lines end),
+ * `bottom`, `start` (where lines start, where bullets hang), written in CSS's physical order
+ * (top right bottom left) for the direction `dir`.
+ *
+ * @example
+ * flowBox('rtl', '0', '0', '0', '24px') // '0 24px 0 0': a list indented on the right
+ */
+export function flowBox(dir: string, top: string, end: string, bottom: string, start: string): string {
+  return dir === 'rtl' ? `${top} ${start} ${bottom} ${end}` : `${top} ${end} ${bottom} ${start}`;
+}
+
+/**
+ * `;text-align:x` unless x is `left`, the default, which stands for the start side: the text
+ * then takes the content cell's alignment, which is `right` in a right-to-left document.
+ */
 export function alignStyle(align: unknown): string {
   return align === 'center' || align === 'right' ? `;text-align:${align}` : '';
 }

@@ -1,8 +1,13 @@
+import { flowBox, textSides } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 
-/** A quote: a left rule and indented text (Outlook for Windows draws the border too). */
+/**
+ * A quote: a rule on the side where lines start (the left, the right in a right-to-left
+ * document) and indented text. Outlook for Windows draws the border too. Its last block leaves
+ * no margin under itself, so the rule ends with the text.
+ */
 export const blockquote = defineBlock({
   name: 'blockquote',
   attrs: {},
@@ -13,8 +18,12 @@ export const blockquote = defineBlock({
     parseDOM: [{ tag: 'blockquote' }],
     toDOM: () => ['blockquote', 0],
   },
-  render: (node, _attrs, ctx) =>
-    `<blockquote class="sv-q" style="margin:0 0 16px;padding:2px 0 2px 16px;border-left:4px solid #d4d4d8">${ctx.blocks(node.content, { width: ctx.width - 20 })}</blockquote>`,
+  render: (node, _attrs, ctx) => {
+    const dir = ctx.settings.dir;
+    const padding = flowBox(dir, '2px', '0', '2px', '16px');
+    const border = `border-${textSides(dir).start}:4px solid #d4d4d8`;
+    return `<blockquote class="sv-q" style="margin:0 0 16px;padding:${padding};${border}">${ctx.blocks(node.content, { width: ctx.width - 20, flushEnd: true })}</blockquote>`;
+  },
   text: (node, _attrs, ctx) =>
     ctx
       .blocks(node.content)

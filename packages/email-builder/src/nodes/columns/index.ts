@@ -3,7 +3,7 @@ import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { a, cleanAttrs } from '../../model/attrs.js';
 import { ghostTable, msoOnly } from '../../render/mso.js';
-import { TABLE } from '../../render/styles.js';
+import { flowBox, TABLE, textSides } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule, type SlashItem } from '../define.js';
@@ -99,20 +99,24 @@ export const columns = defineBlock({
     if (cols.length === 0) return '';
     const widths = columnWidths(attrs.layout, cols.length, ctx.width);
     const gap = attrs.gap as number;
+    const dir = ctx.settings.dir;
+    // Columns follow the text: the first on the right in a right-to-left document, each gap
+    // between a column's end side and the next one's start side.
     const parts = cols.map((col, i) => {
       const checked = cleanAttrs(COLUMN_ATTRS, col.attrs) as Attrs;
-      const padL = i === 0 ? 0 : Math.floor(gap / 2);
-      const padR = i === cols.length - 1 ? 0 : Math.ceil(gap / 2);
-      const inner = widths[i]! - padL - padR - checked.padding * 2;
+      const padStart = i === 0 ? 0 : Math.floor(gap / 2);
+      const padEnd = i === cols.length - 1 ? 0 : Math.ceil(gap / 2);
+      const inner = widths[i]! - padStart - padEnd - checked.padding * 2;
       const body = ctx.blocks(col.content, { width: inner, panel: Boolean(checked.backgroundColor) });
-      return { width: widths[i]!, padL, padR, cell: columnCell(checked, body, attrs) };
+      const padding = flowBox(dir, '0', `${padEnd}px`, '0', `${padStart}px`);
+      return { width: widths[i]!, padding, cell: columnCell(checked, body, attrs) };
     });
     const marker = htmlMarker('columns', ATTRS, attrs);
     if (!attrs.stackOnMobile) {
       const cells = parts
         .map(
           (p) =>
-            `<td width="${p.width}" valign="${attrs.verticalAlign}" style="padding:0 ${p.padR}px 0 ${p.padL}px">${TABLE}><tr>${p.cell}</tr></table></td>`,
+            `<td width="${p.width}" valign="${attrs.verticalAlign}" style="padding:${p.padding}">${TABLE}><tr>${p.cell}</tr></table></td>`,
         )
         .join('');
       return `${TABLE}${marker} style="margin:0 0 16px"><tr>${cells}</tr></table>`;
@@ -120,13 +124,14 @@ export const columns = defineBlock({
     const divs = parts.map(
       (p, i) =>
         (i === 0 ? '' : msoOnly(`</td><td width="${p.width}" valign="${attrs.verticalAlign}">`)) +
-        `<div class="sv-col" style="display:inline-block;width:100%;max-width:${p.width}px;vertical-align:${attrs.verticalAlign}">${TABLE}><tr><td class="sv-gap" style="padding:0 ${p.padR}px 0 ${p.padL}px">${TABLE}><tr>${p.cell}</tr></table></td></tr></table></div>`,
+        `<div class="sv-col" style="display:inline-block;width:100%;max-width:${p.width}px;vertical-align:${attrs.verticalAlign}">${TABLE}><tr><td class="sv-gap" style="padding:${p.padding}">${TABLE}><tr>${p.cell}</tr></table></td></tr></table></div>`,
     );
-    const open = ghostTable(ctx.width, 'left').replace(
+    const start = textSides(dir).start;
+    const open = ghostTable(ctx.width, start).replace(
       '<tr><![endif]-->',
       `<tr><td width="${parts[0]!.width}" valign="${attrs.verticalAlign}"><![endif]-->`,
     );
-    return `${TABLE}${marker}><tr><td style="text-align:left;padding:0 0 16px">${open}${divs.join('')}${msoOnly('</td></tr></table>')}</td></tr></table>`;
+    return `${TABLE}${marker}><tr><td style="text-align:${start};padding:0 0 16px">${open}${divs.join('')}${msoOnly('</td></tr></table>')}</td></tr></table>`;
   },
   text: (node, _attrs, ctx) => (node.content ?? []).map((col) => ctx.blocks(col.content)).join('\n\n'),
   update: (view, pos, key, value) => (key === 'layout' ? setLayout(view, pos, String(value)) : false),

@@ -40,7 +40,7 @@ export const heading = defineBlock({
     const [size, lh] = SIZES[attrs.level] ?? [30, 1.25];
     const tag = `h${attrs.level}`;
     const inner = ctx.inline(node.content) || '&nbsp;';
-    return `<${tag} class="sv-t" style="${textStyle(size, lh, '0 0 12px')};font-weight:700${alignStyle(attrs.textAlign)}">${inner}</${tag}>`;
+    return `<${tag} class="sv-t" style="${textStyle(size, lh, ctx.flushEnd ? '0' : '0 0 12px')};font-weight:700${alignStyle(attrs.textAlign)}">${inner}</${tag}>`;
   },
   text: (node, _attrs, ctx) => ctx.inline(node.content),
   slash,

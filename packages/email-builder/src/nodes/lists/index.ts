@@ -1,14 +1,14 @@
 import { a } from '../../model/attrs.js';
 import type { JSONNode } from '../../model/types.js';
-import { TEXT, textStyle } from '../../render/styles.js';
+import { flowBox, TEXT, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
-import { defineBlock, type TextContext } from '../define.js';
+import { defineBlock, type RenderContext, type TextContext } from '../define.js';
 
-// Outlook for Windows ignores padding on lists and indents with margin, so the list sets both
-// padding-left (everyone else) and an MSO-only margin through the head's conditional style.
-const listStyle = (depth: number) =>
-  `margin:${depth > 0 ? '4px 0 0' : '0 0 16px'};padding:0 0 0 24px;color:${TEXT}`;
+// The indent is on the side where lines start, where the bullets hang: the left, or the right
+// in a right-to-left document (a left indent there leaves the bullets in the right margin).
+const listStyle = (ctx: RenderContext) =>
+  `margin:${ctx.listDepth > 0 ? '4px 0 0' : ctx.flushEnd ? '0' : '0 0 16px'};padding:${flowBox(ctx.settings.dir, '0', '0', '0', '24px')};color:${TEXT}`;
 
 function listText(node: JSONNode, ctx: TextContext, ordered: boolean, start = 1): string {
   const indent = '  '.repeat(ctx.listDepth);
@@ -32,7 +32,7 @@ export const bulletList = defineBlock({
     toDOM: () => ['ul', 0],
   },
   render: (node, _attrs, ctx) =>
-    `<ul style="${listStyle(ctx.listDepth)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1 })}</ul>`,
+    `<ul style="${listStyle(ctx)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1, flushEnd: ctx.flushEnd })}</ul>`,
   text: (node, _attrs, ctx) => listText(node, ctx, false),
   slash: [
     {
@@ -63,7 +63,7 @@ export const orderedList = defineBlock({
   },
   render: (node, attrs, ctx) => {
     const start = attrs.start === 1 ? '' : ` start="${attrs.start}"`;
-    return `<ol${start} style="${listStyle(ctx.listDepth)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1 })}</ol>`;
+    return `<ol${start} style="${listStyle(ctx)}">${ctx.blocks(node.content, { listDepth: ctx.listDepth + 1, flushEnd: ctx.flushEnd })}</ol>`;
   },
   text: (node, attrs, ctx) => listText(node, ctx, true, attrs.start),
   slash: [
@@ -89,6 +89,6 @@ export const listItem = defineBlock({
     toDOM: () => ['li', 0],
   },
   render: (node, _attrs, ctx) =>
-    `<li class="sv-t" style="${textStyle(16, 1.6, '0 0 4px')}">${ctx.blocks(node.content, { listDepth: ctx.listDepth })}</li>`,
+    `<li class="sv-t" style="${textStyle(16, 1.6, ctx.flushEnd ? '0' : '0 0 4px')}">${ctx.blocks(node.content, { listDepth: ctx.listDepth, flushEnd: ctx.flushEnd })}</li>`,
   text: (node, _attrs, ctx) => ctx.blocks(node.content, ctx.listDepth),
 });

@@ -19,7 +19,7 @@ export const paragraph = defineBlock({
     ],
   },
   render: (node, attrs, ctx) => {
-    const margin = ctx.listDepth > 0 ? '0' : '0 0 16px';
+    const margin = ctx.listDepth > 0 || ctx.flushEnd ? '0' : '0 0 16px';
     return `<p class="sv-t" style="${textStyle(16, 1.6, margin)}${alignStyle(attrs.textAlign)}">${ctx.inline(node.content) || '&nbsp;'}</p>`;
   },
   text: (node, _attrs, ctx) => ctx.inline(node.content),

@@ -1,6 +1,6 @@
 import { a } from '../../model/attrs.js';
 import { escapeHtml } from '../../render/escape.js';
-import { MUTED, textStyle } from '../../render/styles.js';
+import { flowBox, MUTED, textStyle } from '../../render/styles.js';
 import { safeImageUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
@@ -40,10 +40,13 @@ export const signature = defineBlock({
       ],
     ],
   },
-  render: (_node, attrs) => {
+  render: (_node, attrs, ctx) => {
     const avatar = safeImageUrl(attrs.avatar);
+    // the space between photo and name is on the photo's far side: its right, its left in
+    // a right-to-left document, where the photo comes first on the right
+    const gap = flowBox(ctx.settings.dir, '0', '12px', '0', '0');
     const photo = avatar
-      ? `<td width="56" valign="middle" style="padding:0 12px 0 0"><img src="${escapeHtml(avatar)}" alt="${escapeHtml(attrs.name || 'Photo')}" width="56" height="56" style="display:block;width:56px;height:56px;border:0;border-radius:28px"></td>`
+      ? `<td width="56" valign="middle" style="padding:${gap}"><img src="${escapeHtml(avatar)}" alt="${escapeHtml(attrs.name || 'Photo')}" width="56" height="56" style="display:block;width:56px;height:56px;border:0;border-radius:28px"></td>`
       : '';
     const role = [attrs.position, attrs.company]
       .filter(Boolean)
