@@ -1,6 +1,7 @@
 /**
- * `ServiceClient`: the whole sending-domain API, typed from the server's OpenAPI document,
- * for Node 20+ and browsers. Request-level errors throw `ServiceApiError`; item-level
+ * `ServiceClient`: the domain routes of the sending-domain API and `waitForVerification`,
+ * typed from the server's OpenAPI document, for Node 20+ and browsers. (The templates, images
+ * and health routes have generated types, `paths`, but no methods here.) Request-level errors throw `ServiceApiError`; item-level
  * results come back as the API's envelopes, in request order.
  *
  * @example

@@ -192,6 +192,10 @@ describe('sendctl errors', () => {
     assert.match(result.stderr, /^ghost\.cli\.test: .*\(DOMAIN_NOT_REGISTERED\)$/m);
     assert.match(result.stderr, /^bad_name\.cli\.test: .*underscore.*\(DOMAIN_\w+\)$/im);
     assert.equal(result.stdout, '');
+    // --json: the API's envelopes of that poll, as `status --json` prints them.
+    const json = await sendctl(['domains', 'wait', 'ghost.cli.test', '--json']);
+    assert.equal(json.code, 4);
+    assert.equal(JSON.parse(json.stdout)[0].error.code, 'DOMAIN_NOT_REGISTERED');
   });
 
   test('status of names that all failed prints nothing on stdout, only the reasons on stderr (exit 4)', async () => {

@@ -266,6 +266,7 @@ async function wait(
     // An item the API refused (invalid or unregistered name) is 4, as in every other command;
     // a failed request (ServiceApiError: key refused, rate limit, network) is rethrown: 1.
     if (error instanceof ItemFailedError) {
+      if (json) io.out(JSON.stringify(error.last, null, 2));
       reportFailures(error.last, names, io);
       return EXIT.itemsFailed;
     }
