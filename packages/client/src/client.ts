@@ -1,6 +1,7 @@
 /**
- * `ServiceClient`: the whole sending-domain API, typed from the server's OpenAPI document,
- * for Node 20+ and browsers. Request-level errors throw `ServiceApiError`; item-level
+ * `ServiceClient`: the domain routes of the sending-domain API and `waitForVerification`,
+ * typed from the server's OpenAPI document, for Node 20+ and browsers. (The templates, images
+ * and health routes have generated types, `paths`, but no methods here.) Request-level errors throw `ServiceApiError`; item-level
  * results come back as the API's envelopes, in request order.
  *
  * @example
@@ -9,7 +10,7 @@
  * await client.waitForVerification(['mail.example.com'], { timeoutMs: 600_000, onProgress: console.log });
  */
 import createClient from 'openapi-fetch';
-import { ServiceApiError, VerificationTimeoutError } from './errors.js';
+import { ItemFailedError, ServiceApiError, VerificationTimeoutError } from './errors.js';
 import type { components, paths } from './generated/openapi.js';
 import { retryingFetch } from './retrying-fetch.js';
 
@@ -107,9 +108,11 @@ export class ServiceClient {
   }
 
   /**
-   * Poll until every named domain is verified. Resolves with the final envelopes; rejects
-   * with `VerificationTimeoutError` (holding the last statuses) after `timeoutMs`, and with
-   * a `ServiceApiError` when a name is invalid or not registered.
+   * Poll until every named domain is verified. Resolves with the final envelopes. Rejects with
+   * `VerificationTimeoutError` (holding the last statuses) after `timeoutMs`; with
+   * `ItemFailedError` when the API answers a name with an error (invalid, not registered);
+   * with `ServiceApiError` when a request fails (key refused, rate limit or network after
+   * the retries).
    */
   async waitForVerification(domains: string[], options: WaitOptions = {}): Promise<DomainEnvelope[]> {
     const deadline = Date.now() + (options.timeoutMs ?? 600_000);
@@ -118,8 +121,12 @@ export class ServiceClient {
       options.signal?.throwIfAborted();
       const envelopes = await this.domainStatus(domains);
       options.onProgress?.(envelopes);
-      const failed = envelopes.find((e) => e.error !== null);
-      if (failed?.error) throw new ServiceApiError(failed.status, failed.error.code, failed.error.message);
+      const failed = envelopes.findIndex((e) => e.error !== null);
+      const error = envelopes[failed]?.error;
+      if (error) {
+        const name = domains[failed] ?? '';
+        throw new ItemFailedError(name, envelopes[failed]!.status, error.code, error.message, envelopes);
+      }
       if (envelopes.every((e) => e.data?.status === 'verified')) return envelopes;
       const left = deadline - Date.now();
       if (left <= 0) {

@@ -33,3 +33,25 @@ export class VerificationTimeoutError extends Error {
     super(message);
   }
 }
+
+/**
+ * `waitForVerification` stopped because the API answered an item with an error (an invalid
+ * name, or one not registered to this account): waiting longer cannot change that answer.
+ * Unlike `ServiceApiError`, the request itself succeeded; `last` holds every envelope of that
+ * poll, so each failing name can be reported.
+ */
+export class ItemFailedError extends Error {
+  override readonly name = 'ItemFailedError';
+  constructor(
+    /** The first failing name, as it was asked for. */
+    readonly domain: string,
+    /** That item's HTTP status, e.g. 404. */
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    /** The envelopes of the poll that failed, in request order. */
+    readonly last: components['schemas']['DomainEnvelope'][],
+  ) {
+    super(message);
+  }
+}

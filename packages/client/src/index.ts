@@ -11,5 +11,11 @@ export {
   type ServiceClientOptions,
   type WaitOptions,
 } from './client.js';
-export { type ApiErrorBody, type ApiErrorCode, ServiceApiError, VerificationTimeoutError } from './errors.js';
+export {
+  type ApiErrorBody,
+  type ApiErrorCode,
+  ItemFailedError,
+  ServiceApiError,
+  VerificationTimeoutError,
+} from './errors.js';
 export type { components, paths } from './generated/openapi.js';

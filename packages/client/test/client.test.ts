@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
-import { ServiceApiError, ServiceClient, VerificationTimeoutError } from '../src/index.js';
+import { ItemFailedError, ServiceApiError, ServiceClient, VerificationTimeoutError } from '../src/index.js';
 import { retryAfterMs } from '../src/retrying-fetch.js';
 
 let bind: BindServer;
@@ -131,7 +131,22 @@ describe('ServiceClient', () => {
     const unknown = await client
       .waitForVerification(['ghost.client.test'], { timeoutMs: 400 })
       .catch((e: unknown) => e);
-    assert.equal((unknown as ServiceApiError).code, 'DOMAIN_NOT_REGISTERED');
+    assert.ok(unknown instanceof ItemFailedError, String(unknown));
+    assert.ok(!(unknown instanceof ServiceApiError), 'the request itself succeeded');
+    assert.equal(unknown.code, 'DOMAIN_NOT_REGISTERED');
+    assert.equal(unknown.domain, 'ghost.client.test');
+    assert.equal(unknown.last.length, 1);
+  });
+
+  test('waitForVerification rejects a refused key as a request failure (ServiceApiError), not an item one', async () => {
+    const { key } = await t.createKey({ name: 'playground', scopes: ['templates', 'images'] });
+    const scoped = new ServiceClient({ baseUrl: t.url, apiKey: key });
+    const error = await scoped
+      .waitForVerification(['never.client.test'], { timeoutMs: 400 })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof ServiceApiError, String(error));
+    assert.equal(error.status, 403);
+    assert.equal(error.code, 'AUTH_SCOPE');
   });
 });
 

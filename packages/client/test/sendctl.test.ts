@@ -164,6 +164,52 @@ describe('sendctl errors', () => {
     assert.match(down.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
   });
 
+  test('a key scoped to templates,images exits 1 (request failed) from status and from wait alike', async () => {
+    const { key } = await t.createKey({ name: 'playground', scopes: ['templates', 'images'] });
+    for (const command of ['status', 'wait']) {
+      const result = await sendctl(['domains', command, 'shop.cli.test', '--timeout', '5s'], {
+        SERVICE_API_KEY: key,
+      });
+      assert.equal(result.code, 1, `domains ${command}: ${result.stderr}`);
+      assert.match(result.stderr, /limited to templates, images .*\(AUTH_SCOPE, HTTP 403\)/);
+      assert.equal(result.stdout, '');
+    }
+    const down = await sendctl(['domains', 'wait', 'shop.cli.test', '--url', 'http://127.0.0.1:9']);
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+
+  test('wait exits 4 for names the API refuses (not registered, invalid), naming each', async () => {
+    const result = await sendctl([
+      'domains',
+      'wait',
+      'ghost.cli.test',
+      'bad_name.cli.test',
+      '--timeout',
+      '5s',
+    ]);
+    assert.equal(result.code, 4, result.stderr);
+    assert.match(result.stderr, /^ghost\.cli\.test: .*\(DOMAIN_NOT_REGISTERED\)$/m);
+    assert.match(result.stderr, /^bad_name\.cli\.test: .*underscore.*\(DOMAIN_\w+\)$/im);
+    assert.equal(result.stdout, '');
+    // --json: the API's envelopes of that poll, as `status --json` prints them.
+    const json = await sendctl(['domains', 'wait', 'ghost.cli.test', '--json']);
+    assert.equal(json.code, 4);
+    assert.equal(JSON.parse(json.stdout)[0].error.code, 'DOMAIN_NOT_REGISTERED');
+  });
+
+  test('status of names that all failed prints nothing on stdout, only the reasons on stderr (exit 4)', async () => {
+    const result = await sendctl(['domains', 'status', 'nope.example.com']);
+    assert.equal(result.code, 4);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^nope\.example\.com: .*\(DOMAIN_NOT_REGISTERED\)$/m);
+    // An account with no domains at all still says so.
+    const { key } = await t.createKey({ name: 'empty' });
+    const empty = await sendctl(['domains', 'status'], { SERVICE_API_KEY: key });
+    assert.equal(empty.code, 0);
+    assert.equal(empty.stdout.trim(), 'no domains');
+  });
+
   test('keys runs the server-side command against the server’s database', async () => {
     const created = await sendctl(['keys', 'create', '--name', 'from-sendctl', '--json'], {
       DATA_DIR: t.dataDir,

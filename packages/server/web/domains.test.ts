@@ -53,6 +53,29 @@ describe('the domains dashboard', () => {
     assert.equal(await page.locator('#app').isVisible(), false);
   });
 
+  it('drops a key scoped to templates,images, saying the page needs a full-access key and how to make one', async () => {
+    const { key: scoped } = await server.createKey({ name: 'playground', scopes: ['templates', 'images'] });
+    const own = await openPage(browser, server.url);
+    try {
+      const p = own.page;
+      await p.goto(`${server.url}/domains`);
+      await p.fill('#key-input', scoped);
+      await p.click('#key-form button[type="submit"]');
+      await p.locator('#key-error', { hasText: 'full-access key' }).waitFor({ timeout: 10_000 });
+      const message = await p.locator('#key-error').innerText();
+      assert.doesNotMatch(message, /could not reach/i);
+      assert.match(message, /limited to templates, images/);
+      assert.match(message, /npm run --silent cli -- keys create --name /);
+      assert.equal(await p.evaluate('sessionStorage.getItem("service.apiKey")'), null);
+      assert.equal(await p.locator('#key-card').isVisible(), true);
+      assert.equal(await p.locator('#app').isVisible(), false);
+      assert.equal(await p.locator('#key-status').isVisible(), false);
+      assert.deepEqual(own.problems, []);
+    } finally {
+      await own.context.close();
+    }
+  });
+
   it('takes a key for this tab only and shows the empty state', async () => {
     await page.fill('#key-input', key);
     await page.click('#key-form button[type="submit"]');
@@ -161,6 +184,119 @@ describe('the domains dashboard', () => {
     await page.reload();
     await card().locator('.domain-head .badge.verified').waitFor();
     assert.equal(await page.locator('#key-prefix').innerText(), `${key.slice(0, 11)}…`);
+  });
+
+  for (const width of [375, 420]) {
+    it(`fits a ${width} px screen with the records open: no sideways scrolling, nothing cut off`, async () => {
+      const narrow = await openPage(browser, server.url, { viewport: { width, height: 800 } });
+      try {
+        await narrow.context.addInitScript(
+          `sessionStorage.setItem('service.apiKey', ${JSON.stringify(key)})`,
+        );
+        await narrow.page.goto(`${server.url}/domains`);
+        const domain = narrow.page.locator(`article[data-domain="${DOMAIN}"]`);
+        await domain.getByRole('button', { name: 'Records' }).click();
+        await domain.locator('table.records').waitFor();
+        const scrollWidth = Number(await narrow.page.evaluate('document.documentElement.scrollWidth'));
+        assert.ok(scrollWidth <= width, `the page is ${scrollWidth} px wide: it scrolls sideways`);
+        // Every status and copy button lies within the card, the card within the screen.
+        const box = (await domain.boundingBox())!;
+        assert.ok(box.x >= 0 && box.x + box.width <= width);
+        for (const inner of await domain.locator('tbody .badge, tbody button').all()) {
+          const b = (await inner.boundingBox())!;
+          assert.ok(b.x >= box.x && b.x + b.width <= box.x + box.width, await inner.innerText());
+        }
+        const forget = (await narrow.page.locator('#forget-key').boundingBox())!;
+        assert.ok(forget.x + forget.width <= width, 'the Forget button is off the screen');
+        // The domain field keeps room for a name, not a few characters.
+        const names = (await narrow.page.locator('#register-names').boundingBox())!;
+        assert.ok(names.width >= 0.7 * (width - 64), `the domain field is ${names.width} px wide`);
+      } finally {
+        await narrow.context.close();
+      }
+    });
+  }
+
+  it('passes axe at 375 px with the records open (rows reflowed)', async () => {
+    const found = await axeViolations(browser, `${server.url}/domains`, {
+      ready: `article[data-domain="${DOMAIN}"] .badge.verified`,
+      colorScheme: 'light',
+      viewport: { width: 375, height: 800 },
+      init: `sessionStorage.setItem('service.apiKey', ${JSON.stringify(key)})`,
+      prepare: async (page) => {
+        await page.getByRole('button', { name: 'Records' }).click();
+        await page.locator('table.records').waitFor();
+      },
+    });
+    assert.deepEqual(found, []);
+  });
+
+  it('drops a domain deleted elsewhere at the next status poll, with a notice', async () => {
+    const other = `other.${ZONE}`;
+    await server.request('POST', '/api/public/domain', {
+      key,
+      body: { domains: [{ domain: other, domainType: 'Transactional' }] },
+    });
+    await page.reload();
+    const otherCard = page.locator(`article[data-domain="${other}"]`);
+    await otherCard.waitFor();
+    const deleted = await server.request('DELETE', '/api/public/domain', { key, body: { domains: [other] } });
+    assert.equal(deleted.body[0].data.deleted, true);
+    // Well before the next list read (30 s): the poll's "not registered" answer takes it off.
+    await otherCard.waitFor({ state: 'detached', timeout: 15_000 });
+    assert.match(
+      await page.locator('#notice').innerText(),
+      new RegExp(`^${other.replaceAll('.', '\\.')} is no longer registered to this account`),
+    );
+    assert.equal(await card().count(), 1);
+    assert.equal(await page.locator('#list-error').isVisible(), false);
+  });
+
+  it('shows a domain added elsewhere when the tab regains focus, opened with its records', async () => {
+    const added = `added.${ZONE}`;
+    await server.request('POST', '/api/public/domain', {
+      key,
+      body: { domains: [{ domain: added, domainType: 'Transactional' }] },
+    });
+    const addedCard = page.locator(`article[data-domain="${added}"]`);
+    // Back to the tab (a focus event), as a user returning from the terminal. Focus and
+    // visibility events closer than 2 s to the last list read are folded into it: repeat.
+    await waitUntil('the domain added elsewhere to appear', async () => {
+      await page.evaluate('window.dispatchEvent(new Event("focus"))');
+      return (await addedCard.count()) > 0;
+    });
+    // Few domains are pending, so the new one opens with its records to publish.
+    await addedCard.locator('table.records').waitFor();
+    assert.equal(await card().locator('table.records').count(), 0, 'the verified one stays closed');
+    await server.request('DELETE', '/api/public/domain', { key, body: { domains: [added] } });
+    await addedCard.waitFor({ state: 'detached', timeout: 15_000 });
+  });
+
+  it('re-reads the whole list every 30 s, so domains added or deleted elsewhere show up unprompted', async () => {
+    const timed = await openPage(browser, server.url);
+    try {
+      await timed.context.addInitScript(`sessionStorage.setItem('service.apiKey', ${JSON.stringify(key)})`);
+      await timed.page.clock.install();
+      await timed.page.goto(`${server.url}/domains`);
+      await timed.page.locator(`article[data-domain="${DOMAIN}"]`).waitFor();
+      const late = `late.${ZONE}`;
+      await server.request('POST', '/api/public/domain', {
+        key,
+        body: { domains: [{ domain: late, domainType: 'Marketing' }] },
+      });
+      await timed.page.clock.runFor(20_000);
+      assert.equal(await timed.page.locator(`article[data-domain="${late}"]`).count(), 0);
+      await timed.page.clock.runFor(11_000);
+      await timed.page.locator(`article[data-domain="${late}"]`).waitFor();
+
+      // And one deleted elsewhere leaves without a reload.
+      await server.request('DELETE', '/api/public/domain', { key, body: { domains: [late] } });
+      await timed.page.clock.runFor(31_000);
+      await timed.page.locator(`article[data-domain="${late}"]`).waitFor({ state: 'detached' });
+      assert.deepEqual(timed.problems, []);
+    } finally {
+      await timed.context.close();
+    }
   });
 
   it('deletes a domain after confirmation, back to the empty state', async () => {

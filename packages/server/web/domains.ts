@@ -2,6 +2,10 @@
  * The domains dashboard (`/domains`): paste a key (kept for this tab only), register domains,
  * see every record with copy buttons and zone-file lines, watch statuses update live with the
  * per-record diagnostics, and delete domains. Built on `@service/client` in the browser.
+ *
+ * The page follows changes made elsewhere (another tab, `sendctl`, the API): a polled domain
+ * answered as not registered leaves the list, and the whole list is re-read periodically and
+ * whenever the tab comes back, so domains added elsewhere appear.
  */
 import { type DomainResult, ServiceApiError, ServiceClient, zoneFileLines } from '@service/client';
 import { copyToClipboard, el } from './lib/dom.js';
@@ -9,13 +13,27 @@ import { copyToClipboard, el } from './lib/dom.js';
 const KEY_STORAGE = 'service.apiKey';
 /** Pending domains and open panels are re-polled this often; the server re-checks DNS when stale. */
 const POLL_MS = 5000;
+/** The whole list is re-read this often (and when the tab regains focus or visibility). */
+const LIST_REFRESH_MS = 30_000;
+/** Focus and visibility events arrive in pairs: one list read serves both. */
+const LIST_REFRESH_MIN_GAP_MS = 2000;
+/** With at most this many pending domains, each one opens with its records when first listed. */
+const AUTO_OPEN_PENDING = 5;
+/** The command that makes a key this page accepts (full access: no `--scope`). */
+const CREATE_KEY_COMMAND = 'npm run --silent cli -- keys create --name dashboard';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 let client: ServiceClient | undefined;
 const domains = new Map<string, DomainResult>();
 const open = new Set<string>();
+/** Domains this tab has listed before: only new ones are opened automatically. */
+const seen = new Set<string>();
 let pollTimer: number | undefined;
+let refreshTimer: number | undefined;
+let lastListAt = 0;
+/** Whether the list has been read since the key was given: later reads do not say "Loading". */
+let listedOnce = false;
 
 function timeAgo(iso: string | null): string {
   if (!iso) return 'not checked yet';
@@ -76,20 +94,20 @@ function renderDomain(domain: DomainResult): HTMLElement {
     const row = el(
       'tr',
       { className: record.reason ? 'problem' : '' },
-      el('td', { textContent: record.type }),
+      el('td', { className: 'type', textContent: record.type }),
       el(
         'td',
-        { className: 'value' },
+        { className: 'value name', dataset: { label: 'Name' } },
         el('span', { className: 'mono', textContent: record.name }),
         copyButton(record.name, 'Copy', `the name of ${record.fqdn}`),
       ),
       el(
         'td',
-        { className: 'value' },
+        { className: 'value', dataset: { label: 'Value' } },
         el('span', { className: 'mono', textContent: record.value }),
         copyButton(record.value, 'Copy', `the value of ${record.fqdn}`),
       ),
-      el('td', {}, badge(record.status)),
+      el('td', { className: 'status' }, badge(record.status)),
     );
     if (!record.reason) return [row];
     const why = el(
@@ -99,28 +117,34 @@ function renderDomain(domain: DomainResult): HTMLElement {
       ` — ${record.detail ?? ''}`,
     );
     if (record.found) why.append(el('div', { className: 'mono', textContent: `found: ${record.found}` }));
-    return [row, el('tr', {}, why)];
+    return [row, el('tr', { className: 'diagnostic-row' }, why)];
   });
   const zone = zoneFileLines(domain).join('\n');
   card.append(
     el(
       'div',
       { className: 'domain-body' },
+      // On a narrow screen the rows reflow into stacked blocks (domains.css); the wrapper keeps
+      // anything still too wide scrolling inside the card instead of widening the page.
       el(
-        'table',
-        { className: 'records' },
+        'div',
+        { className: 'table-scroll' },
         el(
-          'thead',
-          {},
+          'table',
+          { className: 'records' },
           el(
-            'tr',
+            'thead',
             {},
-            ...['Type', 'Name (relative to the parent domain)', 'Value', 'Status'].map((h) =>
-              el('th', { textContent: h }),
+            el(
+              'tr',
+              {},
+              ...['Type', 'Name (relative to the parent domain)', 'Value', 'Status'].map((h) =>
+                el('th', { textContent: h }),
+              ),
             ),
           ),
+          el('tbody', {}, ...rows),
         ),
-        el('tbody', {}, ...rows),
       ),
       el(
         'div',
@@ -153,32 +177,94 @@ function render(): void {
         : 'All verified';
 }
 
+/** A key the API refuses for this page: unknown or revoked (401), or scoped to other routes (403). */
+function isKeyRefused(error: unknown): error is ServiceApiError {
+  return error instanceof ServiceApiError && (error.status === 401 || error.status === 403);
+}
+
+/**
+ * Shows a request-level failure. A refused key is dropped and the key form comes back with
+ * what to do: a 403 (`AUTH_SCOPE`, e.g. a `templates,images` key made for the playground) was
+ * an answer from the server, not a failure to reach it.
+ */
 function showListError(error: unknown): void {
-  if (error instanceof ServiceApiError && (error.code === 'AUTH_INVALID' || error.code === 'AUTH_MISSING')) {
+  if (isKeyRefused(error)) {
     forgetKey();
-    $('key-error').textContent = 'That key was refused: it is unknown or revoked. Paste another key.';
+    const why =
+      error.status === 403
+        ? `That key cannot manage domains (${error.message}). This page needs a full-access key: create one on the server with `
+        : 'That key was refused: it is unknown or revoked. Paste another key, or create one on the server with ';
+    $('key-error').replaceChildren(why, el('code', { textContent: CREATE_KEY_COMMAND }), '.');
     $('key-error').hidden = false;
     return;
   }
   const banner = $('list-error');
-  banner.textContent = `Could not reach the API: ${(error as Error).message}`;
+  banner.textContent =
+    error instanceof ServiceApiError && error.status !== 0
+      ? `The API answered with an error: ${error.message} (${error.code})`
+      : `Could not reach the API: ${(error as Error).message}`;
   banner.hidden = false;
 }
 
+/** Takes domains that are no longer registered (deleted elsewhere) off the page, and says so. */
+function dropDomains(names: string[]): void {
+  if (names.length === 0) return;
+  for (const name of names) {
+    domains.delete(name);
+    open.delete(name);
+  }
+  const notice = $('notice');
+  notice.textContent = `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer registered to this account (deleted elsewhere), so ${names.length === 1 ? 'it has' : 'they have'} left the list.`;
+  notice.hidden = false;
+}
+
+/**
+ * Reads the whole list, replacing what the page shows: domains added elsewhere appear, deleted
+ * ones leave. One registered in this tab while the list was being read is kept.
+ */
 async function loadAll(): Promise<void> {
-  if (!client) return;
-  $('loading').hidden = false;
+  const current = client;
+  if (!current) return;
+  lastListAt = Date.now();
+  clearTimeout(refreshTimer);
+  const known = new Set(domains.keys());
+  $('loading').hidden = listedOnce;
   try {
+    const listed = new Map<string, DomainResult>();
+    for await (const domain of current.allDomains()) listed.set(domain.domain, domain);
+    if (client !== current) return;
+    for (const [name, domain] of domains) if (!known.has(name) && !listed.has(name)) listed.set(name, domain);
+    dropDomains([...known].filter((name) => !listed.has(name)));
     domains.clear();
-    for await (const domain of client.allDomains()) domains.set(domain.domain, domain);
+    for (const [name, domain] of listed) domains.set(name, domain);
+    openNewPending();
+    listedOnce = true;
     $('list-error').hidden = true;
     render();
     schedulePoll();
   } catch (error) {
-    showListError(error);
+    if (client === current) showListError(error);
   } finally {
-    $('loading').hidden = true;
+    if (client === current) {
+      $('loading').hidden = true;
+      refreshTimer = window.setTimeout(() => void loadAll(), LIST_REFRESH_MS);
+    }
   }
+}
+
+/** Opens the records of domains listed for the first time, when few are pending (step 5 of the quick start). */
+function openNewPending(): void {
+  const pending = [...domains.values()].filter((d) => d.status === 'pending');
+  if (pending.length <= AUTO_OPEN_PENDING) {
+    for (const domain of pending) if (!seen.has(domain.domain)) open.add(domain.domain);
+  }
+  for (const name of domains.keys()) seen.add(name);
+}
+
+/** The tab came back (focus or visibility): re-read the list unless it was just read. */
+function refreshOnReturn(): void {
+  if (document.visibilityState !== 'visible' || !client) return;
+  if (Date.now() - lastListAt >= LIST_REFRESH_MIN_GAP_MS) void loadAll();
 }
 
 function schedulePoll(): void {
@@ -187,22 +273,29 @@ function schedulePoll(): void {
 }
 
 async function poll(): Promise<void> {
-  if (!client) return;
+  const current = client;
+  if (!current) return;
   const names = [...domains.values()]
     .filter((d) => d.status === 'pending' || open.has(d.domain))
     .map((d) => d.domain);
   try {
+    const gone: string[] = [];
     for (let i = 0; i < names.length; i += 100) {
-      for (const envelope of await client.domainStatus(names.slice(i, i + 100))) {
+      const batch = names.slice(i, i + 100);
+      const envelopes = await current.domainStatus(batch);
+      if (client !== current) return;
+      envelopes.forEach((envelope, j) => {
         if (envelope.data) domains.set(envelope.data.domain, envelope.data);
-      }
+        else if (envelope.error?.code === 'DOMAIN_NOT_REGISTERED') gone.push(batch[j]!);
+      });
     }
+    dropDomains(gone);
     $('list-error').hidden = true;
     render();
   } catch (error) {
-    showListError(error);
+    if (client === current) showListError(error);
   }
-  if (client) schedulePoll();
+  if (client === current) schedulePoll();
 }
 
 async function register(event: SubmitEvent): Promise<void> {
@@ -225,15 +318,18 @@ async function register(event: SubmitEvent): Promise<void> {
       if (!envelope.data) continue;
       domains.set(envelope.data.domain, envelope.data);
       open.add(envelope.data.domain);
+      seen.add(envelope.data.domain);
     }
     if (failures.length > 0) errors.append(el('ul', { className: 'errors-list' }, ...failures));
     else $<HTMLInputElement>('register-names').value = '';
     render();
     schedulePoll();
   } catch (error) {
-    errors.append(
-      el('ul', { className: 'errors-list' }, el('li', { textContent: (error as Error).message })),
-    );
+    if (isKeyRefused(error)) showListError(error);
+    else
+      errors.append(
+        el('ul', { className: 'errors-list' }, el('li', { textContent: (error as Error).message })),
+      );
   } finally {
     button.disabled = false;
   }
@@ -270,7 +366,12 @@ function forgetKey(): void {
   sessionStorage.removeItem(KEY_STORAGE);
   client = undefined;
   clearTimeout(pollTimer);
+  clearTimeout(refreshTimer);
   domains.clear();
+  open.clear();
+  seen.clear();
+  listedOnce = false;
+  $('notice').hidden = true;
   $('key-card').hidden = false;
   $('key-status').hidden = true;
   $('app').hidden = true;
@@ -289,6 +390,8 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   $('forget-key').addEventListener('click', forgetKey);
   $('register-form').addEventListener('submit', (event) => void register(event as SubmitEvent));
+  window.addEventListener('focus', refreshOnReturn);
+  document.addEventListener('visibilitychange', refreshOnReturn);
   const saved = sessionStorage.getItem(KEY_STORAGE);
   if (saved) useKey(saved);
 });

@@ -4,12 +4,13 @@
  * Configuration: `--url` / `SERVICE_URL` (default http://127.0.0.1:3000) and `--key` /
  * `SERVICE_API_KEY`. `--json` prints machine-readable results.
  *
- * Exit codes: 0 success; 1 the request failed (network, auth, rate limit…); 2 usage error;
- * 3 `domains wait` timed out; 4 some items failed (invalid or unknown domains).
+ * Exit codes: 0 success; 1 the request failed (network, auth — 401 or 403 —, rate limit…);
+ * 2 usage error; 3 `domains wait` timed out; 4 some items failed (invalid or unknown domains).
+ * `domains wait` follows the same split: a refused key is 1, an unregistered name is 4.
  */
 import { parseArgs } from 'node:util';
 import { type DomainEnvelope, type DomainResult, ServiceClient } from '../client.js';
-import { ServiceApiError, VerificationTimeoutError } from '../errors.js';
+import { ItemFailedError, ServiceApiError, VerificationTimeoutError } from '../errors.js';
 import {
   bindLines,
   parseDuration,
@@ -172,16 +173,18 @@ async function status(client: ServiceClient, args: string[], json: boolean, io: 
   const names = args.length > 0 ? args : (await allDomains(client)).map((d) => d.domain);
   const envelopes = names.length > 0 ? await client.domainStatus(names) : [];
   if (json) io.out(JSON.stringify(envelopes, null, 2));
+  else if (names.length === 0) io.out('no domains');
   else printStatuses(envelopes, io);
   return reportFailures(envelopes, names, io) ? EXIT.itemsFailed : EXIT.ok;
 }
 
+/**
+ * The status table of the domains that have one, and what is wrong with each. Names the API
+ * answered with an error print nothing here: `reportFailures` explains them on stderr.
+ */
 function printStatuses(envelopes: DomainEnvelope[], io: Io): void {
   const domains = envelopes.flatMap((e) => (e.data ? [e.data] : []));
-  if (domains.length === 0) {
-    io.out('no domains');
-    return;
-  }
+  if (domains.length === 0) return;
   io.out(table(STATUS_HEADER, domains.map(statusRow)));
   for (const domain of domains) {
     const lines = problems(domain);
@@ -260,14 +263,11 @@ async function wait(
       }
       return EXIT.timeout;
     }
-    if (
-      error instanceof ServiceApiError &&
-      error.status >= 400 &&
-      error.status < 500 &&
-      error.status !== 429 &&
-      error.status !== 401
-    ) {
-      io.err(`error: ${error.message} (${error.code})`);
+    // An item the API refused (invalid or unregistered name) is 4, as in every other command;
+    // a failed request (ServiceApiError: key refused, rate limit, network) is rethrown: 1.
+    if (error instanceof ItemFailedError) {
+      if (json) io.out(JSON.stringify(error.last, null, 2));
+      reportFailures(error.last, names, io);
       return EXIT.itemsFailed;
     }
     throw error;
