@@ -15,9 +15,9 @@ import { darkTextColor, highlightTextColor } from '../src/render/dark-color.js';
 import { renderEmail } from '../src/render/email.js';
 import { STARTER_TEMPLATES } from '../src/templates/gallery/starter.js';
 import { demoBrand } from '../test-support/brand.js';
-import { launchChromium } from '../test-support/browser.js';
 import { col, doc, h, link, node, p, t } from '../test-support/doc.js';
-import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
+import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
+import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'dark-mode');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,7 +33,8 @@ type Win = {
 };
 type AxeResult = { violations: { id: string; nodes: { target: string[]; any: { message: string }[] }[] }[] };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let session: EditorSession;
+let server: EditorSession['server'];
 let browser: Browser;
 let page: Page;
 
@@ -76,22 +77,15 @@ async function openEmail(json: JSONNode, scheme: 'light' | 'dark'): Promise<Page
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ token: 'x' });
-  server.setPage(
-    '/',
-    editorPage(
-      `window.editor = new ServiceEmailBuilder.ServiceEditor({ elementId: 'editor', colorScheme: 'dark', settingsControl: true });`,
-    ),
-  );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1200, height: 1300 }, colorScheme: 'dark' });
-  page.on('pageerror', (e) => assert.fail(`page error: ${e.message}`));
-  await page.goto(`${server.origin}/`);
+  session = await openEditorSession(`{ elementId: 'editor', colorScheme: 'dark', settingsControl: true }`, {
+    viewport: { width: 1200, height: 1300 },
+    colorScheme: 'dark',
+  });
+  ({ server, browser, page } = session);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await session?.close();
 });
 
 const hl = (color: string) => ({ type: 'highlight', attrs: { color } });

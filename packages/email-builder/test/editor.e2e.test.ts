@@ -183,6 +183,35 @@ describe('ServiceEditor in Chromium', () => {
     assert.ok(!(await html()).includes('javascript:'));
   });
 
+  it('closes a block’s settings, also when no text follows the block', async () => {
+    const inspector = page.locator('.sv-inspector');
+    const closeAndReachUpload = async () => {
+      await page.getByRole('button', { name: 'Close settings' }).click();
+      await inspector.waitFor({ state: 'hidden' });
+      // nothing covers the block any more: its own Upload button takes the click
+      await page.locator('.sv-content .sv-image-empty button', { hasText: 'Upload' }).click({ trial: true });
+    };
+
+    await emptyDoc();
+    await page.keyboard.type('/image');
+    await page.keyboard.press('Enter');
+    await inspector.waitFor();
+    assert.deepEqual(await types(), ['image'], 'precondition: the image is the only block');
+    await closeAndReachUpload();
+    assert.equal(await inspector.isHidden(), true, 'still closed after a moment');
+
+    await emptyDoc();
+    await page.keyboard.type('Before');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/image');
+    await page.keyboard.press('Enter');
+    await inspector.waitFor();
+    assert.equal((await types()).at(-1), 'image', 'precondition: the image is the last block');
+    await closeAndReachUpload();
+    await page.keyboard.type('!');
+    assert.match(await html(), />Before!<\/p>/, 'the caret went to the text before the image');
+  });
+
   it('formats selected text from the bubble menu, and undoes it', async () => {
     await emptyDoc();
     await page.keyboard.type('Make this bold');

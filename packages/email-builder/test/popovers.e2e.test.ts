@@ -9,18 +9,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../test-support/browser.js';
+import type { Page } from 'playwright-core';
 import { doc, p, t } from '../test-support/doc.js';
-import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
+import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
+import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'popovers');
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
 type Rect = { top: number; bottom: number; left: number; right: number; height: number };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+let session: EditorSession;
 let page: Page;
 
 /** Sixty lines with an empty paragraph as the 31st block, to type "/" into. */
@@ -66,22 +65,14 @@ async function openSlashAt(y: number): Promise<void> {
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ token: 't' });
-  server.setPage(
-    '/',
-    editorPage(
-      `window.editor = new ServiceEmailBuilder.ServiceEditor({ elementId: 'editor', colorScheme: 'light' });`,
-    ),
-  );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
-  page.on('pageerror', (e) => assert.fail(`page error: ${e.message}`));
-  await page.goto(`${server.origin}/`);
+  session = await openEditorSession(`{ elementId: 'editor', colorScheme: 'light' }`, {
+    viewport: { width: 1000, height: 720 },
+  });
+  page = session.page;
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await session?.close();
 });
 
 beforeEach(async () => {

@@ -7,9 +7,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../test-support/browser.js';
-import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
+import type { Page } from 'playwright-core';
+import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
+import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'slash-menu');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -17,8 +17,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 type Win = { editor: import('../src/editor.js').ServiceEditor };
 type AxeResult = { violations: { id: string; nodes: { target: string[] }[] }[] };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+let session: EditorSession;
 let page: Page;
 
 const json = () => page.evaluate(() => (window as unknown as Win).editor.getJSON());
@@ -49,22 +48,14 @@ async function emptyDoc(): Promise<void> {
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ token: 't' });
-  server.setPage(
-    '/',
-    editorPage(
-      `window.editor = new ServiceEmailBuilder.ServiceEditor({ elementId: 'editor', colorScheme: 'light' });`,
-    ),
-  );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
-  page.on('pageerror', (e) => assert.fail(`page error: ${e.message}`));
-  await page.goto(`${server.origin}/`);
+  session = await openEditorSession(`{ elementId: 'editor', colorScheme: 'light' }`, {
+    viewport: { width: 1000, height: 800 },
+  });
+  page = session.page;
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await session?.close();
 });
 
 describe('slash menu queries with spaces', () => {

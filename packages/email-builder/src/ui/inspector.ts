@@ -16,6 +16,11 @@ export class Inspector {
   readonly el: HTMLElement;
   private view: EditorView | null = null;
   private shown: { pos: number; node: PMNode } | null = null;
+  /**
+   * Where the block whose settings were closed sits while it stays selected (there was no
+   * text to move the caret to): its settings stay closed until the selection moves.
+   */
+  private dismissedAt: number | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -56,7 +61,8 @@ export class Inspector {
   private update(): void {
     const view = this.view!;
     const sel = view.editable ? this.selected() : null;
-    if (!sel) {
+    if (sel?.pos !== this.dismissedAt) this.dismissedAt = null;
+    if (!sel || this.dismissedAt !== null) {
       this.el.hidden = true;
       this.shown = null;
       return;
@@ -124,14 +130,25 @@ export class Inspector {
         'div',
         { class: 'sv-inspector-head' },
         h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)),
-        iconButton(ICONS.close, 'Close settings', () => {
-          view.dispatch(
-            view.state.tr.setSelection(Selection.near(view.state.doc.resolve(view.state.selection.to))),
-          );
-          view.focus();
-        }),
+        iconButton(ICONS.close, 'Close settings', () => this.close(pos)),
       ),
       body,
     );
+  }
+
+  /**
+   * Closes the settings: the caret goes to the nearest text after the block (else before it);
+   * a document with no text keeps the block selected, with its settings closed.
+   */
+  private close(pos: number): void {
+    const view = this.view!;
+    const { doc, selection } = view.state;
+    const text =
+      Selection.findFrom(doc.resolve(selection.to), 1, true) ??
+      Selection.findFrom(doc.resolve(selection.from), -1, true);
+    this.dismissedAt = pos;
+    if (text) view.dispatch(view.state.tr.setSelection(text));
+    else this.update();
+    view.focus();
   }
 }
