@@ -212,6 +212,18 @@ describe('ServiceEditor in Chromium', () => {
     assert.match(await html(), />Before!<\/p>/, 'the caret went to the text before the image');
   });
 
+  it('keeps an empty image’s URL field usable on a phone', async () => {
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await setContent({ type: 'doc', content: [{ type: 'logo' }] });
+      const field = await page.locator('.sv-content .sv-image-empty input').boundingBox();
+      assert.ok(field && field.width >= 150, `the URL field is ${field?.width} px wide at 375 px`);
+    } finally {
+      await page.setViewportSize(size);
+    }
+  });
+
   it('formats selected text from the bubble menu, and undoes it', async () => {
     await emptyDoc();
     await page.keyboard.type('Make this bold');
