@@ -118,6 +118,17 @@ describe('branding in the slash commands', () => {
       /<a href="https:\/\/lumen\.example\/unsubscribe\?u=\{\{user_id\}\}"[^>]*>Unsubscribe from these emails<\/a>/,
     );
     assert.match(out, /href="mailto:hello@lumen\.example"/);
+    // the editor shows the footer as the email does: the unsubscribe text as a link, no raw URL
+    const shown = page.locator('.sv-content .sv-footer');
+    assert.doesNotMatch(await shown.innerText(), /https?:/);
+    const links = shown.locator('.sv-footer-link');
+    assert.deepEqual(await links.allInnerTexts(), [
+      'hello@lumen.example',
+      '+1 555 0100',
+      'Unsubscribe from these emails',
+    ]);
+    assert.equal(await links.last().getAttribute('title'), 'https://lumen.example/unsubscribe?u={{user_id}}');
+    assert.equal(await shown.locator('a').count(), 0, 'no link to follow by accident while editing');
   });
 
   it('signature: avatar, name, position and company', async () => {

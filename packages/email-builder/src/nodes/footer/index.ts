@@ -1,3 +1,4 @@
+import type { DOMOutputSpec } from 'prosemirror-model';
 import { a } from '../../model/attrs.js';
 import { escapeHtml } from '../../render/escape.js';
 import { LINK, MUTED, textStyle } from '../../render/styles.js';
@@ -19,39 +20,75 @@ const ATTRS = {
 
 const linkStyle = `color:${LINK};text-decoration:underline`;
 
+/** A child in the editor's view of a line: text or an element. */
+type ViewChild = string | DOMOutputSpec;
+
+/** One footer line: its email HTML, its plain text, and its children in the editor. */
+interface Line {
+  html: string;
+  text: string;
+  view: ViewChild[];
+}
+
 /**
- * The footer's lines as HTML and text. `dark` gives a link its dark-mode class attribute; it is
- * called only for links written, so a footer without links adds no dark-mode rule.
+ * A link in the editor's view: looks like the email's link and shows its address on hover,
+ * but is not an `<a>`, so a click while editing selects the footer instead of navigating.
  */
-function lines(attrs: Attrs, dark: () => string = () => ''): { html: string; text: string }[] {
-  const out: { html: string; text: string }[] = [];
-  if (attrs.company) out.push({ html: `<strong>${escapeHtml(attrs.company)}</strong>`, text: attrs.company });
+const viewLink = (href: string, label: string): ViewChild => [
+  'span',
+  { class: 'sv-footer-link', title: href },
+  label,
+];
+
+/**
+ * The footer's lines. `dark` gives a link its dark-mode class attribute; it is called only for
+ * links written, so a footer without links adds no dark-mode rule.
+ */
+function lines(attrs: Attrs, dark: () => string = () => ''): Line[] {
+  const out: Line[] = [];
+  if (attrs.company)
+    out.push({
+      html: `<strong>${escapeHtml(attrs.company)}</strong>`,
+      text: attrs.company,
+      view: [['strong', attrs.company]],
+    });
   if (attrs.address)
-    out.push({ html: escapeHtml(attrs.address).replace(/\n/g, '<br>'), text: attrs.address });
-  const contact: { html: string; text: string }[] = [];
+    out.push({
+      html: escapeHtml(attrs.address).replace(/\n/g, '<br>'),
+      text: attrs.address,
+      view: String(attrs.address)
+        .split('\n')
+        .flatMap((part, i): ViewChild[] => (i ? [['br'], part] : [part])),
+    });
+  const contact: Line[] = [];
   const mail = safeLinkUrl(attrs.email ? `mailto:${attrs.email}` : '');
   if (mail)
     contact.push({
       html: `<a href="${escapeHtml(mail)}"${dark()} style="${linkStyle}">${escapeHtml(attrs.email)}</a>`,
       text: attrs.email,
+      view: [viewLink(mail, attrs.email)],
     });
   const tel = safeLinkUrl(attrs.phone ? `tel:${String(attrs.phone).replace(/[^\d+]/g, '')}` : '');
   if (tel)
     contact.push({
       html: `<a href="${escapeHtml(tel)}"${dark()} style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`,
       text: attrs.phone,
+      view: [viewLink(tel, attrs.phone)],
     });
   if (contact.length)
     out.push({
       html: contact.map((c) => c.html).join(' &middot; '),
       text: contact.map((c) => c.text).join(' · '),
+      view: contact.flatMap((c, i) => (i ? [' · ', ...c.view] : c.view)),
     });
-  if (attrs.note) out.push({ html: escapeHtml(attrs.note), text: attrs.note });
+  if (attrs.note) out.push({ html: escapeHtml(attrs.note), text: attrs.note, view: [attrs.note] });
   const unsub = safeLinkUrl(attrs.unsubscribeUrl);
   if (unsub) {
+    const label = attrs.unsubscribeText || 'Unsubscribe';
     out.push({
-      html: `<a href="${escapeHtml(unsub)}" target="_blank"${dark()} style="${linkStyle}">${escapeHtml(attrs.unsubscribeText || 'Unsubscribe')}</a>`,
-      text: `${attrs.unsubscribeText || 'Unsubscribe'}: ${unsub}`,
+      html: `<a href="${escapeHtml(unsub)}" target="_blank"${dark()} style="${linkStyle}">${escapeHtml(label)}</a>`,
+      text: `${label}: ${unsub}`,
+      view: [viewLink(unsub, label)],
     });
   }
   return out;
@@ -74,7 +111,7 @@ export const footer = defineBlock({
         class: 'sv-footer',
         style: `text-align:${node.attrs.align}`,
       },
-      ...lines(node.attrs).map((l) => ['p', l.text]),
+      ...lines(node.attrs).map((l): DOMOutputSpec => ['p', ...l.view]),
       ...(safeLinkUrl(node.attrs.unsubscribeUrl)
         ? []
         : [['p', { class: 'sv-hint' }, `${node.attrs.unsubscribeText} (add the unsubscribe link)`]]),
