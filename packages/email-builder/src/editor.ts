@@ -47,14 +47,14 @@ import { ICONS } from './ui/icons.js';
 import { Inspector } from './ui/inspector.js';
 import { SettingsPanel } from './ui/settings-panel.js';
 import { SlashMenu } from './ui/slash-menu.js';
-import { imageKitUploader } from './upload/imagekit.js';
+import { lazyImageKitUploader } from './upload/lazy-imagekit.js';
 import {
   addPlaceholder,
   findPlaceholder,
   placeholderPlugin,
   removePlaceholder,
 } from './upload/placeholder.js';
-import { ACCEPTED_TYPES, friendlyMessage, runUpload, type UploadEvent } from './upload/uploader.js';
+import { ACCEPTED_TYPES, type UploadEvent } from './upload/types.js';
 import { cleanFallback, isVariableName, VARIABLE_NAME } from './variables/syntax.js';
 
 /** Events of {@link ServiceEditor.on} and what their listeners receive. */
@@ -130,7 +130,7 @@ export class ServiceEditor {
     this.parser = htmlParser(this.schema);
     const o = this.options;
     this.uploader =
-      o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
+      o.upload ?? (o.imageServiceUrl ? lazyImageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
     this.brand = this.takeBranding(o.branding);
     this.variables = (o.variables ?? DEFAULT_VARIABLES).flatMap((v) => {
       const option = typeof v === 'string' ? { name: v } : v;
@@ -705,21 +705,27 @@ export class ServiceEditor {
 
   private uploadFile(file: File, done: (url: string) => void, onState?: (s: UploadState) => void): void {
     onState?.({ phase: 'uploading', loaded: 0, total: file.size });
-    runUpload(
-      this.uploader,
-      file,
-      this.resolved.maxImageSize,
-      (e) => this.emit('upload', e),
-      (loaded, total) => onState?.({ phase: 'uploading', loaded, total }),
-    ).then(
-      (url) => {
-        if (this.destroyed) return;
-        onState?.({ phase: 'done', url });
-        done(url);
-      },
-      (error) => {
-        if (!this.destroyed) onState?.({ phase: 'error', message: friendlyMessage(error) });
-      },
+    const failed = (message: string) => {
+      if (!this.destroyed) onState?.({ phase: 'error', message });
+    };
+    // The upload code comes with the first upload: most editing sessions never upload.
+    import('./upload/upload-code.js').then(
+      ({ runUpload, friendlyMessage }) =>
+        runUpload(
+          this.uploader,
+          file,
+          { types: ACCEPTED_TYPES, maxSize: this.resolved.maxImageSize },
+          (e) => this.emit('upload', e),
+          (loaded, total) => onState?.({ phase: 'uploading', loaded, total }),
+        ).then(
+          (url) => {
+            if (this.destroyed) return;
+            onState?.({ phase: 'done', url });
+            done(url);
+          },
+          (error) => failed(friendlyMessage(error)),
+        ),
+      () => failed('The upload could not start: the editor’s upload code did not load.'),
     );
   }
 

@@ -35,7 +35,7 @@ export type {
   TemplateStore,
   TemplateSummary,
 } from './templates/types.js';
-export { ACCEPTED_TYPES, type UploadEvent } from './upload/uploader.js';
+export { ACCEPTED_TYPES, type UploadEvent } from './upload/types.js';
 export {
   type RenderTemplateOptions,
   type RenderTemplateResult,

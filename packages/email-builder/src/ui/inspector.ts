@@ -4,8 +4,9 @@ import type { EditorView } from 'prosemirror-view';
 import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
 import { h, iconButton } from './dom.js';
-import { type FieldHost, field } from './fields.js';
+import type { FieldHost } from './fields.js';
 import { ICONS } from './icons.js';
+import { loadedFields, loadFields } from './lazy-fields.js';
 
 /**
  * The settings form of the selected block (button text, link, colours; image alt, width…),
@@ -68,6 +69,16 @@ export class Inspector {
       return;
     }
     if (this.shown?.pos === sel.pos && this.shown.node === sel.node) return;
+    if (!loadedFields()) {
+      // the first form of the session: show it once its controls have loaded (a few ms)
+      loadFields().then(
+        () => {
+          if (!view.isDestroyed) this.update();
+        },
+        () => {},
+      );
+      return;
+    }
     this.shown = { pos: sel.pos, node: sel.node };
     const active = document.activeElement as HTMLElement | null;
     const focusKey = this.el.contains(active)
@@ -98,6 +109,7 @@ export class Inspector {
 
   private render(pos: number, node: PMNode, def: BlockDefinition): void {
     const view = this.view!;
+    const { field } = loadedFields()!;
     const set = (atPos: number, target: BlockDefinition, key: string, value: unknown) => {
       const current = view.state.doc.nodeAt(atPos);
       const spec = target.attrs[key];

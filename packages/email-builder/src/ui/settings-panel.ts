@@ -2,7 +2,8 @@ import type { EditorView } from 'prosemirror-view';
 import { type AttrSpec, cleanValue } from '../model/attrs.js';
 import { DOC_ATTRS } from '../model/doc.js';
 import { h } from './dom.js';
-import { type FieldHost, field } from './fields.js';
+import type { FieldHost } from './fields.js';
+import { loadedFields, loadFields } from './lazy-fields.js';
 
 type DocKey = keyof typeof DOC_ATTRS;
 
@@ -46,6 +47,16 @@ export class SettingsPanel {
   }
 
   show(): void {
+    if (!loadedFields()) {
+      // the first form of the session: open once its controls have loaded (a few ms)
+      loadFields().then(
+        () => {
+          if (this.view && !this.view.isDestroyed) this.show();
+        },
+        () => {},
+      );
+      return;
+    }
     this.render();
     this.el.hidden = false;
     (this.el.querySelector('input, select') as HTMLElement | null)?.focus();
@@ -62,6 +73,7 @@ export class SettingsPanel {
 
   private render(): void {
     const view = this.view!;
+    const { field } = loadedFields()!;
     const attrs = view.state.doc.attrs as Record<DocKey, unknown>;
     const dark = this.scheme() === 'dark';
     const colorKeys: DocKey[] = this.full

@@ -1,27 +1,21 @@
 import { ServiceEditorError } from '../errors.js';
 import type { UploadFunction } from '../options.js';
 import { safeImageUrl } from '../render/url.js';
-
-/** Image types accepted for upload: the ones every major email client displays (no SVG). */
-export const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-
-/** What the editor's `upload` event reports. */
-export interface UploadEvent {
-  phase: 'start' | 'progress' | 'done' | 'error';
-  file: { name: string; size: number; type: string };
-  loaded?: number;
-  total?: number;
-  url?: string;
-  error?: ServiceEditorError;
-}
+import type { UploadEvent } from './types.js';
 
 function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
+/** What the editor accepts: its image types and its size limit in bytes. */
+export interface UploadLimits {
+  types: readonly string[];
+  maxSize: number;
+}
+
 /** Checks type and size before anything is sent; throws the coded error to show inline. */
-export function checkImageFile(file: File, maxSize: number): void {
-  if (!(ACCEPTED_TYPES as readonly string[]).includes(file.type)) {
+export function checkImageFile(file: File, { types, maxSize }: UploadLimits): void {
+  if (!types.includes(file.type)) {
     throw new ServiceEditorError('SEB_ERR_UPLOAD_TYPE', {
       name: file.name,
       accepted: 'PNG, JPEG, GIF, WebP',
@@ -44,14 +38,14 @@ export function checkImageFile(file: File, maxSize: number): void {
 export async function runUpload(
   upload: UploadFunction | null,
   file: File,
-  maxSize: number,
+  limits: UploadLimits,
   emit: (event: UploadEvent) => void,
   onProgress?: (loaded: number, total: number) => void,
 ): Promise<string> {
   const info = { name: file.name, size: file.size, type: file.type };
   try {
     if (!upload) throw new ServiceEditorError('SEB_ERR_UPLOAD_NOT_CONFIGURED');
-    checkImageFile(file, maxSize);
+    checkImageFile(file, limits);
     emit({ phase: 'start', file: info, loaded: 0, total: file.size });
     const result = await upload(file, (loaded, total) => {
       onProgress?.(loaded, total);

@@ -1,0 +1,6 @@
+/**
+ * Everything that runs only while an image uploads, as one module so it loads as one chunk
+ * with the first upload.
+ */
+export { imageKitUploader } from './imagekit.js';
+export { friendlyMessage, runUpload } from './uploader.js';
