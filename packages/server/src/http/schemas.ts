@@ -106,14 +106,45 @@ export const ErrorEnvelopeSchema = Type.Object(
   { $id: 'ErrorEnvelope', additionalProperties: false },
 );
 
-/** One element of a 200 array: a result, or an item-level error. */
-export const DomainEnvelopeSchema = Type.Object(
-  {
-    data: Type.Union([Type.Ref(DomainResultSchema), Type.Null()]),
-    error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
-    status: Type.Integer({ description: '200 on success, else the item’s error status (400, 404, 409).' }),
-  },
-  { $id: 'DomainEnvelope', additionalProperties: false },
+/**
+ * One element of a 200 array: `data` (a result) or an item-level `error`, and the item's
+ * status. Every per-item route of the API answers an array of these.
+ */
+export function itemEnvelope($id: string, data: TSchema, status: TSchema = Type.Integer()) {
+  return Type.Object(
+    {
+      data: Type.Union([data, Type.Null()]),
+      error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
+      status,
+    },
+    { $id, additionalProperties: false },
+  );
+}
+
+/** A page of a listing: the items under `key`, and the cursor of the next page. */
+export function pageSchema($id: string, key: string, item: TSchema) {
+  return Type.Object(
+    {
+      data: Type.Object(
+        {
+          [key]: Type.Array(item),
+          nextCursor: Type.Union([Type.String(), Type.Null()], {
+            description: 'Pass as `cursor` to get the next page; `null` on the last page.',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      error: Type.Null(),
+      status: Type.Literal(200),
+    },
+    { $id, additionalProperties: false },
+  );
+}
+
+export const DomainEnvelopeSchema = itemEnvelope(
+  'DomainEnvelope',
+  Type.Ref(DomainResultSchema),
+  Type.Integer({ description: '200 on success, else the item’s error status (400, 404, 409).' }),
 );
 
 export const StatusEventSchema = Type.Object(
@@ -138,45 +169,16 @@ export const DomainHistorySchema = Type.Object(
   { $id: 'DomainHistory', additionalProperties: false },
 );
 
-export const HistoryEnvelopeSchema = Type.Object(
-  {
-    data: Type.Union([Type.Ref(DomainHistorySchema), Type.Null()]),
-    error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
-    status: Type.Integer(),
-  },
-  { $id: 'HistoryEnvelope', additionalProperties: false },
-);
+export const HistoryEnvelopeSchema = itemEnvelope('HistoryEnvelope', Type.Ref(DomainHistorySchema));
 
 export const DeletedDomainSchema = Type.Object(
   { domain: Type.String(), deleted: Type.Literal(true) },
   { $id: 'DeletedDomain', additionalProperties: false },
 );
 
-export const DeleteEnvelopeSchema = Type.Object(
-  {
-    data: Type.Union([Type.Ref(DeletedDomainSchema), Type.Null()]),
-    error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
-    status: Type.Integer(),
-  },
-  { $id: 'DeleteEnvelope', additionalProperties: false },
-);
+export const DeleteEnvelopeSchema = itemEnvelope('DeleteEnvelope', Type.Ref(DeletedDomainSchema));
 
-export const DomainPageSchema = Type.Object(
-  {
-    data: Type.Object(
-      {
-        domains: Type.Array(Type.Ref(DomainResultSchema)),
-        nextCursor: Type.Union([Type.String(), Type.Null()], {
-          description: 'Pass as `cursor` to get the next page; `null` on the last page.',
-        }),
-      },
-      { additionalProperties: false },
-    ),
-    error: Type.Null(),
-    status: Type.Literal(200),
-  },
-  { $id: 'DomainPage', additionalProperties: false },
-);
+export const DomainPageSchema = pageSchema('DomainPage', 'domains', Type.Ref(DomainResultSchema));
 
 /** Schemas registered with Fastify under their `$id`, and published as OpenAPI components. */
 export const SHARED_SCHEMAS: TSchema[] = [

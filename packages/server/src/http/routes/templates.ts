@@ -3,7 +3,7 @@
  * `HttpTemplateStore` speaks to these routes): list, get, create, update, delete, and render a
  * stored template with its merge variables filled. Browser-facing: scope `templates`, CORS open.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { TemplateService } from '../../service/template-service.js';
@@ -11,7 +11,7 @@ import type { Store } from '../../store/store.js';
 import { browserApi } from '../browser-api.js';
 import { errorEnvelope } from '../error-handler.js';
 import { ApiError } from '../errors.js';
-import { ApiErrorSchema, ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
+import { ErrorEnvelopeSchema, itemEnvelope, pageSchema, requestErrorResponses } from '../schemas.js';
 
 export const TemplateDocumentSchema = Type.Object(
   {
@@ -45,15 +45,9 @@ export const TemplateSchema = Type.Object(
   { $id: 'Template', additionalProperties: false },
 );
 
-const envelope = (id: string, data: Parameters<typeof Type.Union>[0][number]) =>
-  Type.Object(
-    {
-      data: Type.Union([data, Type.Null()]),
-      error: Type.Union([Type.Ref(ApiErrorSchema), Type.Null()]),
-      status: Type.Integer({ description: '200 on success, else the item’s error status.' }),
-    },
-    { $id: id, additionalProperties: false },
-  );
+/** Template envelopes say which statuses an item can have. */
+const envelope = (id: string, data: TSchema) =>
+  itemEnvelope(id, data, Type.Integer({ description: '200 on success, else the item’s error status.' }));
 
 export const TemplateEnvelopeSchema = envelope('TemplateEnvelope', Type.Ref(TemplateSchema));
 export const DeletedTemplateEnvelopeSchema = envelope(
@@ -83,22 +77,7 @@ export const RenderedTemplateEnvelopeSchema = envelope(
   ),
 );
 
-export const TemplatePageSchema = Type.Object(
-  {
-    data: Type.Object(
-      {
-        templates: Type.Array(Type.Ref(TemplateSummarySchema)),
-        nextCursor: Type.Union([Type.String(), Type.Null()], {
-          description: 'Pass as `cursor` to get the next page; `null` on the last page.',
-        }),
-      },
-      { additionalProperties: false },
-    ),
-    error: Type.Null(),
-    status: Type.Literal(200),
-  },
-  { $id: 'TemplatePage', additionalProperties: false },
-);
+export const TemplatePageSchema = pageSchema('TemplatePage', 'templates', Type.Ref(TemplateSummarySchema));
 
 /** One template as a single envelope (`GET /api/public/templates/{id}`). */
 export const TemplateResultSchema = Type.Object(
