@@ -2,7 +2,7 @@
  * Issue 2 targets: status polling at ≥ 0.7× a bare Fastify route returning a same-sized
  * JSON body, and a one-domain registration p99 ≤ 25 ms. Both measured in this run.
  */
-import { fmt, load, row, startNode, startService } from './support.js';
+import { eachBody, fmt, load, newDomainBody, row, startNode, startService } from './support.js';
 
 export async function runApiBench(): Promise<void> {
   console.log('\n## API (SQLite, one process; autocannon, 10 connections, 5 s each)');
@@ -43,22 +43,12 @@ export async function runApiBench(): Promise<void> {
       body: statusBody,
     });
 
-    let n = 0;
     const registration = await load({
       url: `${service.url}/api/public/domain`,
       method: 'POST',
       headers,
       connections: 4,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              domains: [{ domain: `r${n++}-${Date.now()}.bench.example`, domainType: 'Marketing' }],
-            }),
-          }),
-        },
-      ],
+      requests: eachBody(newDomainBody(`r${Date.now()}-`)),
     });
 
     console.log(`response body: ${sample.length} bytes`);

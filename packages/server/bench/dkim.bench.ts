@@ -14,7 +14,7 @@ import { generateDkimKeyPair } from '../src/dkim/key-pair.js';
 import { dkimKeyRecord, txtStrings } from '../src/dkim/key-record.js';
 import { KeygenPool } from '../src/dkim/keygen-pool.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
-import { fmt, load, repoRoot, row, startService } from './support.js';
+import { eachBody, fmt, load, newDomainBody, repoRoot, row, startService } from './support.js';
 
 export async function runDkimBench(): Promise<void> {
   await keygenRate();
@@ -69,22 +69,12 @@ async function burst(concurrency: number): Promise<void> {
   const db = new SQLite(path.join(service.dataDir, 'service.sqlite'), { readonly: true });
   const keyCount = () => (db.prepare('SELECT count(*) AS n FROM dkim_keys').get() as { n: number }).n;
   try {
-    let n = 0;
     const oneDomain = (prefix: string) => ({
       url: `${service.url}/api/public/domain`,
       method: 'POST' as const,
       headers,
       connections: 4,
-      requests: [
-        {
-          setupRequest: (req: any) => ({
-            ...req,
-            body: JSON.stringify({
-              domains: [{ domain: `${prefix}${n++}.bench.example`, domainType: 'Marketing' }],
-            }),
-          }),
-        },
-      ],
+      requests: eachBody(newDomainBody(prefix)),
     });
     await load({ ...oneDomain('warm'), amount: 200 });
     for (let batch = 0; batch < 2; batch++) {

@@ -4,13 +4,23 @@
  * production durability settings (fsync, synchronous commit), as SQLite does.
  */
 import { startPostgres } from '../src/test-support/postgres.js';
-import { type LoadResult, load, type Proc, row, startService } from './support.js';
+import {
+  eachBody,
+  type LoadResult,
+  load,
+  newDomainBody,
+  type Proc,
+  row,
+  startService,
+  statusBodyOf,
+} from './support.js';
 
 type Service = Proc & { key: string };
 
 /** Split the load over the processes (one autocannon each) and add the results up. */
 async function loadAll(services: Service[], route: string, body: (n: number) => string): Promise<LoadResult> {
-  let n = 0;
+  // one counter for all processes, so no two registrations share a name
+  const bodies = eachBody(body);
   const results = await Promise.all(
     services.map((s) =>
       load({
@@ -18,7 +28,7 @@ async function loadAll(services: Service[], route: string, body: (n: number) => 
         method: 'POST',
         connections: Math.ceil(10 / services.length),
         headers: { authorization: s.key, 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req) => ({ ...req, body: body(n++) }) }],
+        requests: bodies,
       }),
     ),
   );
@@ -42,15 +52,13 @@ async function measure(label: string, services: Service[], results: [string, Loa
     headers: { authorization: first!.key, 'content-type': 'application/json' },
     body: JSON.stringify({ domains: names.map((domain) => ({ domain, domainType: 'Marketing' })) }),
   });
-  const statusBody = (n: number) => JSON.stringify({ domains: [names[n % names.length]] });
+  const statusBody = statusBodyOf(names);
   await loadAll(services, '/api/public/domain/status', statusBody); // warm-up
   results.push([
     `${label}: status polling`,
     await loadAll(services, '/api/public/domain/status', statusBody),
   ]);
-  const stamp = Date.now();
-  const registerBody = (n: number) =>
-    JSON.stringify({ domains: [{ domain: `r${n}-${stamp}.bench.example`, domainType: 'Marketing' }] });
+  const registerBody = newDomainBody(`r${Date.now()}-`);
   results.push([`${label}: registration`, await loadAll(services, '/api/public/domain', registerBody)]);
 }
 

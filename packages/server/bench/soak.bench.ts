@@ -4,7 +4,16 @@
  * and the server's memory (RSS) sampled throughout.
  */
 import { readFileSync } from 'node:fs';
-import { fmt, type LoadResult, load, row, startService } from './support.js';
+import {
+  eachBody,
+  fmt,
+  type LoadResult,
+  load,
+  newDomainBody,
+  row,
+  startService,
+  statusBodyOf,
+} from './support.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 
@@ -24,21 +33,12 @@ export async function runSoakBench(): Promise<void> {
       headers,
       body: JSON.stringify({ domains: names.map((domain) => ({ domain, domainType: 'Marketing' })) }),
     });
-    let n = 0;
-    const stamp = Date.now();
     const poll = (extra: object = {}) =>
       load({
         url: `${service.url}/api/public/domain/status`,
         method: 'POST',
         headers,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify({ domains: [names[n++ % names.length]] }),
-            }),
-          },
-        ],
+        requests: eachBody(statusBodyOf(names)),
         ...extra,
       });
     const register = (extra: object = {}) =>
@@ -47,16 +47,7 @@ export async function runSoakBench(): Promise<void> {
         method: 'POST',
         headers,
         connections: 4,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify({
-                domains: [{ domain: `s${n++}-${stamp}.bench.example`, domainType: 'Marketing' }],
-              }),
-            }),
-          },
-        ],
+        requests: eachBody(newDomainBody(`s${Date.now()}-`)),
         ...extra,
       });
     const pollCapacity = (await poll()).rps;

@@ -103,6 +103,20 @@ export interface LoadResult {
   errors: number;
 }
 
+/** autocannon `requests` that send `body(n)` as the n-th request's body (n counts from 0). */
+export function eachBody(body: (n: number) => string): autocannon.Request[] {
+  let n = 0;
+  return [{ setupRequest: (req) => ({ ...req, body: body(n++) }) }];
+}
+
+/** A one-domain registration body for a name no earlier request used: `<prefix><n>.bench.example`. */
+export const newDomainBody = (prefix: string) => (n: number) =>
+  JSON.stringify({ domains: [{ domain: `${prefix}${n}.bench.example`, domainType: 'Marketing' }] });
+
+/** A status body for one of `names`, in turn. */
+export const statusBodyOf = (names: readonly string[]) => (n: number) =>
+  JSON.stringify({ domains: [names[n % names.length]] });
+
 export async function load(options: autocannon.Options): Promise<LoadResult> {
   const result = await autocannon({
     duration: 5,

@@ -10,7 +10,7 @@ import { generateApiKey } from '../src/domain/api-key.js';
 import { newToken } from '../src/domain/token.js';
 import { startServer } from '../src/server.js';
 import { startBind } from '../src/test-support/bind.js';
-import { fmt, load, row, startService } from './support.js';
+import { eachBody, fmt, load, row, startService, statusBodyOf } from './support.js';
 
 const DOMAINS = 1000;
 
@@ -110,20 +110,12 @@ export async function runVerificationBench(): Promise<void> {
           .map((r) => `update add ${r.fqdn}. 300 CNAME ${r.value}.`),
       );
       await bind.update('bench.test', adds);
-      let n = 0;
       const polling = await load({
         url: `${service.url}/api/public/domain/status`,
         method: 'POST',
         headers,
         connections: Number(process.env.BENCH_CHECK_CONNECTIONS ?? 10),
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify({ domains: [names[n++ % names.length]] }),
-            }),
-          },
-        ],
+        requests: eachBody(statusBodyOf(names)),
       });
       console.log(row('status poll running a check each time', polling));
       console.log(
