@@ -88,9 +88,12 @@ function validationError(error: FastifyError, request: FastifyRequest): ApiError
     };
   }
   const problems = error.validation!;
-  const tooMany = problems.find(
-    (p) => p.keyword === 'maxItems' && ['/domains', '/templates', '/ids'].includes(p.instancePath),
-  );
+  // Every top-level list of a body is a batch (domains, templates, ids): one too long is
+  // REQUEST_TOO_MANY_ITEMS, whichever route it belongs to.
+  const tooMany =
+    context === 'body'
+      ? problems.find((p) => p.keyword === 'maxItems' && /^\/[^/]+$/.test(p.instancePath))
+      : undefined;
   if (tooMany) {
     const limit = (tooMany.params as { limit?: number }).limit;
     return {
