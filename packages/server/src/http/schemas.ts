@@ -196,6 +196,18 @@ export const SHARED_SCHEMAS: TSchema[] = [
   DomainPageSchema,
 ];
 
+/** The query of a listing: page size and the cursor of the page to read. */
+export const ListQuerySchema = Type.Object(
+  {
+    // Query strings are text; the pattern keeps validation strict without type coercion.
+    limit: Type.Optional(
+      Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' }),
+    ),
+    cursor: Type.Optional(Type.String({ maxLength: 512 })),
+  },
+  { additionalProperties: false },
+);
+
 /** Request bodies depend on the configured batch limit. */
 export function requestSchemas(maxItems: number) {
   // No maxLength on names or types: the body limit bounds them, and an overlong one is an
@@ -223,22 +235,13 @@ export function requestSchemas(maxItems: number) {
       { domains: Type.Array(domainName, { maxItems, description: `At most ${maxItems} names.` }) },
       { additionalProperties: false },
     ),
-    listQuery: Type.Object(
-      {
-        // Query strings are text; the pattern keeps validation strict without type coercion.
-        limit: Type.Optional(
-          Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' }),
-        ),
-        cursor: Type.Optional(Type.String({ maxLength: 512 })),
-      },
-      { additionalProperties: false },
-    ),
+    listQuery: ListQuerySchema,
   };
 }
 
 export type RegisterBody = Static<ReturnType<typeof requestSchemas>['registerBody']>;
 export type NamesBody = Static<ReturnType<typeof requestSchemas>['namesBody']>;
-export type ListQuery = Static<ReturnType<typeof requestSchemas>['listQuery']>;
+export type ListQuery = Static<typeof ListQuerySchema>;
 
 /** Responses every authenticated route can give besides its 200. */
 export const requestErrorResponses = {

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainService } from '../../service/domain-service.js';
-import { ApiError } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import {
   DeleteEnvelopeSchema,
   DomainEnvelopeSchema,
@@ -118,19 +118,4 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
     },
     async (request) => service.remove(request.apiKey!.accountId, request.body.domains),
   );
-}
-
-/** Cursors are opaque to clients: the last name of the page, base64url-encoded. */
-export function encodeCursor(name: string): string {
-  return Buffer.from(name, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const name = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (name.length === 0 || encodeCursor(name) !== cursor) {
-    throw new ApiError('REQUEST_INVALID', 'cursor is not one this API returned', [
-      { path: 'querystring.cursor', message: 'is not a valid cursor' },
-    ]);
-  }
-  return name;
 }

@@ -9,9 +9,15 @@ import type { Config } from '../../config.js';
 import type { TemplateService } from '../../service/template-service.js';
 import type { Store } from '../../store/store.js';
 import { browserApi } from '../browser-api.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { errorEnvelope } from '../error-handler.js';
-import { ApiError } from '../errors.js';
-import { ErrorEnvelopeSchema, itemEnvelope, pageSchema, requestErrorResponses } from '../schemas.js';
+import {
+  ErrorEnvelopeSchema,
+  itemEnvelope,
+  ListQuerySchema,
+  pageSchema,
+  requestErrorResponses,
+} from '../schemas.js';
 
 export const TemplateDocumentSchema = Type.Object(
   {
@@ -157,15 +163,7 @@ function bodies(maxItems: number) {
       },
       { additionalProperties: false },
     ),
-    listQuery: Type.Object(
-      {
-        limit: Type.Optional(
-          Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Page size, 1–100 (default 50).' }),
-        ),
-        cursor: Type.Optional(Type.String({ maxLength: 512 })),
-      },
-      { additionalProperties: false },
-    ),
+    listQuery: ListQuerySchema,
   };
 }
 
@@ -177,20 +175,16 @@ export interface TemplateRoutesOptions {
   service: TemplateService;
 }
 
-/** Cursors are opaque: `<updatedAt>.<id>` of the last template of the page, base64url. */
-function encodeCursor(next: { updatedAt: number; id: string }): string {
-  return Buffer.from(`${next.updatedAt}.${next.id}`, 'utf8').toString('base64url');
+const TEMPLATE_CURSOR = /^(\d{1,16})\.(tpl_[a-z2-7]{1,40})$/;
+
+/** A page's cursor: `<updatedAt>.<id>` of its last template. */
+function templateCursor(next: { updatedAt: number; id: string }): string {
+  return encodeCursor(`${next.updatedAt}.${next.id}`);
 }
 
-function decodeCursor(cursor: string): { updatedAt: number; id: string } {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^(\d{1,16})\.(tpl_[a-z2-7]{1,40})$/.exec(text);
-  if (!match || Buffer.from(text, 'utf8').toString('base64url') !== cursor) {
-    throw new ApiError('REQUEST_INVALID', 'cursor is not one this API returned', [
-      { path: 'querystring.cursor', message: 'is not a valid cursor' },
-    ]);
-  }
-  return { updatedAt: Number(match[1]), id: match[2]! };
+function templateAfter(cursor: string): { updatedAt: number; id: string } {
+  const [, updatedAt, id] = TEMPLATE_CURSOR.exec(decodeCursor(cursor, (text) => TEMPLATE_CURSOR.test(text)))!;
+  return { updatedAt: Number(updatedAt), id: id! };
 }
 
 export async function templateRoutes(app: FastifyInstance, options: TemplateRoutesOptions): Promise<void> {
@@ -215,10 +209,10 @@ export async function templateRoutes(app: FastifyInstance, options: TemplateRout
     },
     async (request) => {
       const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
-      const after = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const after = request.query.cursor === undefined ? undefined : templateAfter(request.query.cursor);
       const page = await service.list(account(request), after ? { after, limit } : { limit });
       return {
-        data: { templates: page.templates, nextCursor: page.next ? encodeCursor(page.next) : null },
+        data: { templates: page.templates, nextCursor: page.next ? templateCursor(page.next) : null },
         error: null,
         status: 200,
       };
