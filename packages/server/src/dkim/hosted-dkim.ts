@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { type DnsResponder, startDnsResponder } from '../dns/responder.js';
 import { ZonePublisher } from '../dns/zone-publisher.js';
+import { dkimZoneOrigin } from '../domain/records.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import type { Database } from '../store/tables.js';
 import { DkimKeyGenerator } from './key-generator.js';
@@ -35,9 +36,6 @@ export interface HostedDkim {
 
 /** How long after a registration or deletion key generation and the zone reload start. */
 const NUDGE_DELAY_MS = 100;
-
-/** The provider zone's apex: `dkim.<DKIM_PROVIDER_HOST>`. */
-export const dkimZoneOrigin = (providerHost: string): string => `dkim.${providerHost}`;
 
 export async function startHostedDkim(
   config: Config,

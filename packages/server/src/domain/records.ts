@@ -52,10 +52,16 @@ export function firstLabel(domain: string): string {
 
 /** The full name of the DKIM CNAME for a selector token. */
 export const dkimRecordName = (token: string, domain: string): string => `${token}._domainkey.${domain}`;
-/** The CNAME target of a selector token, at the hosted DKIM zone. */
-export const dkimTarget = (token: string, providerHost: string): string => `${token}.dkim.${providerHost}`;
+/** The apex of the hosted DKIM zone the service serves: `dkim.<DKIM_PROVIDER_HOST>`. */
+export const dkimZoneOrigin = (providerHost: string): string => `dkim.${providerHost}`;
+/** The CNAME target of a selector token, in the hosted DKIM zone. */
+export const dkimTarget = (token: string, providerHost: string): string =>
+  `${token}.${dkimZoneOrigin(providerHost)}`;
 /** The full name of the DMARC TXT record. */
 export const dmarcRecordName = (domain: string): string => `_dmarc.${domain}`;
+/** The full name of a stored record of `domain`. */
+export const recordFqdn = (domain: string, record: Pick<StoredRecord, 'kind' | 'token'>): string =>
+  record.kind === 'dkim' ? dkimRecordName(record.token!, domain) : dmarcRecordName(domain);
 
 /** The view of one stored record. */
 export function recordView(domain: string, record: StoredRecord, settings: RecordSettings): DnsRecordView {
@@ -63,7 +69,7 @@ export function recordView(domain: string, record: StoredRecord, settings: Recor
   if (record.kind === 'dkim') {
     const token = record.token!;
     return {
-      name: `${token}._domainkey.${label}`,
+      name: dkimRecordName(token, label),
       type: 'CNAME',
       value: dkimTarget(token, settings.providerHost),
       status: record.status,
@@ -75,7 +81,7 @@ export function recordView(domain: string, record: StoredRecord, settings: Recor
   }
   const quoted = `"${settings.dmarcPolicy}"`;
   return {
-    name: `_dmarc.${label}`,
+    name: dmarcRecordName(label),
     type: 'TXT',
     value: quoted,
     status: record.status,

@@ -5,13 +5,7 @@
 import { normaliseDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
 import type { StoredDomain, VerificationStatus } from '../domain/model.js';
-import {
-  type DomainView,
-  dkimRecordName,
-  dmarcRecordName,
-  domainView,
-  type RecordSettings,
-} from '../domain/records.js';
+import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
@@ -54,10 +48,9 @@ export interface DomainHistoryView {
   }[];
 }
 
-function recordFqdn(domain: StoredDomain, position: number): string | null {
+function fqdnAt(domain: StoredDomain, position: number): string | null {
   const record = domain.records.find((r) => r.position === position);
-  if (!record) return null;
-  return record.kind === 'dkim' ? dkimRecordName(record.token!, domain.name) : dmarcRecordName(domain.name);
+  return record ? recordFqdn(domain.name, record) : null;
 }
 
 /** A registration entry as the request carries it. */
@@ -159,7 +152,7 @@ export class DomainService {
             domain: name,
             events: events.map((e) => ({
               at: new Date(e.at).toISOString(),
-              record: e.position === null ? null : recordFqdn(domain, e.position),
+              record: e.position === null ? null : fqdnAt(domain, e.position),
               from: e.from,
               to: e.to,
               reason: e.reason,

@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit';
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
-import { dkimRecordName, dkimTarget, dmarcRecordName } from '../domain/records.js';
+import { dkimTarget, recordFqdn } from '../domain/records.js';
 import {
   applyObservation,
   domainStatusOf,
@@ -209,13 +209,10 @@ function track(
 
 /** What each record of a registration should be in DNS, in record order. */
 export function expectedRecords(domain: StoredDomain, providerHost: string): ExpectedRecord[] {
-  return domain.records.map((record) =>
-    record.kind === 'dkim'
-      ? {
-          kind: 'dkim',
-          fqdn: dkimRecordName(record.token!, domain.name),
-          target: dkimTarget(record.token!, providerHost),
-        }
-      : { kind: 'dmarc', fqdn: dmarcRecordName(domain.name) },
-  );
+  return domain.records.map((record) => {
+    const fqdn = recordFqdn(domain.name, record);
+    return record.kind === 'dkim'
+      ? { kind: 'dkim', fqdn, target: dkimTarget(record.token!, providerHost) }
+      : { kind: 'dmarc', fqdn };
+  });
 }
