@@ -143,9 +143,13 @@ export class DomainService {
   async history(accountId: string, names: string[]): Promise<Envelope<DomainHistoryView>[]> {
     return this.forEachRegistered(accountId, names, async (found) => {
       const store = this.options.verification?.store;
+      // one query per domain, run together (a pool on PostgreSQL), not one after another
+      const histories = await Promise.all(
+        [...found.values()].map((domain) => (store ? store.history(domain.id, HISTORY_LIMIT) : [])),
+      );
       const views = new Map<string, Envelope<DomainHistoryView>>();
-      for (const [name, domain] of found) {
-        const events = store ? await store.history(domain.id, HISTORY_LIMIT) : [];
+      [...found].forEach(([name, domain], i) => {
+        const events = histories[i]!;
         views.set(
           name,
           ok({
@@ -160,7 +164,7 @@ export class DomainService {
             })),
           }),
         );
-      }
+      });
       return views;
     });
   }
