@@ -198,6 +198,10 @@ describe('ServiceEditor in Chromium', () => {
     await inspector.waitFor();
     assert.deepEqual(await types(), ['image'], 'precondition: the image is the only block');
     await closeAndReachUpload();
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))),
+    );
+    await page.waitForTimeout(200);
     assert.equal(await inspector.isHidden(), true, 'still closed after a moment');
 
     await emptyDoc();

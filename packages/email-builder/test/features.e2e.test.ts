@@ -157,6 +157,8 @@ describe('branding in the slash commands', () => {
         { type: 'paragraph' },
       ] });
     `);
+    const before = await json();
+    assert.notEqual(before.content?.[0]?.attrs?.src, `${server.origin}/assets/logo-dark.png`, 'precondition');
     const problems = await run<unknown[]>(`
       const b = editor.getBranding();
       return editor.setBranding({ ...b, brandColor: '#2563eb', logo: { light: '${server.origin}/assets/logo-dark.png', dark: null } });
@@ -166,6 +168,13 @@ describe('branding in the slash commands', () => {
     assert.equal(doc.content?.[0]?.attrs?.src, `${server.origin}/assets/logo-dark.png`);
     assert.equal(doc.content?.[1]?.attrs?.backgroundColor, '#2563eb');
     assert.equal(doc.content?.[2]?.attrs?.backgroundColor, '#16a34a');
+    await run('editor.undo();');
+    const undone = await json();
+    assert.equal(undone.content?.[0]?.attrs?.src, before.content?.[0]?.attrs?.src, 'one undo: the old logo');
+    assert.equal(undone.content?.[1]?.attrs?.backgroundColor, '#e11d48', 'one undo: the old brand colour');
+    assert.equal(undone.content?.[2]?.attrs?.backgroundColor, '#16a34a');
+    await run('editor.redo();');
+    assert.deepEqual(await json(), doc, 'redo brings the new brand back');
     await emptyDoc();
     await slash('button', 'Button');
     assert.equal((await first())?.attrs?.backgroundColor, '#2563eb', 'later commands use the new brand');

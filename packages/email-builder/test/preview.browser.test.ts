@@ -218,8 +218,14 @@ describe('MailPreview in Chromium', () => {
 
   it('closes on an overlay click only with closeOnOverlayClick, never on a click inside', async () => {
     await openFromButton();
+    const visible = () => page.evaluate(() => (window as any).preview.isVisible());
+    await page.click('.sv-modal-title');
+    assert.equal(await visible(), true, 'a click on the title keeps it open');
+    const box = (await (await page.$('.sv-preview-frame'))!.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + 40);
+    assert.equal(await visible(), true, 'a click into the email keeps it open');
     await page.mouse.click(8, 8); // the overlay, outside the dialog
-    assert.equal(await page.evaluate(() => (window as any).preview.isVisible()), false);
+    assert.equal(await visible(), false);
 
     await run(`
       window.sticky = new P.MailPreview({ closeOnOverlayClick: false });

@@ -95,7 +95,11 @@ describe('slash menu queries with spaces', () => {
 
   it('keeps a query with results open across a space, and closes once words stop matching', async () => {
     await emptyDoc();
-    await page.keyboard.type('/heading 9');
+    await page.keyboard.type('/heading ');
+    assert.equal(await menuShown(), true, 'still open after the space');
+    assert.ok((await titles()).length > 0, 'with results');
+    assert.match((await titles())[0]!, /heading/i);
+    await page.keyboard.type('9');
     assert.equal(await page.textContent('.sv-slash [role="status"]'), 'No blocks match “heading 9”');
     await page.keyboard.type(' is');
     assert.equal(await menuShown(), false);

@@ -4,8 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyBranding } from '../src/branding/apply.js';
+import type { AttrTable } from '../src/model/attrs.js';
 import { checkDocument } from '../src/model/check.js';
+import { DOC_ATTRS } from '../src/model/doc.js';
 import type { JSONNode } from '../src/model/types.js';
+import { MARKS_BY_NAME } from '../src/model/validate.js';
+import { BLOCKS_BY_NAME } from '../src/nodes/registry.js';
 import { renderEmail, renderText } from '../src/render/email.js';
 import { loadStarterTemplates } from '../src/templates/gallery/index.js';
 import { resolveTemplateSource } from '../src/templates/source.js';
@@ -27,6 +31,26 @@ function variables(node: JSONNode, out = new Set<string>()): Set<string> {
     if (typeof value === 'string') for (const x of value.matchAll(/\{\{(\w[\w.]*)/g)) out.add(x[1]!);
   for (const child of node.content ?? []) variables(child, out);
   return out;
+}
+
+/** A node as written, its omitted attributes (and its marks') filled with the tables' defaults. */
+function withDefaults(node: JSONNode): JSONNode {
+  const defaults = (table: AttrTable) =>
+    Object.fromEntries(Object.entries(table).map(([k, spec]) => [k, spec.default]));
+  const table = node.type === 'doc' ? DOC_ATTRS : BLOCKS_BY_NAME.get(node.type)!.attrs;
+  return {
+    ...node,
+    ...(Object.keys(table).length ? { attrs: { ...defaults(table), ...node.attrs } } : {}),
+    ...(node.content ? { content: node.content.map(withDefaults) } : {}),
+    ...(node.marks
+      ? {
+          marks: node.marks.map((m) => {
+            const marks = MARKS_BY_NAME.get(m.type)!.attrs;
+            return Object.keys(marks).length ? { ...m, attrs: { ...defaults(marks), ...m.attrs } } : m;
+          }),
+        }
+      : {}),
+  };
 }
 
 describe('the starter gallery', () => {
@@ -71,17 +95,8 @@ describe('the starter gallery', () => {
       );
 
       it('is exactly a valid document of the editor’s schema (nothing to clean)', () => {
-        assert.deepEqual(
-          checkDocument(template.document),
-          JSON.parse(JSON.stringify(checkDocument(template.document))),
-        );
-        const cleaned = checkDocument(template.document);
-        const strip = (n: JSONNode): unknown => ({
-          type: n.type,
-          ...(n.text ? { text: n.text } : {}),
-          ...(n.content ? { content: n.content.map(strip) } : {}),
-        });
-        assert.deepEqual(strip(cleaned), strip(template.document), 'no node dropped or added');
+        // the template as written, with only the attributes it leaves out filled with their defaults
+        assert.deepEqual(checkDocument(template.document), withDefaults(template.document));
       });
 
       it('passes html-validate and caniemail, unbranded and branded', async () => {
