@@ -47,7 +47,6 @@ import { ICONS } from './ui/icons.js';
 import { Inspector } from './ui/inspector.js';
 import { SettingsPanel } from './ui/settings-panel.js';
 import { SlashMenu } from './ui/slash-menu.js';
-import { lazyImageKitUploader } from './upload/lazy-imagekit.js';
 import {
   addPlaceholder,
   findPlaceholder,
@@ -103,7 +102,8 @@ export class ServiceEditor {
   private readonly view: EditorView;
   private readonly listeners = new Map<keyof EditorEvents, Set<(payload: never) => void>>();
   private readonly cleanups: (() => void)[] = [];
-  private readonly uploader: UploadFunction | null;
+  /** The uploader: the host's `upload`, else the ImageKit protocol, built with the first upload. */
+  private uploader: UploadFunction | null | undefined;
   private readonly slash: SlashMenu;
   private readonly variableMenu: SlashMenu;
   private brand: Brand;
@@ -129,8 +129,6 @@ export class ServiceEditor {
     this.schema = sharedSchema ??= createSchema();
     this.parser = htmlParser(this.schema);
     const o = this.options;
-    this.uploader =
-      o.upload ?? (o.imageServiceUrl ? lazyImageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
     this.brand = this.takeBranding(o.branding);
     this.variables = (o.variables ?? DEFAULT_VARIABLES).flatMap((v) => {
       const option = typeof v === 'string' ? { name: v } : v;
@@ -710,8 +708,11 @@ export class ServiceEditor {
     };
     // The upload code comes with the first upload: most editing sessions never upload.
     import('./upload/upload-code.js').then(
-      ({ runUpload, friendlyMessage }) =>
-        runUpload(
+      ({ runUpload, friendlyMessage, imageKitUploader }) => {
+        const o = this.options;
+        this.uploader ??=
+          o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
+        return runUpload(
           this.uploader,
           file,
           { types: ACCEPTED_TYPES, maxSize: this.resolved.maxImageSize },
@@ -724,7 +725,8 @@ export class ServiceEditor {
             done(url);
           },
           (error) => failed(friendlyMessage(error)),
-        ),
+        );
+      },
       () => failed('The upload could not start: the editor’s upload code did not load.'),
     );
   }

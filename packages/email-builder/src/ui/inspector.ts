@@ -6,7 +6,7 @@ import type { BlockDefinition } from '../nodes/define.js';
 import { h, iconButton } from './dom.js';
 import type { FieldHost } from './fields.js';
 import { ICONS } from './icons.js';
-import { loadedFields, loadFields } from './lazy-fields.js';
+import { loadedFields, whenFieldsLoad } from './lazy-fields.js';
 
 /**
  * The settings form of the selected block (button text, link, colours; image alt, width…),
@@ -70,13 +70,9 @@ export class Inspector {
     }
     if (this.shown?.pos === sel.pos && this.shown.node === sel.node) return;
     if (!loadedFields()) {
-      // the first form of the session: show it once its controls have loaded (a few ms)
-      loadFields().then(
-        () => {
-          if (!view.isDestroyed) this.update();
-        },
-        () => {},
-      );
+      whenFieldsLoad(() => {
+        if (!view.isDestroyed) this.update();
+      });
       return;
     }
     this.shown = { pos: sel.pos, node: sel.node };

@@ -7,13 +7,16 @@ import type * as Fields from './fields.js';
 let loaded: typeof Fields | null = null;
 let loading: Promise<typeof Fields> | null = null;
 
-/** The controls, or `null` until {@link loadFields} has resolved. */
+/** The controls, or `null` until they have loaded (see {@link whenFieldsLoad}). */
 export function loadedFields(): typeof Fields | null {
   return loaded;
 }
 
-/** Loads the controls once; a failed load (a chunk the host did not serve) is retried next time. */
-export function loadFields(): Promise<typeof Fields> {
+/**
+ * Calls `then` once the controls have loaded (a few ms, the first time a form opens); a failed
+ * load (a chunk the host did not serve) does nothing and is retried at the next form.
+ */
+export function whenFieldsLoad(then: () => void): void {
   loading ??= import('./fields.js').then(
     (module) => (loaded = module),
     (error: unknown) => {
@@ -21,5 +24,5 @@ export function loadFields(): Promise<typeof Fields> {
       throw error;
     },
   );
-  return loading;
+  loading.then(then, () => {});
 }

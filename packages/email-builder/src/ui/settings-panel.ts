@@ -3,7 +3,7 @@ import { type AttrSpec, cleanValue } from '../model/attrs.js';
 import { DOC_ATTRS } from '../model/doc.js';
 import { h } from './dom.js';
 import type { FieldHost } from './fields.js';
-import { loadedFields, loadFields } from './lazy-fields.js';
+import { loadedFields, whenFieldsLoad } from './lazy-fields.js';
 
 type DocKey = keyof typeof DOC_ATTRS;
 
@@ -48,13 +48,9 @@ export class SettingsPanel {
 
   show(): void {
     if (!loadedFields()) {
-      // the first form of the session: open once its controls have loaded (a few ms)
-      loadFields().then(
-        () => {
-          if (this.view && !this.view.isDestroyed) this.show();
-        },
-        () => {},
-      );
+      whenFieldsLoad(() => {
+        if (this.view && !this.view.isDestroyed) this.show();
+      });
       return;
     }
     this.render();
