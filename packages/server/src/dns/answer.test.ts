@@ -173,9 +173,7 @@ test('AXFR: only over TCP to allowed clients; SOA first and last, every record b
 test('garbage, truncated messages and responses get no reply at all', () => {
   const good = dnsPacket.encode(query('tok1.dkim.provider.test', 'TXT'));
   for (let cut = 0; cut < good.length; cut++) {
-    const replies = answerMessage(good.subarray(0, cut), zone, udp);
-    assert.ok(replies.length <= 1);
-    for (const reply of replies) assert.ok(reply.length <= 512);
+    assert.deepEqual(answerMessage(good.subarray(0, cut), zone, udp), [], `cut ${cut}`);
   }
   const response = dnsPacket.encode({ ...query('tok1.dkim.provider.test', 'TXT'), type: 'response' });
   assert.deepEqual(answerMessage(response, zone, udp), []);

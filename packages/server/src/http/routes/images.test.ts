@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
@@ -239,8 +240,25 @@ describe('GET /images/{file}', () => {
       assert.equal(res.status, 404, name);
       assert.equal(res.body.error.code, 'IMAGE_NOT_FOUND');
     }
-    const dotdot = await fetch(`${t.url}/images/../service.sqlite`);
-    assert.notEqual(dotdot.status, 200);
+    // fetch would normalise `..` away before sending; node:http sends the path as written.
+    const { port } = new URL(t.url);
+    const dotdot = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      http
+        .request({ host: '127.0.0.1', port, path: '/images/../service.sqlite' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        })
+        .on('error', reject)
+        .end();
+    });
+    // Two segments after /images/: no route matches, so the router's 404, not the database file.
+    assert.equal(dotdot.status, 404);
+    assert.equal(JSON.parse(dotdot.body).error.code, 'ROUTE_NOT_FOUND');
+    assert.doesNotMatch(dotdot.body, /SQLite format/);
   });
 
   test('serves images with headers that keep them images', async () => {
