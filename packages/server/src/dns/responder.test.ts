@@ -115,7 +115,7 @@ test('random and truncated packets are dropped and the responder keeps answering
   socket.close();
   assert.ok(replies < 100, `${replies} replies to 3000 junk datagrams`);
   assert.ok(biggest <= 512, 'nothing sent to junk is larger than a classic DNS message');
-  // TCP: junk frames, a frame announcing more than arrives, then a good query on a fresh connection.
+  // TCP: two junk messages (tcpExchange frames each with its true length), then a good query.
   const junkFrames = [randomBytes(50), Buffer.from([0xff, 0xff, 1, 2, 3])];
   const junkReplies = await tcpExchange(responder.address, junkFrames, () => false, 300);
   assert.deepEqual(junkReplies, [], 'no replies to junk TCP frames');
