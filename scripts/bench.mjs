@@ -12,7 +12,7 @@ const only = process.argv[2];
 run('npm', ['run', '--silent', 'build']);
 const benches = [
   ['server', ['--import', 'tsx', 'packages/server/bench/run.ts']],
-  ['email-builder', ['packages/email-builder/bench/run.mjs']],
+  ['email-builder', ['--import', 'tsx', 'packages/email-builder/bench/run.mjs']],
 ];
 for (const [name, args] of benches) {
   if (only && only !== name) continue;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
+// run with tsx (npm run bench does), so the tests' TypeScript launcher serves here too
+import { launchChromium } from '../test-support/browser.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.resolve(here, '..');
@@ -112,16 +113,7 @@ const server = createServer((req, res) => {
   res.end(page);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-});
+const browser = await launchChromium();
 try {
   const tab = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   await tab.goto(`http://127.0.0.1:${server.address().port}/`);
