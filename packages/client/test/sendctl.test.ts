@@ -1,9 +1,9 @@
 /** sendctl run as a user runs it: a child process against the real server and a real BIND. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
+import { type ProcessResult, runProcess } from '../../server/src/test-support/processes.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
 
 const bin = fileURLToPath(new URL('../bin/sendctl.mjs', import.meta.url));
@@ -21,22 +21,8 @@ after(async () => {
   await bind.close();
 });
 
-function sendctl(
-  args: string[],
-  extraEnv: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, ...env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function sendctl(args: string[], extraEnv: Record<string, string> = {}): Promise<ProcessResult> {
+  return runProcess(process.execPath, [bin, ...args], { ...env, ...extraEnv });
 }
 
 describe('sendctl domains', () => {

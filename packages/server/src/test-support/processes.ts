@@ -17,11 +17,16 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** `npm run --silent cli -- ...args` from the repository root. */
-export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+/** Runs a command to its end, collecting what it writes; `cwd` defaults to the repository root. */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = repoRoot,
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: repoRoot,
+    const child = spawn(command, args, {
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -32,6 +37,11 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** `npm run --silent cli -- ...args` from the repository root. */
+export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return runProcess('npm', ['run', '--silent', 'cli', '--', ...args], env);
 }
 
 export interface ServerProcess {
