@@ -1,7 +1,10 @@
 import { toHexColor } from './color.js';
 
+/** WCAG 2.2 success criterion 1.4.3 (contrast, minimum): 4.5:1 for body text. */
+export const MIN_CONTRAST = 4.5;
+
 /** Channels of a hex colour, 0–255. */
-function rgb(hex: string): [number, number, number] {
+export function rgb(hex: string): [number, number, number] {
   const h = toHexColor(hex) || '#000000';
   return [1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
 }
@@ -42,7 +45,7 @@ export function readable(color: string, background = '#ffffff'): string {
   const toward = luminance(background) > 0.4 ? '#000000' : '#ffffff';
   for (let step = 0; step <= 10; step++) {
     const candidate = mix(color, toward, step / 10);
-    if (contrast(candidate, background) >= 4.5) return candidate;
+    if (contrast(candidate, background) >= MIN_CONTRAST) return candidate;
   }
   return toward;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DOC_ATTRS } from '../model/doc.js';
-import { contrast, luminance } from './contrast.js';
-import { darkSurface, darkTextColor, highlightTextColor, MIN_CONTRAST } from './dark-color.js';
+import { contrast, luminance, MIN_CONTRAST } from './contrast.js';
+import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 
 // The document's default dark surfaces: the email's background, and a tinted panel's.
 const CANVAS = DOC_ATTRS.darkCanvas.default as string; // #27272a

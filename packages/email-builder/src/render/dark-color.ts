@@ -1,19 +1,12 @@
 import type { DocSettings } from '../model/doc.js';
 import { isHexColor, toHexColor } from './color.js';
-import { contrast } from './contrast.js';
-
-/** WCAG 2.2 success criterion 1.4.3 (contrast, minimum): 4.5:1 for body text. */
-export const MIN_CONTRAST = 4.5;
+import { contrast, MIN_CONTRAST, rgb } from './contrast.js';
 
 type Hsl = [h: number, s: number, l: number];
 
 /** Hue in degrees, saturation and lightness 0–1, of a `#rrggbb` colour. */
 function toHsl(hex: string): Hsl {
-  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255) as [
-    number,
-    number,
-    number,
-  ];
+  const [r, g, b] = rgb(hex).map((v) => v / 255) as [number, number, number];
   const max = Math.max(r, g, b);
   const min = Math.min(r, g, b);
   const l = (max + min) / 2;
