@@ -20,79 +20,100 @@ const ATTRS = {
 
 const linkStyle = `color:${LINK};text-decoration:underline`;
 
-/** A child in the editor's view of a line: text or an element. */
-type ViewChild = string | DOMOutputSpec;
-
-/** One footer line: its email HTML, its plain text, and its children in the editor. */
-interface Line {
-  html: string;
-  text: string;
-  view: ViewChild[];
+/** A link of the footer: its address, its label, and how the label reads in HTML and text. */
+interface Link {
+  href: string;
+  label: string;
+  /** The label as HTML, when more than escaped (a phone number that must not wrap). */
+  labelHtml?: string;
+  /** The link in plain text, when more than its label. */
+  text?: string;
+  newTab?: boolean;
 }
 
-/**
- * A link in the editor's view: looks like the email's link and shows its address on hover,
- * but is not an `<a>`, so a click while editing selects the footer instead of navigating.
- */
-const viewLink = (href: string, label: string): ViewChild => [
-  'span',
-  { class: 'sv-footer-link', title: href },
-  label,
-];
+/** A piece of a footer line: text, bold text, a line break, the contact separator, or a link. */
+type Part = string | { strong: string } | 'br' | 'sep' | Link;
 
-/**
- * The footer's lines. `dark` gives a link its dark-mode class attribute; it is called only for
- * links written, so a footer without links adds no dark-mode rule.
- */
-function lines(attrs: Attrs, dark: () => string = () => ''): Line[] {
-  const out: Line[] = [];
-  if (attrs.company)
-    out.push({
-      html: `<strong>${escapeHtml(attrs.company)}</strong>`,
-      text: attrs.company,
-      view: [['strong', attrs.company]],
-    });
+/** The footer's lines, each described once; {@link lineHtml}, {@link lineText} and {@link lineView} write them out. */
+function lines(attrs: Attrs): Part[][] {
+  const out: Part[][] = [];
+  if (attrs.company) out.push([{ strong: attrs.company }]);
   if (attrs.address)
-    out.push({
-      html: escapeHtml(attrs.address).replace(/\n/g, '<br>'),
-      text: attrs.address,
-      view: String(attrs.address)
+    out.push(
+      String(attrs.address)
         .split('\n')
-        .flatMap((part, i): ViewChild[] => (i ? [['br'], part] : [part])),
-    });
-  const contact: Line[] = [];
+        .flatMap((part, i): Part[] => (i ? ['br', part] : [part])),
+    );
+  const contact: Link[] = [];
   const mail = safeLinkUrl(attrs.email ? `mailto:${attrs.email}` : '');
-  if (mail)
-    contact.push({
-      html: `<a href="${escapeHtml(mail)}"${dark()} style="${linkStyle}">${escapeHtml(attrs.email)}</a>`,
-      text: attrs.email,
-      view: [viewLink(mail, attrs.email)],
-    });
+  if (mail) contact.push({ href: mail, label: attrs.email });
   const tel = safeLinkUrl(attrs.phone ? `tel:${String(attrs.phone).replace(/[^\d+]/g, '')}` : '');
   if (tel)
     contact.push({
-      html: `<a href="${escapeHtml(tel)}"${dark()} style="${linkStyle}">${escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;')}</a>`,
-      text: attrs.phone,
-      view: [viewLink(tel, attrs.phone)],
+      href: tel,
+      label: attrs.phone,
+      labelHtml: escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;'),
     });
-  if (contact.length)
-    out.push({
-      html: contact.map((c) => c.html).join(' &middot; '),
-      text: contact.map((c) => c.text).join(' · '),
-      view: contact.flatMap((c, i) => (i ? [' · ', ...c.view] : c.view)),
-    });
-  if (attrs.note) out.push({ html: escapeHtml(attrs.note), text: attrs.note, view: [attrs.note] });
+  if (contact.length) out.push(contact.flatMap((c, i): Part[] => (i ? ['sep', c] : [c])));
+  if (attrs.note) out.push([attrs.note]);
   const unsub = safeLinkUrl(attrs.unsubscribeUrl);
   if (unsub) {
     const label = attrs.unsubscribeText || 'Unsubscribe';
-    out.push({
-      html: `<a href="${escapeHtml(unsub)}" target="_blank"${dark()} style="${linkStyle}">${escapeHtml(label)}</a>`,
-      text: `${label}: ${unsub}`,
-      view: [viewLink(unsub, label)],
-    });
+    out.push([{ href: unsub, label, text: `${label}: ${unsub}`, newTab: true }]);
   }
   return out;
 }
+
+/** A line as email HTML; `dark` gives a link its dark-mode class attribute (called per link). */
+const lineHtml = (parts: Part[], dark: () => string): string =>
+  parts
+    .map((p) =>
+      p === 'br'
+        ? '<br>'
+        : p === 'sep'
+          ? ' &middot; '
+          : typeof p === 'string'
+            ? escapeHtml(p)
+            : 'strong' in p
+              ? `<strong>${escapeHtml(p.strong)}</strong>`
+              : `<a href="${escapeHtml(p.href)}"${p.newTab ? ' target="_blank"' : ''}${dark()} style="${linkStyle}">${p.labelHtml ?? escapeHtml(p.label)}</a>`,
+    )
+    .join('');
+
+const lineText = (parts: Part[]): string =>
+  parts
+    .map((p) =>
+      p === 'br'
+        ? '\n'
+        : p === 'sep'
+          ? ' · '
+          : typeof p === 'string'
+            ? p
+            : 'strong' in p
+              ? p.strong
+              : (p.text ?? p.label),
+    )
+    .join('');
+
+/**
+ * A line in the editor: links look like the email's and show their address on hover, but are
+ * spans, not `<a>`, so a click while editing selects the footer instead of navigating.
+ */
+const lineView = (parts: Part[]): DOMOutputSpec =>
+  [
+    'p',
+    ...parts.map((p) =>
+      p === 'br'
+        ? ['br']
+        : p === 'sep'
+          ? ' · '
+          : typeof p === 'string'
+            ? p
+            : 'strong' in p
+              ? ['strong', p.strong]
+              : ['span', { class: 'sv-footer-link', title: p.href }, p.label],
+    ),
+  ] as DOMOutputSpec;
 
 /** The email footer: company, postal address, contact links, a note and the unsubscribe link. */
 export const footer = defineBlock({
@@ -111,22 +132,20 @@ export const footer = defineBlock({
         class: 'sv-footer',
         style: `text-align:${node.attrs.align}`,
       },
-      ...lines(node.attrs).map((l): DOMOutputSpec => ['p', ...l.view]),
+      ...lines(node.attrs).map(lineView),
       ...(safeLinkUrl(node.attrs.unsubscribeUrl)
         ? []
         : [['p', { class: 'sv-hint' }, `${node.attrs.unsubscribeText} (add the unsubscribe link)`]]),
     ],
   },
   render: (_node, attrs, ctx) => {
-    const body = lines(attrs, () => ctx.darkTextAttr(LINK))
-      .map((l) => `<p class="sv-m" style="${textStyle(12, 1.6, '0 0 4px', MUTED)}">${l.html}</p>`)
+    const dark = () => ctx.darkTextAttr(LINK);
+    const body = lines(attrs)
+      .map((l) => `<p class="sv-m" style="${textStyle(12, 1.6, '0 0 4px', MUTED)}">${lineHtml(l, dark)}</p>`)
       .join('');
     return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('footer', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:16px 0 0;text-align:${attrs.align}">${body}</td></tr></table>`;
   },
-  text: (_node, attrs) =>
-    lines(attrs)
-      .map((l) => l.text)
-      .join('\n'),
+  text: (_node, attrs) => lines(attrs).map(lineText).join('\n'),
   slash: [
     {
       id: 'footer',
