@@ -238,17 +238,43 @@ function secretKey(env: Env): Buffer | undefined {
   return key;
 }
 
+/**
+ * `ip`, `ip:port` or `[ipv6]:port`: the address and the port as written, or what is wrong.
+ * A bare IPv6 address is an `ip` too; its colons make `ipv6:port` ambiguous, so an IPv6
+ * address with a port needs the brackets.
+ */
+function splitHostPort(raw: string): { host: string; port?: string } | { problem: string } {
+  if (raw === '') return { problem: 'is empty' };
+  if (isIP(raw) !== 0) return { host: raw };
+  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(raw);
+  if (bracketed) {
+    return isIP(bracketed[1]!) === 6
+      ? { host: bracketed[1]!, port: bracketed[2] }
+      : { problem: `has "${bracketed[1]}" in brackets, which is not an IPv6 address` };
+  }
+  const withPort = /^([^:]*):([^:]*)$/.exec(raw);
+  if (withPort) {
+    return isIP(withPort[1]!) === 4
+      ? { host: withPort[1]!, port: withPort[2] }
+      : { problem: `has "${withPort[1]}" before the port, which is not an IPv4 address` };
+  }
+  return {
+    problem: raw.includes(':')
+      ? 'is not an IPv6 address (write one with a port as [ipv6]:port)'
+      : 'is not an IP address',
+  };
+}
+
 /** `ip:port` (`[v6]:port` for IPv6); the port may be omitted where `defaultPort` is given. */
 function hostPort(name: string, raw: string, defaultPort: number | undefined): HostPort {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(raw);
-  const host = match?.[1] ?? match?.[2];
-  const port = match?.[3] !== undefined ? Number(match[3]) : defaultPort;
-  const validHost = host !== undefined && isIP(host) !== 0;
-  if (!validHost || port === undefined || port > 65535) {
+  const parts = splitHostPort(raw);
+  const written = 'host' in parts ? parts.port : undefined;
+  const port = written === undefined ? defaultPort : /^\d{1,5}$/.test(written) ? Number(written) : undefined;
+  if (!('host' in parts) || port === undefined || port > 65535) {
     const form = defaultPort === undefined ? 'ip:port' : 'ip[:port]';
     throw new ConfigError(`${name} must be ${form} (e.g. 127.0.0.1:5300, [::1]:5300); got "${raw}"`);
   }
-  return { host, port };
+  return { host: parts.host, port };
 }
 
 function hostNames(env: Env, name: string, fallback: string[]): string[] {
@@ -269,17 +295,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
-/**
- * `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`, the forms Node's
- * `Resolver#setServers` takes; a bare IPv6 address (`::1`) is an `ip` too. Its colons make
- * `ipv6:port` ambiguous, so an IPv6 address with a port needs the brackets.
- */
+/** `DNS_RESOLVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`, the forms Node's `Resolver#setServers` takes. */
 function resolverList(env: Env, name: string): string[] {
   const raw = env[name]?.trim();
   if (!raw) return [];
   return raw.split(',').map((entry) => {
     const server = entry.trim();
-    const problem = resolverProblem(server);
+    const parts = splitHostPort(server);
+    const problem = 'problem' in parts ? parts.problem : portProblem(parts.port);
     if (problem !== undefined) {
       throw new ConfigError(
         `${name} must be a comma-separated list of ip, ip:port or [ipv6]:port; "${server}" ${problem}`,
@@ -287,25 +310,6 @@ function resolverList(env: Env, name: string): string[] {
     }
     return server;
   });
-}
-
-/** What is wrong with one `DNS_RESOLVERS` entry, or `undefined` when it is a server address. */
-function resolverProblem(server: string): string | undefined {
-  if (server === '') return 'is empty';
-  if (isIP(server) !== 0) return undefined;
-  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(server);
-  if (bracketed) {
-    if (isIP(bracketed[1]!) !== 6) return `has "${bracketed[1]}" in brackets, which is not an IPv6 address`;
-    return portProblem(bracketed[2]);
-  }
-  const withPort = /^([^:]*):([^:]*)$/.exec(server);
-  if (withPort) {
-    if (isIP(withPort[1]!) !== 4) return `has "${withPort[1]}" before the port, which is not an IPv4 address`;
-    return portProblem(withPort[2]);
-  }
-  return server.includes(':')
-    ? 'is not an IPv6 address (write one with a port as [ipv6]:port)'
-    : 'is not an IP address';
 }
 
 /** A resolver port must be 1–65535: Node's `setServers` aborts the process on port 0. */
