@@ -34,6 +34,11 @@ export interface ServiceClientOptions {
   maxRetryDelayMs?: number;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * Most entries per request (the server's `MAX_ITEMS_PER_REQUEST`, default 100): longer lists
+   * go as several requests, one after another, their envelopes joined in order.
+   */
+  batchSize?: number;
 }
 
 export interface WaitOptions {
@@ -48,10 +53,12 @@ export interface WaitOptions {
 
 export class ServiceClient {
   private readonly api: ReturnType<typeof createClient<paths>>;
+  private readonly batchSize: number;
 
   constructor(options: ServiceClientOptions) {
     if (!options.baseUrl) throw new TypeError('ServiceClient needs baseUrl, e.g. http://127.0.0.1:3000');
     if (!options.apiKey) throw new TypeError('ServiceClient needs apiKey');
+    this.batchSize = options.batchSize ?? 100;
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: { authorization: options.apiKey },
@@ -68,22 +75,30 @@ export class ServiceClient {
   async registerDomains(
     domains: { domain: string; domainType: DomainType | string }[],
   ): Promise<DomainEnvelope[]> {
-    return unwrap(await this.api.POST('/api/public/domain', { body: { domains } }));
+    return this.batched(domains, async (batch) =>
+      unwrap(await this.api.POST('/api/public/domain', { body: { domains: batch } })),
+    );
   }
 
   /** `POST /api/public/domain/status`: current statuses (re-checked in DNS when stale). */
   async domainStatus(domains: string[]): Promise<DomainEnvelope[]> {
-    return unwrap(await this.api.POST('/api/public/domain/status', { body: { domains } }));
+    return this.batched(domains, async (batch) =>
+      unwrap(await this.api.POST('/api/public/domain/status', { body: { domains: batch } })),
+    );
   }
 
   /** `POST /api/public/domain/history`: each domain's status changes, newest first. */
   async domainHistory(domains: string[]): Promise<HistoryEnvelope[]> {
-    return unwrap(await this.api.POST('/api/public/domain/history', { body: { domains } }));
+    return this.batched(domains, async (batch) =>
+      unwrap(await this.api.POST('/api/public/domain/history', { body: { domains: batch } })),
+    );
   }
 
   /** `DELETE /api/public/domain`: delete registrations; one envelope per name. */
   async deleteDomains(domains: string[]): Promise<DeleteEnvelope[]> {
-    return unwrap(await this.api.DELETE('/api/public/domain', { body: { domains } }));
+    return this.batched(domains, async (batch) =>
+      unwrap(await this.api.DELETE('/api/public/domain', { body: { domains: batch } })),
+    );
   }
 
   /** `GET /api/public/domain`: one page of registrations by name. */
@@ -95,6 +110,14 @@ export class ServiceClient {
       ...(options.cursor !== undefined && { cursor: options.cursor }),
     };
     return unwrap(await this.api.GET('/api/public/domain', { params: { query } })).data;
+  }
+
+  /** `call` on `batchSize` entries at a time, in order; the envelopes joined. */
+  private async batched<T, E>(items: T[], call: (batch: T[]) => Promise<E[]>): Promise<E[]> {
+    const out: E[] = [];
+    for (let i = 0; i < items.length; i += this.batchSize)
+      out.push(...(await call(items.slice(i, i + this.batchSize))));
+    return out;
   }
 
   /** Every registration, page after page. */

@@ -24,6 +24,34 @@ after(async () => {
 });
 
 describe('ServiceClient', () => {
+  test('splits lists longer than the server takes into several requests, envelopes in order', async () => {
+    const small = await startTestServer({ MAX_ITEMS_PER_REQUEST: '3' });
+    try {
+      const batching = new ServiceClient({
+        baseUrl: small.url,
+        apiKey: (await small.createKey()).key,
+        batchSize: 3,
+      });
+      const names = Array.from({ length: 7 }, (_, i) => `b${i}.client.test`);
+      const registered = await batching.registerDomains(
+        names.map((domain) => ({ domain, domainType: 'Marketing' })),
+      );
+      assert.deepEqual(
+        registered.map((e) => e.data?.domain),
+        names,
+      );
+      const statuses = await batching.domainStatus([...names, 'nope.client.test']);
+      assert.deepEqual(
+        statuses.map((e) => e.data?.domain ?? e.error?.code),
+        [...names, 'DOMAIN_NOT_REGISTERED'],
+      );
+      assert.equal((await batching.domainHistory(names)).length, 7);
+      assert.equal((await batching.deleteDomains(names)).filter((e) => e.data?.deleted).length, 7);
+    } finally {
+      await small.close();
+    }
+  });
+
   test('registers, reads, lists, pages, and deletes', async () => {
     const [registered] = await client.registerDomains([
       { domain: 'one.client.test', domainType: 'Marketing' },
@@ -60,7 +88,13 @@ describe('ServiceClient', () => {
     assert.equal(error.status, 401);
     assert.equal(error.code, 'AUTH_INVALID');
     assert.match(error.requestId ?? '', /^[0-9a-f-]{36}$/);
-    const tooMany = await client
+    // a client told the server takes more than it does sends too many at once
+    const overBatching = new ServiceClient({
+      baseUrl: t.url,
+      apiKey: (await t.createKey()).key,
+      batchSize: 1000,
+    });
+    const tooMany = await overBatching
       .domainStatus(Array.from({ length: 101 }, (_, i) => `d${i}.client.test`))
       .catch((e: unknown) => e);
     assert.equal((tooMany as ServiceApiError).code, 'REQUEST_TOO_MANY_ITEMS');

@@ -280,15 +280,12 @@ async function poll(): Promise<void> {
     .map((d) => d.domain);
   try {
     const gone: string[] = [];
-    for (let i = 0; i < names.length; i += 100) {
-      const batch = names.slice(i, i + 100);
-      const envelopes = await current.domainStatus(batch);
-      if (client !== current) return;
-      envelopes.forEach((envelope, j) => {
-        if (envelope.data) domains.set(envelope.data.domain, envelope.data);
-        else if (envelope.error?.code === 'DOMAIN_NOT_REGISTERED') gone.push(batch[j]!);
-      });
-    }
+    const envelopes = await current.domainStatus(names);
+    if (client !== current) return;
+    envelopes.forEach((envelope, j) => {
+      if (envelope.data) domains.set(envelope.data.domain, envelope.data);
+      else if (envelope.error?.code === 'DOMAIN_NOT_REGISTERED') gone.push(names[j]!);
+    });
     dropDomains(gone);
     $('list-error').hidden = true;
     render();
