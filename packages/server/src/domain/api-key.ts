@@ -39,10 +39,15 @@ export function hashesEqual(a: string, b: string): boolean {
 
 /**
  * The key as presented in `Authorization`: the spec sends the key alone; a `Bearer `
- * prefix is tolerated (design decision). Returns `undefined` for an empty value.
+ * prefix is tolerated (design decision). With `acceptBasic`, `Basic base64(key + ":")` too,
+ * the form ImageKit's upload protocol (and so the editor's uploader) sends. Returns
+ * `undefined` for an empty value.
  */
-export function keyFromAuthorization(header: string | undefined): string | undefined {
+export function keyFromAuthorization(header: string | undefined, acceptBasic = false): string | undefined {
   if (header === undefined) return undefined;
-  const value = header.trim().replace(/^bearer\s+/i, '');
+  const basic = acceptBasic ? /^basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
+  const value = basic
+    ? (Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0] ?? '')
+    : header.trim().replace(/^bearer\s+/i, '');
   return value.length > 0 ? value : undefined;
 }

@@ -17,11 +17,13 @@ declare module 'fastify' {
 /** Longest value we hash; real keys are 46 characters. */
 const MAX_KEY_LENGTH = 512;
 
-/** An `onRequest` hook that authenticates the request and requires `scope`. */
-export function authenticate(store: Store, scope: string) {
+/**
+ * An `onRequest` hook that authenticates the request and requires `scope`; `acceptBasic`
+ * also takes the key as HTTP Basic's user name (see {@link keyFromAuthorization}).
+ */
+export function authenticate(store: Store, scope: string, acceptBasic = false) {
   return async function authHook(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const header = request.headers.authorization;
-    const presented = keyFromAuthorization(header);
+    const presented = keyFromAuthorization(request.headers.authorization, acceptBasic);
     if (presented === undefined) {
       throw new ApiError(
         'AUTH_MISSING',

@@ -24,15 +24,6 @@ export interface BrowserApiOptions {
   basicAuth?: boolean;
 }
 
-/** `Basic base64(user:password)` → user, the key; anything else unchanged. */
-export function keyFromBasic(header: string | undefined): string | undefined {
-  const match = header ? /^basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
-  if (!match) return header;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const user = decoded.split(':')[0] ?? '';
-  return user;
-}
-
 /** Sets up CORS, authentication and rate limiting in the calling plugin's context. */
 export async function browserApi(app: FastifyInstance, options: BrowserApiOptions): Promise<void> {
   const { config, store, scope } = options;
@@ -40,23 +31,11 @@ export async function browserApi(app: FastifyInstance, options: BrowserApiOption
   // preflight never carries the Authorization header), and every answer, errors included,
   // carries the CORS headers so the page can read the error.
   await app.register(cors, {
-    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    origin: config.corsOrigins,
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
     exposedHeaders: ['X-Request-Id', 'Retry-After'],
     maxAge: 600,
   });
-  await protectedApi(app, {
-    store,
-    scope,
-    beforeAuth: (request) => {
-      // A preflight carries no credentials; CORS (above) has answered it.
-      if (request.method === 'OPTIONS') return 'skip';
-      if (options.basicAuth) {
-        const key = keyFromBasic(request.headers.authorization);
-        if (key !== undefined) request.headers.authorization = key;
-      }
-      return undefined;
-    },
-  });
+  await protectedApi(app, { store, scope, basicAuth: options.basicAuth, cors: true });
 }

@@ -13,8 +13,10 @@ import { ApiError } from './errors.js';
 export interface ProtectedApiOptions {
   store: Store;
   scope: string;
-  /** Runs before authentication, e.g. to let a CORS preflight through or to read another header form. */
-  beforeAuth?: (request: FastifyRequest) => 'skip' | undefined;
+  /** Also take the key as HTTP Basic's user name (the ImageKit upload protocol). */
+  basicAuth?: boolean;
+  /** A CORS group: OPTIONS requests carry no credentials (CORS answers preflights). */
+  cors?: boolean;
 }
 
 /**
@@ -47,11 +49,15 @@ export async function protectedApi(app: FastifyInstance, options: ProtectedApiOp
   if (!app.hasDecorator('rateLimit')) {
     throw new Error('protectedApi needs rateLimitPerKey registered on the app first');
   }
-  const auth = authenticate(options.store, options.scope);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (options.beforeAuth?.(request) === 'skip') return;
-    await auth(request, reply);
-  });
+  const auth = authenticate(options.store, options.scope, options.basicAuth);
+  app.addHook(
+    'onRequest',
+    options.cors
+      ? async (request: FastifyRequest, reply: FastifyReply) => {
+          if (request.method !== 'OPTIONS') await auth(request, reply);
+        }
+      : auth,
+  );
   // After authentication and before the body is read: a rate-limited client costs no parsing.
   const limit = app.rateLimit();
   app.addHook('preParsing', async (request, reply) => {
