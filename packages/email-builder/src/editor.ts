@@ -16,6 +16,7 @@ import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
 import { htmlParser } from './model/html-parser.js';
+import { findProblems } from './model/problems.js';
 import type { JSONNode } from './model/types.js';
 import { cleanDocument } from './model/validate.js';
 import type { EditorHost, UploadState } from './nodes/define.js';
@@ -36,6 +37,7 @@ import {
   type UploadFunction,
 } from './options.js';
 import { MailPreview } from './preview/mail-preview.js';
+import type { ContentProblem } from './problems.js';
 import { renderEmail, renderText } from './render/email.js';
 import { createSchema } from './schema.js';
 import type { TemplateTab } from './templates/picker.js';
@@ -301,6 +303,17 @@ export class ServiceEditor {
   getText(): string {
     this.alive();
     return renderText(this.view.state.doc.toJSON() as JSONNode);
+  }
+
+  /**
+   * What the email lacks that readers or the law expect, block by block: a footer without a
+   * postal address or unsubscribe link, a signature without a name, a button without a link.
+   * The email never fills these in with made-up text; check this before sending. The editor
+   * shows the same on the blocks themselves.
+   */
+  getProblems(): ContentProblem[] {
+    this.alive();
+    return findProblems(this.view.state.doc.toJSON() as JSONNode);
   }
 
   /** The document as JSON: store it, and give it back to `setContent` to edit again. */

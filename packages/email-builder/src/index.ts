@@ -11,6 +11,7 @@ export { type EditorEvents, ServiceEditor } from './editor.js';
 export { ERRORS, type ErrorCode, ServiceEditorError } from './errors.js';
 export { checkDocument } from './model/check.js';
 export type { DocSettings } from './model/doc.js';
+export { findProblems } from './model/problems.js';
 export type { JSONMark, JSONNode } from './model/types.js';
 export { cleanDocument } from './model/validate.js';
 export type { VariableOption } from './nodes/variable/index.js';
@@ -25,6 +26,7 @@ export type {
   UploadFunction,
 } from './options.js';
 export { MailPreview, type MailPreviewOptions, type PreviewView } from './preview/mail-preview.js';
+export { type ContentProblem, PROBLEMS, type ProblemCode } from './problems.js';
 export { type RenderOptions, renderEmail, renderText } from './render/email.js';
 export { safeImageUrl, safeLinkUrl } from './render/url.js';
 export type { TemplateTab } from './templates/picker.js';

@@ -33,6 +33,8 @@ export const FALLBACKS: Record<string, string> = {
   'aria-label attribute': 'ignored where unsupported',
   'target attribute': 'webmail opens links in a new tab by itself',
   'border-radius': 'square corners in Outlook for Windows; buttons there are VML roundrects',
+  'word-break':
+    'Windows Mail keeps a long unbroken string on one line (the email grows wider there, nothing is cut off); every other client breaks it',
   overflow: 'only clips rounded corners, which those clients do not draw anyway',
   opacity: 'the preheader is also display:none, max-height:0 and mso-hide:all',
   'display:none': 'hidden parts also have max-height:0;overflow:hidden and mso-hide:all',

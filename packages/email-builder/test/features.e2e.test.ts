@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import type { JSONNode } from '../src/model/types.js';
-import { demoBrand } from '../test-support/brand.js';
+import { demoBrand, withoutNetworks } from '../test-support/brand.js';
 import { launchChromium } from '../test-support/browser.js';
 import { editorPage, PACKAGE_DIR, startTestServer } from '../test-support/server.js';
 
@@ -41,7 +41,8 @@ async function slash(query: string, title: string): Promise<void> {
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startTestServer({ token: 'x' });
-  const brand = demoBrand(server.origin);
+  // two networks left out, so the social links show only those given
+  const brand = withoutNetworks(demoBrand(server.origin), 'facebook', 'youtube');
   server.setPage(
     '/',
     editorPage(`
@@ -129,6 +130,39 @@ describe('branding in the slash commands', () => {
     ]);
     assert.equal(await links.last().getAttribute('title'), 'https://lumen.example/unsubscribe?u={{user_id}}');
     assert.equal(await shown.locator('a').count(), 0, 'no link to follow by accident while editing');
+  });
+
+  it('footer and signature without an address or name: nothing made up, the editor and getProblems() say what is missing', async () => {
+    await run(`editor.setBranding(${JSON.stringify({ contact: { address: null } })})`);
+    await emptyDoc();
+    await slash('footer', 'Footer');
+    await run(
+      `editor.setContent({ type: 'doc', content: [editor.getJSON().content[0], { type: 'signature' }] })`,
+    );
+    const out = await html();
+    assert.doesNotMatch(out, /Main Street|City, Country|Your Company|Your Name/);
+    const hints = await page.$$eval('.sv-content [data-problem]', (els) =>
+      els.map((e) => [e.getAttribute('data-problem'), e.textContent]),
+    );
+    assert.deepEqual(hints, [
+      ['SEB_PROBLEM_NO_ADDRESS', 'Add your postal address'],
+      ['SEB_PROBLEM_NO_UNSUBSCRIBE', 'Add the unsubscribe link'],
+      ['SEB_PROBLEM_NO_SENDER_NAME', 'Add your name'],
+    ]);
+    assert.doesNotMatch(out, /Add your postal address|data-problem/, 'the prompts stay in the editor');
+    const problems = await run<{ code: string; path: number[] }[]>('return editor.getProblems()');
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.path]),
+      [
+        ['SEB_PROBLEM_NO_ADDRESS', [0]],
+        ['SEB_PROBLEM_NO_UNSUBSCRIBE', [0]],
+        ['SEB_PROBLEM_NO_SENDER_NAME', [1]],
+      ],
+    );
+    await page.locator('.sv-content').screenshot({ path: path.join(SHOTS, 'problems.png') });
+    await run(
+      `editor.setBranding(${JSON.stringify(withoutNetworks(demoBrand(server.origin), 'facebook', 'youtube'))})`,
+    );
   });
 
   it('signature: avatar, name, position and company', async () => {

@@ -180,7 +180,8 @@ describe('email renderer', () => {
     assert.match(html, /<!--\[if mso\]><\/td><td width="358" valign="top"><!\[endif\]-->/);
     assert.match(
       html,
-      /@media only screen and \(max-width:620px\)\{.*\.sv-col\{display:block!important;max-width:100%!important/,
+      // stacked from where the two no longer fit: 536 px of columns, 2 × 8 + 2 + 2 × 20 px around them on a phone
+      /@media only screen and \(max-width:593px\)\{\.sv-col\{display:block!important;max-width:100%!important/,
     );
     assert.match(html, /<img [^>]*width="170"/, 'the image fills its column less the gap');
   });

@@ -1,8 +1,9 @@
-import type { NodeSpec, Node as PMNode, TagParseRule } from 'prosemirror-model';
+import type { DOMOutputSpec, NodeSpec, Node as PMNode, TagParseRule } from 'prosemirror-model';
 import type { EditorView, NodeView } from 'prosemirror-view';
 import { type AttrTable, changedAttrs, readAttrsMarker } from '../model/attrs.js';
 import type { DocSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
+import { PROBLEM_HINTS, type ProblemCode } from '../problems.js';
 import { escapeHtml } from '../render/escape.js';
 
 /** Attribute values after {@link cleanAttrs}: every key of the block's table, checked. */
@@ -29,8 +30,9 @@ export interface RenderContext {
   /** How deep in lists the block sits (0 outside lists). */
   listDepth: number;
   /**
-   * True for the last block inside a container that draws its own bottom edge (a quote's bar):
-   * the block leaves no margin under itself, so the edge ends with the text.
+   * True for the last block inside a container that draws its own bottom edge (a quote's bar)
+   * or is spaced as a whole (a column): the block leaves no space under itself, so the edge ends
+   * with the text and the container's own spacing is all there is.
    */
   flushEnd: boolean;
   /**
@@ -46,6 +48,8 @@ export interface RenderContext {
    * while text around it turns light). One rule per distinct colour, as for `darkTextAttr`.
    */
   darkHighlightAttr(ink: string, highlight: string): string;
+  /** The background this block sits on in dark mode: the email's dark canvas, or a panel's. */
+  darkSurface: string;
 }
 
 /** What a plain-text renderer gets: ways to render children as text. */
@@ -103,6 +107,11 @@ export interface BlockDefinition {
   /** The plain-text alternative for this node. */
   text(node: JSONNode, attrs: Attrs, ctx: TextContext): string;
   slash?: readonly SlashItem[];
+  /**
+   * What this block lacks that the email needs (a footer without a postal address): reported by
+   * `getProblems()` and shown on the block in the editor, never filled in with made-up text.
+   */
+  problems?(attrs: Attrs): ProblemCode[];
   /** Shows the settings form for this block's attributes when it is selected. */
   inspect?: boolean;
   /** Applies a settings-form change when it needs more than new attributes (column layouts). */
@@ -147,4 +156,9 @@ export function markerRule(name: string, table: AttrTable, extra: Partial<TagPar
 export function alignFrom(dom: HTMLElement): string {
   const align = dom.style.textAlign;
   return align === 'center' || align === 'right' ? align : 'left';
+}
+
+/** The editor's prompts for a block's problems: one muted line each, never part of the email. */
+export function problemHints(codes: readonly ProblemCode[]): DOMOutputSpec[] {
+  return codes.map((code) => ['p', { class: 'sv-hint', 'data-problem': code }, PROBLEM_HINTS[code]]);
 }

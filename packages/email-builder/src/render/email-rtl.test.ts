@@ -38,7 +38,7 @@ describe('right-to-left emails', () => {
     );
     assert.ok(!/text-align:left/.test(rtl), 'no left alignment anywhere');
     // first column (on the right): its gap on its left; second: on its right
-    assert.match(rtl, /class="sv-gap" style="padding:0 0px 0 10px">.*الأول/);
+    assert.match(rtl, /class="sv-gap sv-gapv" style="padding:0 0px 0 10px">.*الأول/);
     assert.match(rtl, /class="sv-gap" style="padding:0 10px 0 0px">.*الثاني/);
     assert.match(rtl, /<td width="268" valign="top" style="padding:0 0px 0 10px">.*أولاً/);
     assert.match(rtl, /<td width="268" valign="top" style="padding:0 10px 0 0px">.*ثانياً/);
@@ -47,7 +47,7 @@ describe('right-to-left emails', () => {
       ltr,
       /<td style="text-align:left;padding:0 0 16px"><!--\[if mso\]><table role="presentation" width="536" align="left"/,
     );
-    assert.match(ltr, /class="sv-gap" style="padding:0 10px 0 0px">.*One/);
+    assert.match(ltr, /class="sv-gap sv-gapv" style="padding:0 10px 0 0px">.*One/);
     assert.match(ltr, /class="sv-gap" style="padding:0 0px 0 10px">.*Two/);
   });
 

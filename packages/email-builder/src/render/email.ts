@@ -4,10 +4,11 @@ import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
 import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/index.js';
 import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
-import { DARK_MUTED, DARK_TEXT, FONT, textSides } from './styles.js';
+import { DARK_MUTED, DARK_TEXT, FONT, textSides, WRAP } from './styles.js';
 
 /** Overrides of the document's own settings at render time (issue 7's preview and templates use them). */
 export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>>;
@@ -84,6 +85,7 @@ function blockContext(scope: Scope): RenderContext {
     inline: (nodes) => renderInline(nodes, ctx),
     darkTextAttr: (color) => dark.attr(color, surface),
     darkHighlightAttr: (ink, highlight) => dark.highlight(ink, highlight),
+    darkSurface: surface,
   };
   return ctx;
 }
@@ -105,8 +107,17 @@ function renderBlocks(
   return out;
 }
 
+/** What the email adds around its content on a phone: the outer margins, the border, the padding. */
+const phoneChrome = (s: DocSettings) => 2 * 8 + 2 + 2 * Math.min(s.padding, 20);
+
 function headStyles(s: DocSettings, dark: DarkClasses): string {
-  const stackAt = s.width + 20;
+  // Phone paddings from the width where the card (600 px and its border) no longer fits in the
+  // desktop margins; columns stack only from where, with those paddings, they no longer fit
+  // side by side (two 260 px columns still do at 600 px); social pills take the phone's even
+  // rows from where a fourth one would not fit beside three (see nodes/social).
+  const phoneAt = s.width + 2 * 12 + 2 - 1;
+  const stackAt = s.width - 2 * s.padding + phoneChrome(s) - 1;
+  const pillsAt = (PHONE_SLOTS + 1) * PILL_SLOT + phoneChrome(s) - 1;
   return [
     'body{margin:0;padding:0;width:100%!important;-webkit-text-size-adjust:100%;-ms-text-size-adjust:100%}',
     // Outlook for Windows adds space around tables unless told not to.
@@ -114,11 +125,19 @@ function headStyles(s: DocSettings, dark: DarkClasses): string {
     'img{-ms-interpolation-mode:bicubic}',
     // iOS Mail turns dates and addresses into blue links; keep the author's colours.
     'a[x-apple-data-detectors]{color:inherit!important;text-decoration:none!important}',
-    `@media only screen and (max-width:${stackAt}px){`,
+    `@media only screen and (max-width:${phoneAt}px){`,
     '.sv-outer{padding:12px 8px!important}',
     `.sv-pad{padding:${Math.min(s.padding, 20)}px!important}`,
+    '}',
+    `@media only screen and (max-width:${stackAt}px){`,
     '.sv-col{display:block!important;max-width:100%!important;width:100%!important}',
     '.sv-gap{padding:0!important}',
+    // stacked columns keep a gap between them, as side by side
+    '.sv-gapv{padding:0 0 16px!important}',
+    '}',
+    `@media only screen and (max-width:${pillsAt}px){`,
+    `.sv-s2{max-width:${2 * PILL_SLOT}px!important}`,
+    `.sv-s3{max-width:${3 * PILL_SLOT}px!important}`,
     '}',
     // Dark mode where clients let us (Apple Mail, Outlook for Mac, iOS, some Android): the
     // author's dark colours. Gmail ignores it and Outlook for Windows never sees it.
@@ -129,6 +148,10 @@ function headStyles(s: DocSettings, dark: DarkClasses): string {
     `.sv-colbg{background-color:${darkSurface(s, true)}!important}`,
     `.sv-t{color:${DARK_TEXT}!important}`,
     `.sv-m{color:${DARK_MUTED}!important}`,
+    // grey rules (dividers, the quote's bar) take the dark border colour, as light ones match the light border
+    `.sv-hr,.sv-q{border-color:${s.darkBorder}!important}`,
+    // pills as dark as the card (X, GitHub) get a visible edge
+    `.sv-pe{border-color:${DARK_MUTED}!important}`,
     // explicit text colours (text colour marks, links), lightened to 4.5:1 on their dark surface
     ...dark.rules(),
     '.sv-light{display:none!important}',
@@ -138,9 +161,10 @@ function headStyles(s: DocSettings, dark: DarkClasses): string {
 }
 
 // Outlook for Windows: 96 DPI so pixel sizes hold on high-DPI screens, and a font it has,
-// since it falls back to Times New Roman on a stack starting with fonts it does not know.
+// since it falls back to Times New Roman on a stack starting with fonts it does not know
+// (`center` is the label of the VML button, see render/mso.ts).
 const MSO_HEAD =
-  '<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><style>table,td,p,a,li,h1,h2,h3,blockquote,span{font-family:Arial,Helvetica,sans-serif!important}p,li,h1,h2,h3,td{mso-line-height-rule:exactly}</style><![endif]-->';
+  '<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><style>table,td,p,a,li,h1,h2,h3,blockquote,span,center{font-family:Arial,Helvetica,sans-serif!important}p,li,h1,h2,h3,td{mso-line-height-rule:exactly}</style><![endif]-->';
 
 // The preheader is followed by invisible joiners so the inbox preview does not run on into body text.
 const PREHEADER_FILL = '&#8199;&#847;'.repeat(60);
@@ -191,10 +215,13 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     `<div role="article" aria-roledescription="email" aria-label="${title}" lang="${lang}" dir="${s.dir}" class="sv-bg" style="background-color:${s.backdrop}"${marker}>` +
     preheader +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-bg" bgcolor="${s.backdrop}" style="background-color:${s.backdrop}"><tr><td align="center" class="sv-outer" style="padding:24px 12px">` +
-    `<!--[if mso]><table role="presentation" width="${s.width}" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->` +
-    `<div class="sv-card" style="max-width:${s.width}px;margin:0 auto;background-color:${s.canvas};${border};overflow:hidden">` +
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="sv-card" bgcolor="${s.canvas}" style="background-color:${s.canvas}"><tr>` +
-    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${textSides(s.dir).start}">${body}</td>` +
+    // Outlook for Windows draws no rounded div: the card's colour goes on its ghost cell.
+    `<!--[if mso]><table role="presentation" width="${s.width}" align="center" cellpadding="0" cellspacing="0" border="0"><tr><td bgcolor="${s.canvas}"><![endif]-->` +
+    // The card's colour is on the rounded div only, so no square table corner covers its
+    // rounding, and nothing needs `overflow:hidden`, which would cut off whatever does not fit.
+    `<div class="sv-card" style="max-width:${s.width}px;margin:0 auto;background-color:${s.canvas};${border}">` +
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr>` +
+    `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${textSides(s.dir).start};${WRAP}">${body}</td>` +
     '</tr></table></div><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>'
   );
 }

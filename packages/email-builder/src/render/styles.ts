@@ -3,6 +3,15 @@
  * `<style>` in some views (non-Google accounts in the Gmail apps).
  */
 export const FONT = "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+/**
+ * Long unbroken strings (a pasted URL, an e-mail address, a long word in a button) break
+ * instead of widening the email past a phone's screen. Set once on the content cell and
+ * inherited. `word-break:break-word` is the form Apple Mail, Gmail and Outlook (but Windows
+ * Mail) honour, per caniemail, and WebKit and Blink count it in a table cell's minimum width;
+ * the standard `overflow-wrap` is stripped by Gmail and Outlook, and its `break-word` value
+ * would not narrow a table cell anyway.
+ */
+export const WRAP = 'word-break:break-word';
 /** Body text colour (light mode); dark mode swaps it through the `.sv-t` class. */
 export const TEXT = '#27272a';
 /** Secondary text (quotes, footers). */

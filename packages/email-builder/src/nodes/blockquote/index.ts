@@ -22,7 +22,7 @@ export const blockquote = defineBlock({
     const dir = ctx.settings.dir;
     const padding = flowBox(dir, '2px', '0', '2px', '16px');
     const border = `border-${textSides(dir).start}:4px solid #d4d4d8`;
-    return `<blockquote class="sv-q" style="margin:0 0 16px;padding:${padding};${border}">${ctx.blocks(node.content, { width: ctx.width - 20, flushEnd: true })}</blockquote>`;
+    return `<blockquote class="sv-q" style="margin:${ctx.flushEnd ? '0' : '0 0 16px'};padding:${padding};${border}">${ctx.blocks(node.content, { width: ctx.width - 20, flushEnd: true })}</blockquote>`;
   },
   text: (node, _attrs, ctx) =>
     ctx

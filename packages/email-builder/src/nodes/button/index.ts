@@ -54,6 +54,7 @@ export const button = defineBlock({
       ['span', { class: 'sv-button-face', style: linkStyle(node.attrs) }, node.attrs.text || ' '],
     ],
   },
+  problems: (attrs) => (safeLinkUrl(attrs.href) ? [] : ['SEB_PROBLEM_NO_LINK']),
   render: (_node, attrs, ctx) => {
     const href = safeLinkUrl(attrs.href);
     const text = escapeHtml(attrs.text || 'Button');
@@ -71,7 +72,7 @@ export const button = defineBlock({
     const face = href
       ? `<a href="${escapeHtml(href)}" target="_blank" style="${linkStyle(attrs)}">${text}</a>`
       : `<span style="${linkStyle(attrs)}">${text}</span>`;
-    return `${TABLE}${htmlMarker('button', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:4px 0 20px">${vml}${notMso(face)}</td></tr></table>`;
+    return `${TABLE}${htmlMarker('button', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:${ctx.flushEnd ? '4px 0 0' : '4px 0 20px'}">${vml}${notMso(face)}</td></tr></table>`;
   },
   text: (_node, attrs) => {
     const href = safeLinkUrl(attrs.href);

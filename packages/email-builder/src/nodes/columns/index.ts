@@ -46,19 +46,13 @@ export function columnWidths(layout: string, count: number, available: number): 
   return widths;
 }
 
-/** The bottom space every block leaves under itself (paragraph margin, image and button cells). */
-const BLOCK_TRAIL = 16;
-
 function columnCell(col: Attrs, body: string, attrs: Attrs): string {
   const bg = col.backgroundColor ? ` bgcolor="${col.backgroundColor}"` : '';
   // `sv-colbg`: in dark mode the text turns light, so a light panel must turn dark too.
   const cls = col.backgroundColor ? ' class="sv-colbg"' : '';
   const bgStyle = col.backgroundColor ? `;background-color:${col.backgroundColor}` : '';
-  // The last block's own bottom space counts towards the padding, so a boxed section looks
-  // even at top and bottom (the editor trims it the same way with :last-child).
-  const pad = col.padding as number;
-  const padding = pad > 0 ? `${pad}px ${pad}px ${Math.max(0, pad - BLOCK_TRAIL)}px` : '0';
-  return `<td${htmlMarker('column', COLUMN_ATTRS, col)}${bg}${cls} valign="${attrs.verticalAlign}" style="padding:${padding}${bgStyle}">${body}</td>`;
+  // The column's last block ends flush (see render below), so the padding is even all round.
+  return `<td${htmlMarker('column', COLUMN_ATTRS, col)}${bg}${cls} valign="${attrs.verticalAlign}" style="padding:${col.padding}px${bgStyle}">${body}</td>`;
 }
 
 /**
@@ -107,7 +101,13 @@ export const columns = defineBlock({
       const padStart = i === 0 ? 0 : Math.floor(gap / 2);
       const padEnd = i === cols.length - 1 ? 0 : Math.ceil(gap / 2);
       const inner = widths[i]! - padStart - padEnd - checked.padding * 2;
-      const body = ctx.blocks(col.content, { width: inner, panel: Boolean(checked.backgroundColor) });
+      // The last block leaves no space under itself: the row's own 16 px follow the columns,
+      // as they follow any block (its margin on top of them made 32).
+      const body = ctx.blocks(col.content, {
+        width: inner,
+        panel: Boolean(checked.backgroundColor),
+        flushEnd: true,
+      });
       const padding = flowBox(dir, '0', `${padEnd}px`, '0', `${padStart}px`);
       return { width: widths[i]!, padding, cell: columnCell(checked, body, attrs) };
     });
@@ -124,7 +124,7 @@ export const columns = defineBlock({
     const divs = parts.map(
       (p, i) =>
         (i === 0 ? '' : msoOnly(`</td><td width="${p.width}" valign="${attrs.verticalAlign}">`)) +
-        `<div class="sv-col" style="display:inline-block;width:100%;max-width:${p.width}px;vertical-align:${attrs.verticalAlign}">${TABLE}><tr><td class="sv-gap" style="padding:${p.padding}">${TABLE}><tr>${p.cell}</tr></table></td></tr></table></div>`,
+        `<div class="sv-col" style="display:inline-block;width:100%;max-width:${p.width}px;vertical-align:${attrs.verticalAlign}">${TABLE}><tr><td class="${i < parts.length - 1 && gap > 0 ? 'sv-gap sv-gapv' : 'sv-gap'}" style="padding:${p.padding}">${TABLE}><tr>${p.cell}</tr></table></td></tr></table></div>`,
     );
     const start = textSides(dir).start;
     const open = ghostTable(ctx.width, start).replace(

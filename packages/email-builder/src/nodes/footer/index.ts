@@ -1,15 +1,17 @@
 import type { DOMOutputSpec } from 'prosemirror-model';
 import { a } from '../../model/attrs.js';
+import type { ProblemCode } from '../../problems.js';
 import { escapeHtml } from '../../render/escape.js';
 import { LINK, MUTED, textStyle } from '../../render/styles.js';
 import { safeLinkUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
-import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule, problemHints } from '../define.js';
 
 const ATTRS = {
-  company: a.text('Your Company', 'Company'),
-  address: a.longText('123 Main Street, City, Country', 'Postal address'),
+  // Empty until the brand or the author gives them: an email never carries made-up contact data.
+  company: a.text('', 'Company'),
+  address: a.longText('', 'Postal address'),
   email: a.text('', 'Contact email', 254),
   phone: a.text('', 'Contact phone', 40),
   note: a.longText('You are receiving this email because you signed up.', 'Note'),
@@ -115,6 +117,14 @@ const lineView = (parts: Part[]): DOMOutputSpec =>
     ),
   ] as DOMOutputSpec;
 
+/** What the footer lacks: the postal address, the unsubscribe link. */
+function problems(attrs: Attrs): ProblemCode[] {
+  const out: ProblemCode[] = [];
+  if (!String(attrs.address).trim()) out.push('SEB_PROBLEM_NO_ADDRESS');
+  if (!safeLinkUrl(attrs.unsubscribeUrl)) out.push('SEB_PROBLEM_NO_UNSUBSCRIBE');
+  return out;
+}
+
 /** The email footer: company, postal address, contact links, a note and the unsubscribe link. */
 export const footer = defineBlock({
   name: 'footer',
@@ -133,11 +143,10 @@ export const footer = defineBlock({
         style: `text-align:${node.attrs.align}`,
       },
       ...lines(node.attrs).map(lineView),
-      ...(safeLinkUrl(node.attrs.unsubscribeUrl)
-        ? []
-        : [['p', { class: 'sv-hint' }, `${node.attrs.unsubscribeText} (add the unsubscribe link)`]]),
+      ...problemHints(problems(node.attrs)),
     ],
   },
+  problems,
   render: (_node, attrs, ctx) => {
     const dark = () => ctx.darkTextAttr(LINK);
     const body = lines(attrs)

@@ -60,7 +60,7 @@ export const image = defineBlock({
       radius: attrs.borderRadius,
     });
     if (!html) return '';
-    return `${TABLE}${htmlMarker('image', IMAGE_ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:0 0 16px">${html}</td></tr></table>`;
+    return `${TABLE}${htmlMarker('image', IMAGE_ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:${ctx.flushEnd ? '0' : '0 0 16px'}">${html}</td></tr></table>`;
   },
   text: (_node, attrs) => {
     if (!attrs.src) return '';

@@ -42,7 +42,7 @@ export const logo = defineBlock({
       align: attrs.align,
     });
     if (!html) return '';
-    return `${TABLE}${htmlMarker('logo', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:0 0 24px">${html}</td></tr></table>`;
+    return `${TABLE}${htmlMarker('logo', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:${ctx.flushEnd ? '0' : '0 0 24px'}">${html}</td></tr></table>`;
   },
   text: (_node, attrs) => {
     const href = safeLinkUrl(attrs.href);

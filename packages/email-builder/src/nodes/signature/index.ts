@@ -1,18 +1,24 @@
 import { a } from '../../model/attrs.js';
+import type { ProblemCode } from '../../problems.js';
 import { escapeHtml } from '../../render/escape.js';
 import { flowBox, MUTED, textStyle } from '../../render/styles.js';
 import { safeImageUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
-import { defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule, problemHints } from '../define.js';
 
 const ATTRS = {
   closing: a.text('Best regards,', 'Closing line', 80),
   avatar: a.image('Photo'),
-  name: a.text('Your Name', 'Name', 120),
-  position: a.text('Position', 'Position', 120),
-  company: a.text('Company', 'Company', 120),
+  // Empty until the brand or the author gives them: an email never signs with a made-up name.
+  name: a.text('', 'Name', 120),
+  position: a.text('', 'Position', 120),
+  company: a.text('', 'Company', 120),
 };
+
+/** What the signature lacks: the sender's name. */
+const problems = (attrs: Attrs): ProblemCode[] =>
+  String(attrs.name).trim() ? [] : ['SEB_PROBLEM_NO_SENDER_NAME'];
 
 /** A sign-off: closing line, round photo, name, position and company. */
 export const signature = defineBlock({
@@ -34,12 +40,13 @@ export const signature = defineBlock({
         ...(node.attrs.avatar ? [['img', { src: node.attrs.avatar, alt: node.attrs.name }]] : []),
         [
           'div',
-          ['strong', node.attrs.name],
+          node.attrs.name ? ['strong', node.attrs.name] : problemHints(problems(node.attrs))[0]!,
           ['span', [node.attrs.position, node.attrs.company].filter(Boolean).join(' · ')],
         ],
       ],
     ],
   },
+  problems,
   render: (_node, attrs, ctx) => {
     const avatar = safeImageUrl(attrs.avatar);
     // the space between photo and name is on the photo's far side: its right, its left in
@@ -55,7 +62,15 @@ export const signature = defineBlock({
     const closing = attrs.closing
       ? `<p class="sv-t" style="${textStyle(16, 1.6, '0 0 12px')}">${escapeHtml(attrs.closing)}</p>`
       : '';
-    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('signature', ATTRS, attrs)}><tr><td style="padding:0 0 16px">${closing}<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${photo}<td valign="middle"><p class="sv-t" style="${textStyle(16, 1.4)};font-weight:700">${escapeHtml(attrs.name)}</p><p class="sv-m" style="${textStyle(14, 1.4, '0', MUTED)}">${role}</p></td></tr></table></td></tr></table>`;
+    const name = attrs.name
+      ? `<p class="sv-t" style="${textStyle(16, 1.4)};font-weight:700">${escapeHtml(attrs.name)}</p>`
+      : '';
+    const roleLine = role ? `<p class="sv-m" style="${textStyle(14, 1.4, '0', MUTED)}">${role}</p>` : '';
+    const person =
+      photo || name || roleLine
+        ? `<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${photo}<td valign="middle">${name}${roleLine}</td></tr></table>`
+        : '';
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('signature', ATTRS, attrs)}><tr><td style="padding:${ctx.flushEnd ? '0' : '0 0 16px'}">${closing}${person}</td></tr></table>`;
   },
   text: (_node, attrs) =>
     [attrs.closing, attrs.name, [attrs.position, attrs.company].filter(Boolean).join(', ')]

@@ -1,4 +1,5 @@
 import { a } from '../../model/attrs.js';
+import { contrast, readable } from '../../render/contrast.js';
 import { escapeHtml } from '../../render/escape.js';
 import { msoOnly } from '../../render/mso.js';
 import { FONT, TABLE } from '../../render/styles.js';
@@ -42,13 +43,42 @@ const ATTRS = {
   variant: a.choice('brand', ['brand', 'outline'], 'Style', ['Brand colours', 'Outline']),
 } as const;
 
+/**
+ * Every pill is at least this wide (its label centred), so pills line up in even rows like
+ * buttons of one size. 76 px holds the widest label, "Instagram", in DejaVu Sans Bold, the
+ * widest face a reader is likely to have; a wider one makes its pill grow, never overflow.
+ */
+const PILL_MIN = 76;
+/** A pill's width in the row: its minimum, side padding (2 × 10), border (2 × 1), gap (2 × 3). */
+export const PILL_SLOT = PILL_MIN + 20 + 2 + 6;
+/** The widest content of a phone (414 px, less the email's phone margins) holds three slots. */
+export const PHONE_SLOTS = 3;
+
+/**
+ * The fill of a brand-coloured pill: the network's colour, darkened just enough that its white
+ * label reaches WCAG AA (Facebook's #1877f2 gives 4.2:1 and YouTube's #ff0000 4.0:1 as they are).
+ */
+export function pillFill(network: string): string {
+  return readable(NETWORKS[network]?.color ?? '#52525b');
+}
+
 function pillStyle(network: string, variant: string): string {
-  const color = NETWORKS[network]?.color ?? '#52525b';
+  const fill = pillFill(network);
   const look =
     variant === 'outline'
       ? `border:1px solid #d4d4d8;color:#3f3f46;background-color:#ffffff`
-      : `border:1px solid ${color};color:#ffffff;background-color:${color}`;
-  return `display:inline-block;padding:6px 14px;border-radius:999px;${look};font-family:${FONT};font-size:13px;font-weight:600;line-height:18px;text-decoration:none`;
+      : `border:1px solid ${fill};color:#ffffff;background-color:${fill}`;
+  return `display:inline-block;min-width:${PILL_MIN}px;padding:6px 10px;border-radius:999px;${look};font-family:${FONT};font-size:13px;font-weight:600;line-height:18px;text-align:center;text-decoration:none`;
+}
+
+/**
+ * How many pills a row may hold for `count` pills in `slots` places: as many rows as needed,
+ * and the pills spread evenly over them (six in rows of 3 and 3, never 5 and 1). Rows fill in
+ * turn, so up to six (the networks of BrandSettings) the rows differ by one at most.
+ */
+export function pillsPerRow(count: number, slots: number): number {
+  const rows = Math.ceil(count / Math.max(1, slots));
+  return Math.ceil(count / rows);
 }
 
 function links(attrs: Attrs): { network: string; url: string }[] {
@@ -85,21 +115,32 @@ export const socialLinks = defineBlock({
       ]),
     ],
   },
-  render: (_node, attrs) => {
+  render: (_node, attrs, ctx) => {
     const items = links(attrs);
     if (items.length === 0) return '';
-    // Hybrid: inline-block pills wrap onto more lines on a narrow phone (a table row would
-    // overflow it); Outlook for Windows, which ignores inline-block, gets a ghost table row.
+    // Hybrid: inline-block pills wrap by themselves on a narrow phone (a table row would
+    // overflow it). Their box is at most `perRow` slots wide, so the rows come out even; on a
+    // phone a class narrows it further where greedy wrapping would leave one pill alone (four
+    // pills as 2 and 2, not 3 and 1). Outlook for Windows, which ignores inline-block and
+    // max-width, gets a ghost table of the same rows.
+    const perRow = pillsPerRow(items.length, Math.floor(ctx.width / PILL_SLOT));
+    const onPhone = pillsPerRow(items.length, PHONE_SLOTS);
+    const phoneClass = onPhone < perRow ? ` class="sv-s${onPhone}"` : '';
+    // a pill whose fill hardly stands out from the dark card (X, GitHub) gets a light edge there
+    const edge = (network: string) =>
+      attrs.variant === 'brand' && contrast(pillFill(network), ctx.darkSurface) < 3 ? ' class="sv-pe"' : '';
     const pills = items
-      .map((l) => {
+      .map((l, i) => {
         const label = NETWORKS[l.network]?.label ?? 'Link';
-        return `<div style="display:inline-block;padding:0 4px 8px"><a href="${escapeHtml(safeLinkUrl(l.url))}" target="_blank" style="${pillStyle(l.network, attrs.variant)}">${escapeHtml(label)}</a></div>`;
+        const cell = i === 0 ? '' : msoOnly(i % perRow === 0 ? '</td></tr><tr><td>' : '</td><td>');
+        return `${cell}<div style="display:inline-block;padding:0 3px 6px"><a href="${escapeHtml(safeLinkUrl(l.url))}" target="_blank"${edge(l.network)} style="${pillStyle(l.network, attrs.variant)}">${escapeHtml(label)}</a></div>`;
       })
-      .join(msoOnly('</td><td>'));
+      .join('');
     const open = msoOnly(
       `<table role="presentation" cellpadding="0" cellspacing="0" border="0" align="${attrs.align}"><tr><td>`,
     );
-    return `${TABLE}${htmlMarker('socialLinks', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:0 0 8px;text-align:${attrs.align}">${open}${pills}${msoOnly('</td></tr></table>')}</td></tr></table>`;
+    const box = `<div${phoneClass} style="display:inline-block;max-width:${perRow * PILL_SLOT}px">`;
+    return `${TABLE}${htmlMarker('socialLinks', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:${ctx.flushEnd ? '0' : '0 0 10px'};text-align:${attrs.align}">${open}${box}${pills}</div>${msoOnly('</td></tr></table>')}</td></tr></table>`;
   },
   text: (_node, attrs) =>
     links(attrs)

@@ -331,7 +331,7 @@ const invitation = doc(
     [
       [fact('Date', v('event_date', 'Thursday, June 12', bold))],
       [fact('Time', v('event_time', '2 to 6 pm', bold))],
-      [fact('Where', v('event_place', 'The Atrium, Main Street', bold))],
+      [fact('Where', v('event_place', 'to be announced', bold))],
     ],
     { gap: 0, bg: TINT, padding: 16 },
   ),
