@@ -15,18 +15,32 @@ export function decodeReply(wire: Buffer): DnsReply {
   return dnsPacket.decode(wire) as DnsReply;
 }
 
-/** Send one UDP datagram; resolves with the raw reply, or `undefined` after `timeoutMs`. */
-export function udpExchange(server: HostPort, message: Buffer, timeoutMs = 500): Promise<Buffer | undefined> {
+/**
+ * Send one UDP query and resolve with the raw reply, or `undefined` when none comes. Like a
+ * stub resolver (RFC 1035 §4.2.1: UDP may lose datagrams), it sends again after 500 ms, then
+ * 1 s, 2 s…, `tries` times in all: a server busy with other work (or a loaded machine) still
+ * gets a fair chance to answer. Pass `tries: 1` to wait once for a reply that should not come.
+ */
+export function udpExchange(
+  server: HostPort,
+  message: Buffer,
+  { tries = 4, firstWaitMs = 500 }: { tries?: number; firstWaitMs?: number } = {},
+): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket('udp4');
-    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
     const finish = (reply: Buffer | undefined) => {
       clearTimeout(timer);
       socket.close();
       resolve(reply);
     };
+    const send = (attempt: number) => {
+      socket.send(message, server.port, server.host);
+      const wait = firstWaitMs * 2 ** attempt;
+      timer = setTimeout(() => (attempt + 1 < tries ? send(attempt + 1) : finish(undefined)), wait);
+    };
     socket.on('message', (reply) => finish(reply));
-    socket.send(message, server.port, server.host);
+    send(0);
   });
 }
 
