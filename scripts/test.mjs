@@ -2,10 +2,10 @@
 // `npm test`: install what the tests need, build, run every test file with node:test,
 // and end with the line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureSystemPackages } from './system-deps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,49 +50,69 @@ files.sort();
 const usesDatabase = (file) =>
   file.startsWith('packages/server/') &&
   /startTestServer\(|testDatabaseUrl\(/.test(readFileSync(file, 'utf8'));
-const passes = [
-  { label: 'all tests (SQLite)', env: { TEST_BACKEND: 'sqlite' }, files },
-  {
-    label: 'database tests on PostgreSQL',
-    env: { TEST_BACKEND: 'postgres' },
-    files: files.filter(usesDatabase),
-  },
-].filter(
-  (pass) =>
-    pass.files.length > 0 && (process.env.TEST_BACKENDS ?? 'sqlite,postgres').includes(pass.env.TEST_BACKEND),
-);
+const backends = (process.env.TEST_BACKENDS ?? 'sqlite,postgres').split(',');
+
+// Both backends' runs share one pool of test processes, so short files fill the gaps beside
+// long ones. A PostgreSQL run is a small wrapper that sets TEST_BACKEND before importing the
+// file (it is read when test-server.ts loads).
+const wrappers = mkdtempSync(path.join(tmpdir(), 'test-postgres-'));
+const runs = [];
+for (const file of files) {
+  if (backends.includes('sqlite')) runs.push({ file, path: file, backend: 'sqlite' });
+  if (backends.includes('postgres') && usesDatabase(file)) {
+    const wrapper = path.join(wrappers, `${file.replace(/[\\/]/g, '__')}.postgres.test.mjs`);
+    writeFileSync(
+      wrapper,
+      `process.env.TEST_BACKEND = 'postgres';\nawait import(${JSON.stringify(pathToFileURL(path.resolve(file)).href)});\n`,
+    );
+    runs.push({ file, path: wrapper, backend: 'postgres' });
+  }
+}
+// Longest first (the classic rule for packing jobs onto few workers): the crash tests, then
+// whatever starts servers, browsers or CLIs in child processes, then the rest.
+const weight = (run) =>
+  (/\/reliability\//.test(run.file)
+    ? 3
+    : /\.(e2e|browser)\.test\.ts$|\/cli\/|process/.test(run.file)
+      ? 2
+      : 1) + (run.backend === 'postgres' ? 0.5 : 0);
+runs.sort((a, b) => weight(b) - weight(a) || a.file.localeCompare(b.file));
 
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
-const summary = { passed: 0, failed: 0, failures: [] };
-for (const pass of passes) {
-  console.log(`\n=== ${pass.label}: ${pass.files.length} files ===`);
-  const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--test',
-      `--test-concurrency=${concurrency}`,
-      '--test-timeout=600000',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=./scripts/summary-reporter.mjs',
-      `--test-reporter-destination=${summaryFile}`,
-      ...pass.files,
-    ],
-    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...pass.env } },
-  );
-  let part = { passed: 0, failed: 1, failures: ['the test runner did not report'] };
-  try {
-    part = JSON.parse(readFileSync(summaryFile, 'utf8'));
-  } catch {}
-  if (result.status !== 0 && part.failed === 0)
-    part = { ...part, failed: 1, failures: [`${pass.label}: the runner exited ${result.status}`] };
-  summary.passed += part.passed;
-  summary.failed += part.failed;
-  summary.failures.push(...part.failures.map((f) => `[${pass.env.TEST_BACKEND}] ${f}`));
-}
+const onPostgres = runs.filter((r) => r.backend === 'postgres').length;
+console.log(
+  `\n=== ${runs.length} test files: ${runs.length - onPostgres} on SQLite, ${onPostgres} on PostgreSQL ===`,
+);
+const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
+const result = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-timeout=600000',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/summary-reporter.mjs',
+    `--test-reporter-destination=${summaryFile}`,
+    ...runs.map((r) => r.path),
+  ],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TEST_BACKEND: 'sqlite' } },
+);
+let summary = { passed: 0, failed: 1, failures: ['the test runner did not report'] };
+try {
+  summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+} catch {}
+if (result.status !== 0 && summary.failed === 0)
+  summary = { ...summary, failed: 1, failures: [`the runner exited ${result.status}`] };
+// a PostgreSQL run's failures name the wrapper; name the test file and the backend instead
+summary.failures = summary.failures.map((f) => {
+  const wrapped = /test-postgres-[^/]+\/(.+?)\.postgres\.test\.mjs/.exec(f);
+  return wrapped
+    ? `[postgres] ${f.replace(/\S*test-postgres-\S+\.postgres\.test\.mjs/, wrapped[1].replace(/__/g, '/'))}`
+    : `[sqlite] ${f}`;
+});
 if (summary.failures.length > 0) {
   console.log('\nfailed:');
   for (const f of summary.failures) console.log(`  ${f}`);
