@@ -17,7 +17,8 @@ const env: Record<string, string> = {
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('keys create prints the key as the last line; it works, shows in keys list, and revoke disables it', async () => {
-  const created = await runCli(['keys', 'create', '--name', 'ci-key'], env);
+  // exactly the README's command, through npm; the other calls run the built CLI directly
+  const created = await runCli(['keys', 'create', '--name', 'ci-key'], env, { viaNpm: true });
   assert.equal(created.code, 0, created.stderr);
   const key = created.stdout.trim().split('\n').at(-1)!;
   assert.match(key, /^sk_[A-Za-z0-9_-]{43}$/);
