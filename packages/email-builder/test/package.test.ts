@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { ERRORS, MailPreview, ServiceEditor, type ServiceEditorError } from '../src/index.js';
+import { ERRORS, MailPreview, PROBLEMS, ServiceEditor, type ServiceEditorError } from '../src/index.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 describe('the package', () => {
@@ -44,6 +44,15 @@ describe('the package', () => {
       () => preview.setContent('<p>y</p>'),
       (e: ServiceEditorError) => e.code === 'SEB_ERR_PREVIEW_DESTROYED',
     );
+  });
+
+  it('lists every content problem in the README, and no other', () => {
+    const readme = readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\| `(SEB_PROBLEM_[A-Z_]+)` +\| (.+?) *\|$/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]);
+    assert.deepEqual(Object.fromEntries(documented), { ...PROBLEMS });
   });
 
   it('lists every error code in the README, and no other', () => {

@@ -16,7 +16,9 @@ describe('email layout', () => {
   it('Outlook for Windows: the MSO font rule covers every element its markup holds text in, the VML button’s <center> too', () => {
     const html = renderEmail(doc(node('button', { text: 'Go', href: 'https://example.com' })));
     const rule = /<!--\[if mso\]>.*?<style>([^{]+)\{font-family:Arial/.exec(html)?.[1]?.split(',') ?? [];
-    const msoOnly = [...html.slice(html.indexOf('<body')).matchAll(/<!--\[if mso\]>(.*?)<!\[endif\]-->/g)].map((m) => m[1]).join('');
+    const msoOnly = [...html.slice(html.indexOf('<body')).matchAll(/<!--\[if mso\]>(.*?)<!\[endif\]-->/g)]
+      .map((m) => m[1])
+      .join('');
     const holdingText = [...msoOnly.matchAll(/<([a-z]+)\b[^>]*>[^<\s]/g)].map((m) => m[1]!);
     assert.ok(holdingText.includes('center'), 'the VML label is measured');
     assert.deepEqual(
