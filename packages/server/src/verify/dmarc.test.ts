@@ -19,7 +19,17 @@ describe('parseDmarc', () => {
     assert.deepEqual(result.ok && result.record, {
       p: 'none',
       tags: { v: 'DMARC1', rua: 'mailto:a@example.test' },
+      warnings: [],
     });
+  });
+
+  test('a report address that is not a URI is a warning: receivers skip it and apply the policy (§6.2)', () => {
+    const result = parseDmarc('v=DMARC1; p=none; rua=dmarc@example.com');
+    assert.equal(result.ok, true);
+    assert.match(
+      (result.ok && result.record.warnings[0]) || '',
+      /^rua: "dmarc@example\.com" is not a report URI/,
+    );
   });
 
   const invalid: [string, RegExp][] = [
@@ -34,7 +44,6 @@ describe('parseDmarc', () => {
     ['v=DMARC1; p=none; p=reject', /appears twice/],
     ['v=DMARC1; p=none; pct=150', /pct/],
     ['v=DMARC1; p=none; adkim=x', /adkim/],
-    ['v=DMARC1; p=none; rua=dmarc@example.com', /report URI/],
     ['v=DMARC1; p=none; garbage', /tag=value/],
     ['', /start with v=DMARC1|tag=value/],
   ];
@@ -52,6 +61,8 @@ describe('judgeDmarcRecords', () => {
     assert.deepEqual(judgeDmarcRecords(['google-site-verification=abc', 'v=DMARC1; p=none;']), {
       valid: true,
       record: 'v=DMARC1; p=none;',
+      policy: 'none',
+      warnings: [],
     });
   });
   test('no records: not_found', () => {
@@ -63,9 +74,14 @@ describe('judgeDmarcRecords', () => {
     assert.deepEqual(result.valid === false && [result.reason, result.found], ['wrong_value', 'hello']);
   });
   test('regression: the tag name v is case-insensitive, its value DMARC1 is not (RFC 7489 §6.4)', () => {
-    assert.deepEqual(judgeDmarcRecords(['V=DMARC1; p=none']), { valid: true, record: 'V=DMARC1; p=none' });
+    assert.deepEqual(judgeDmarcRecords(['V=DMARC1; p=none']), {
+      valid: true,
+      record: 'V=DMARC1; p=none',
+      policy: 'none',
+      warnings: [],
+    });
     const lower = judgeDmarcRecords(['v=dmarc1; p=none']);
-    assert.match(lower.valid === false ? lower.detail : '', /not DMARC records/);
+    assert.match(lower.valid === false ? lower.detail : '', /v=DMARC1 in capitals/);
   });
   test('regression: a reporting-only record (v and rua, no p) is valid', () => {
     assert.equal(judgeDmarcRecords(['v=DMARC1; rua=mailto:a@example.test']).valid, true);

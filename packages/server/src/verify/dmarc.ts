@@ -9,6 +9,11 @@ export interface DmarcRecord {
   /** The policy receivers apply: `none` for a record without `p` but with a valid `rua`. */
   p: DmarcPolicy;
   tags: Record<string, string>;
+  /**
+   * What receivers skip but still apply the policy without: a report address that is not a URI
+   * (`rua=dmarc@example.com` for `mailto:dmarc@example.com`); reports are lost, the policy holds.
+   */
+  warnings: string[];
 }
 
 export type DmarcParse = { ok: true; record: DmarcRecord } | { ok: false; problem: string };
@@ -79,15 +84,20 @@ export function parseDmarc(txt: string): DmarcParse {
     };
   const p = tags.p?.toLowerCase() ?? 'none';
   if (!POLICIES.has(p)) return { ok: false, problem: `p=${tags.p} is not none, quarantine or reject` };
+  const warnings: string[] = [];
   for (const [name, value] of Object.entries(tags)) {
     const problem = TAG_RULES[name]?.(value);
-    if (problem) return { ok: false, problem };
+    // §6.2 has receivers skip report URIs they cannot use; the policy still applies, so a bad
+    // rua or ruf is a warning (reports are lost), not a reason to call the record missing
+    if (problem && (name === 'rua' || name === 'ruf'))
+      warnings.push(`${name}: ${problem}; no reports will arrive`);
+    else if (problem) return { ok: false, problem };
   }
-  return { ok: true, record: { p: p as DmarcPolicy, tags } };
+  return { ok: true, record: { p: p as DmarcPolicy, tags, warnings } };
 }
 
 export type DmarcLookup =
-  | { valid: true; record: string }
+  | { valid: true; record: string; policy: DmarcPolicy; warnings: string[] }
   | { valid: false; reason: 'not_found' | 'wrong_value'; found: string | null; detail: string };
 
 /**
@@ -98,14 +108,14 @@ export type DmarcLookup =
 export function judgeDmarcRecords(records: string[]): DmarcLookup {
   const candidates = records.filter(isDmarcCandidate);
   if (candidates.length === 0) {
-    const other = records[0];
+    const other = records.find((r) => mistakeIn(r) !== undefined) ?? records[0];
     return other === undefined
       ? { valid: false, reason: 'not_found', found: null, detail: 'no TXT record at this name' }
       : {
           valid: false,
           reason: 'wrong_value',
           found: other,
-          detail: 'the TXT records here are not DMARC records (v=DMARC1)',
+          detail: mistakeIn(other) ?? 'the TXT records here are not DMARC records (v=DMARC1)',
         };
   }
   if (candidates.length > 1) {
@@ -119,6 +129,20 @@ export function judgeDmarcRecords(records: string[]): DmarcLookup {
   const only = candidates[0]!;
   const parsed = parseDmarc(only);
   return parsed.ok
-    ? { valid: true, record: only }
+    ? { valid: true, record: only, policy: parsed.record.p, warnings: parsed.record.warnings }
     : { valid: false, reason: 'wrong_value', found: only, detail: parsed.problem };
+}
+
+/**
+ * The commonest ways a DMARC record is published so that receivers ignore it, named: literal
+ * quotation marks (the API's quoted `value` pasted into a provider that quotes again), and the
+ * version in lower case (§6.3: "v=DMARC1" must match exactly).
+ */
+function mistakeIn(txt: string): string | undefined {
+  const text = txt.trim();
+  if (/^(\\?["'])+\s*v\s*=\s*DMARC1/i.test(text))
+    return 'the record starts with a literal quotation mark, so receivers ignore it: remove the quotation marks around the value (the provider adds its own)';
+  if (/^v\s*=\s*dmarc1\b/i.test(text))
+    return 'the version must be written v=DMARC1 in capitals; receivers ignore a record that starts with another spelling';
+  return undefined;
 }
