@@ -109,11 +109,12 @@ function renderDomain(domain: DomainResult): HTMLElement {
       ),
       el('td', { className: 'status' }, badge(record.status)),
     );
-    if (!record.reason) return [row];
+    // a verified record can carry a note too (an inherited DMARC policy, lost reports)
+    if (!record.reason && !record.detail) return [row];
     const why = el(
       'td',
       { colSpan: 4, className: 'diagnostic' },
-      el('strong', { textContent: record.reason.replace('_', ' ') }),
+      el('strong', { textContent: record.reason?.replace('_', ' ') ?? 'note' }),
       ` — ${record.detail ?? ''}`,
     );
     if (record.found) why.append(el('div', { className: 'mono', textContent: `found: ${record.found}` }));

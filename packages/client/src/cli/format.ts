@@ -36,11 +36,14 @@ export function recordsTable(domain: DomainResult): string {
   );
 }
 
-/** One line per record that is not as expected, with the server's explanation. */
+/**
+ * One line per record that is not as expected, with the server's explanation, and per verified
+ * record that carries a note (an inherited DMARC policy, say).
+ */
 export function problems(domain: DomainResult): string[] {
   return domain.records
-    .filter((r: DnsRecord) => r.reason !== null)
-    .map((r) => `  ${r.type} ${r.fqdn}: ${r.reason}${r.detail ? ` — ${r.detail}` : ''}`);
+    .filter((r: DnsRecord) => r.reason !== null || r.detail)
+    .map((r) => `  ${r.type} ${r.fqdn}: ${r.reason ?? 'note'}${r.detail ? ` — ${r.detail}` : ''}`);
 }
 
 export function statusRow(domain: DomainResult): string[] {

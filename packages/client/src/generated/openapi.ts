@@ -1537,11 +1537,8 @@ export interface components {
             type: "Transactional" | "Marketing";
             /** @description When DNS was last checked; `null` before the first check. */
             lastCheckedAt: string | null;
-            /**
-             * Format: date-time
-             * @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old.
-             */
-            nextCheckAt: string;
+            /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
+            nextCheckAt: string | null;
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */

@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { getPublicSuffix } from 'tldts';
+import { getDomain, getPublicSuffix } from 'tldts';
 import { TOKEN_LENGTH } from './token.js';
 /**
  * RFC 1035 §2.3.4: a name is at most 253 characters in text form. The longest record we
@@ -156,4 +156,13 @@ function labelProblem(label: string): string | undefined {
   if (label.startsWith('xn--') && domainToASCII(label) === '')
     return `label "${label}" is not valid punycode`;
   return undefined;
+}
+
+/**
+ * The organisational domain of a (normalised) name: its registrable domain by the Public Suffix
+ * List (RFC 7489 §3.2), where receivers look for a DMARC policy when the name has none
+ * (`mail.example.co.uk` → `example.co.uk`). The name itself when the list gives nothing.
+ */
+export function organisationalDomain(name: string): string {
+  return getDomain(name) ?? name;
 }

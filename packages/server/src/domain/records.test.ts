@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { freshRecord, type StoredDomain } from './model.js';
 import { domainView } from './records.js';
+import { NO_SCHEDULED_CHECK } from './verification.js';
 
 const settings = { providerHost: 'provider.test', dmarcPolicy: 'v=DMARC1; p=none;' };
 const domain = (name: string): StoredDomain => ({
@@ -71,4 +72,10 @@ test('an apex domain uses its own first label', () => {
   const view = domainView(domain('example.com'), settings);
   assert.equal(view.records[3]!.name, '_dmarc.example');
   assert.equal(view.records[0]!.name, `${'a'.repeat(32)}._domainkey.example`);
+});
+
+test('a dormant domain (pending past 30 days) shows no next check: only status requests check it', () => {
+  const dormant = { ...domain('mail.example.com'), nextCheckAt: NO_SCHEDULED_CHECK };
+  assert.equal(domainView(dormant, settings).nextCheckAt, null);
+  assert.equal(domainView(domain('mail.example.com'), settings).nextCheckAt, '1970-01-01T00:00:00.000Z');
 });

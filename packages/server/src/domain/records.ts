@@ -3,6 +3,7 @@
  * Pure: the provider host and the DMARC policy come from configuration.
  */
 import type { CheckReason, StoredDomain, StoredRecord, VerificationStatus } from './model.js';
+import { NO_SCHEDULED_CHECK } from './verification.js';
 
 /** One DNS record of a domain result (the spec's "DNS record", plus `fqdn`). */
 export interface DnsRecordView {
@@ -101,7 +102,7 @@ export interface DomainView {
   /** ISO 8601 time of the last DNS check; `null` before the first. */
   lastCheckedAt: string | null;
   /** When the background scheduler checks next (a status request may check sooner). */
-  nextCheckAt: string;
+  nextCheckAt: string | null;
 }
 
 /** Present a stored registration as the spec's Domain result, records in spec order. */
@@ -125,6 +126,7 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
     records: records.map((r) => recordView(domain.name, r, settings)),
     type: domain.type,
     lastCheckedAt: iso(domain.lastCheckedAt),
-    nextCheckAt: new Date(domain.nextCheckAt).toISOString(),
+    nextCheckAt:
+      domain.nextCheckAt === NO_SCHEDULED_CHECK ? null : new Date(domain.nextCheckAt).toISOString(),
   };
 }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { freshRecord } from './model.js';
-import { applyObservation, domainStatusOf, nextScheduledCheck, type Observation } from './verification.js';
+import {
+  applyObservation,
+  domainStatusOf,
+  NO_SCHEDULED_CHECK,
+  nextScheduledCheck,
+  type Observation,
+} from './verification.js';
 
 const GRACE = 72 * 3600_000;
 const miss: Observation = { outcome: 'miss', reason: 'not_found', found: null, detail: 'no CNAME' };
@@ -118,7 +124,20 @@ describe('nextScheduledCheck', () => {
     assert.equal(pendingAt(5 * HOUR + 1), created + 6 * HOUR);
     assert.equal(pendingAt(72 * HOUR - 1), created + 72 * HOUR);
     assert.equal(pendingAt(80 * HOUR), created + 96 * HOUR);
-    assert.equal(pendingAt(30 * 24 * HOUR + 1), created + 31 * 24 * HOUR);
+    assert.equal(pendingAt(29 * 24 * HOUR + 1), created + 30 * 24 * HOUR, 'the last scheduled check');
+  });
+
+  test('a domain pending for 30 days is checked only when its status is requested', () => {
+    assert.equal(pendingAt(30 * 24 * HOUR), NO_SCHEDULED_CHECK);
+    assert.equal(pendingAt(400 * 24 * HOUR), NO_SCHEDULED_CHECK);
+    const points: number[] = [];
+    for (let at = 0; at !== NO_SCHEDULED_CHECK - created; ) {
+      at = pendingAt(at) - created;
+      points.push(at);
+    }
+    // 6 early points, 72 hourly ones, then daily from day 4 to day 30, then none
+    assert.equal(points.length, 6 + 72 + 27 + 1);
+    assert.equal(points.at(-2), 30 * 24 * HOUR);
   });
 
   test('regression: status polls every 5 s do not use up the early checks', () => {

@@ -12,7 +12,7 @@ import type { CheckReason, RecordCheckState, StoredRecord, VerificationStatus } 
 
 /** What one check saw for one record. */
 export type Observation =
-  | { outcome: 'match' }
+  | { outcome: 'match'; found?: string | null; detail?: string | null }
   | { outcome: 'miss'; reason: Exclude<CheckReason, 'dns_error'>; found: string | null; detail: string }
   | { outcome: 'error'; detail: string };
 
@@ -28,8 +28,9 @@ export function applyObservation(
       return {
         status: 'verified',
         reason: null,
-        found: null,
-        detail: null,
+        // a verified record can still carry a note: the policy it inherits, reports that are lost
+        found: observation.found ?? null,
+        detail: observation.detail ?? null,
         checkedAt: now,
         missingSince: null,
         verifiedAt: previous.status === 'verified' ? previous.verifiedAt : now,
@@ -76,12 +77,20 @@ const DAY = 24 * HOUR;
 const EARLY_CHECKS = [1, 2, 5, 10, 15, 30].map((m) => m * MINUTE);
 /** Until this age a pending domain is checked hourly, then daily. */
 const HOURLY_UNTIL = 72 * HOUR;
+/**
+ * From this age a pending domain is checked only when its status is requested: nobody proved
+ * they own it, so the service must not keep sending DNS queries at it on anyone's behalf.
+ */
+export const DORMANT_AFTER = 30 * DAY;
+/** The `nextCheckAt` of a dormant domain: later than any clock reaches (the largest Date). */
+export const NO_SCHEDULED_CHECK = 8_640_000_000_000_000;
 
 /**
  * When the scheduler checks a domain next, after a check at `now`. A pending domain follows
  * a schedule fixed by its registration time: at once (the registration is due when created),
  * then 1, 2, 5, 10, 15 and 30 minutes after registering, then on each hour of its age until
- * it is 72 hours old, then daily. The answer is the first point of that schedule after
+ * it is 72 hours old, then daily until it is 30 days old, then never ({@link NO_SCHEDULED_CHECK}:
+ * only status requests check it). The answer is the first point of that schedule after
  * `now`, so checks run sooner (a status poll re-checks every few seconds) never move the
  * schedule on. A verified domain is re-checked a day after its last check.
  *
@@ -97,5 +106,6 @@ export function nextScheduledCheck(
   const early = EARLY_CHECKS.find((offset) => offset > age);
   if (early !== undefined) return domain.createdAt + early;
   const [start, step] = age < HOURLY_UNTIL ? [0, HOUR] : [HOURLY_UNTIL, DAY];
-  return domain.createdAt + start + (Math.floor((age - start) / step) + 1) * step;
+  const next = domain.createdAt + start + (Math.floor((age - start) / step) + 1) * step;
+  return next - domain.createdAt > DORMANT_AFTER ? NO_SCHEDULED_CHECK : next;
 }

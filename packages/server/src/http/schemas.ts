@@ -70,10 +70,9 @@ export const DomainResultSchema = Type.Object(
     lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When DNS was last checked; `null` before the first check.',
     }),
-    nextCheckAt: Type.String({
-      format: 'date-time',
+    nextCheckAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description:
-        'When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old.',
+        'When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested.',
     }),
   },
   { $id: 'DomainResult', additionalProperties: false },

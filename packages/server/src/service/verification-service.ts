@@ -4,6 +4,7 @@
  * of a domain when several ask at once.
  */
 import pLimit from 'p-limit';
+import { organisationalDomain } from '../domain/domain-name.js';
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
 import { dkimTarget, recordFqdn } from '../domain/records.js';
 import {
@@ -13,7 +14,7 @@ import {
   type Observation,
 } from '../domain/verification.js';
 import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
-import { checkRecords, type ExpectedRecord } from '../verify/check-records.js';
+import { checkRecords, type ExpectedRecord, type Misplacement } from '../verify/check-records.js';
 import type { DnsResolve } from '../verify/resolver.js';
 
 export interface VerificationSettings {
@@ -207,12 +208,38 @@ function track(
   return tracked;
 }
 
-/** What each record of a registration should be in DNS, in record order. */
+/** What each record of a registration should be in DNS, in record order, and where it is often misplaced. */
 export function expectedRecords(domain: StoredDomain, providerHost: string): ExpectedRecord[] {
+  const organisational = organisationalDomain(domain.name);
+  const sub = organisational !== domain.name;
+  // a provider that appends its zone to a pasted full name makes `<name>.<zone>`
+  const doubled = (fqdn: string): Misplacement => ({
+    fqdn: `${fqdn}.${organisational}`,
+    why: `your DNS provider added ${organisational} to the name entered; enter the name shown in "name", without ${organisational}`,
+  });
   return domain.records.map((record) => {
     const fqdn = recordFqdn(domain.name, record);
-    return record.kind === 'dkim'
-      ? { kind: 'dkim', fqdn, target: dkimTarget(record.token!, providerHost) }
-      : { kind: 'dmarc', fqdn };
+    if (record.kind === 'dmarc')
+      return { kind: 'dmarc', fqdn, misplaced: [doubled(fqdn)], ...inheritance(domain.name) };
+    const atApex: Misplacement[] = sub
+      ? [
+          {
+            fqdn: recordFqdn(organisational, record),
+            why: `it is on ${organisational} instead of ${domain.name}; add it at ${fqdn}`,
+          },
+        ]
+      : [];
+    return {
+      kind: 'dkim',
+      fqdn,
+      target: dkimTarget(record.token!, providerHost),
+      misplaced: [doubled(fqdn), ...atApex],
+    };
   });
+}
+
+/** Where receivers look for a DMARC policy when the domain has none: its organisational domain. */
+function inheritance(name: string): { inheritFrom?: string } {
+  const organisational = organisationalDomain(name);
+  return organisational === name ? {} : { inheritFrom: `_dmarc.${organisational}` };
 }

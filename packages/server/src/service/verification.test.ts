@@ -21,7 +21,7 @@ let bind: BindServer;
 const servers: TestServer[] = [];
 
 before(async () => {
-  bind = await startBind({ zones: ['example.test', 'xn--bcher-kva.test'] });
+  bind = await startBind({ zones: ['example.test', 'xn--bcher-kva.test', 'inherit.test'] });
 });
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -152,6 +152,48 @@ describe('verification over the wire', () => {
       'two policies: invalid, but verified stays within grace',
     );
     assert.match(record.detail, /2 DMARC records/);
+  });
+
+  test('DMARC: a subdomain without a record takes its organisational domain’s policy, as receivers do', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('mail.inherit.test');
+    const dmarcOf = async () => (await api.status('mail.inherit.test')).records[3];
+    assert.equal((await dmarcOf()).reason, 'not_found', 'nothing anywhere yet: add the record shown');
+
+    await bind.addRecord('_dmarc.inherit.test', 'TXT', 'v=DMARC1; p=reject');
+    let record = await dmarcOf();
+    // verified through the parent's p=reject: nobody is told to add a weaker p=none
+    assert.deepEqual([record.status, record.reason, record.found], ['verified', null, 'v=DMARC1; p=reject']);
+    assert.equal(
+      record.detail,
+      'no DMARC record at _dmarc.mail.inherit.test; receivers apply the policy of _dmarc.inherit.test (p=reject), which counts',
+    );
+
+    // one pasted with its quotation marks is no DMARC record to receivers: they still apply the
+    // parent's, and the note names the mistake
+    await bind.addRecord(records[3].fqdn, 'TXT', '"v=DMARC1; p=none;"');
+    record = await dmarcOf();
+    assert.equal(record.status, 'verified');
+    assert.match(
+      record.detail,
+      /remove the quotation marks .*; receivers apply the policy of _dmarc\.inherit\.test/,
+    );
+
+    // a record of its own wins, even a weaker one: it is the policy in force
+    await bind.deleteRecords(records[3].fqdn, 'TXT');
+    await bind.addRecord(records[3].fqdn, 'TXT', 'v=DMARC1; p=none;');
+    record = await dmarcOf();
+    assert.deepEqual([record.status, record.found, record.detail], ['verified', null, null]);
+  });
+
+  test('a record entered with the zone doubled (a provider appending it to a pasted full name) is named', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('doubled.example.test');
+    await bind.addRecord(`${records[0].fqdn}.example.test`, 'CNAME', `${records[0].value}.`);
+    const record = (await api.status('doubled.example.test')).records[0];
+    assert.equal(record.reason, 'not_found');
+    assert.equal(record.found, `${records[0].fqdn}.example.test CNAME ${records[0].value}`);
+    assert.match(record.detail, /your DNS provider added example\.test to the name entered/);
   });
 
   test('a verified domain whose records vanish stays verified through the grace period, then goes pending', async () => {

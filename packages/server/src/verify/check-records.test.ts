@@ -57,7 +57,68 @@ test('DMARC: one valid record matches; strings of one record are joined', async 
   const resolve = zoneResolver({
     '_dmarc.example.test': { TXT: [['v=DMARC1; ', 'p=reject;'], ['unrelated']] },
   });
-  assert.deepEqual(await checkDmarc('_dmarc.example.test', resolve), { outcome: 'match' });
+  assert.deepEqual(await checkDmarc('_dmarc.example.test', resolve), {
+    outcome: 'match',
+    found: null,
+    detail: null,
+  });
+});
+
+test('DMARC: a name without a record inherits its organisational domain’s policy, as receivers do (RFC 7489 §6.6.3)', async () => {
+  const zone: Zone = { '_dmarc.example.test': { TXT: [['v=DMARC1; p=reject']] } };
+  const result = await checkDmarc('_dmarc.mail.example.test', zoneResolver(zone), '_dmarc.example.test');
+  assert.equal(result.outcome, 'match');
+  assert.equal(result.outcome === 'match' && result.found, 'v=DMARC1; p=reject');
+  assert.match(
+    (result.outcome === 'match' && result.detail) || '',
+    /^no DMARC record at _dmarc\.mail\.example\.test; receivers apply the policy of _dmarc\.example\.test \(p=reject\)/,
+  );
+});
+
+test('DMARC: no inheritance past a record of the name’s own, nor from an organisational domain without one', async () => {
+  const own: Zone = {
+    '_dmarc.mail.example.test': { TXT: [['v=DMARC1; p=maybe']] },
+    '_dmarc.example.test': { TXT: [['v=DMARC1; p=reject']] },
+  };
+  const broken = await checkDmarc('_dmarc.mail.example.test', zoneResolver(own), '_dmarc.example.test');
+  assert.equal(broken.outcome === 'miss' && broken.reason, 'wrong_value');
+  const neither = await checkDmarc('_dmarc.mail.example.test', zoneResolver({}), '_dmarc.example.test');
+  assert.equal(
+    neither.outcome === 'miss' && neither.detail,
+    'no DMARC record at _dmarc.mail.example.test; add the TXT record shown',
+  );
+});
+
+test('DMARC: an organisational domain that does not answer leaves the status alone (never advise p=none blind)', async () => {
+  const zone: Zone = { '_dmarc.example.test': { error: 'ETIMEOUT' } };
+  const result = await checkDmarc('_dmarc.mail.example.test', zoneResolver(zone), '_dmarc.example.test');
+  assert.equal(result.outcome, 'error');
+  assert.match((result.outcome === 'error' && result.detail) || '', /asking _dmarc\.example\.test/);
+});
+
+test('DMARC: literal quotation marks and a lower-case version are named as the problem', async () => {
+  const quoted = await checkDmarc(
+    '_dmarc.example.test',
+    zoneResolver({ '_dmarc.example.test': { TXT: [['"v=DMARC1; p=none;"']] } }),
+  );
+  assert.match((quoted.outcome === 'miss' && quoted.detail) || '', /remove the quotation marks/);
+  const lower = await checkDmarc(
+    '_dmarc.example.test',
+    zoneResolver({ '_dmarc.example.test': { TXT: [['v=dmarc1; p=none']] } }),
+  );
+  assert.match((lower.outcome === 'miss' && lower.detail) || '', /v=DMARC1 in capitals/);
+});
+
+test('DMARC: a report address without mailto: verifies, with a warning that reports are lost', async () => {
+  const result = await checkDmarc(
+    '_dmarc.example.test',
+    zoneResolver({ '_dmarc.example.test': { TXT: [['v=DMARC1; p=quarantine; rua=dmarc@example.test']] } }),
+  );
+  assert.equal(result.outcome, 'match');
+  assert.match(
+    (result.outcome === 'match' && result.detail) || '',
+    /^rua: .*mailto:.*no reports will arrive$/,
+  );
 });
 
 test('DMARC: missing, empty, invalid and duplicated records', async () => {
@@ -72,4 +133,41 @@ test('DMARC: missing, empty, invalid and duplicated records', async () => {
     const result = await checkDmarc('_dmarc.example.test', zoneResolver(zone));
     assert.equal(result.outcome === 'miss' && result.reason, reason, JSON.stringify(zone));
   }
+});
+
+test('DKIM: a record published with the zone doubled, or on the parent domain, is found and named', async () => {
+  const misplaced = [
+    { fqdn: `${record.fqdn}.example.test`, why: 'zone added twice' },
+    { fqdn: 'sel._domainkey.test', why: 'on the parent' },
+  ];
+  for (const at of misplaced) {
+    const resolve = zoneResolver({ [at.fqdn]: { CNAME: [record.target] } });
+    const result = await checkCname({ ...record, misplaced }, resolve);
+    assert.deepEqual(result.outcome === 'miss' && [result.reason, result.found, result.detail], [
+      'not_found',
+      `${at.fqdn} CNAME ${record.target}`,
+      `no record at ${record.fqdn}, but ${at.fqdn} has the CNAME: ${at.why}`,
+    ]);
+  }
+});
+
+test('DMARC: a record published with the zone doubled is found and named', async () => {
+  const at = { fqdn: '_dmarc.example.test.example.test', why: 'zone added twice' };
+  const resolve = zoneResolver({ [at.fqdn]: { TXT: [['v=DMARC1; p=none;']] } });
+  const result = await checkDmarc('_dmarc.example.test', resolve, undefined, [at]);
+  assert.match(
+    (result.outcome === 'miss' && result.detail) || '',
+    /but _dmarc\.example\.test\.example\.test has one: zone added twice$/,
+  );
+});
+
+test('a correct record costs one query: the misplaced names are asked only when it is missing', async () => {
+  const asked: string[] = [];
+  const inner = zoneResolver({ [record.fqdn]: { CNAME: [record.target] } });
+  const counting = ((name: string, type: 'CNAME') => {
+    asked.push(name);
+    return inner(name, type);
+  }) as DnsResolve;
+  await checkCname({ ...record, misplaced: [{ fqdn: 'elsewhere.example.test', why: 'x' }] }, counting);
+  assert.deepEqual(asked, [record.fqdn]);
 });

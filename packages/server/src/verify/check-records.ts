@@ -3,11 +3,24 @@
  * and `_dmarc.<domain>` must hold exactly one valid DMARC policy.
  */
 import type { Observation } from '../domain/verification.js';
-import { judgeDmarcRecords } from './dmarc.js';
+import { type DmarcLookup, isDmarcCandidate, judgeDmarcRecords } from './dmarc.js';
 import { classifyLookupError, type DnsResolve, describeLookupError } from './resolver.js';
 
-/** What one record should be. */
-export type ExpectedRecord = { kind: 'dkim'; fqdn: string; target: string } | { kind: 'dmarc'; fqdn: string };
+/**
+ * A name where people commonly publish a record by mistake, and what to tell them when it is
+ * there: the zone appended twice (a provider adding it to a pasted full name), the record on the
+ * organisational domain instead of the subdomain.
+ */
+export interface Misplacement {
+  fqdn: string;
+  why: string;
+}
+
+/** What one record should be; `misplaced`: where to look when it is not there. */
+export type ExpectedRecord =
+  | { kind: 'dkim'; fqdn: string; target: string; misplaced?: Misplacement[] }
+  /** `inheritFrom`: `_dmarc.<organisational domain>`, when that is another name (RFC 7489 §6.6.3). */
+  | { kind: 'dmarc'; fqdn: string; inheritFrom?: string; misplaced?: Misplacement[] };
 
 /** Longest `found` value we keep: enough to recognise, never a whole zone's worth. */
 const MAX_FOUND = 300;
@@ -19,14 +32,16 @@ const clip = (text: string) => (text.length > MAX_FOUND ? `${text.slice(0, MAX_F
 export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): Promise<Observation[]> {
   return Promise.all(
     expected.map((record) =>
-      record.kind === 'dkim' ? checkCname(record, resolve) : checkDmarc(record.fqdn, resolve),
+      record.kind === 'dkim'
+        ? checkCname(record, resolve)
+        : checkDmarc(record.fqdn, resolve, record.inheritFrom, record.misplaced),
     ),
   );
 }
 
 /** A DKIM record: a CNAME query for its name must answer its target (case and final dot aside). */
 export async function checkCname(
-  record: { fqdn: string; target: string },
+  record: { fqdn: string; target: string; misplaced?: Misplacement[] },
   resolve: DnsResolve,
 ): Promise<Observation> {
   let answers: string[];
@@ -35,11 +50,19 @@ export async function checkCname(
   } catch (error) {
     const failure = classifyLookupError(error);
     if (failure === 'nxdomain') {
+      const elsewhere = await firstFound(record.misplaced, async (name) => {
+        const targets = await resolve(name, 'CNAME');
+        return targets.some((t) => normalise(t) === normalise(record.target))
+          ? `CNAME ${record.target}`
+          : null;
+      });
       return {
         outcome: 'miss',
         reason: 'not_found',
-        found: null,
-        detail: `no record at ${record.fqdn}; add a CNAME to ${record.target}`,
+        found: elsewhere ? clip(`${elsewhere.at.fqdn} ${elsewhere.found}`) : null,
+        detail: elsewhere
+          ? `no record at ${record.fqdn}, but ${elsewhere.at.fqdn} has the CNAME: ${elsewhere.at.why}`
+          : `no record at ${record.fqdn}; add a CNAME to ${record.target}`,
       };
     }
     if (failure === 'nodata') return describeOtherType(record, resolve);
@@ -83,24 +106,88 @@ async function describeOtherType(
   };
 }
 
-/** The DMARC record: TXT at `_dmarc.<domain>`, multi-string records joined (RFC 7489 §6.6.3). */
-export async function checkDmarc(fqdn: string, resolve: DnsResolve): Promise<Observation> {
-  let records: string[][];
+/** The TXT records at `fqdn`, each record's strings joined; `[]` when the name has none. */
+async function txtAt(fqdn: string, resolve: DnsResolve): Promise<string[] | { error: unknown }> {
   try {
-    records = await resolve(fqdn, 'TXT');
+    return (await resolve(fqdn, 'TXT')).map((chunks) => chunks.join(''));
   } catch (error) {
-    const failure = classifyLookupError(error);
-    if (failure === 'error') return { outcome: 'error', detail: describeLookupError(error) };
-    records = [];
+    return classifyLookupError(error) === 'error' ? { error } : [];
   }
-  const verdict = judgeDmarcRecords(records.map((chunks) => chunks.join('')));
-  if (verdict.valid) return { outcome: 'match' };
-  const detail =
-    verdict.reason === 'not_found' ? `no DMARC record at ${fqdn}; add the TXT record shown` : verdict.detail;
+}
+
+/** A valid policy's observation: a match, with the warnings receivers would act on as the note. */
+const policyMatch = (verdict: Extract<DmarcLookup, { valid: true }>, note: string[] = []): Observation => {
+  const detail = [...note, ...verdict.warnings].join('; ');
+  return { outcome: 'match', found: note.length ? clip(verdict.record) : null, detail: detail || null };
+};
+
+/**
+ * The DMARC record: TXT at `_dmarc.<domain>`, multi-string records joined (RFC 7489 §6.6.3).
+ * As receivers do, a name with no DMARC record at all takes the policy of its organisational
+ * domain (`inheritFrom`, step 2): a valid one there counts, and the note says where it comes
+ * from, so nobody is told to add a weaker `p=none` under a `p=reject`.
+ */
+export async function checkDmarc(
+  fqdn: string,
+  resolve: DnsResolve,
+  inheritFrom?: string,
+  misplaced?: Misplacement[],
+): Promise<Observation> {
+  const records = await txtAt(fqdn, resolve);
+  if (!Array.isArray(records)) return { outcome: 'error', detail: describeLookupError(records.error) };
+  const verdict = judgeDmarcRecords(records);
+  if (verdict.valid) return policyMatch(verdict);
+  if (inheritFrom !== undefined && !records.some(isDmarcCandidate)) {
+    const inherited = await txtAt(inheritFrom, resolve);
+    // unknown is not "none": advising p=none under a p=reject we could not read would weaken it
+    if (!Array.isArray(inherited))
+      return { outcome: 'error', detail: `${describeLookupError(inherited.error)} (asking ${inheritFrom})` };
+    const parent = judgeDmarcRecords(inherited);
+    if (parent.valid) {
+      const own = verdict.reason === 'not_found' ? `no DMARC record at ${fqdn}` : verdict.detail;
+      return policyMatch(parent, [
+        `${own}; receivers apply the policy of ${inheritFrom} (p=${parent.policy}), which counts`,
+      ]);
+    }
+  }
+  if (verdict.reason === 'not_found') {
+    const elsewhere = await firstFound(misplaced, async (name) => {
+      const txt = await txtAt(name, resolve);
+      return Array.isArray(txt) ? (txt.find(isDmarcCandidate) ?? null) : null;
+    });
+    return {
+      outcome: 'miss',
+      reason: 'not_found',
+      found: elsewhere ? clip(`${elsewhere.at.fqdn} ${elsewhere.found}`) : null,
+      detail: elsewhere
+        ? `no DMARC record at ${fqdn}, but ${elsewhere.at.fqdn} has one: ${elsewhere.at.why}`
+        : `no DMARC record at ${fqdn}; add the TXT record shown`,
+    };
+  }
   return {
     outcome: 'miss',
     reason: verdict.reason,
     found: verdict.found === null ? null : clip(verdict.found),
-    detail,
+    detail: verdict.detail,
   };
+}
+
+/**
+ * The first of the `misplaced` names where `look` finds the record (only asked once the right
+ * name is definitively empty, so a correct setup costs no extra query); lookup failures there
+ * count as not found: this is advice, never a verdict.
+ */
+async function firstFound(
+  misplaced: Misplacement[] | undefined,
+  look: (fqdn: string) => Promise<string | null>,
+): Promise<{ at: Misplacement; found: string } | undefined> {
+  const seen = await Promise.all(
+    (misplaced ?? []).map((at) =>
+      look(at.fqdn).then(
+        (found) => (found ? { at, found } : undefined),
+        () => undefined,
+      ),
+    ),
+  );
+  return seen.find((s) => s !== undefined);
 }
