@@ -196,6 +196,17 @@ describe('verification over the wire', () => {
     assert.match(record.detail, /your DNS provider added example\.test to the name entered/);
   });
 
+  test('a CNAME through the customer’s own alias to our target verifies, saying so', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('chain.example.test');
+    await bind.addRecord(records[0].fqdn, 'CNAME', 'dkim-alias.chain.example.test.');
+    await bind.addRecord('dkim-alias.chain.example.test', 'CNAME', `${records[0].value}.`);
+    const record = (await api.status('chain.example.test')).records[0];
+    assert.deepEqual([record.status, record.reason], ['verified', null]);
+    assert.equal(record.found, `dkim-alias.chain.example.test → ${records[0].value}`);
+    assert.match(record.detail, /reaches .* through 1 more name; receivers follow it/);
+  });
+
   test('a verified domain whose records vanish stays verified through the grace period, then goes pending', async () => {
     const api = await serverFor({ VERIFY_GRACE_MS: '1500' });
     const { records } = await api.register('vanish.example.test');

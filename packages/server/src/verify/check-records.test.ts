@@ -171,3 +171,32 @@ test('a correct record costs one query: the misplaced names are asked only when 
   await checkCname({ ...record, misplaced: [{ fqdn: 'elsewhere.example.test', why: 'x' }] }, counting);
   assert.deepEqual(asked, [record.fqdn]);
 });
+
+test('DKIM: a chain of CNAMEs through the customer’s own alias that ends at the target matches, with a note', async () => {
+  const resolve = zoneResolver({
+    [record.fqdn]: { CNAME: ['alias.example.test'] },
+    'alias.example.test': { CNAME: ['alias2.example.net.'] },
+    'alias2.example.net': { CNAME: [record.target] },
+  });
+  const result = await checkCname(record, resolve);
+  assert.deepEqual(result, {
+    outcome: 'match',
+    found: `alias.example.test → alias2.example.net → ${record.target}`,
+    detail: `the CNAME reaches ${record.target} through 2 more names; receivers follow it`,
+  });
+});
+
+test('DKIM: a chain that ends elsewhere, loops or breaks stays wrong_value', async () => {
+  const zones: Zone[] = [
+    { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { CNAME: ['b.example.test'] } },
+    { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { CNAME: ['a.example.test'] } },
+    { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { error: 'ESERVFAIL' } },
+  ];
+  for (const zone of zones) {
+    const result = await checkCname(record, zoneResolver(zone));
+    assert.deepEqual(result.outcome === 'miss' && [result.reason, result.found], [
+      'wrong_value',
+      'a.example.test',
+    ]);
+  }
+});

@@ -78,12 +78,44 @@ export async function checkCname(
     };
   }
   if (normalise(target) === normalise(record.target)) return { outcome: 'match' };
+  const chain = await followChain(target, record.target, resolve);
+  if (chain !== undefined) {
+    return {
+      outcome: 'match',
+      found: clip(chain.join(' → ')),
+      detail: `the CNAME reaches ${record.target} through ${chain.length - 1} more name${chain.length > 2 ? 's' : ''}; receivers follow it`,
+    };
+  }
   return {
     outcome: 'miss',
     reason: 'wrong_value',
     found: clip(target),
     detail: `the CNAME points to ${clip(target)}; it must point to ${record.target}`,
   };
+}
+
+/** CNAMEs a chain may have before it counts as a loop (resolvers give up near here too). */
+const MAX_CHAIN = 8;
+
+/**
+ * The names from `first` to `goal` when a chain of CNAMEs leads there (a customer's own alias in
+ * between, as receivers' resolvers follow it), or `undefined` when it ends elsewhere, loops or
+ * fails to answer: this only ever turns a miss into a match, never the reverse.
+ */
+async function followChain(first: string, goal: string, resolve: DnsResolve): Promise<string[] | undefined> {
+  const chain = [normalise(first)];
+  while (chain.length <= MAX_CHAIN) {
+    let next: string | undefined;
+    try {
+      next = (await resolve(chain.at(-1)!, 'CNAME'))[0];
+    } catch {
+      return undefined;
+    }
+    if (next === undefined || chain.includes(normalise(next))) return undefined;
+    chain.push(normalise(next));
+    if (normalise(next) === normalise(goal)) return chain;
+  }
+  return undefined;
 }
 
 /** The name exists without a CNAME: say what is there, if it is a TXT (a pasted key, say). */
