@@ -6,11 +6,13 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
+import { dkimKeyRecord } from './dkim/key-record.js';
 import { buildApp } from './http/app.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
 import { VerificationService } from './service/verification-service.js';
+import { DkimKeyStore } from './store/dkim-key-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
 import { VerificationStore } from './store/verification-store.js';
@@ -41,6 +43,7 @@ export async function startServer(
   let dkim: HostedDkim | undefined;
   const v = config.verification;
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+  const keys = new DkimKeyStore(store.db);
   // Reported through the app's logger once it exists.
   let reportError: (error: unknown, domainName?: string) => void = () => {};
   const verification = new VerificationService({
@@ -53,6 +56,10 @@ export async function startServer(
     }),
     settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
     concurrency: v.checkConcurrency,
+    keyRecordOf: async (token) => {
+      const key = await keys.findKey(token);
+      return key && key.revokedAt === null ? dkimKeyRecord(key.publicKey) : undefined;
+    },
   });
   const scheduler = new VerificationScheduler({
     store: verificationStore,

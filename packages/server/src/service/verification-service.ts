@@ -34,6 +34,11 @@ export interface VerificationServiceOptions {
   now?: () => number;
   /** Where failures of background checks are reported. */
   onError?: (error: unknown, domain: StoredDomain) => void;
+  /**
+   * Our key record for a DKIM token (`v=DKIM1; k=rsa; p=…`), so a provider that flattens the
+   * CNAME (answering our key at the customer's name) is recognised; asked only in that case.
+   */
+  keyRecordOf?: (token: string) => Promise<string | undefined>;
 }
 
 export class VerificationService {
@@ -151,7 +156,10 @@ export class VerificationService {
     const { settings } = this.options;
     let observations: Observation[];
     try {
-      observations = await checkRecords(expectedRecords(domain, settings.providerHost), this.options.resolve);
+      observations = await checkRecords(
+        expectedRecords(domain, settings.providerHost, this.options.keyRecordOf),
+        this.options.resolve,
+      );
     } catch (error) {
       await this.options.store.release(domain.id);
       throw error;
@@ -209,7 +217,11 @@ function track(
 }
 
 /** What each record of a registration should be in DNS, in record order, and where it is often misplaced. */
-export function expectedRecords(domain: StoredDomain, providerHost: string): ExpectedRecord[] {
+export function expectedRecords(
+  domain: StoredDomain,
+  providerHost: string,
+  keyRecordOf?: (token: string) => Promise<string | undefined>,
+): ExpectedRecord[] {
   const organisational = organisationalDomain(domain.name);
   const sub = organisational !== domain.name;
   // a provider that appends its zone to a pasted full name makes `<name>.<zone>`
@@ -234,6 +246,7 @@ export function expectedRecords(domain: StoredDomain, providerHost: string): Exp
       fqdn,
       target: dkimTarget(record.token!, providerHost),
       misplaced: [doubled(fqdn), ...atApex],
+      ...(keyRecordOf && { keyRecord: () => keyRecordOf(record.token!) }),
     };
   });
 }

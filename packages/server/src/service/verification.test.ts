@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { dkimKeyRecord, txtStrings } from '../dkim/key-record.js';
 import { newToken } from '../domain/token.js';
 import { openStore } from '../store/open.js';
 import { VerificationStore } from '../store/verification-store.js';
@@ -205,6 +206,28 @@ describe('verification over the wire', () => {
     assert.deepEqual([record.status, record.reason], ['verified', null]);
     assert.equal(record.found, `dkim-alias.chain.example.test → ${records[0].value}`);
     assert.match(record.detail, /reaches .* through 1 more name; receivers follow it/);
+  });
+
+  test('a provider that flattens the CNAME (our key answered at the name) verifies, saying so; another key does not', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('flat.example.test');
+    const token = records[0].record;
+    let key = await api.t.server.dkim.keys.findKey(token);
+    for (const started = Date.now(); key === undefined && Date.now() - started < 20_000; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      key = await api.t.server.dkim.keys.findKey(token);
+    }
+    assert.ok(key, 'the key exists within 20 s of registering');
+    await bind.addRecord(records[0].fqdn, 'TXT', txtStrings(dkimKeyRecord(key.publicKey)));
+    await bind.addRecord(
+      records[1].fqdn,
+      'TXT',
+      txtStrings(dkimKeyRecord('MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAother')),
+    );
+    const [flat, other] = (await api.status('flat.example.test')).records;
+    assert.deepEqual([flat.status, flat.reason], ['verified', null]);
+    assert.match(flat.detail, /answers our key itself instead of a CNAME .*flattens the CNAME/);
+    assert.deepEqual([other.status, other.reason], ['pending', 'wrong_type']);
   });
 
   test('a verified domain whose records vanish stays verified through the grace period, then goes pending', async () => {

@@ -200,3 +200,16 @@ test('DKIM: a chain that ends elsewhere, loops or breaks stays wrong_value', asy
     ]);
   }
 });
+
+test('DKIM: our own key answered at the name (a provider flattening the CNAME) matches, with a note', async () => {
+  const ours = 'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOC';
+  const flattened = zoneResolver({
+    [record.fqdn]: { TXT: [['v=DKIM1; k=rsa; p=MIIBIjANBgkq', 'hkiG9w0BAQEFAAOC']] },
+  });
+  const result = await checkCname({ ...record, keyRecord: async () => ours }, flattened);
+  assert.equal(result.outcome, 'match');
+  assert.match((result.outcome === 'match' && result.detail) || '', /flattens the CNAME/);
+  const otherKey = zoneResolver({ [record.fqdn]: { TXT: [['v=DKIM1; k=rsa; p=SOMETHINGELSE']] } });
+  const other = await checkCname({ ...record, keyRecord: async () => ours }, otherKey);
+  assert.equal(other.outcome === 'miss' && other.reason, 'wrong_type');
+});

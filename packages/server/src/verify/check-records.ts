@@ -18,7 +18,14 @@ export interface Misplacement {
 
 /** What one record should be; `misplaced`: where to look when it is not there. */
 export type ExpectedRecord =
-  | { kind: 'dkim'; fqdn: string; target: string; misplaced?: Misplacement[] }
+  | {
+      kind: 'dkim';
+      fqdn: string;
+      target: string;
+      misplaced?: Misplacement[];
+      /** Our key record for this token (`v=DKIM1; k=rsa; p=…`), asked only if the name answers a TXT. */
+      keyRecord?: () => Promise<string | undefined>;
+    }
   /** `inheritFrom`: `_dmarc.<organisational domain>`, when that is another name (RFC 7489 §6.6.3). */
   | { kind: 'dmarc'; fqdn: string; inheritFrom?: string; misplaced?: Misplacement[] };
 
@@ -41,7 +48,12 @@ export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): P
 
 /** A DKIM record: a CNAME query for its name must answer its target (case and final dot aside). */
 export async function checkCname(
-  record: { fqdn: string; target: string; misplaced?: Misplacement[] },
+  record: {
+    fqdn: string;
+    target: string;
+    misplaced?: Misplacement[];
+    keyRecord?: () => Promise<string | undefined>;
+  },
   resolve: DnsResolve,
 ): Promise<Observation> {
   let answers: string[];
@@ -118,18 +130,34 @@ async function followChain(first: string, goal: string, resolve: DnsResolve): Pr
   return undefined;
 }
 
-/** The name exists without a CNAME: say what is there, if it is a TXT (a pasted key, say). */
+/** The `p=` of a DKIM key record, whitespace removed (RFC 6376 §3.6.1 allows folding it). */
+const keyOf = (txt: string) => /(?:^|;)\s*p\s*=([^;]*)/.exec(txt)?.[1]?.replace(/\s+/g, '');
+
+/**
+ * The name exists without a CNAME: say what is there, if it is a TXT (a pasted key, say). A TXT
+ * holding our very key is a provider flattening the CNAME (answering the target's record at the
+ * name): receivers get the right key, so it counts, with a note.
+ */
 async function describeOtherType(
-  record: { fqdn: string; target: string },
+  record: { fqdn: string; target: string; keyRecord?: () => Promise<string | undefined> },
   resolve: DnsResolve,
 ): Promise<Observation> {
-  let found: string | null = null;
+  let txt: string[] = [];
   try {
-    const txt = await resolve(record.fqdn, 'TXT');
-    if (txt.length > 0) found = clip(`TXT "${txt.map((chunks) => chunks.join('')).join('" "')}"`);
+    txt = (await resolve(record.fqdn, 'TXT')).map((chunks) => chunks.join(''));
   } catch {
     // Only a description: the NODATA answer above is already definitive.
   }
+  const ours = txt.length > 0 ? await record.keyRecord?.().catch(() => undefined) : undefined;
+  const key = ours === undefined ? undefined : keyOf(ours);
+  if (key && txt.length === 1 && keyOf(txt[0]!) === key) {
+    return {
+      outcome: 'match',
+      found: clip(`TXT "${txt[0]}"`),
+      detail: `${record.fqdn} answers our key itself instead of a CNAME to ${record.target} (the DNS provider flattens the CNAME); receivers get the right key, but a new key reaches them only when the provider refreshes its copy`,
+    };
+  }
+  const found = txt.length > 0 ? clip(`TXT "${txt.join('" "')}"`) : null;
   return {
     outcome: 'miss',
     reason: 'wrong_type',
