@@ -56,7 +56,7 @@ test('every DKIM token of a registration gets a key, sealed, with bounded concur
   await generator.stop();
 });
 
-test('a restart finds tokens left without keys; a real key pair takes well under a second', async () => {
+test('a restart finds tokens left without keys and generates real key pairs for them', async (t) => {
   await fixture.register('late.example.test');
   assert.equal((await keys.tokensWithoutKeys(100)).length, 3);
   const generator = new DkimKeyGenerator({ keys, secretKey, concurrency: 1 });
@@ -66,7 +66,8 @@ test('a restart finds tokens left without keys; a real key pair takes well under
   const perKey = (performance.now() - t0) / 3;
   await generator.stop();
   assert.deepEqual(await keys.tokensWithoutKeys(100), []);
-  assert.ok(perKey < 1000, `${perKey} ms per key`);
+  // a figure, not a pass mark: tests never fail on timing (speed is `npm run bench`'s job)
+  t.diagnostic(`${perKey.toFixed(0)} ms per key`);
 });
 
 test('deleting a domain destroys its keys (ON DELETE CASCADE), and the fingerprint changes', async () => {
