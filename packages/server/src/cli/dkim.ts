@@ -9,7 +9,7 @@
 import type { Config } from '../config.js';
 import { DkimError } from '../dkim/errors.js';
 import { resolveSecretKey } from '../dkim/secret-key.js';
-import { activeSelector, DkimSigner } from '../dkim/signer.js';
+import { activeSelector, DkimSigner, inCustomerDns } from '../dkim/signer.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { CliError, type CliIo } from './io.js';
@@ -101,6 +101,11 @@ async function status(keys: DkimKeyStore, flags: Record<string, string | boolean
   const rows = domain.selectors.map((s) => ({
     selector: s.token,
     record: s.status,
+    cname: inCustomerDns(s)
+      ? 'published'
+      : s.missingSince !== null
+        ? `missing since ${new Date(s.missingSince).toISOString()}`
+        : 'not yet',
     key: s.key === undefined ? 'generating' : s.key.revokedAt === null ? 'published' : 'revoked',
     active: s.token === active ? 'yes' : '',
   }));

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { type BindServer, findFreeDnsPort, startBind } from '../test-support/bind.js';
@@ -32,19 +33,24 @@ let records: { fqdn: string; value: string }[];
 /** The server's database (PostgreSQL in the suite's second pass), for the CLI. */
 let databaseUrl: string | undefined;
 
-/** `npm run --silent cli -- ...` with `input` on stdin. */
+/** The CLI with `args` and `input` on stdin. */
 function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: api.dataDir,
-        DKIM_PROVIDER_HOST: 'provider.test',
-        ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+    // the built CLI (npm test builds first): the README's `npm run cli` is tested in cli.test.ts
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'packages/server/dist/cli/main.js'), ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          DATA_DIR: api.dataDir,
+          DKIM_PROVIDER_HOST: 'provider.test',
+          ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    );
     const out: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -74,6 +80,8 @@ before(async () => {
     DNS_LISTEN: '127.0.0.1:0',
     DNS_SECONDARIES: `127.0.0.1:${bindPort}`,
     DNS_NS: 'ns1.provider.test,ns2.provider.test',
+    // every status poll looks at DNS again
+    STATUS_CHECK_MAX_AGE_MS: '0',
   });
   const responder = api.server.dkim.responder!;
   bind = await startBind({
@@ -217,6 +225,32 @@ test('a revoked key fails verification; signing rotates to the next selector, wh
   const next = await api.server.dkim.signer.sign(MESSAGE, { domain: DOMAIN });
   assert.equal(next.selector, tokens[1]);
   assert.equal((await verify(next.message)).status.result, 'pass');
+});
+
+test('signing follows DNS: a selector whose CNAME is gone is passed over while another is published, and used again when it returns', async () => {
+  const poll = async () =>
+    (await api.request('POST', '/api/public/domain/status', { key, body: { domains: [DOMAIN] } })).body[0]
+      .data;
+  const shown = async () =>
+    JSON.parse((await cli(['dkim', 'status', '--domain', DOMAIN, '--json'])).stdout.toString()).selectors.map(
+      (s: any) => [s.cname.replace(/ since .*/, ' since …'), s.active],
+    );
+  await bind.deleteRecords(records[1]!.fqdn);
+  const polled = await poll();
+  // verified still (the grace period), but receivers get NXDOMAIN for selector 1 now
+  assert.deepEqual([polled.status, polled.records[1].reason], ['verified', 'not_found']);
+  assert.deepEqual(await shown(), [
+    ['published', ''],
+    ['missing since …', ''],
+    ['published', 'yes'],
+  ]);
+  const signed = await api.server.dkim.signer.sign(MESSAGE, { domain: DOMAIN });
+  assert.equal(signed.selector, tokens[2]);
+  assert.equal((await verify(signed.message)).status.result, 'pass');
+
+  await bind.addRecord(records[1]!.fqdn, 'CNAME', `${records[1]!.value}.`);
+  assert.equal((await poll()).records[1].reason, null);
+  assert.equal((await api.server.dkim.signer.sign(MESSAGE, { domain: DOMAIN })).selector, tokens[1]);
 });
 
 test('deleting the domain destroys its keys: the secondary drops them and signatures fail', async () => {

@@ -2,9 +2,11 @@
  * Signing with hosted keys: find the registration, refuse it unless verified, pick the active
  * selector, open its private key and sign. The adapter between the store and the pure signer.
  *
- * The active selector is the first DKIM record (by position: 0, 1, 2) whose key is not revoked.
- * Revoking it therefore rotates to the next one, which the customer already published: the
- * reason there are three CNAMEs.
+ * The active selector is the first DKIM record (by position: 0, 1, 2) whose key is not revoked
+ * and whose CNAME is in the customer's DNS. Revoking it therefore rotates to the next one, which
+ * the customer already published: the reason there are three CNAMEs. A CNAME definitively gone
+ * (a verified record in its grace period) is passed over the same way while another is
+ * published: receivers would get NXDOMAIN for its signatures.
  */
 import { normaliseDomainName } from '../domain/domain-name.js';
 import type { DkimKeyStore, SigningDomain } from '../store/dkim-key-store.js';
@@ -103,9 +105,14 @@ export class DkimSigner {
   }
 }
 
-/** The first selector whose key is not revoked (see the module comment). */
+/** Whether receivers can reach this selector's key: its CNAME verified and not seen missing since. */
+export const inCustomerDns = (s: SigningDomain['selectors'][number]): boolean =>
+  s.status === 'verified' && s.missingSince === null;
+
+/** The selector signatures use (see the module comment). */
 export function activeSelector(domain: SigningDomain): SigningDomain['selectors'][number] {
-  const selector = domain.selectors.find((s) => s.key?.revokedAt == null);
+  const usable = domain.selectors.filter((s) => s.key?.revokedAt == null);
+  const selector = usable.find((s) => s.key !== undefined && inCustomerDns(s)) ?? usable[0];
   if (selector === undefined) {
     throw new DkimError('DKIM_NO_ACTIVE_KEY', `every DKIM selector of ${domain.name} is revoked`);
   }

@@ -26,6 +26,8 @@ export interface DomainSelector {
   token: string;
   position: number;
   status: VerificationStatus;
+  /** Since when the customer's CNAME has been definitively missing (a verified record in grace), or `null`. */
+  missingSince: number | null;
   key: StoredDkimKey | undefined;
 }
 
@@ -196,6 +198,7 @@ export class DkimKeyStore {
         'r.token',
         'r.position',
         'r.status',
+        'r.missing_since',
         'k.public_key',
         'k.private_key_enc',
         'k.created_at',
@@ -221,6 +224,7 @@ export class DkimKeyStore {
           token: r.token!,
           position: Number(r.position),
           status: r.status as VerificationStatus,
+          missingSince: r.missing_since === null ? null : Number(r.missing_since),
           key:
             r.public_key === null || r.private_key_enc === null
               ? undefined
