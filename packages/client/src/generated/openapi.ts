@@ -1506,7 +1506,7 @@ export interface components {
         /** @description State of a domain or of one record. */
         VerificationStatus: "pending" | "verified";
         DnsRecord: {
-            /** @description Host name to publish, relative to the registered domain’s parent: `<token>._domainkey.<label>` or `_dmarc.<label>`. */
+            /** @description Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`. */
             name: string;
             type: "CNAME" | "TXT";
             /** @description CNAME: `<token>.dkim.<provider host>`. TXT: the quoted DMARC policy. */
@@ -1518,6 +1518,8 @@ export interface components {
             ttl: "Auto";
             /** @description The record’s fully qualified name, for DNS hosts that want it whole. */
             fqdn: string;
+            /** @description The zone `name` is relative to: the registrable domain by the Public Suffix List (`example.com` for `mail.example.com`). */
+            zone: string;
             /** @description Why the last check did not find the record as expected: `not_found` (no such record), `wrong_type` (the name holds other record types), `wrong_value` (another target, or a DMARC record that is invalid or duplicated), `dns_error` (no definitive answer; the status is kept). `null` when it matched. */
             reason: "not_found" | "wrong_type" | "wrong_value" | "dns_error" | null;
             /** @description What DNS answered instead, when it answered something. */

@@ -68,10 +68,20 @@ test('records are named relative to the parent of the registered domain', () => 
   );
 });
 
-test('an apex domain uses its own first label', () => {
-  const view = domainView(domain('example.com'), settings);
-  assert.equal(view.records[3]!.name, '_dmarc.example');
-  assert.equal(view.records[0]!.name, `${'a'.repeat(32)}._domainkey.example`);
+test('names are relative to the zone the customer edits: the apex and deep names too', () => {
+  const apex = domainView(domain('example.com'), settings);
+  assert.deepEqual(
+    [apex.records[3]!.name, apex.records[0]!.name, apex.records[0]!.zone],
+    ['_dmarc', `${'a'.repeat(32)}._domainkey`, 'example.com'],
+  );
+  const deep = domainView(domain('a.b.mail.example.co.uk'), settings);
+  assert.deepEqual(
+    [deep.records[3]!.name, deep.records[0]!.name, deep.records[0]!.zone],
+    ['_dmarc.a.b.mail', `${'a'.repeat(32)}._domainkey.a.b.mail`, 'example.co.uk'],
+  );
+  for (const view of [apex, deep])
+    for (const r of view.records)
+      assert.equal(`${r.name}.${r.zone}`, r.fqdn, 'name and zone make the full name');
 });
 
 test('a dormant domain (pending past 30 days) shows no next check: only status requests check it', () => {

@@ -2,12 +2,14 @@
  * The DNS records a customer publishes for a registration, in the exact forms of the spec.
  * Pure: the provider host and the DMARC policy come from configuration.
  */
+
+import { organisationalDomain } from './domain-name.js';
 import type { CheckReason, StoredDomain, StoredRecord, VerificationStatus } from './model.js';
 import { NO_SCHEDULED_CHECK } from './verification.js';
 
-/** One DNS record of a domain result (the spec's "DNS record", plus `fqdn`). */
+/** One DNS record of a domain result (the spec's "DNS record", plus `fqdn` and `zone`). */
 export interface DnsRecordView {
-  /** Host name relative to the registered domain's parent (spec). */
+  /** Host name relative to the zone the customer edits (`zone`); for the spec's case, its parent. */
   name: string;
   type: 'CNAME' | 'TXT';
   value: string;
@@ -17,6 +19,8 @@ export interface DnsRecordView {
   ttl: 'Auto';
   /** The full name of the record, so no client has to guess the zone it belongs to. */
   fqdn: string;
+  /** The zone `name` is relative to: the registrable domain (`example.com` for `mail.example.com`). */
+  zone: string;
   /** Why the last check did not find the record as expected; `null` when it did. */
   reason: CheckReason | null;
   /** What DNS answered instead, when it answered something. */
@@ -45,10 +49,20 @@ export interface RecordSettings {
   dmarcPolicy: string;
 }
 
-/** The first label of a name: the spec's `<subdomain_label>`, relative to the parent. */
-export function firstLabel(domain: string): string {
-  const dot = domain.indexOf('.');
-  return dot === -1 ? domain : domain.slice(0, dot);
+/**
+ * The zone a customer edits for `domain`: its registrable domain by the Public Suffix List
+ * (`example.com` for `mail.example.com` and for `example.com` itself), the zone DNS providers
+ * give their customers.
+ */
+export const customerZone = (domain: string): string => organisationalDomain(domain);
+
+/**
+ * `fqdn` relative to `zone`, as DNS panels take names: `<t>._domainkey.mail` for
+ * `mail.example.com` in `example.com` (the spec's case), `<t>._domainkey` for the apex,
+ * `<t>._domainkey.a.b` for `a.b.example.com`.
+ */
+export function relativeName(fqdn: string, zone: string): string {
+  return fqdn.endsWith(`.${zone}`) ? fqdn.slice(0, -(zone.length + 1)) : fqdn;
 }
 
 /** The full name of the DKIM CNAME for a selector token. */
@@ -66,29 +80,32 @@ export const recordFqdn = (domain: string, record: Pick<StoredRecord, 'kind' | '
 
 /** The view of one stored record. */
 export function recordView(domain: string, record: StoredRecord, settings: RecordSettings): DnsRecordView {
-  const label = firstLabel(domain);
+  const zone = customerZone(domain);
+  const fqdn = recordFqdn(domain, record);
   if (record.kind === 'dkim') {
     const token = record.token!;
     return {
-      name: dkimRecordName(token, label),
+      name: relativeName(fqdn, zone),
       type: 'CNAME',
       value: dkimTarget(token, settings.providerHost),
       status: record.status,
       record: token,
       ttl: 'Auto',
-      fqdn: dkimRecordName(token, domain),
+      fqdn,
+      zone,
       ...diagnostics(record),
     };
   }
   const quoted = `"${settings.dmarcPolicy}"`;
   return {
-    name: dmarcRecordName(label),
+    name: relativeName(fqdn, zone),
     type: 'TXT',
     value: quoted,
     status: record.status,
     record: quoted,
     ttl: 'Auto',
-    fqdn: dmarcRecordName(domain),
+    fqdn,
+    zone,
     ...diagnostics(record),
   };
 }

@@ -15,7 +15,7 @@ export const DnsRecordSchema = Type.Object(
   {
     name: Type.String({
       description:
-        'Host name to publish, relative to the registered domain’s parent: `<token>._domainkey.<label>` or `_dmarc.<label>`.',
+        'Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`.',
     }),
     type: Type.Union([Type.Literal('CNAME'), Type.Literal('TXT')]),
     value: Type.String({
@@ -28,6 +28,10 @@ export const DnsRecordSchema = Type.Object(
     ttl: Type.Literal('Auto'),
     fqdn: Type.String({
       description: 'The record’s fully qualified name, for DNS hosts that want it whole.',
+    }),
+    zone: Type.String({
+      description:
+        'The zone `name` is relative to: the registrable domain by the Public Suffix List (`example.com` for `mail.example.com`).',
     }),
     reason: Type.Union(
       [
