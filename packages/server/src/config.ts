@@ -42,6 +42,11 @@ export interface VerificationConfig {
   dnsTries: number;
   /** DNS queries in flight at once per process. */
   dnsConcurrency: number;
+  /**
+   * Ask each zone's authoritative servers (found through the resolvers) instead of trusting the
+   * resolvers' caches; the resolvers answer when those servers do not.
+   */
+  authoritative: boolean;
   /** How long a verified record may be definitively missing before it is pending again. */
   graceMs: number;
   /** A status request re-checks a domain last checked longer ago than this… */
@@ -138,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
       dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 2_000, 50, 60_000),
       dnsTries: integer(env, 'DNS_TRIES', 2, 1, 10),
       dnsConcurrency: integer(env, 'DNS_CONCURRENCY', 64, 1, 10_000),
+      authoritative: boolean(env, 'VERIFY_AUTHORITATIVE', true),
       graceMs: integer(env, 'VERIFY_GRACE_MS', 72 * 3600_000, 0, 365 * 86_400_000),
       statusMaxAgeMs: integer(env, 'STATUS_CHECK_MAX_AGE_MS', 5_000, 0, 86_400_000),
       statusWaitMs: integer(env, 'STATUS_CHECK_WAIT_MS', 2_000, 0, 60_000),

@@ -16,6 +16,7 @@ import { DkimKeyStore } from './store/dkim-key-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
 import { VerificationStore } from './store/verification-store.js';
+import { createAuthoritativeResolve } from './verify/authoritative.js';
 import { createResolver } from './verify/resolver.js';
 
 export interface RunningServer {
@@ -48,7 +49,7 @@ export async function startServer(
   let reportError: (error: unknown, domainName?: string) => void = () => {};
   const verification = new VerificationService({
     store: verificationStore,
-    resolve: createResolver({
+    resolve: (v.authoritative ? createAuthoritativeResolve : createResolver)({
       servers: v.resolvers,
       timeoutMs: v.dnsTimeoutMs,
       tries: v.dnsTries,

@@ -35,6 +35,16 @@ export interface StartBindOptions {
   notify?: readonly string[];
   /** The DNS port; by default a free one. Pick one with {@link findFreeDnsPort} to break a NOTIFY cycle. */
   port?: number;
+  /**
+   * The loopback address to listen on (`127.0.0.1` by default). Another one (`127.0.0.77`, added
+   * with {@link addLoopbackAddress}) lets a server answer on port 53, where a resolver's
+   * delegation reaches it, as a customer's authoritative server is reached.
+   */
+  host?: string;
+  /** With `recursion`: zones the fake root delegates to a name server at `host`, port 53. */
+  delegations?: readonly { zone: string; host: string }[];
+  /** The primary zones' negative TTL (SOA minimum and TTL, RFC 2308 §5); 10 s by default. */
+  negativeTtl?: number;
 }
 
 /** A zone pulled from another server. */
@@ -126,7 +136,8 @@ export interface BindServer {
 const NAMED = existsSync('/usr/sbin/named') ? '/usr/sbin/named' : 'named';
 const START_TIMEOUT_MS = 10_000;
 /** Primary SOA: serial, refresh 60 s, retry 10 s, expire 1 d, negative TTL 10 s so test resolvers forget NXDOMAIN fast. */
-const SOA_TIMERS = '1 60 10 86400 10';
+/** SOA serial, refresh, retry and expire; the minimum (negative TTL) is set per server. */
+const SOA_TIMERS = '1 60 10 86400';
 const ZONE_NAME =
   /^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/;
 
@@ -175,6 +186,9 @@ interface Config {
   secondaries: { zone: string; host: string; port: number }[];
   recursion: boolean;
   notify: { host: string; port: number }[];
+  host: string;
+  delegations: { zone: string; host: string }[];
+  negativeTtl: number;
 }
 
 class PrivateBind implements BindServer {
@@ -197,7 +211,7 @@ class PrivateBind implements BindServer {
   }
 
   get address(): string {
-    return `127.0.0.1:${this.port}`;
+    return `${this.config.host}:${this.port}`;
   }
 
   get pid(): number | undefined {
@@ -231,8 +245,9 @@ class PrivateBind implements BindServer {
     // named sets SO_REUSEPORT, so a second named (same user) binds a busy port without a word
     // and the two share its queries; and a TCP port held by anything else fails silently. A
     // plain bind (no SO_REUSEPORT) is refused in both cases, so ask that first.
-    if (!(await canListenUdp(this.port)) || !(await canListenTcp(this.port))) {
-      throw new PortTakenError(`DNS port ${this.port} on 127.0.0.1 is in use by another process`);
+    const host = this.config.host;
+    if (!(await canListenUdp(this.port, host)) || !(await canListenTcp(this.port, host))) {
+      throw new PortTakenError(`DNS port ${this.port} on ${host} is in use by another process`);
     }
     if (!(await canListenTcp(this.controlPort))) {
       throw new PortTakenError(
@@ -275,7 +290,7 @@ class PrivateBind implements BindServer {
       if (state === 'foreign' || Date.now() > deadline) {
         await this.stop();
         if (state === 'foreign')
-          throw new PortTakenError(`port ${this.port} on 127.0.0.1 is served by another process`);
+          throw new PortTakenError(`port ${this.port} on ${this.config.host} is served by another process`);
         throw new Error(
           `named did not answer on ${this.address} within ${START_TIMEOUT_MS} ms:\n${this.diagnostics()}`,
         );
@@ -306,7 +321,13 @@ class PrivateBind implements BindServer {
       if (/[\r\n]/.test(command))
         throw new RangeError(`an nsupdate command must be one line: ${JSON.stringify(command)}`);
     }
-    const script = [`server 127.0.0.1 ${this.port}`, `zone ${origin}.`, ...commands, 'send', ''].join('\n');
+    const script = [
+      `server ${this.config.host} ${this.port}`,
+      `zone ${origin}.`,
+      ...commands,
+      'send',
+      '',
+    ].join('\n');
     try {
       await run('nsupdate', ['-k', path.join(this.dir, 'tsig.key'), '-t', '5'], script);
     } catch (error) {
@@ -410,7 +431,7 @@ class PrivateBind implements BindServer {
    */
   private async probe(): Promise<'ready' | 'starting' | 'half' | 'foreign'> {
     const identity = run('dig', [
-      '@127.0.0.1',
+      `@${this.config.host}`,
       '-p',
       String(this.port),
       '+time=1',
@@ -468,19 +489,28 @@ class PrivateBind implements BindServer {
   }
 
   private writeZoneFiles(): void {
-    const zoneFile = (origin: string, ns: string) =>
-      [
-        `$ORIGIN ${origin}`,
-        '$TTL 60',
-        `@ SOA ${ns} hostmaster.${origin === '.' ? ns : origin} ${SOA_TIMERS}`,
-        `@ NS ${ns}`,
-        `${ns} A 127.0.0.1`,
-        '',
-      ].join('\n');
+    const { host, negativeTtl } = this.config;
+    // the SOA's own TTL bounds negative caching too (RFC 2308 §5: the lesser of the two counts)
+    const soa = (origin: string, ns: string) =>
+      `@ ${negativeTtl} SOA ${ns} hostmaster.${origin === '.' ? ns : origin} ${SOA_TIMERS} ${negativeTtl}`;
+    const zoneFile = (origin: string, ns: string, extra: string[] = []) =>
+      [`$ORIGIN ${origin}`, '$TTL 60', soa(origin, ns), `@ NS ${ns}`, `${ns} A ${host}`, ...extra, ''].join(
+        '\n',
+      );
     for (const zone of this.config.zones)
       writeFileSync(path.join(this.dir, primaryFile(zone)), zoneFile(`${zone}.`, `ns.${zone}.`));
     if (this.config.recursion)
-      writeFileSync(path.join(this.dir, 'root.db'), zoneFile('.', 'ns.root-servers.invalid.'));
+      writeFileSync(
+        path.join(this.dir, 'root.db'),
+        zoneFile(
+          '.',
+          'ns.root-servers.invalid.',
+          this.config.delegations.flatMap((d) => [
+            `${d.zone}. NS ns.${d.zone}.`,
+            `ns.${d.zone}. A ${d.host}`,
+          ]),
+        ),
+      );
     const key = `key "${this.tsig.name}" { algorithm ${this.tsig.algorithm}; secret "${this.tsig.secret}"; };\n`;
     writeFileSync(path.join(this.dir, 'tsig.key'), key, { mode: 0o600 });
   }
@@ -505,7 +535,7 @@ class PrivateBind implements BindServer {
       ),
     ];
     const recursion = config.recursion
-      ? 'recursion yes; allow-recursion { 127.0.0.1; }; allow-query-cache { 127.0.0.1; };'
+      ? 'recursion yes; allow-recursion { 127.0.0.0/8; }; allow-query-cache { 127.0.0.0/8; };'
       : 'recursion no;';
     const conf = `
 key "${this.tsig.name}" { algorithm ${this.tsig.algorithm}; secret "${this.tsig.secret}"; };
@@ -519,11 +549,11 @@ options {
   managed-keys-directory ${q('')};
   dump-file ${q('named.dump')};
   statistics-file ${q('named.stats')};
-  listen-on port ${this.port} { 127.0.0.1; };
+  listen-on port ${this.port} { ${config.host}; };
   listen-on-v6 { none; };
   server-id "${this.serverId}";
   ${recursion}
-  allow-query { 127.0.0.1; };
+  allow-query { 127.0.0.0/8; };
   allow-transfer { 127.0.0.1; };
   dnssec-validation no;
   notify-delay 0;
@@ -561,6 +591,12 @@ function normalizeOptions(options: StartBindOptions): Config {
     secondaries,
     recursion: options.recursion ?? false,
     notify: (options.notify ?? []).map(parseAddress),
+    host: loopbackAddress(options.host ?? '127.0.0.1'),
+    delegations: (options.delegations ?? []).map((d) => ({
+      zone: normalizeZone(d.zone),
+      host: loopbackAddress(d.host),
+    })),
+    negativeTtl: options.negativeTtl ?? 10,
   };
 }
 
@@ -641,20 +677,37 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function canListenUdp(port: number): Promise<boolean> {
+function canListenUdp(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket('udp4');
     socket.once('error', () => resolve(false));
-    socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
+    socket.bind(port, host, () => socket.close(() => resolve(true)));
   });
 }
 
-function canListenTcp(port: number): Promise<boolean> {
+function canListenTcp(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+function loopbackAddress(host: string): string {
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
+    throw new RangeError(`expected a 127.x.y.z address, got ${host}`);
+  return host;
+}
+
+/**
+ * Give the loopback interface another address (`ip addr add 127.0.0.77/32 dev lo`, as root), so
+ * a server can listen on port 53 there without taking the machine's own port 53; named listens
+ * only on addresses an interface holds. Returns a function that removes it again.
+ */
+export async function addLoopbackAddress(host: string): Promise<() => Promise<void>> {
+  loopbackAddress(host);
+  await run('ip', ['addr', 'add', `${host}/32`, 'dev', 'lo']);
+  return () => run('ip', ['addr', 'del', `${host}/32`, 'dev', 'lo']).then(() => undefined);
 }
 
 async function findFreeTcpPort(avoid: number[]): Promise<number> {

@@ -45,14 +45,19 @@ export function classifyLookupError(error: unknown): LookupFailure {
   return 'error';
 }
 
-/** A short human description of a lookup error, e.g. "timeout" or "SERVFAIL". */
+/**
+ * A short human description of a lookup error, e.g. "the DNS server answered SERVFAIL"; an
+ * error from an authoritative server names it (`server`, set by the authoritative resolver):
+ * "ns1.example.com (192.0.2.1) answered SERVFAIL", so the customer knows whose server fails.
+ */
 export function describeLookupError(error: unknown): string {
-  const code = (error as { code?: string }).code;
+  const { code, server } = error as { code?: string; server?: string };
+  const who = server ?? 'the DNS server';
   const names: Record<string, string> = {
-    ETIMEOUT: 'the DNS query timed out',
-    ESERVFAIL: 'the DNS server answered SERVFAIL',
-    EREFUSED: 'the DNS server refused the query',
-    ECONNREFUSED: 'the DNS server could not be reached',
+    ETIMEOUT: `${server ?? 'the DNS query'} timed out`,
+    ESERVFAIL: `${who} answered SERVFAIL`,
+    EREFUSED: `${who} refused the query`,
+    ECONNREFUSED: `${who} could not be reached`,
     ECANCELLED: 'the DNS query was cancelled',
   };
   return (code && names[code]) ?? `the DNS query failed (${code ?? String(error)})`;

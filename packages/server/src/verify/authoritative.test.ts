@@ -1,0 +1,104 @@
+/**
+ * Authoritative checks through a real delegation, as deployments have it: a caching BIND as
+ * the configured resolver, with a fake root that delegates `example.test` to the customer's
+ * BIND on port 53 of its own loopback address. The zone's negative TTL is 600 s, so the
+ * resolver keeps "no such name" for ten minutes after it first answered it.
+ */
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { createAuthoritativeResolve } from './authoritative.js';
+import { describeLookupError } from './resolver.js';
+
+// Each test process its own address: the suite runs this file on both backends at once.
+const AUTH_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+let removeAddress: () => Promise<void>;
+let customer: BindServer;
+let resolver: BindServer;
+const servers: TestServer[] = [];
+
+before(async () => {
+  removeAddress = await addLoopbackAddress(AUTH_HOST);
+  customer = await startBind({ host: AUTH_HOST, port: 53, zones: ['example.test'], negativeTtl: 600 });
+  resolver = await startBind({ recursion: true, delegations: [{ zone: 'example.test', host: AUTH_HOST }] });
+});
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await resolver?.close();
+  await customer?.close();
+  await removeAddress?.();
+});
+
+const authoritative = () =>
+  createAuthoritativeResolve({ servers: [resolver.address], timeoutMs: 1000, tries: 2, concurrency: 8 });
+
+test('the caching resolver keeps "no such name" for the negative TTL; the authoritative check does not', async () => {
+  const name = 'sel._domainkey.first.example.test';
+  await assert.rejects(resolver.resolver().resolveCname(name), { code: 'ENOTFOUND' });
+  await customer.addRecord(name, 'CNAME', 'sel.dkim.provider.test.');
+  // the setup is real: the resolver still answers from its negative cache...
+  await assert.rejects(resolver.resolver().resolveCname(name), { code: 'ENOTFOUND' });
+  // ...while the zone's own server, found through that resolver, has the record
+  assert.deepEqual(await authoritative()(name, 'CNAME'), ['sel.dkim.provider.test']);
+});
+
+test('through HTTP: records published after a check cached their absence verify at the next poll', async (t) => {
+  const api = await startTestServer({ DNS_RESOLVERS: resolver.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  servers.push(api);
+  const { key } = await api.createKey();
+  const call = async (path: string, body: unknown) =>
+    (await api.request('POST', path, { key, body })).body[0].data;
+  const { records } = await call('/api/public/domain', {
+    domains: [{ domain: 'mail.example.test', domainType: 'Transactional' }],
+  });
+  let status = await call('/api/public/domain/status', { domains: ['mail.example.test'] });
+  assert.equal(status.records[0].reason, 'not_found');
+  // as a resolver does when anyone asked before the customer published (the old check did)
+  for (const record of records) await assert.rejects(resolver.resolver().resolveAny(record.fqdn));
+  for (const record of records.slice(0, 3))
+    await customer.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  await customer.addRecord(records[3].fqdn, 'TXT', 'v=DMARC1; p=none;');
+  const published = performance.now();
+  status = await call('/api/public/domain/status', { domains: ['mail.example.test'] });
+  t.diagnostic(
+    `verified ${(performance.now() - published).toFixed(0)} ms after publishing, with a 600 s negative TTL`,
+  );
+  assert.deepEqual(
+    [status.status, ...status.records.map((r: { status: string }) => r.status)],
+    ['verified', 'verified', 'verified', 'verified', 'verified'],
+  );
+  await assert.rejects(
+    resolver.resolver().resolveCname(records[0].fqdn),
+    { code: 'ENOTFOUND' },
+    'the cache still says no',
+  );
+});
+
+test('when the zone’s server does not answer, the resolvers are asked instead; if they fail too, the server is named', async () => {
+  const cached = 'sel._domainkey.cached.example.test';
+  await customer.addRecord(cached, 'CNAME', 'sel.dkim.provider.test.');
+  assert.deepEqual(await resolver.resolver().resolveCname(cached), ['sel.dkim.provider.test']);
+  const resolve = authoritative();
+  await resolve(cached, 'CNAME'); // the zone's servers are found while they answer
+  await customer.stop();
+  try {
+    assert.deepEqual(
+      await resolve(cached, 'CNAME'),
+      ['sel.dkim.provider.test'],
+      'the resolver’s cached answer',
+    );
+    const error = await resolve('sel._domainkey.down.example.test', 'CNAME').then(
+      () => assert.fail('no answer expected'),
+      (e: { server?: string; code?: string }) => e,
+    );
+    assert.equal(error.server, `ns.example.test (${AUTH_HOST})`);
+    assert.match(
+      describeLookupError(error),
+      new RegExp(`^ns\\.example\\.test \\(${AUTH_HOST.replace(/\./g, '\\.')}\\) `),
+    );
+  } finally {
+    await customer.start();
+  }
+});

@@ -1,0 +1,140 @@
+/**
+ * Asking the customer's own DNS servers, as receivers' resolvers end up doing, instead of
+ * trusting a caching resolver's memory. A resolver that was asked before the customer published
+ * keeps the "no such name" for the zone's negative TTL (RFC 2308 §5: minutes to hours), and
+ * would make a status say "add the record" about a record already there.
+ *
+ * So each question goes to the zone's authoritative servers: the zone cut is found by asking
+ * the configured resolvers for NS records from the name upwards, the servers' addresses by
+ * asking them for A and AAAA (positive answers, which a cache may hold without harm), and the
+ * question itself to those addresses directly. When none of them answers definitively, the
+ * configured resolvers answer instead, so a network that blocks outgoing DNS still verifies.
+ */
+import { Resolver } from 'node:dns/promises';
+import pLimit from 'p-limit';
+import { classifyLookupError, type DnsResolve, type ResolverOptions } from './resolver.js';
+
+export interface AuthoritativeOptions extends ResolverOptions {
+  /** The port authoritative servers answer on; 53 everywhere but in some tests. */
+  port?: number;
+  /** How long a zone cut and its servers' addresses are reused (they are positive answers). */
+  zoneCacheMs?: number;
+  now?: () => number;
+}
+
+/** A zone's apex and the addresses of its name servers. */
+interface ZoneServers {
+  apex: string;
+  /** `host` (NS name) and address, in the order they are tried. */
+  servers: { host: string; address: string }[];
+}
+
+/** A lookup error that says which server gave it, for `describeLookupError`. */
+export type ServerError = Error & { code?: string; server?: string };
+
+/**
+ * A {@link DnsResolve} that asks the authoritative servers of each name's zone (see the module
+ * comment). Errors from those servers carry `server` (`ns1.example.com (192.0.2.1)`).
+ */
+export function createAuthoritativeResolve(options: AuthoritativeOptions): DnsResolve {
+  const now = options.now ?? Date.now;
+  const port = options.port ?? 53;
+  const cacheMs = options.zoneCacheMs ?? 5 * 60_000;
+  const limit = pLimit(options.concurrency);
+  const recursive = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
+  if (options.servers.length > 0) recursive.setServers(options.servers);
+  const direct = new Map<string, Resolver>();
+  /** Remembered answers (zone cuts, server addresses): positive data, reused for `cacheMs`. */
+  const memo = new Map<string, { at: number; value: Promise<unknown> }>();
+  const remember = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    const hit = memo.get(key);
+    if (hit && now() - hit.at < cacheMs) return hit.value as Promise<T>;
+    const value = compute();
+    memo.set(key, { at: now(), value });
+    // an empty or failed answer is not kept: the next check asks again
+    value.then(
+      (v) => (v === undefined || (Array.isArray(v) && v.length === 0)) && memo.delete(key),
+      () => memo.delete(key),
+    );
+    return value;
+  };
+
+  /** A resolver asking one authoritative server; one try each, the next server is the retry. */
+  const serverResolver = (address: string): Resolver => {
+    let resolver = direct.get(address);
+    if (resolver === undefined) {
+      resolver = new Resolver({ timeout: options.timeoutMs, tries: 1 });
+      resolver.setServers([address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`]);
+      direct.set(address, resolver);
+    }
+    return resolver;
+  };
+
+  const ask = (resolver: Resolver, name: string, rrtype: 'CNAME' | 'TXT') =>
+    limit(
+      (): Promise<string[] | string[][]> =>
+        rrtype === 'CNAME' ? resolver.resolveCname(name) : resolver.resolveTxt(name),
+    );
+
+  /** NS names at `name`: `[]` when it is no zone cut (NXDOMAIN, NODATA), `undefined` on errors. */
+  const nsAt = (name: string): Promise<string[] | undefined> =>
+    remember(`ns ${name}`, async () => {
+      try {
+        return await limit(() => recursive.resolveNs(name));
+      } catch (error) {
+        return classifyLookupError(error) === 'error' ? undefined : [];
+      }
+    });
+
+  const addresses = (host: string): Promise<string[]> =>
+    remember(`addr ${host}`, async () => {
+      const lookups = [() => recursive.resolve4(host), () => recursive.resolve6(host)];
+      const found = await Promise.all(lookups.map((lookup) => limit(lookup).catch(() => [] as string[])));
+      return found.flat();
+    });
+
+  /**
+   * The deepest zone cut at or above `name`, with its servers; `undefined` when none is found.
+   * Labels from the last one starting with `_` down (`<token>._domainkey`, `_dmarc`) are
+   * service names inside a zone, never cuts in practice: the walk starts above them, so the
+   * four records of a domain share one walk. The top-level domain is never asked.
+   */
+  const zoneOf = async (name: string): Promise<ZoneServers | undefined> => {
+    const labels = name.toLowerCase().replace(/\.$/, '').split('.');
+    const start = labels.findLastIndex((label) => label.startsWith('_')) + 1;
+    for (let i = start; i < labels.length - 1; i++) {
+      const candidate = labels.slice(i).join('.');
+      const ns = await nsAt(candidate);
+      if (ns === undefined || ns.length === 0) continue;
+      const found = await Promise.all(
+        [...ns].sort().map(async (host) => ({ host, list: await addresses(host) })),
+      );
+      const servers = found.flatMap(({ host, list }) => list.map((address) => ({ host, address })));
+      return servers.length > 0 ? { apex: candidate, servers } : undefined;
+    }
+    return undefined;
+  };
+
+  const resolve = async (name: string, rrtype: 'CNAME' | 'TXT'): Promise<string[] | string[][]> => {
+    const zone = await zoneOf(name).catch(() => undefined);
+    let lastError: ServerError | undefined;
+    for (const { host, address } of zone?.servers ?? []) {
+      try {
+        return await ask(serverResolver(address), name, rrtype);
+      } catch (error) {
+        // NXDOMAIN and NODATA from the zone's own server are the truth; anything else, ask the next
+        if (classifyLookupError(error) !== 'error') throw error;
+        lastError = Object.assign(error as ServerError, { server: `${host} (${address})` });
+      }
+    }
+    // No authoritative server answered (or none was found): the configured resolvers answer.
+    // A definitive answer from them stands; their failure is reported with the servers' own.
+    try {
+      return await ask(recursive, name, rrtype);
+    } catch (error) {
+      if (classifyLookupError(error) !== 'error' || lastError === undefined) throw error;
+      throw lastError;
+    }
+  };
+  return resolve as DnsResolve;
+}
