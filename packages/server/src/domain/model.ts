@@ -26,6 +26,8 @@ export interface RecordCheckState {
   checkedAt: number | null;
   /** Since when a verified record has been definitively missing (grace period). */
   missingSince: number | null;
+  /** Since when every check of the record has ended without a definitive answer. */
+  errorSince: number | null;
   verifiedAt: number | null;
 }
 
@@ -65,6 +67,7 @@ export function freshRecord(kind: RecordKind, position: number, token: string | 
     detail: null,
     checkedAt: null,
     missingSince: null,
+    errorSince: null,
     verifiedAt: null,
   };
 }

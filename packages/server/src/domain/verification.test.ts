@@ -158,3 +158,35 @@ describe('nextScheduledCheck', () => {
     assert.equal(nextScheduledCheck({ status: 'verified', createdAt: created }, now), now + 24 * HOUR);
   });
 });
+
+describe('persistent DNS errors', () => {
+  const error = (server?: string): Observation => ({
+    outcome: 'error',
+    detail: 'ns1.example.test (192.0.2.1) answered SERVFAIL',
+    ...(server && { server }),
+  });
+  test('an error met on every check for an hour says so and whose server to fix; the status never moves', () => {
+    const HOUR = 3600_000;
+    let state = applyObservation(pending, error('ns1.example.test (192.0.2.1)'), 1000, GRACE);
+    assert.deepEqual(
+      [state.reason, state.errorSince, state.detail],
+      ['dns_error', 1000, 'ns1.example.test (192.0.2.1) answered SERVFAIL'],
+    );
+    state = applyObservation(state, error('ns1.example.test (192.0.2.1)'), 1000 + HOUR - 1, GRACE);
+    assert.equal(state.detail, 'ns1.example.test (192.0.2.1) answered SERVFAIL', 'under an hour: transient');
+    state = applyObservation(state, error('ns1.example.test (192.0.2.1)'), 1000 + HOUR, GRACE);
+    assert.equal(
+      state.detail,
+      'ns1.example.test (192.0.2.1) answered SERVFAIL on every check since 1970-01-01T00:00:01.000Z: not a passing outage; fix ns1.example.test (192.0.2.1) at your DNS provider (it should answer for this zone)',
+    );
+    assert.equal(state.status, 'pending');
+  });
+  test('a definitive answer in between starts the count again', () => {
+    let state = applyObservation(pending, error(), 0, GRACE);
+    state = applyObservation(state, miss, 10, GRACE);
+    assert.equal(state.errorSince, null);
+    state = applyObservation(state, error(), 3600_000 * 5, GRACE);
+    assert.equal(state.errorSince, 3600_000 * 5);
+    assert.doesNotMatch(state.detail!, /every check/);
+  });
+});

@@ -14,7 +14,14 @@ import type { CheckReason, RecordCheckState, StoredRecord, VerificationStatus } 
 export type Observation =
   | { outcome: 'match'; found?: string | null; detail?: string | null }
   | { outcome: 'miss'; reason: Exclude<CheckReason, 'dns_error'>; found: string | null; detail: string }
-  | { outcome: 'error'; detail: string };
+  /** `server`: the customer's name server that gave the error, when it was one of theirs. */
+  | { outcome: 'error'; detail: string; server?: string };
+
+/**
+ * An error that every check has met for this long is no passing outage: the customer's DNS
+ * needs fixing (a lame delegation, a server that lost the zone), and the detail says so.
+ */
+export const PERSISTENT_ERROR_MS = 60 * 60_000;
 
 /** The state of a record after an observation at `now`. */
 export function applyObservation(
@@ -33,12 +40,22 @@ export function applyObservation(
         detail: observation.detail ?? null,
         checkedAt: now,
         missingSince: null,
+        errorSince: null,
         verifiedAt: previous.status === 'verified' ? previous.verifiedAt : now,
       };
-    case 'error':
-      return { ...previous, reason: 'dns_error', found: null, detail: observation.detail, checkedAt: now };
+    case 'error': {
+      const errorSince = previous.errorSince ?? now;
+      const persistent = now - errorSince >= PERSISTENT_ERROR_MS;
+      const where = observation.server
+        ? `fix ${observation.server} at your DNS provider (it should answer for this zone)`
+        : 'check the name servers of this domain at your DNS provider';
+      const detail = persistent
+        ? `${observation.detail} on every check since ${new Date(errorSince).toISOString()}: not a passing outage; ${where}`
+        : observation.detail;
+      return { ...previous, reason: 'dns_error', found: null, detail, checkedAt: now, errorSince };
+    }
     case 'miss': {
-      const base = { reason: observation.reason, found: observation.found, checkedAt: now };
+      const base = { reason: observation.reason, found: observation.found, checkedAt: now, errorSince: null };
       if (previous.status === 'pending') {
         return { ...previous, ...base, detail: observation.detail, missingSince: null };
       }

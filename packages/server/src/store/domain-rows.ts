@@ -88,6 +88,7 @@ function toStoredRecord(row: Selectable<DomainRecordsTable>): StoredRecord {
     detail: row.detail,
     checkedAt: nullableNumber(row.checked_at),
     missingSince: nullableNumber(row.missing_since),
+    errorSince: nullableNumber(row.error_since),
     verifiedAt: nullableNumber(row.verified_at),
   };
 }

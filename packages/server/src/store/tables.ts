@@ -50,6 +50,7 @@ export interface DomainRecordsTable {
   detail: string | null;
   checked_at: number | null;
   missing_since: number | null;
+  error_since: number | null;
   verified_at: number | null;
 }
 

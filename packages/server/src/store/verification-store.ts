@@ -146,6 +146,7 @@ export class VerificationStore {
               detail: state.detail,
               checked_at: state.checkedAt,
               missing_since: state.missingSince,
+              error_since: state.errorSince,
               verified_at: state.verifiedAt,
             })
             .where('domain_id', '=', domain.id)

@@ -213,3 +213,14 @@ test('DKIM: our own key answered at the name (a provider flattening the CNAME) m
   const other = await checkCname({ ...record, keyRecord: async () => ours }, otherKey);
   assert.equal(other.outcome === 'miss' && other.reason, 'wrong_type');
 });
+
+test('an error from the customer’s own name server is observed with that server, for the persistent-error advice', async () => {
+  const resolve = (async () => {
+    throw Object.assign(new Error('SERVFAIL'), { code: 'ESERVFAIL', server: 'ns1.example.test (192.0.2.1)' });
+  }) as unknown as DnsResolve;
+  assert.deepEqual(await checkCname(record, resolve), {
+    outcome: 'error',
+    detail: 'ns1.example.test (192.0.2.1) answered SERVFAIL',
+    server: 'ns1.example.test (192.0.2.1)',
+  });
+});

@@ -35,6 +35,12 @@ const MAX_FOUND = 300;
 const normalise = (name: string) => name.toLowerCase().replace(/\.$/, '');
 const clip = (text: string) => (text.length > MAX_FOUND ? `${text.slice(0, MAX_FOUND)}…` : text);
 
+/** The observation of a lookup that ended without a definitive answer; it names the server when it knows it. */
+function failed(error: unknown, context = ''): Observation {
+  const { server } = error as { server?: string };
+  return { outcome: 'error', detail: `${describeLookupError(error)}${context}`, ...(server && { server }) };
+}
+
 /** Observe every expected record, concurrently. */
 export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): Promise<Observation[]> {
   return Promise.all(
@@ -78,7 +84,7 @@ export async function checkCname(
       };
     }
     if (failure === 'nodata') return describeOtherType(record, resolve);
-    return { outcome: 'error', detail: describeLookupError(error) };
+    return failed(error);
   }
   const target = answers[0];
   if (target === undefined) {
@@ -194,14 +200,13 @@ export async function checkDmarc(
   misplaced?: Misplacement[],
 ): Promise<Observation> {
   const records = await txtAt(fqdn, resolve);
-  if (!Array.isArray(records)) return { outcome: 'error', detail: describeLookupError(records.error) };
+  if (!Array.isArray(records)) return failed(records.error);
   const verdict = judgeDmarcRecords(records);
   if (verdict.valid) return policyMatch(verdict);
   if (inheritFrom !== undefined && !records.some(isDmarcCandidate)) {
     const inherited = await txtAt(inheritFrom, resolve);
     // unknown is not "none": advising p=none under a p=reject we could not read would weaken it
-    if (!Array.isArray(inherited))
-      return { outcome: 'error', detail: `${describeLookupError(inherited.error)} (asking ${inheritFrom})` };
+    if (!Array.isArray(inherited)) return failed(inherited.error, ` (asking ${inheritFrom})`);
     const parent = judgeDmarcRecords(inherited);
     if (parent.valid) {
       const own = verdict.reason === 'not_found' ? `no DMARC record at ${fqdn}` : verdict.detail;

@@ -7,12 +7,14 @@ import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-verification.js';
 import * as m0003 from './0003-dkim-keys.js';
 import * as m0004 from './0004-templates.js';
+import * as m0005 from './0005-error-since.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-verification': m0002,
   '0003-dkim-keys': m0003,
   '0004-templates': m0004,
+  '0005-error-since': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {
