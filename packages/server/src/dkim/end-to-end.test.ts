@@ -57,6 +57,8 @@ function cli(args: string[], input = ''): Promise<{ code: number | null; stdout:
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }));
+    // commands that do not read stdin may exit first: EPIPE then is no failure (see bind.ts run)
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }

@@ -729,6 +729,10 @@ function run(command: string, args: string[], input?: string): Promise<string> {
       if (error) reject(new Error(`${`${stderr}${stdout}`.trim() || error.message}`));
       else resolve(stdout);
     });
+    // A command that never reads its input (rndc, ip) may exit before the write lands: the pipe
+    // then fails with EPIPE, which without a listener is an uncaught exception in the test
+    // process (seen failing client.test.ts's after hook). The exit status tells how it went.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input ?? '');
   });
 }
