@@ -56,3 +56,9 @@ test('DNS_RESOLVERS: a bad entry is named with what is wrong with it', () => {
     );
   }
 });
+
+test('VERIFY_AUTHORITATIVE: on unless set to false', () => {
+  assert.equal(loadConfig({}).verification.authoritative, true);
+  assert.equal(loadConfig({ VERIFY_AUTHORITATIVE: 'false' }).verification.authoritative, false);
+  assert.throws(() => loadConfig({ VERIFY_AUTHORITATIVE: 'maybe' }), ConfigError);
+});

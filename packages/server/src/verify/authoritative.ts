@@ -46,14 +46,14 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): DnsRe
   const direct = new Map<string, Resolver>();
   /** Remembered answers (zone cuts, server addresses): positive data, reused for `cacheMs`. */
   const memo = new Map<string, { at: number; value: Promise<unknown> }>();
-  const remember = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+  /** `compute()`, shared and reused while fresh; an answer `keep` refuses is asked again next time. */
+  const remember = <T>(key: string, compute: () => Promise<T>, keep: (value: T) => boolean): Promise<T> => {
     const hit = memo.get(key);
     if (hit && now() - hit.at < cacheMs) return hit.value as Promise<T>;
     const value = compute();
     memo.set(key, { at: now(), value });
-    // an empty or failed answer is not kept: the next check asks again
     value.then(
-      (v) => (v === undefined || (Array.isArray(v) && v.length === 0)) && memo.delete(key),
+      (v) => keep(v) || memo.delete(key),
       () => memo.delete(key),
     );
     return value;
@@ -76,22 +76,34 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): DnsRe
         rrtype === 'CNAME' ? resolver.resolveCname(name) : resolver.resolveTxt(name),
     );
 
-  /** NS names at `name`: `[]` when it is no zone cut (NXDOMAIN, NODATA), `undefined` on errors. */
+  /**
+   * NS names at `name`: `[]` when it is no zone cut (NXDOMAIN, NODATA), kept like a cut, so the
+   * four records of a domain and its next checks ask once; `undefined` on errors, asked again.
+   */
   const nsAt = (name: string): Promise<string[] | undefined> =>
-    remember(`ns ${name}`, async () => {
-      try {
-        return await limit(() => recursive.resolveNs(name));
-      } catch (error) {
-        return classifyLookupError(error) === 'error' ? undefined : [];
-      }
-    });
+    remember(
+      `ns ${name}`,
+      async () => {
+        try {
+          return await limit(() => recursive.resolveNs(name));
+        } catch (error) {
+          return classifyLookupError(error) === 'error' ? undefined : [];
+        }
+      },
+      (ns) => ns !== undefined,
+    );
 
+  /** A name server's addresses; none found (or the lookups failed) is asked again next time. */
   const addresses = (host: string): Promise<string[]> =>
-    remember(`addr ${host}`, async () => {
-      const lookups = [() => recursive.resolve4(host), () => recursive.resolve6(host)];
-      const found = await Promise.all(lookups.map((lookup) => limit(lookup).catch(() => [] as string[])));
-      return found.flat();
-    });
+    remember(
+      `addr ${host}`,
+      async () => {
+        const lookups = [() => recursive.resolve4(host), () => recursive.resolve6(host)];
+        const found = await Promise.all(lookups.map((lookup) => limit(lookup).catch(() => [] as string[])));
+        return found.flat();
+      },
+      (list) => list.length > 0,
+    );
 
   /**
    * The deepest zone cut at or above `name`, with its servers; `undefined` when none is found.
