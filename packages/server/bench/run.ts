@@ -1,5 +1,6 @@
 /** `npm run bench` for the server: every server benchmark, one after the other (BENCH_ONLY=name for one). */
 import { runApiBench } from './api.bench.js';
+import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
@@ -9,6 +10,7 @@ import { runVerificationBench } from './verification.bench.js';
 const benches: Record<string, () => Promise<void>> = {
   api: runApiBench,
   verification: runVerificationBench,
+  authoritative: runAuthoritativeBench,
   postgres: runPostgresBench,
   fuzz: runFuzzBench,
   soak: runSoakBench,

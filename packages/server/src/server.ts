@@ -47,14 +47,17 @@ export async function startServer(
   const keys = new DkimKeyStore(store.db);
   // Reported through the app's logger once it exists.
   let reportError: (error: unknown, domainName?: string) => void = () => {};
+  const dnsOptions = {
+    servers: v.resolvers,
+    timeoutMs: v.dnsTimeoutMs,
+    tries: v.dnsTries,
+    concurrency: v.dnsConcurrency,
+  };
+  const authoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
   const verification = new VerificationService({
     store: verificationStore,
-    resolve: (v.authoritative ? createAuthoritativeResolve : createResolver)({
-      servers: v.resolvers,
-      timeoutMs: v.dnsTimeoutMs,
-      tries: v.dnsTries,
-      concurrency: v.dnsConcurrency,
-    }),
+    resolve: authoritative ?? createResolver(dnsOptions),
+    ...(authoritative && { findZone: authoritative.zoneOf }),
     settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
     concurrency: v.checkConcurrency,
     keyRecordOf: async (token) => {

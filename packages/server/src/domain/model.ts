@@ -52,6 +52,8 @@ export interface StoredDomain {
   lastCheckedAt: number | null;
   nextCheckAt: number;
   checkCount: number;
+  /** The zone the records belong to, as the last check found it in DNS; `null` before. */
+  zone: string | null;
   records: StoredRecord[];
 }
 

@@ -15,6 +15,7 @@ const domain = (name: string): StoredDomain => ({
   lastCheckedAt: null,
   nextCheckAt: 0,
   checkCount: 0,
+  zone: null,
   records: [
     freshRecord('dmarc', 3, null),
     { ...freshRecord('dkim', 0, 'a'.repeat(32)), status: 'verified' },
@@ -88,4 +89,16 @@ test('a dormant domain (pending past 30 days) shows no next check: only status r
   const dormant = { ...domain('mail.example.com'), nextCheckAt: NO_SCHEDULED_CHECK };
   assert.equal(domainView(dormant, settings).nextCheckAt, null);
   assert.equal(domainView(domain('mail.example.com'), settings).nextCheckAt, '1970-01-01T00:00:00.000Z');
+});
+
+test('a zone DNS showed at the last check names the records (a delegated subdomain is its own zone)', () => {
+  const delegated = { ...domain('a.mail.example.com'), zone: 'mail.example.com' };
+  const view = domainView(delegated, settings);
+  assert.deepEqual([view.records[3]!.name, view.records[3]!.zone], ['_dmarc.a', 'mail.example.com']);
+  // a zone above the registrable domain, or not holding the domain, is no zone the customer edits
+  for (const zone of ['com', 'other.example.com'])
+    assert.equal(
+      domainView({ ...domain('a.mail.example.com'), zone }, settings).records[3]!.zone,
+      'example.com',
+    );
 });

@@ -50,11 +50,19 @@ export interface RecordSettings {
 }
 
 /**
- * The zone a customer edits for `domain`: its registrable domain by the Public Suffix List
+ * The zone a customer edits for `domain`: the one DNS showed at the last check (a delegated
+ * `mail.example.com` is its own zone), else its registrable domain by the Public Suffix List
  * (`example.com` for `mail.example.com` and for `example.com` itself), the zone DNS providers
- * give their customers.
+ * give their customers. A zone DNS reports above the registrable domain is not one a customer
+ * edits (`co.uk` for an unregistered `example.co.uk`): the registrable domain stands.
  */
-export const customerZone = (domain: string): string => organisationalDomain(domain);
+export function customerZone(domain: string, found: string | null = null): string {
+  const registrable = organisationalDomain(domain);
+  const withinRegistrable = found === registrable || found?.endsWith(`.${registrable}`);
+  return found !== null && withinRegistrable && (domain === found || domain.endsWith(`.${found}`))
+    ? found
+    : registrable;
+}
 
 /**
  * `fqdn` relative to `zone`, as DNS panels take names: `<t>._domainkey.mail` for
@@ -79,8 +87,12 @@ export const recordFqdn = (domain: string, record: Pick<StoredRecord, 'kind' | '
   record.kind === 'dkim' ? dkimRecordName(record.token!, domain) : dmarcRecordName(domain);
 
 /** The view of one stored record. */
-export function recordView(domain: string, record: StoredRecord, settings: RecordSettings): DnsRecordView {
-  const zone = customerZone(domain);
+export function recordView(
+  domain: string,
+  record: StoredRecord,
+  settings: RecordSettings,
+  zone = customerZone(domain),
+): DnsRecordView {
   const fqdn = recordFqdn(domain, record);
   if (record.kind === 'dkim') {
     const token = record.token!;
@@ -137,10 +149,11 @@ const views = new WeakMap<StoredDomain, { settings: RecordSettings; view: Domain
 
 function buildDomainView(domain: StoredDomain, settings: RecordSettings): DomainView {
   const records = [...domain.records].sort((a, b) => a.position - b.position);
+  const zone = customerZone(domain.name, domain.zone);
   return {
     domain: domain.name,
     status: domain.status,
-    records: records.map((r) => recordView(domain.name, r, settings)),
+    records: records.map((r) => recordView(domain.name, r, settings, zone)),
     type: domain.type,
     lastCheckedAt: iso(domain.lastCheckedAt),
     nextCheckAt:

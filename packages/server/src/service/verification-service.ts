@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import { organisationalDomain } from '../domain/domain-name.js';
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
-import { dkimTarget, recordFqdn } from '../domain/records.js';
+import { customerZone, dkimTarget, recordFqdn } from '../domain/records.js';
 import {
   applyObservation,
   domainStatusOf,
@@ -39,6 +39,8 @@ export interface VerificationServiceOptions {
    * CNAME (answering our key at the customer's name) is recognised; asked only in that case.
    */
   keyRecordOf?: (token: string) => Promise<string | undefined>;
+  /** The zone a domain belongs to in DNS (its deepest zone cut), kept with each check. */
+  findZone?: (name: string) => Promise<string | undefined>;
 }
 
 export class VerificationService {
@@ -155,11 +157,16 @@ export class VerificationService {
   private async run(domain: StoredDomain): Promise<StoredDomain> {
     const { settings } = this.options;
     let observations: Observation[];
+    let zone: string | undefined;
     try {
-      observations = await checkRecords(
-        expectedRecords(domain, settings.providerHost, this.options.keyRecordOf),
-        this.options.resolve,
-      );
+      [observations, zone] = await Promise.all([
+        checkRecords(
+          expectedRecords(domain, settings.providerHost, this.options.keyRecordOf),
+          this.options.resolve,
+        ),
+        // only a description (record names): a failure keeps the zone stored before
+        this.options.findZone?.(domain.name).catch(() => undefined),
+      ]);
     } catch (error) {
       await this.options.store.release(domain.id);
       throw error;
@@ -195,8 +202,17 @@ export class VerificationService {
       events,
       checkedAt: now,
       nextCheckAt,
+      ...(zone !== undefined && { zone }),
     });
-    return { ...domain, status, records, lastCheckedAt: now, nextCheckAt, checkCount: domain.checkCount + 1 };
+    return {
+      ...domain,
+      status,
+      records,
+      lastCheckedAt: now,
+      nextCheckAt,
+      checkCount: domain.checkCount + 1,
+      zone: zone ?? domain.zone,
+    };
   }
 }
 
@@ -225,9 +241,10 @@ export function expectedRecords(
   const organisational = organisationalDomain(domain.name);
   const sub = organisational !== domain.name;
   // a provider that appends its zone to a pasted full name makes `<name>.<zone>`
+  const zone = customerZone(domain.name, domain.zone);
   const doubled = (fqdn: string): Misplacement => ({
-    fqdn: `${fqdn}.${organisational}`,
-    why: `your DNS provider added ${organisational} to the name entered; enter the name shown in "name", without ${organisational}`,
+    fqdn: `${fqdn}.${zone}`,
+    why: `your DNS provider added ${zone} to the name entered; enter the name shown in "name", without ${zone}`,
   });
   return domain.records.map((record) => {
     const fqdn = recordFqdn(domain.name, record);

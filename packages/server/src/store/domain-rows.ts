@@ -73,6 +73,7 @@ export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Pro
     lastCheckedAt: nullableNumber(row.last_checked_at),
     nextCheckAt: Number(row.next_check_at),
     checkCount: Number(row.check_count),
+    zone: row.zone,
     records: byDomain.get(row.id) ?? [],
   }));
 }

@@ -273,6 +273,7 @@ async function insertDomain(
     lastCheckedAt: null,
     nextCheckAt: options.now,
     checkCount: 0,
+    zone: null,
     records,
   };
 }

@@ -37,6 +37,7 @@ export interface DomainsTable {
   last_checked_at: number | null;
   check_count: Generated<number>;
   claimed_until: number | null;
+  zone: string | null;
 }
 
 export interface DomainRecordsTable {

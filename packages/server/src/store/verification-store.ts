@@ -28,6 +28,8 @@ export interface CheckResult {
   events: StatusEvent[];
   checkedAt: number;
   nextCheckAt: number;
+  /** The zone found in DNS; `undefined` keeps the one stored. */
+  zone?: string;
 }
 
 export class VerificationStore {
@@ -131,6 +133,7 @@ export class VerificationStore {
             check_count: eb('check_count', '+', 1),
             claimed_until: null,
             updated_at: result.checkedAt,
+            ...(result.zone !== undefined && { zone: result.zone }),
           }))
           .where('id', '=', domain.id)
           .returning('id')

@@ -122,6 +122,8 @@ export interface BindServer {
   ): Promise<RecordAnswers[K]>;
   /** Force a secondary to transfer its zone now (`rndc retransfer`); pair it with {@link waitFor}. */
   retransfer(zone: string): Promise<void>;
+  /** How many queries this server has received since it started (`rndc stats`), for benchmarks. */
+  queriesReceived(): Promise<number>;
   /**
    * Stop named, keeping its directory: dynamic updates are written into the zone files first
    * (`rndc sync`; their journals would replay anyway), so {@link start} brings them back.
@@ -377,6 +379,16 @@ class PrivateBind implements BindServer {
       throw new RangeError(`${origin} is not a secondary zone of this server`);
     }
     await this.rndc(['retransfer', origin]);
+  }
+
+  async queriesReceived(): Promise<number> {
+    const file = path.join(this.dir, 'named.stats');
+    rmSync(file, { force: true });
+    await this.rndc(['stats']);
+    // "++ Incoming Requests ++" then lines such as "   1234 QUERY" (opcodes)
+    const dump = readFileSync(file, 'utf8');
+    const section = dump.slice(dump.indexOf('++ Incoming Requests ++'));
+    return Number(/^\s*(\d+) QUERY$/m.exec(section)?.[1] ?? 0);
   }
 
   async waitFor<K extends RecordType>(

@@ -21,7 +21,12 @@ const servers: TestServer[] = [];
 
 before(async () => {
   removeAddress = await addLoopbackAddress(AUTH_HOST);
-  customer = await startBind({ host: AUTH_HOST, port: 53, zones: ['example.test'], negativeTtl: 600 });
+  customer = await startBind({
+    host: AUTH_HOST,
+    port: 53,
+    zones: ['example.test', 'deleg.example.test'],
+    negativeTtl: 600,
+  });
   resolver = await startBind({ recursion: true, delegations: [{ zone: 'example.test', host: AUTH_HOST }] });
 });
 after(async () => {
@@ -101,4 +106,34 @@ test('when the zone’s server does not answer, the resolvers are asked instead;
   } finally {
     await customer.start();
   }
+});
+
+test('record names follow the zone DNS shows: a delegated subdomain is its own zone', async () => {
+  await customer.update('example.test', ['update add deleg.example.test. 60 NS ns.example.test.']);
+  const api = await startTestServer({ DNS_RESOLVERS: resolver.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  servers.push(api);
+  const { key } = await api.createKey();
+  const call = async (path: string, body: unknown) =>
+    (await api.request('POST', path, { key, body })).body[0].data;
+  const registered = await call('/api/public/domain', {
+    domains: [{ domain: 'mail.deleg.example.test', domainType: 'Marketing' }],
+  });
+  // before any check: relative to the registrable domain
+  assert.deepEqual(
+    [registered.records[3].name, registered.records[3].zone],
+    ['_dmarc.mail.deleg', 'example.test'],
+  );
+  const checked = await call('/api/public/domain/status', { domains: ['mail.deleg.example.test'] });
+  assert.deepEqual(
+    checked.records.map((r: { name: string; zone: string; fqdn: string }) => [
+      r.name.replace(/^[a-z2-7]{32}/, 't'),
+      r.zone,
+    ]),
+    [
+      ['t._domainkey.mail', 'deleg.example.test'],
+      ['t._domainkey.mail', 'deleg.example.test'],
+      ['t._domainkey.mail', 'deleg.example.test'],
+      ['_dmarc.mail', 'deleg.example.test'],
+    ],
+  );
 });

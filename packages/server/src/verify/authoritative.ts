@@ -32,11 +32,17 @@ interface ZoneServers {
 /** A lookup error that says which server gave it, for `describeLookupError`. */
 export type ServerError = Error & { code?: string; server?: string };
 
+/** A {@link DnsResolve} that also tells the zone a name belongs to. */
+export type AuthoritativeResolve = DnsResolve & {
+  /** The apex of the deepest zone cut at or above `name` (`example.com`), or `undefined`. */
+  zoneOf(name: string): Promise<string | undefined>;
+};
+
 /**
  * A {@link DnsResolve} that asks the authoritative servers of each name's zone (see the module
  * comment). Errors from those servers carry `server` (`ns1.example.com (192.0.2.1)`).
  */
-export function createAuthoritativeResolve(options: AuthoritativeOptions): DnsResolve {
+export function createAuthoritativeResolve(options: AuthoritativeOptions): AuthoritativeResolve {
   const now = options.now ?? Date.now;
   const port = options.port ?? 53;
   const cacheMs = options.zoneCacheMs ?? 5 * 60_000;
@@ -148,5 +154,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): DnsRe
       throw lastError;
     }
   };
-  return resolve as DnsResolve;
+  return Object.assign(resolve as DnsResolve, {
+    zoneOf: async (name: string) => (await zoneOf(name))?.apex,
+  });
 }

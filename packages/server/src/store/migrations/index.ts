@@ -8,6 +8,7 @@ import * as m0002 from './0002-verification.js';
 import * as m0003 from './0003-dkim-keys.js';
 import * as m0004 from './0004-templates.js';
 import * as m0005 from './0005-error-since.js';
+import * as m0006 from './0006-domain-zone.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-dkim-keys': m0003,
   '0004-templates': m0004,
   '0005-error-since': m0005,
+  '0006-domain-zone': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,188 @@
+/**
+ * Issue 14 targets, through a real delegation: a caching BIND as DNS_RESOLVERS with a fake root
+ * delegating `bench.test` to the customer's BIND on port 53 of its own loopback address, whose
+ * negative TTL is 600 s. Measured: the time from publishing correct records (after the resolver
+ * cached their absence) to a status poll saying `verified` (target ≤ 5 s; the baseline is the
+ * resolver-only check of before), the DNS queries one check sends, and checks/s for 1,000
+ * domains through this path (target ≥ 200/s). Needs root (it adds a loopback address).
+ */
+import { randomInt } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { generateApiKey } from '../src/domain/api-key.js';
+import { newToken } from '../src/domain/token.js';
+import { type RunningServer, startServer } from '../src/server.js';
+import { addLoopbackAddress, type BindServer, startBind } from '../src/test-support/bind.js';
+import { fmt } from './support.js';
+
+const DOMAINS = 1000;
+const NEGATIVE_TTL = 600;
+
+export async function runAuthoritativeBench(): Promise<void> {
+  console.log(
+    `\n## Authoritative checks (a caching resolver in front of the customer's server, negative TTL ${NEGATIVE_TTL} s)`,
+  );
+  const host = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+  const removeAddress = await addLoopbackAddress(host);
+  const customer = await startBind({ host, port: 53, zones: ['bench.test'], negativeTtl: NEGATIVE_TTL });
+  const resolver = await startBind({ recursion: true, delegations: [{ zone: 'bench.test', host }] });
+  try {
+    for (const authoritative of [false, true]) await timeToVerified(customer, resolver, authoritative);
+    await checkRate(customer, resolver);
+  } finally {
+    await resolver.close();
+    await customer.close();
+    await removeAddress();
+  }
+}
+
+async function serverWith(resolver: BindServer, env: Record<string, string>): Promise<RunningServer> {
+  return startServer(
+    loadConfig({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-auth-')),
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DNS_RESOLVERS: resolver.address,
+      DKIM_PROVIDER_HOST: 'provider.test',
+      RATE_LIMIT_MAX: '1000000',
+      ...env,
+    }),
+    { logger: false },
+  );
+}
+
+async function apiKey(server: RunningServer): Promise<string> {
+  const generated = generateApiKey();
+  await server.store.createApiKey({
+    name: 'bench',
+    keyHash: generated.hash,
+    keyPrefix: generated.prefix,
+    scopes: ['*'],
+  });
+  return generated.secret;
+}
+
+/** Register, let a check and the resolver see nothing, publish, then poll until verified (5 s at most). */
+async function timeToVerified(customer: BindServer, resolver: BindServer, authoritative: boolean) {
+  const server = await serverWith(resolver, {
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    VERIFY_AUTHORITATIVE: String(authoritative),
+  });
+  try {
+    const key = await apiKey(server);
+    const call = async (route: string, body: unknown) => {
+      const res = await fetch(`${server.url}${route}`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return ((await res.json()) as { data: any }[])[0]!.data;
+    };
+    const name = `${authoritative ? 'auth' : 'cached'}.bench.test`;
+    const { records } = await call('/api/public/domain', {
+      domains: [{ domain: name, domainType: 'Marketing' }],
+    });
+    // the resolver is asked before anything is published (as the check at registration did)
+    for (const record of records)
+      await resolver
+        .resolver()
+        .resolveAny(record.fqdn)
+        .catch(() => []);
+    for (const record of records.slice(0, 3))
+      await customer.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    const published = performance.now();
+    const before = await customer.queriesReceived();
+    let status = '';
+    let polls = 0;
+    while (performance.now() - published < 5000) {
+      polls += 1;
+      status = (await call('/api/public/domain/status', { domains: [name] })).status;
+      if (status === 'verified') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const ms = performance.now() - published;
+    const label = authoritative ? 'authoritative (now)' : 'resolver only (before)';
+    console.log(
+      status === 'verified'
+        ? `${label}: verified ${fmt(ms)} ms after publishing (${polls} poll${polls > 1 ? 's' : ''}; target ≤ 5000 ms) OK`
+        : `${label}: still ${status} ${fmt(ms)} ms after publishing: the resolver answers from its negative cache for ${NEGATIVE_TTL} s`,
+    );
+    if (authoritative) {
+      const queries = (await customer.queriesReceived()) - before;
+      console.log(`queries at the customer's server for that check of 4 records: ${queries}`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+/** 1,000 domains, half published, all due at once: checks/s and the queries they send. */
+async function checkRate(customer: BindServer, resolver: BindServer) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-auth-rate-'));
+  const setup = await serverWith(resolver, { DATA_DIR: dataDir, SCHEDULER_ENABLED: 'false' });
+  const generated = generateApiKey();
+  const { accountId } = await setup.store.createApiKey({
+    name: 'bench',
+    keyHash: generated.hash,
+    keyPrefix: generated.prefix,
+    scopes: ['*'],
+  });
+  const updates: string[] = [];
+  for (let batch = 0; batch < DOMAINS / 100; batch++) {
+    const domains = Array.from({ length: 100 }, (_, i) => ({
+      name: `r${batch * 100 + i}.bench.test`,
+      type: 'Transactional' as const,
+    }));
+    const outcomes = await setup.store.registerDomains(accountId, domains, {
+      maxDomains: 1e6,
+      now: Date.now(),
+      newToken: () => newToken(),
+    });
+    outcomes.forEach((outcome, i) => {
+      if (!outcome.ok || i % 2 === 1) return;
+      for (const record of outcome.domain.records.filter((r) => r.kind === 'dkim'))
+        updates.push(
+          `update add ${record.token}._domainkey.${outcome.domain.name}. 300 CNAME ${record.token}.dkim.provider.test.`,
+        );
+    });
+  }
+  for (let i = 0; i < updates.length; i += 300)
+    await customer.update('bench.test', updates.slice(i, i + 300));
+  await setup.close();
+
+  const [atCustomer, atResolver] = await Promise.all([
+    customer.queriesReceived(),
+    resolver.queriesReceived(),
+  ]);
+  const started = Date.now();
+  const server = await serverWith(resolver, { DATA_DIR: dataDir, SCHEDULER_INTERVAL_MS: '20' });
+  let checked = 0;
+  while (checked < DOMAINS) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const row = await server.store.db
+      .selectFrom('domains')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('last_checked_at', 'is not', null)
+      .executeTakeFirstOrThrow();
+    checked = Number(row.n);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const verified = await server.store.db
+    .selectFrom('domains')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'verified')
+    .executeTakeFirstOrThrow();
+  await server.close();
+  const perCheck = async (bind: BindServer, before: number) =>
+    ((await bind.queriesReceived()) - before) / DOMAINS;
+  const rate = DOMAINS / seconds;
+  console.log(`${DOMAINS} domains checked in ${fmt(seconds, 2)} s, ${verified.n} verified`);
+  console.log(
+    `DNS queries per check: ${fmt(await perCheck(customer, atCustomer), 2)} at the customer's server, ${fmt(await perCheck(resolver, atResolver), 2)} at the resolver`,
+  );
+  console.log(
+    `domain checks/s (authoritative): ${fmt(rate)}  (target ≥ 200) ${rate >= 200 ? 'OK' : 'MISSED'}`,
+  );
+}
