@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { generateApiKey } from '../src/domain/api-key.js';
-import { newToken } from '../src/domain/token.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { addLoopbackAddress, type BindServer, startBind } from '../src/test-support/bind.js';
+import { registerHalfPublished, waitForChecks } from './checks.js';
 import { fmt } from './support.js';
 
 const DOMAINS = 1000;
@@ -122,32 +122,7 @@ async function timeToVerified(customer: BindServer, resolver: BindServer, author
 async function checkRate(customer: BindServer, resolver: BindServer) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-auth-rate-'));
   const setup = await serverWith(resolver, { DATA_DIR: dataDir, SCHEDULER_ENABLED: 'false' });
-  const generated = generateApiKey();
-  const { accountId } = await setup.store.createApiKey({
-    name: 'bench',
-    keyHash: generated.hash,
-    keyPrefix: generated.prefix,
-    scopes: ['*'],
-  });
-  const updates: string[] = [];
-  for (let batch = 0; batch < DOMAINS / 100; batch++) {
-    const domains = Array.from({ length: 100 }, (_, i) => ({
-      name: `r${batch * 100 + i}.bench.test`,
-      type: 'Transactional' as const,
-    }));
-    const outcomes = await setup.store.registerDomains(accountId, domains, {
-      maxDomains: 1e6,
-      now: Date.now(),
-      newToken: () => newToken(),
-    });
-    outcomes.forEach((outcome, i) => {
-      if (!outcome.ok || i % 2 === 1) return;
-      for (const record of outcome.domain.records.filter((r) => r.kind === 'dkim'))
-        updates.push(
-          `update add ${record.token}._domainkey.${outcome.domain.name}. 300 CNAME ${record.token}.dkim.provider.test.`,
-        );
-    });
-  }
+  const updates = await registerHalfPublished(setup, DOMAINS, 'r');
   for (let i = 0; i < updates.length; i += 300)
     await customer.update('bench.test', updates.slice(i, i + 300));
   await setup.close();
@@ -158,27 +133,13 @@ async function checkRate(customer: BindServer, resolver: BindServer) {
   ]);
   const started = Date.now();
   const server = await serverWith(resolver, { DATA_DIR: dataDir, SCHEDULER_INTERVAL_MS: '20' });
-  let checked = 0;
-  while (checked < DOMAINS) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const row = await server.store.db
-      .selectFrom('domains')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('last_checked_at', 'is not', null)
-      .executeTakeFirstOrThrow();
-    checked = Number(row.n);
-  }
+  const verified = await waitForChecks(server, DOMAINS);
   const seconds = (Date.now() - started) / 1000;
-  const verified = await server.store.db
-    .selectFrom('domains')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'verified')
-    .executeTakeFirstOrThrow();
   await server.close();
   const perCheck = async (bind: BindServer, before: number) =>
     ((await bind.queriesReceived()) - before) / DOMAINS;
   const rate = DOMAINS / seconds;
-  console.log(`${DOMAINS} domains checked in ${fmt(seconds, 2)} s, ${verified.n} verified`);
+  console.log(`${DOMAINS} domains checked in ${fmt(seconds, 2)} s, ${verified} verified`);
   console.log(
     `DNS queries per check: ${fmt(await perCheck(customer, atCustomer), 2)} at the customer's server, ${fmt(await perCheck(resolver, atResolver), 2)} at the resolver`,
   );
