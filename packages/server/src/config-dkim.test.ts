@@ -58,6 +58,7 @@ test('bad values name the variable', () => {
     ['DNS_NS', 'bad_name', /DNS_NS must be a host name/],
     ['DNS_TTL', '0', /DNS_TTL must be an integer from 1/],
     ['DKIM_KEYGEN_CONCURRENCY', '0', /DKIM_KEYGEN_CONCURRENCY must be an integer from 1 to 64/],
+    ['DKIM_KEYGEN_NICE', '20', /DKIM_KEYGEN_NICE must be an integer from 0 to 19/],
   ] as const) {
     assert.throws(() => loadConfig({ [name]: value }), pattern, `${name}=${value}`);
   }

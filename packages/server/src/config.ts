@@ -83,6 +83,8 @@ export interface DkimConfig {
   secretKey: Buffer | undefined;
   /** Key pairs generated at once, each on a low-priority worker thread. */
   keygenConcurrency: number;
+  /** The key generation threads' niceness: 19 (lowest priority) yields to every other process. */
+  keygenNice: number;
 }
 
 /** An `ip:port` pair. */
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     dkim: {
       secretKey: secretKey(env),
       keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultKeygenConcurrency(), 1, 64),
+      keygenNice: integer(env, 'DKIM_KEYGEN_NICE', 19, 0, 19),
     },
     dns: {
       listen: env.DNS_LISTEN?.trim() ? hostPort('DNS_LISTEN', env.DNS_LISTEN.trim(), undefined) : undefined,

@@ -79,7 +79,7 @@ export async function startHostedDkim(
       'DKIM DNS responder listening',
     );
   }
-  const pool = new KeygenPool(config.dkim.keygenConcurrency);
+  const pool = new KeygenPool(config.dkim.keygenConcurrency, config.dkim.keygenNice);
   const generator = new DkimKeyGenerator({
     keys,
     secretKey: secret.key,

@@ -37,4 +37,15 @@ test('the pool generates matching RSA-2048 pairs on threads at nice 19, at most 
   }
   await assert.rejects(pool.generate(), /closed/);
   assert.throws(() => new KeygenPool(0), RangeError);
+  assert.throws(() => new KeygenPool(1, 20), RangeError);
+});
+
+test('DKIM_KEYGEN_NICE sets the threads’ niceness (a loaded machine can trade latency for keys)', async () => {
+  const pool = new KeygenPool(1, 5);
+  try {
+    await pool.generate();
+    assert.equal(threadNiceValues().filter((n) => n === 5).length, 1);
+  } finally {
+    await pool.close();
+  }
 });

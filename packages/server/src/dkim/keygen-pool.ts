@@ -14,12 +14,12 @@ import { DKIM_KEY_BITS, type DkimKeyPair } from './key-pair.js';
 
 /** Runs in each worker (CommonJS, evaluated from this string, so it needs no build step). */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { generateKeyPairSync } = require('node:crypto');
 const { readlinkSync } = require('node:fs');
 const { setPriority } = require('node:os');
 try {
-  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), workerData.nice);
 } catch {}
 parentPort.on('message', (id) => {
   try {
@@ -54,9 +54,18 @@ export class KeygenPool {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly size: number) {
+  /**
+   * `size` threads at most, each at niceness `nice` (19, the lowest priority, by default: a
+   * machine kept busy by other work then generates keys only slowly, which is the trade).
+   */
+  constructor(
+    private readonly size: number,
+    private readonly nice = 19,
+  ) {
     if (!Number.isInteger(size) || size < 1)
       throw new RangeError(`pool size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(nice) || nice < 0 || nice > 19)
+      throw new RangeError(`nice must be an integer from 0 to 19, got ${nice}`);
   }
 
   /** One RSA-2048 key pair, generated on a pool thread. */
@@ -92,7 +101,7 @@ export class KeygenPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nice: this.nice } });
     // Idle workers must not keep the process alive; a running job keeps a promise pending anyway.
     worker.unref();
     const slot: Slot = { worker, job: undefined };

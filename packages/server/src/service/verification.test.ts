@@ -212,12 +212,9 @@ describe('verification over the wire', () => {
     const api = await serverFor();
     const { records } = await api.register('flat.example.test');
     const token = records[0].record;
-    let key = await api.t.server.dkim.keys.findKey(token);
-    for (const started = Date.now(); key === undefined && Date.now() - started < 20_000; ) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      key = await api.t.server.dkim.keys.findKey(token);
-    }
-    assert.ok(key, 'the key exists within 20 s of registering');
+    await api.t.server.dkim.generator.idle(); // however long a loaded machine takes
+    const key = await api.t.server.dkim.keys.findKey(token);
+    assert.ok(key, 'the key exists once generation is idle');
     await bind.addRecord(records[0].fqdn, 'TXT', txtStrings(dkimKeyRecord(key.publicKey)));
     await bind.addRecord(
       records[1].fqdn,
