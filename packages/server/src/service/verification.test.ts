@@ -197,6 +197,15 @@ describe('verification over the wire', () => {
     assert.match(record.detail, /your DNS provider added example\.test to the name entered/);
   });
 
+  test('a proxied record (addresses where the CNAME belongs) is named, with what to switch off', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('proxied.example.test');
+    await bind.addRecord(records[0].fqdn, 'A', '192.0.2.10');
+    const record = (await api.status('proxied.example.test')).records[0];
+    assert.deepEqual([record.reason, record.found], ['wrong_type', 'A/AAAA 192.0.2.10']);
+    assert.match(record.detail, /set it to DNS only/);
+  });
+
   test('a CNAME through the customer’s own alias to our target verifies, saying so', async () => {
     const api = await serverFor();
     const { records } = await api.register('chain.example.test');

@@ -325,6 +325,8 @@ class PrivateBind implements BindServer {
     }
     const script = [
       `server ${this.config.host} ${this.port}`,
+      // providers accept any owner name (an address at <token>._domainkey: a proxied record)
+      'check-names no',
       `zone ${origin}.`,
       ...commands,
       'send',
@@ -569,6 +571,7 @@ options {
   allow-transfer { 127.0.0.1; };
   dnssec-validation no;
   notify-delay 0;
+  check-names primary ignore;
 };
 logging {
   channel file { file ${q('named.log')} versions 0 size 10m; severity info; print-time yes; };

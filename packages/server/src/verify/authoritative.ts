@@ -12,7 +12,13 @@
  */
 import { Resolver } from 'node:dns/promises';
 import pLimit from 'p-limit';
-import { classifyLookupError, type DnsResolve, type ResolverOptions } from './resolver.js';
+import {
+  type AskedType,
+  askResolver,
+  classifyLookupError,
+  type DnsResolve,
+  type ResolverOptions,
+} from './resolver.js';
 
 export interface AuthoritativeOptions extends ResolverOptions {
   /** The port authoritative servers answer on; 53 everywhere but in some tests. */
@@ -76,11 +82,8 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     return resolver;
   };
 
-  const ask = (resolver: Resolver, name: string, rrtype: 'CNAME' | 'TXT') =>
-    limit(
-      (): Promise<string[] | string[][]> =>
-        rrtype === 'CNAME' ? resolver.resolveCname(name) : resolver.resolveTxt(name),
-    );
+  const ask = (resolver: Resolver, name: string, rrtype: AskedType) =>
+    limit(() => askResolver(resolver, name, rrtype));
 
   /**
    * NS names at `name`: `[]` when it is no zone cut (NXDOMAIN, NODATA), kept like a cut, so the
@@ -133,7 +136,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     return undefined;
   };
 
-  const resolve = async (name: string, rrtype: 'CNAME' | 'TXT'): Promise<string[] | string[][]> => {
+  const resolve = async (name: string, rrtype: AskedType): Promise<string[] | string[][]> => {
     const zone = await zoneOf(name).catch(() => undefined);
     let lastError: ServerError | undefined;
     for (const { host, address } of zone?.servers ?? []) {

@@ -224,3 +224,21 @@ test('an error from the customer’s own name server is observed with that serve
     server: 'ns1.example.test (192.0.2.1)',
   });
 });
+
+test('DKIM: addresses where the CNAME belongs (a proxied record) are named, with what to switch off', async () => {
+  const zone = zoneResolver({ [record.fqdn]: {} });
+  const proxied = (async (name: string, type: string) => {
+    if (type === 'A') return ['104.16.1.1', '104.16.2.2'];
+    if (type === 'AAAA') throw Object.assign(new Error('ENODATA'), { code: 'ENODATA' });
+    return zone(name, type as 'CNAME');
+  }) as DnsResolve;
+  const result = await checkCname(record, proxied);
+  assert.deepEqual(result.outcome === 'miss' && [result.reason, result.found], [
+    'wrong_type',
+    'A/AAAA 104.16.1.1 104.16.2.2',
+  ]);
+  assert.match(
+    (result.outcome === 'miss' && result.detail) || '',
+    /proxied by your DNS provider .*set it to DNS only/,
+  );
+});

@@ -163,12 +163,32 @@ async function describeOtherType(
       detail: `${record.fqdn} answers our key itself instead of a CNAME to ${record.target} (the DNS provider flattens the CNAME); receivers get the right key, but a new key reaches them only when the provider refreshes its copy`,
     };
   }
-  const found = txt.length > 0 ? clip(`TXT "${txt.join('" "')}"`) : null;
+  if (txt.length > 0) {
+    return {
+      outcome: 'miss',
+      reason: 'wrong_type',
+      found: clip(`TXT "${txt.join('" "')}"`),
+      detail: `${record.fqdn} has a TXT record but no CNAME; replace it with a CNAME to ${record.target}`,
+    };
+  }
+  // addresses where the CNAME belongs: a provider proxying the record (Cloudflare's orange
+  // cloud) answers its own A/AAAA records instead of passing the CNAME on
+  const addresses = (
+    await Promise.all((['A', 'AAAA'] as const).map((type) => resolve(record.fqdn, type).catch(() => [])))
+  ).flat();
+  if (addresses.length > 0) {
+    return {
+      outcome: 'miss',
+      reason: 'wrong_type',
+      found: clip(`A/AAAA ${addresses.join(' ')}`),
+      detail: `${record.fqdn} answers addresses instead of a CNAME: the record is proxied by your DNS provider (e.g. Cloudflare's orange cloud); set it to DNS only, as a CNAME to ${record.target}`,
+    };
+  }
   return {
     outcome: 'miss',
     reason: 'wrong_type',
-    found,
-    detail: `${record.fqdn} has ${found ? 'a TXT record' : 'records of another type'} but no CNAME; replace them with a CNAME to ${record.target}`,
+    found: null,
+    detail: `${record.fqdn} has records of another type but no CNAME; replace them with a CNAME to ${record.target}`,
   };
 }
 

@@ -6,10 +6,34 @@
 import { Resolver } from 'node:dns/promises';
 import pLimit from 'p-limit';
 
-/** `dns.promises.resolve` for the two types we ask: CNAME → names, TXT → string chunks per record. */
+/**
+ * `dns.promises.resolve` for the types we ask: CNAME → names, TXT → string chunks per record,
+ * A and AAAA → addresses (only to describe what stands where a CNAME belongs).
+ */
 export interface DnsResolve {
-  (name: string, rrtype: 'CNAME'): Promise<string[]>;
+  (name: string, rrtype: 'CNAME' | 'A' | 'AAAA'): Promise<string[]>;
   (name: string, rrtype: 'TXT'): Promise<string[][]>;
+}
+
+/** The types {@link DnsResolve} asks. */
+export type AskedType = 'CNAME' | 'TXT' | 'A' | 'AAAA';
+
+/** One question to a Node resolver, by type. */
+export function askResolver(
+  resolver: Resolver,
+  name: string,
+  rrtype: AskedType,
+): Promise<string[] | string[][]> {
+  switch (rrtype) {
+    case 'CNAME':
+      return resolver.resolveCname(name);
+    case 'TXT':
+      return resolver.resolveTxt(name);
+    case 'A':
+      return resolver.resolve4(name);
+    case 'AAAA':
+      return resolver.resolve6(name);
+  }
 }
 
 export interface ResolverOptions {
@@ -26,11 +50,8 @@ export function createResolver(options: ResolverOptions): DnsResolve {
   const resolver = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
   if (options.servers.length > 0) resolver.setServers(options.servers);
   const limit = pLimit(options.concurrency);
-  const resolve = (name: string, rrtype: 'CNAME' | 'TXT'): Promise<string[] | string[][]> =>
-    limit(
-      (): Promise<string[] | string[][]> =>
-        rrtype === 'CNAME' ? resolver.resolveCname(name) : resolver.resolveTxt(name),
-    );
+  const resolve = (name: string, rrtype: AskedType): Promise<string[] | string[][]> =>
+    limit(() => askResolver(resolver, name, rrtype));
   return resolve as DnsResolve;
 }
 
