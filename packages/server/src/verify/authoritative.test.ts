@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { createAuthoritativeResolve } from './authoritative.js';
+import { checkRecords } from './check-records.js';
 import { describeLookupError } from './resolver.js';
 
 // Each test process its own address: the suite runs this file on both backends at once.
@@ -85,6 +86,8 @@ test('when the zone’s server does not answer, the resolvers are asked instead;
   const cached = 'sel._domainkey.cached.example.test';
   await customer.addRecord(cached, 'CNAME', 'sel.dkim.provider.test.');
   assert.deepEqual(await resolver.resolver().resolveCname(cached), ['sel.dkim.provider.test']);
+  const gone = 'sel._domainkey.gone.example.test';
+  await assert.rejects(resolver.resolver().resolveCname(gone), { code: 'ENOTFOUND' }); // now cached
   const resolve = authoritative();
   await resolve(cached, 'CNAME'); // the zone's servers are found while they answer
   await customer.stop();
@@ -93,6 +96,15 @@ test('when the zone’s server does not answer, the resolvers are asked instead;
       await resolve(cached, 'CNAME'),
       ['sel.dkim.provider.test'],
       'the resolver’s cached answer',
+    );
+    // a miss the resolvers answered says so: it may be their cache speaking
+    const [miss] = await checkRecords(
+      [{ kind: 'dkim', fqdn: gone, target: 'sel.dkim.provider.test' }],
+      resolve,
+    );
+    assert.match(
+      (miss?.outcome === 'miss' && miss.detail) || '',
+      /^no record at .*; add a CNAME .* \(the zone's name servers did not answer; this is the resolvers' answer/,
     );
     const error = await resolve('sel._domainkey.down.example.test', 'CNAME').then(
       () => assert.fail('no answer expected'),

@@ -17,6 +17,7 @@ import {
   askResolver,
   classifyLookupError,
   type DnsResolve,
+  markViaResolvers,
   type ResolverOptions,
 } from './resolver.js';
 
@@ -150,11 +151,13 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     }
     // No authoritative server answered (or none was found): the configured resolvers answer.
     // A definitive answer from them stands; their failure is reported with the servers' own.
+    const fallback = zone !== undefined; // servers were found, and none answered
     try {
-      return await ask(recursive, name, rrtype);
+      const answer = await ask(recursive, name, rrtype);
+      return fallback ? markViaResolvers(answer) : answer;
     } catch (error) {
-      if (classifyLookupError(error) !== 'error' || lastError === undefined) throw error;
-      throw lastError;
+      if (classifyLookupError(error) !== 'error') throw fallback ? markViaResolvers(error as Error) : error;
+      throw lastError ?? error;
     }
   };
   return Object.assign(resolve as DnsResolve, {

@@ -4,7 +4,7 @@
  */
 import type { Observation } from '../domain/verification.js';
 import { type DmarcLookup, isDmarcCandidate, judgeDmarcRecords } from './dmarc.js';
-import { classifyLookupError, type DnsResolve, describeLookupError } from './resolver.js';
+import { classifyLookupError, type DnsResolve, describeLookupError, viaResolvers } from './resolver.js';
 
 /**
  * A name where people commonly publish a record by mistake, and what to tell them when it is
@@ -41,14 +41,34 @@ function failed(error: unknown, context = ''): Observation {
   return { outcome: 'error', detail: `${describeLookupError(error)}${context}`, ...(server && { server }) };
 }
 
+/** Said of a miss when the zone's own servers did not answer and a resolver's answer stood in. */
+const VIA_RESOLVERS =
+  " (the zone's name servers did not answer; this is the resolvers' answer, which may be an older one they remember)";
+
 /** Observe every expected record, concurrently. */
 export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): Promise<Observation[]> {
   return Promise.all(
-    expected.map((record) =>
-      record.kind === 'dkim'
-        ? checkCname(record, resolve)
-        : checkDmarc(record.fqdn, resolve, record.inheritFrom, record.misplaced),
-    ),
+    expected.map(async (record) => {
+      // whether the record's own name was answered by the resolvers in place of its zone's servers
+      let fallback = false;
+      const watched = (async (name: string, type: 'CNAME') => {
+        const outcome = await resolve(name, type).then(
+          (answer) => ({ answer }),
+          (error: unknown) => ({ error }),
+        );
+        if (name === record.fqdn && viaResolvers('answer' in outcome ? outcome.answer : outcome.error))
+          fallback = true;
+        if ('error' in outcome) throw outcome.error;
+        return outcome.answer;
+      }) as DnsResolve;
+      const observation =
+        record.kind === 'dkim'
+          ? await checkCname(record, watched)
+          : await checkDmarc(record.fqdn, watched, record.inheritFrom, record.misplaced);
+      return fallback && observation.outcome === 'miss'
+        ? { ...observation, detail: `${observation.detail}${VIA_RESOLVERS}` }
+        : observation;
+    }),
   );
 }
 

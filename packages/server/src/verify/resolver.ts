@@ -83,3 +83,21 @@ export function describeLookupError(error: unknown): string {
   };
   return (code && names[code]) ?? `the DNS query failed (${code ?? String(error)})`;
 }
+
+/**
+ * Marks an answer (an array, or a definitive NXDOMAIN/NODATA error) as given by the configured
+ * resolvers in place of the zone's own servers, which did not answer: such an answer may come
+ * from a resolver's cache. The mark is a non-enumerable property, invisible to comparisons.
+ */
+export function markViaResolvers<T extends object>(answer: T): T {
+  return Object.defineProperty(answer, 'viaResolvers', { value: true });
+}
+
+/** Whether {@link markViaResolvers} marked this answer or error. */
+export function viaResolvers(answer: unknown): boolean {
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    (answer as { viaResolvers?: boolean }).viaResolvers === true
+  );
+}
