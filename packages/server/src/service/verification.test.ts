@@ -197,6 +197,31 @@ describe('verification over the wire', () => {
     assert.match(record.detail, /your DNS provider added example\.test to the name entered/);
   });
 
+  test('a record on the parent domain instead of the subdomain is named', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('sub.parent.example.test');
+    // the customer put the CNAME at <token>._domainkey.example.test, the registrable domain
+    const atParent = records[0].fqdn.replace('.sub.parent.example.test', '.example.test');
+    await bind.addRecord(atParent, 'CNAME', `${records[0].value}.`);
+    const record = (await api.status('sub.parent.example.test')).records[0];
+    assert.equal(record.reason, 'not_found');
+    assert.match(record.detail, /it is on example\.test instead of sub\.parent\.example\.test; add it at /);
+  });
+
+  test('DMARC spelled v=dmarc1 is named; a report address without mailto: verifies with a warning', async () => {
+    const api = await serverFor();
+    const { records } = await api.register('spelling.example.test');
+    await bind.addRecord(records[3].fqdn, 'TXT', 'v=dmarc1; p=none');
+    let record = (await api.status('spelling.example.test')).records[3];
+    assert.deepEqual([record.status, record.reason], ['pending', 'wrong_value']);
+    assert.match(record.detail, /v=DMARC1 in capitals/);
+    await bind.deleteRecords(records[3].fqdn, 'TXT');
+    await bind.addRecord(records[3].fqdn, 'TXT', 'v=DMARC1; p=quarantine; rua=dmarc@spelling.example.test');
+    record = (await api.status('spelling.example.test')).records[3];
+    assert.deepEqual([record.status, record.reason], ['verified', null]);
+    assert.match(record.detail, /^rua: .*no reports will arrive$/);
+  });
+
   test('a proxied record (addresses where the CNAME belongs) is named, with what to switch off', async () => {
     const api = await serverFor();
     const { records } = await api.register('proxied.example.test');
