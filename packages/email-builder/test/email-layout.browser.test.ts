@@ -165,6 +165,9 @@ describe('email layout on a fresh machine’s fonts', () => {
           assert.deepEqual(seen.outside, [], `${where}: parts stick out of the card`);
           assert.deepEqual(seen.clipped, [], `${where}: parts are cut off`);
           assert.equal(seen.broken, 0, `${where}: images did not load`);
+          // the stress email's six networks: exactly these rows (a single row would also be "even")
+          if (index === 0)
+            assert.deepEqual(seen.rows, width === 320 ? [2, 2, 2] : [3, 3], `${where}: social pill rows`);
           if (seen.rows.length > 1)
             assert.ok(
               Math.max(...seen.rows) - Math.min(...seen.rows) <= 1,

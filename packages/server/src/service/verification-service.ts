@@ -249,7 +249,13 @@ export function expectedRecords(
   return domain.records.map((record) => {
     const fqdn = recordFqdn(domain.name, record);
     if (record.kind === 'dmarc')
-      return { kind: 'dmarc', fqdn, misplaced: [doubled(fqdn)], ...inheritance(domain.name) };
+      // receivers look for a policy at the organisational domain when the domain has none
+      return {
+        kind: 'dmarc',
+        fqdn,
+        misplaced: [doubled(fqdn)],
+        ...(sub && { inheritFrom: recordFqdn(organisational, record) }),
+      };
     const atApex: Misplacement[] = sub
       ? [
           {
@@ -266,10 +272,4 @@ export function expectedRecords(
       ...(keyRecordOf && { keyRecord: () => keyRecordOf(record.token!) }),
     };
   });
-}
-
-/** Where receivers look for a DMARC policy when the domain has none: its organisational domain. */
-function inheritance(name: string): { inheritFrom?: string } {
-  const organisational = organisationalDomain(name);
-  return organisational === name ? {} : { inheritFrom: `_dmarc.${organisational}` };
 }
