@@ -69,13 +69,25 @@ export interface TemplateLimits {
   /** Largest request body on the templates routes (a batch of documents). */
   bodyLimitBytes: number;
   maxPerAccount: number;
+  /** Templates one render request may name. */
+  maxRenderItems: number;
+  /** Bytes of HTML and text one render request may produce; later items fail alone. */
+  maxRenderOutputBytes: number;
+  /** Render units a key may spend per rate-limit window (a unit: 16 KiB of template JSON, at least 1 per template). */
+  renderBudget: number;
+  /** Worker threads that render and check documents off the event loop. */
+  renderThreads: number;
 }
 
 export interface ImageLimits {
   /** Largest uploaded file. */
   maxBytes: number;
-  /** Largest width × height an image header may declare (decompression-bomb guard). */
+  /** Largest width × height an image may have (decompression-bomb guard). */
   maxPixels: number;
+  /** Bytes of distinct images one account may keep. */
+  quotaBytes: number;
+  /** Distinct images one account may keep. */
+  quotaCount: number;
 }
 
 export interface DkimConfig {
@@ -121,6 +133,8 @@ export interface Limits {
   rateLimitWindowMs: number;
   /** Largest page of `GET /api/public/domain`. */
   maxPageSize: number;
+  /** Failed authentications per client address in each rate-limit window before 429. */
+  authFailureMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -169,21 +183,28 @@ export function loadConfig(env: Env = process.env): Config {
       rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 1200, 1, 100_000_000),
       rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
       maxPageSize: 100,
+      authFailureMax: integer(env, 'AUTH_FAILURE_MAX', 30, 1, 1_000_000),
     },
     templates: {
       maxBytes: integer(env, 'TEMPLATE_MAX_BYTES', 256 * 1024, 1024, 16 * 1024 * 1024),
       bodyLimitBytes: integer(env, 'TEMPLATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       maxPerAccount: integer(env, 'MAX_TEMPLATES_PER_ACCOUNT', 1000, 1, 1_000_000),
+      maxRenderItems: integer(env, 'TEMPLATE_RENDER_MAX_ITEMS', 20, 1, 1000),
+      maxRenderOutputBytes: integer(env, 'TEMPLATE_RENDER_MAX_OUTPUT_BYTES', 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+      renderBudget: integer(env, 'RENDER_BUDGET', 1200, 1, 100_000_000),
+      renderThreads: integer(env, 'RENDER_THREADS', defaultWorkerThreads(), 1, 64),
     },
     images: {
       maxBytes: integer(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxPixels: integer(env, 'IMAGE_MAX_PIXELS', 50_000_000, 1, 1_000_000_000),
+      quotaBytes: integer(env, 'IMAGE_QUOTA_BYTES', 1024 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER),
+      quotaCount: integer(env, 'IMAGE_QUOTA_COUNT', 10_000, 1, 100_000_000),
     },
     corsOrigins: corsOrigins(env),
     publicUrl: publicUrl(env),
     dkim: {
       secretKey: secretKey(env),
-      keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultKeygenConcurrency(), 1, 64),
+      keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultWorkerThreads(), 1, 64),
       keygenNice: integer(env, 'DKIM_KEYGEN_NICE', 19, 0, 19),
     },
     dns: {
@@ -222,11 +243,12 @@ function publicUrl(env: Env): string | undefined {
 }
 
 /**
- * Key generations at once by default: every core but one. They run at the lowest priority
- * (keygen-pool.ts), yet on 2 cores a second generation thread still cost registration p99
- * (18 ms with one thread, 63 ms with two, in the same benchmark run) for no faster burst.
+ * Worker threads (key generation, rendering) by default: every core but one, so the event
+ * loop keeps a core. Key generation runs at the lowest priority (keygen-pool.ts), yet on 2
+ * cores a second generation thread still cost registration p99 (18 ms with one thread, 63 ms
+ * with two, in the same benchmark run) for no faster burst.
  */
-function defaultKeygenConcurrency(): number {
+function defaultWorkerThreads(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 

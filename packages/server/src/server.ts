@@ -86,7 +86,8 @@ export async function startServer(
     onRegistered: () => scheduler.nudge(),
     onDomainsChanged: () => dkim?.domainsChanged(),
   });
-  const { templates, images } = createBrowserServices(config, store);
+  const browser = createBrowserServices(config, store);
+  const { templates, images } = browser;
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({
@@ -102,6 +103,7 @@ export async function startServer(
   } catch (error) {
     await app?.close();
     await dkim?.close();
+    await browser.close();
     await store.close();
     throw error;
   }
@@ -125,6 +127,7 @@ export async function startServer(
         await scheduler.stop();
         await verification.idle();
         await hosted.close();
+        await browser.close();
         await store.close();
       })();
       return closing;

@@ -4,6 +4,7 @@
  * real fault does, and then the body carries the request id to report.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { RenderQueueFullError } from '../render/pool.js';
 import { ApiError, type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 
 /** Fastify's own error codes, mapped into our catalogue. */
@@ -31,6 +32,8 @@ export function errorEnvelope(error: ApiErrorBody) {
 export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   const body = toErrorBody(error, request, reply);
   const { status } = ERROR_CATALOGUE[body.code];
+  if (error instanceof ApiError && error.retryAfter !== undefined)
+    reply.header('retry-after', String(error.retryAfter));
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code }, 'request rejected');
   return reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(body));
@@ -41,6 +44,10 @@ function toErrorBody(
   request: FastifyRequest,
   reply: FastifyReply,
 ): ApiErrorBody {
+  if (error instanceof RenderQueueFullError) {
+    reply.header('retry-after', '1');
+    return { code: 'SERVICE_UNAVAILABLE', message: 'the render threads are saturated; retry in a second' };
+  }
   if (error instanceof ApiError) {
     return error.details
       ? { code: error.code, message: error.message, details: error.details }

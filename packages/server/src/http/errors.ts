@@ -79,7 +79,14 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: {
     status: 429,
     level: 'request',
-    description: 'Too many requests for this API key; retry after the `Retry-After` header’s seconds.',
+    description:
+      'Too many requests for this API key, too much rendering for its render budget (`RENDER_BUDGET`), or too many failed authentications from this address (`AUTH_FAILURE_MAX`); retry after the `Retry-After` header’s seconds.',
+  },
+  REQUEST_TOO_COSTLY: {
+    status: 400,
+    level: 'request',
+    description:
+      'The request would cost more render units than a key’s whole budget (`RENDER_BUDGET`) holds; render fewer or smaller templates per request.',
   },
   ROUTE_NOT_FOUND: {
     status: 404,
@@ -89,7 +96,8 @@ export const ERROR_CATALOGUE = {
   SERVICE_UNAVAILABLE: {
     status: 503,
     level: 'request',
-    description: 'The service is shutting down or its database is unreachable; retry shortly.',
+    description:
+      'The service is shutting down, its database is unreachable, or its render threads are saturated; retry after the `Retry-After` header’s seconds (or shortly).',
   },
   INTERNAL_ERROR: {
     status: 500,
@@ -182,6 +190,12 @@ export const ERROR_CATALOGUE = {
     level: 'item',
     description: 'The document is larger than `TEMPLATE_MAX_BYTES` (256 KiB of JSON by default).',
   },
+  TEMPLATE_RENDER_TOO_LARGE: {
+    status: 413,
+    level: 'item',
+    description:
+      'Rendering this entry would take the answer past `TEMPLATE_RENDER_MAX_OUTPUT_BYTES` (8 MiB by default); render it in a request of its own.',
+  },
   ACCOUNT_TEMPLATE_LIMIT: {
     status: 409,
     level: 'item',
@@ -205,6 +219,8 @@ export interface ApiErrorBody {
 /** An error that becomes a request-level envelope when thrown from a route. */
 export class ApiError extends Error {
   readonly status: number;
+  /** Seconds for the `Retry-After` header (429 and 503 answers). */
+  retryAfter?: number;
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -14,6 +14,7 @@ import { buildApp } from './app.js';
 export async function buildOpenApiDocument(config: Config): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
   const store = await openStore({ dataDir });
+  const browser = createBrowserServices(config, store);
   try {
     const domains = new DomainService({
       store,
@@ -24,7 +25,8 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
       config,
       store,
       domains,
-      ...createBrowserServices(config, store),
+      templates: browser.templates,
+      images: browser.images,
       logger: false,
     });
     await app.ready();
@@ -32,6 +34,7 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
     await app.close();
     return document;
   } finally {
+    await browser.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

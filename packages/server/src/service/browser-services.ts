@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { RenderPool } from '../render/pool.js';
 import { ImageFiles } from '../store/image-files.js';
 import { ImageStore } from '../store/image-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
@@ -12,16 +13,23 @@ import { TemplateStore } from '../store/template-store.js';
 import { ImageService } from './image-service.js';
 import { TemplateService } from './template-service.js';
 
-export function createBrowserServices(
-  config: Config,
-  store: KyselyStore,
-): { templates: TemplateService; images: ImageService } {
+export interface BrowserServices {
+  templates: TemplateService;
+  images: ImageService;
+  /** Stops the render threads. */
+  close(): Promise<void>;
+}
+
+export function createBrowserServices(config: Config, store: KyselyStore): BrowserServices {
+  // Threads start on the first render or check, so building the app alone starts none.
+  const pool = new RenderPool({ threads: config.templates.renderThreads });
   return {
-    templates: new TemplateService({ store: new TemplateStore(store.db), limits: config.templates }),
+    templates: new TemplateService({ store: new TemplateStore(store.db), limits: config.templates, pool }),
     images: new ImageService({
       store: new ImageStore(store.db),
       files: new ImageFiles(path.join(config.dataDir, 'images')),
       limits: config.images,
     }),
+    close: () => pool.close(),
   };
 }

@@ -2,16 +2,14 @@
  * Saved email templates ("My Templates" of the editor, per account): per-item validation with
  * the editor's own document rules, batching into the store, results in request order, and
  * rendering a stored template with merge variables filled. One bad item never fails the others.
+ *
+ * Checking and rendering run on the render threads (`render/pool.ts`), never on the event
+ * loop; what one render request may cost is bounded (templates per request, output bytes, and
+ * the key's render budget, charged before any work starts).
  */
-import {
-  checkDocument,
-  type JSONNode,
-  renderEmail,
-  renderTemplate,
-  renderText,
-  ServiceEditorError,
-} from '@service/email-builder';
+import type { JSONNode } from '@service/email-builder';
 import type { TemplateLimits } from '../config.js';
+import type { RenderPool } from '../render/pool.js';
 import type { TemplateCursor, TemplateRecord, TemplateRow, TemplateStore } from '../store/template-store.js';
 import { type Envelope, failed, ok } from './envelope.js';
 
@@ -42,8 +40,21 @@ export interface RenderedTemplate {
 export interface TemplateServiceOptions {
   store: TemplateStore;
   limits: TemplateLimits;
+  pool: RenderPool;
   now?: () => number;
 }
+
+/** JSON bytes per render unit: a template costs one unit per started 16 KiB, at least one. */
+export const RENDER_UNIT_BYTES = 16 * 1024;
+
+/** What rendering a stored document of `bytes` bytes costs of a key's render budget. */
+export const renderCost = (bytes: number): number => Math.max(1, Math.ceil(bytes / RENDER_UNIT_BYTES));
+
+/**
+ * Charges a key's render budget; throws (a 429) when the budget cannot cover `units`. Called
+ * once per render request, before anything renders.
+ */
+export type ChargeRender = (units: number) => void;
 
 const summary = (r: TemplateRow): TemplateSummaryView => ({
   id: r.id,
@@ -63,11 +74,13 @@ type Checked<T> = { ok: true; value: T } | { ok: false; envelope: Envelope<never
 export class TemplateService {
   private readonly store: TemplateStore;
   private readonly limits: TemplateLimits;
+  private readonly pool: RenderPool;
   private readonly now: () => number;
 
   constructor(options: TemplateServiceOptions) {
     this.store = options.store;
     this.limits = options.limits;
+    this.pool = options.pool;
     this.now = options.now ?? Date.now;
   }
 
@@ -91,16 +104,11 @@ export class TemplateService {
    * A document: exactly what the editor would load (the editor's `checkDocument`: known blocks
    * and marks, attributes checked, URLs made safe, content rules), stored in its cleaned form.
    */
-  private checkDocument(document: unknown): Checked<string> {
-    let cleaned: JSONNode;
-    try {
-      cleaned = checkDocument(document);
-    } catch (error) {
-      const message =
-        error instanceof ServiceEditorError ? error.message.replace(/^SEB_ERR_\w+: /, '') : String(error);
-      return { ok: false, envelope: failed('TEMPLATE_DOCUMENT_INVALID', `document: ${message}`) };
-    }
-    const json = JSON.stringify(cleaned);
+  private async checkDocument(document: unknown): Promise<Checked<string>> {
+    const checked = await this.pool.check(document);
+    if (!checked.ok)
+      return { ok: false, envelope: failed('TEMPLATE_DOCUMENT_INVALID', `document: ${checked.message}`) };
+    const { json } = checked;
     if (Buffer.byteLength(json) > this.limits.maxBytes) {
       return {
         ok: false,
@@ -132,19 +140,19 @@ export class TemplateService {
   ): Promise<Envelope<TemplateView>[]> {
     const results: (Envelope<TemplateView> | undefined)[] = new Array(entries.length);
     const valid: { index: number; name: string; document: string }[] = [];
-    entries.forEach((entry, index) => {
+    for (const [index, entry] of entries.entries()) {
       const name = this.checkName(entry.name);
       if (!name.ok) {
         results[index] = name.envelope;
-        return;
+        continue;
       }
-      const document = this.checkDocument(entry.document);
+      const document = await this.checkDocument(entry.document);
       if (!document.ok) {
         results[index] = document.envelope;
-        return;
+        continue;
       }
       valid.push({ index, name: name.value, document: document.value });
-    });
+    }
     const created = await this.store.create(accountId, valid, {
       maxPerAccount: this.limits.maxPerAccount,
       now: this.now(),
@@ -178,7 +186,7 @@ export class TemplateService {
         changes.name = name.value;
       }
       if (entry.document !== undefined) {
-        const document = this.checkDocument(entry.document);
+        const document = await this.checkDocument(entry.document);
         if (!document.ok) {
           results.push(document.envelope);
           continue;
@@ -211,34 +219,48 @@ export class TemplateService {
   /**
    * `POST /api/public/templates/render`: each stored template as email HTML and plain text,
    * with its merge variables filled from `variables` (values escaped for HTML; missing ones
-   * reported, never guessed).
+   * reported, never guessed). The whole request's cost is charged first; renders run one after
+   * another, and once the answer holds `maxRenderOutputBytes` the remaining entries fail alone.
    */
   async render(
     accountId: string,
     entries: readonly { id: string; variables?: Record<string, unknown> }[],
+    charge: ChargeRender,
   ): Promise<Envelope<RenderedTemplate>[]> {
     const found = await this.store.get(
       accountId,
       entries.map((e) => e.id),
     );
-    return entries.map((entry) => {
+    charge(entries.reduce((units, e) => units + renderCost(found.get(e.id)?.size ?? 0), 0));
+    const results: Envelope<RenderedTemplate>[] = [];
+    let outputBytes = 0;
+    for (const entry of entries) {
       const record = found.get(entry.id);
-      if (!record) return notFound(entry.id);
-      const document = JSON.parse(record.document) as JSONNode;
-      const data = entry.variables ?? {};
-      const html = renderTemplate(renderEmail(document), data, { format: 'html' });
-      const text = renderTemplate(renderText(document), data, { format: 'text' });
-      const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
-      return ok({
-        id: entry.id,
-        html: html.output,
-        text: text.output,
-        missing: union(html.missing, text.missing),
-        defaulted: union(html.defaulted, text.defaulted),
-        unsafe: union(html.unsafe, text.unsafe),
-      });
-    });
+      if (!record) {
+        results.push(notFound(entry.id));
+        continue;
+      }
+      if (outputBytes >= this.limits.maxRenderOutputBytes) {
+        results.push(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
+        continue;
+      }
+      const rendered = await this.pool.render(record.document, entry.variables ?? {});
+      outputBytes += Buffer.byteLength(rendered.html) + Buffer.byteLength(rendered.text);
+      results.push(
+        outputBytes > this.limits.maxRenderOutputBytes
+          ? tooLarge(entry.id, this.limits.maxRenderOutputBytes)
+          : ok({ id: entry.id, ...rendered }),
+      );
+    }
+    return results;
   }
+}
+
+function tooLarge<T>(id: string, limit: number): Envelope<T> {
+  return failed(
+    'TEMPLATE_RENDER_TOO_LARGE',
+    `rendering "${id.slice(0, 64)}" would take this answer past ${limit} bytes; render it in a request of its own or with fewer templates`,
+  );
 }
 
 function notFound<T>(id: string): Envelope<T> {

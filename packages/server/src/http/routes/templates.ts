@@ -9,6 +9,7 @@ import type { Config } from '../../config.js';
 import type { TemplateService } from '../../service/template-service.js';
 import type { Store } from '../../store/store.js';
 import { browserApi } from '../browser-api.js';
+import { CostBudget } from '../cost-budget.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { errorEnvelope } from '../error-handler.js';
 import {
@@ -113,9 +114,9 @@ const Document = Type.Object(
   },
 );
 
-function bodies(maxItems: number) {
-  const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, what: string) =>
-    Type.Array(item, { minItems: 1, maxItems, description: `1 to ${maxItems} ${what}.` });
+function bodies(maxItems: number, maxRenderItems: number) {
+  const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, what: string, most = maxItems) =>
+    Type.Array(item, { minItems: 1, maxItems: most, description: `1 to ${most} ${what}.` });
   return {
     create: Type.Object(
       {
@@ -159,6 +160,7 @@ function bodies(maxItems: number) {
             { additionalProperties: false },
           ),
           'templates to render',
+          maxRenderItems,
         ),
       },
       { additionalProperties: false },
@@ -190,7 +192,12 @@ function templateAfter(cursor: string): { updatedAt: number; id: string } {
 export async function templateRoutes(app: FastifyInstance, options: TemplateRoutesOptions): Promise<void> {
   const { service, config } = options;
   await browserApi(app, { config, store: options.store, scope: 'templates' });
-  const schemas = bodies(config.limits.maxItemsPerRequest);
+  const schemas = bodies(config.limits.maxItemsPerRequest, config.templates.maxRenderItems);
+  const renderBudget = new CostBudget(
+    config.templates.renderBudget,
+    config.limits.rateLimitWindowMs,
+    'render',
+  );
   const tags = ['Templates'];
   const bodyLimit = config.templates.bodyLimitBytes;
   const account = (request: { apiKey?: { accountId: string } }) => request.apiKey!.accountId;
@@ -302,11 +309,18 @@ export async function templateRoutes(app: FastifyInstance, options: TemplateRout
         summary: 'Render stored templates with data',
         description:
           'Renders each stored template to email HTML and plain text with its merge variables (`{{name}}`, `{{name|fallback}}`) filled from `variables`. ' +
-          'Values are HTML-escaped (URL-encoded inside links); a variable with no value shows its fallback, or nothing, and is listed. HTTP 200 with one envelope per entry.',
+          'Values are HTML-escaped (URL-encoded inside links); a variable with no value shows its fallback, or nothing, and is listed. HTTP 200 with one envelope per entry. ' +
+          `At most ${config.templates.maxRenderItems} entries (\`TEMPLATE_RENDER_MAX_ITEMS\`) and ${config.templates.maxRenderOutputBytes} bytes of output per request (later entries fail alone with \`TEMPLATE_RENDER_TOO_LARGE\`). ` +
+          `Each entry costs one render unit per started 16 KiB of its document from the key’s budget of ${config.templates.renderBudget} per rate-limit window (\`RENDER_BUDGET\`): 429 \`RATE_LIMITED\` with \`Retry-After\` when spent.`,
         body: schemas.render,
         response: { 200: Type.Array(Type.Ref(RenderedTemplateEnvelopeSchema)), ...requestErrorResponses },
       },
     },
-    async (request) => service.render(account(request), request.body.templates),
+    async (request) => {
+      const key = request.apiKey!.id;
+      return service.render(account(request), request.body.templates, (units) =>
+        renderBudget.charge(key, units),
+      );
+    },
   );
 }

@@ -1,0 +1,83 @@
+/**
+ * A bounded pool of render threads (Piscina): template rendering and document checks run
+ * there, never on the event loop, and at most `maxQueue` wait, so a flood of renders costs
+ * the flooder a 503 instead of costing everyone else their latency.
+ */
+import { Piscina } from 'piscina';
+
+/** A stored document to render with its merge variables. */
+interface RenderTask {
+  kind: 'render';
+  /** The document's JSON text, as stored. */
+  document: string;
+  variables: Record<string, unknown>;
+}
+
+/** A document to check with the editor's rules. */
+interface CheckTask {
+  kind: 'check';
+  document: unknown;
+}
+
+/** A rendered template (the `worker.js` result of a render task). */
+export interface RenderOutput {
+  html: string;
+  text: string;
+  missing: string[];
+  defaulted: string[];
+  unsafe: string[];
+}
+
+/** The cleaned document's JSON, or why the editor cannot load it. */
+export type CheckOutput = { ok: true; json: string } | { ok: false; message: string };
+
+export interface RenderPoolOptions {
+  threads: number;
+  /** Tasks waiting for a thread; more are refused with `RenderQueueFullError`. Default 64 per thread. */
+  maxQueue?: number;
+  /** The threads' niceness (0 normal … 19 lowest). Default 10: below the event loop, above key generation. */
+  nice?: number;
+}
+
+/** The pool's queue is full: the caller answers 503 with a short `Retry-After`. */
+export class RenderQueueFullError extends Error {
+  constructor() {
+    super('the render threads are saturated');
+  }
+}
+
+const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
+
+export class RenderPool {
+  private readonly pool: Piscina<RenderTask | CheckTask, RenderOutput | CheckOutput>;
+
+  constructor(options: RenderPoolOptions) {
+    this.pool = new Piscina({
+      filename: WORKER_FILE,
+      minThreads: 0,
+      maxThreads: options.threads,
+      maxQueue: options.maxQueue ?? 64 * options.threads,
+      idleTimeout: 60_000,
+      workerData: { nice: options.nice ?? 10 },
+    });
+  }
+
+  /** One stored document rendered to email HTML and text with its variables filled. */
+  render(document: string, variables: Record<string, unknown>): Promise<RenderOutput> {
+    return this.run({ kind: 'render', document, variables }) as Promise<RenderOutput>;
+  }
+
+  /** The editor's `checkDocument`: the cleaned document's JSON, or why it cannot be loaded. */
+  check(document: unknown): Promise<CheckOutput> {
+    return this.run({ kind: 'check', document }) as Promise<CheckOutput>;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private async run(task: RenderTask | CheckTask): Promise<RenderOutput | CheckOutput> {
+    if (this.pool.queueSize >= this.pool.options.maxQueue) throw new RenderQueueFullError();
+    return this.pool.run(task);
+  }
+}

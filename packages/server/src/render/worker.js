@@ -1,0 +1,57 @@
+/**
+ * Runs in each render thread (see `pool.ts`): the editor's own renderer and document checker,
+ * off the event loop. A 255 KB template renders in tens of milliseconds; on the event loop a
+ * batch of them stalled every other account's requests for seconds.
+ *
+ * Plain JavaScript on purpose: worker threads start without the TypeScript loader the tests
+ * run under, so this file must run as it is, from `src` as from `dist`. The task and result
+ * shapes are typed in `pool.ts`.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
+import {
+  checkDocument,
+  renderEmail,
+  renderTemplate,
+  renderText,
+  ServiceEditorError,
+} from '@service/email-builder';
+
+// Linux keeps a nice value per thread: lowering this one's priority lets the event loop (and
+// so status polls and every cheap request) win the CPU whenever renders compete for it.
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), workerData.nice);
+} catch {
+  // no /proc/thread-self: the thread runs at normal priority
+}
+
+const union = (a, b) => [...new Set([...a, ...b])];
+
+function render({ document, variables }) {
+  const parsed = JSON.parse(document);
+  const html = renderTemplate(renderEmail(parsed), variables, { format: 'html' });
+  const text = renderTemplate(renderText(parsed), variables, { format: 'text' });
+  return {
+    html: html.output,
+    text: text.output,
+    missing: union(html.missing, text.missing),
+    defaulted: union(html.defaulted, text.defaulted),
+    unsafe: union(html.unsafe, text.unsafe),
+  };
+}
+
+function check({ document }) {
+  try {
+    return { ok: true, json: JSON.stringify(checkDocument(document)) };
+  } catch (error) {
+    if (error instanceof ServiceEditorError)
+      return { ok: false, message: error.message.replace(/^SEB_ERR_\w+: /, '') };
+    throw error;
+  }
+}
+
+/** Piscina's entry point: one task in, its result out. */
+export default function run(task) {
+  return task.kind === 'render' ? render(task) : check(task);
+}
