@@ -150,7 +150,8 @@ export const ERROR_CATALOGUE = {
   IMAGE_INVALID: {
     status: 400,
     level: 'request',
-    description: 'The file starts like an image but its header is truncated or invalid.',
+    description:
+      'The file starts like an image but its header is truncated or invalid, or it does not decode (every upload is decoded and encoded again).',
   },
   IMAGE_TOO_LARGE: {
     status: 413,
@@ -161,12 +162,19 @@ export const ERROR_CATALOGUE = {
     status: 400,
     level: 'request',
     description:
-      'The image declares more pixels than `IMAGE_MAX_PIXELS` (50 million) or a side over 16,384 px: refused before decoding (decompression bombs).',
+      'The image declares more pixels than `IMAGE_MAX_PIXELS` (50 million) or a side over 16,384 px: refused before decoding (decompression bombs); the decoder holds the same limit.',
+  },
+  ACCOUNT_IMAGE_QUOTA: {
+    status: 409,
+    level: 'request',
+    description:
+      'The upload would take the account past its image quota (`IMAGE_QUOTA_COUNT` images, 10,000 by default; `IMAGE_QUOTA_BYTES`, 1 GiB). Delete images first.',
   },
   IMAGE_NOT_FOUND: {
     status: 404,
     level: 'request',
-    description: 'No uploaded image has this name.',
+    description:
+      'No uploaded image has this name (or, for `DELETE`, this account holds no image with this `fileId`).',
   },
   TEMPLATE_NOT_FOUND: {
     status: 404,

@@ -1,13 +1,16 @@
 /**
  * Image uploads for the editor: the file is identified by its bytes, its declared dimensions
- * are checked before anything could decode it, and it is stored once under its content hash.
+ * are checked before anything decodes it, it is decoded and encoded again (`image-decoder.ts`),
+ * counted against the account's quota, and stored once under the new content's hash. Accounts
+ * list and delete their images; a file goes when the last account holding it deletes it.
  */
 import { createHash } from 'node:crypto';
 import type { ImageLimits } from '../config.js';
 import { sniffImage } from '../domain/image-type.js';
 import { ApiError } from '../http/errors.js';
 import type { ImageFiles } from '../store/image-files.js';
-import type { ImageStore } from '../store/image-store.js';
+import type { ImageCursor, ImageRecord, ImageStore, ImageUsage } from '../store/image-store.js';
+import { decodeImage, ImageDecodeError } from './image-decoder.js';
 
 /** Longest side accepted, whatever the pixel budget: the limit of most decoders and of WebP. */
 export const MAX_SIDE = 16_384;
@@ -32,6 +35,12 @@ export interface ImageServiceOptions {
   now?: () => number;
 }
 
+/** An account's images and what they add up to against its quota. */
+export interface ImageUsageView extends ImageUsage {
+  maxCount: number;
+  maxBytes: number;
+}
+
 /** A client's file name, made safe to echo: no path, no control characters, at most 200 characters. */
 function cleanName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
@@ -49,14 +58,78 @@ export class ImageService {
   /** Where the files are (the public GET route serves them from there). */
   readonly files: ImageFiles;
 
+  /**
+   * Per content hash, the upload or deletion under way in this process: a deletion that finds
+   * itself the last holder removes the file, and must not do so while another account's
+   * upload of the same bytes has just recorded its row and found the file present.
+   */
+  private readonly busy = new Map<string, Promise<unknown>>();
+
   constructor(private readonly options: ImageServiceOptions) {
     this.now = options.now ?? Date.now;
     this.files = options.files;
   }
 
+  private exclusive<T>(hash: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.busy.get(hash) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const settled = run.catch(() => {});
+    this.busy.set(hash, settled);
+    void settled.then(() => {
+      if (this.busy.get(hash) === settled) this.busy.delete(hash);
+    });
+    return run;
+  }
+
+  /** The view of a stored image, as the upload answered it. */
+  private view(image: ImageRecord, publicBase: string): UploadedImage {
+    const file = `${image.hash}.${image.ext}`;
+    return {
+      fileId: image.hash,
+      name: image.name,
+      url: `${publicBase}/images/${file}`,
+      filePath: `/images/${file}`,
+      size: image.size,
+      width: image.width,
+      height: image.height,
+      fileType: 'image',
+      mime: image.mime,
+    };
+  }
+
+  /** `GET /api/public/images`: newest first, with the account's usage against its quota. */
+  async list(
+    accountId: string,
+    options: { after?: ImageCursor; limit: number; publicBase: string },
+  ): Promise<{ images: UploadedImage[]; next: ImageCursor | undefined; usage: ImageUsageView }> {
+    const [page, usage] = await Promise.all([
+      this.options.store.list(accountId, options),
+      this.options.store.usage(accountId),
+    ]);
+    return {
+      images: page.images.map((image) => this.view(image, options.publicBase)),
+      next: page.next,
+      usage: { ...usage, maxCount: this.options.limits.quotaCount, maxBytes: this.options.limits.quotaBytes },
+    };
+  }
+
   /**
-   * Checks and stores one upload. Throws `ApiError`s: IMAGE_TYPE_UNSUPPORTED, IMAGE_INVALID,
-   * IMAGE_DIMENSIONS_TOO_LARGE (the size limit is enforced while the body streams in).
+   * `DELETE /api/public/images/{fileId}`: the account stops holding the image; the file is
+   * removed when no account holds it any more. `false` when the account has no such image.
+   */
+  async delete(accountId: string, hash: string): Promise<boolean> {
+    return this.exclusive(hash, async () => {
+      const removed = await this.options.store.delete(accountId, hash);
+      if (!removed) return false;
+      if (removed.lastHolder) await this.options.files.remove(`${hash}.${removed.deleted.ext}`);
+      return true;
+    });
+  }
+
+  /**
+   * Checks, re-encodes and stores one upload. Throws `ApiError`s: IMAGE_TYPE_UNSUPPORTED,
+   * IMAGE_INVALID, IMAGE_DIMENSIONS_TOO_LARGE, ACCOUNT_IMAGE_QUOTA (the size limit is enforced
+   * while the body streams in).
    */
   async upload(
     accountId: string,
@@ -80,33 +153,47 @@ export class ImageService {
         `the image declares ${image.width} × ${image.height} pixels; the limit is ${maxPixels} pixels and ${MAX_SIDE} per side`,
       );
     }
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    const file = `${hash}.${image.ext}`;
-    await this.options.files.put(file, bytes);
-    const name = cleanName(meta.fileName, file);
-    const folder = (meta.folder ?? '/').slice(0, 200);
-    await this.options.store.record({
+    let decoded: Awaited<ReturnType<typeof decodeImage>>;
+    try {
+      decoded = await decodeImage(bytes, image.format, maxPixels);
+    } catch (error) {
+      if (error instanceof ImageDecodeError) throw new ApiError('IMAGE_INVALID', error.message);
+      throw error;
+    }
+    const stored = decoded.bytes;
+    const hash = createHash('sha256').update(stored).digest('hex');
+    const record: ImageRecord = {
       accountId,
       hash,
       ext: image.ext,
       mime: image.mime,
-      size: bytes.length,
-      width: image.width,
-      height: image.height,
-      name,
-      folder,
+      size: stored.length,
+      width: decoded.width,
+      height: decoded.height,
+      name: cleanName(meta.fileName, `${hash}.${image.ext}`),
+      folder: (meta.folder ?? '/').slice(0, 200),
       createdAt: this.now(),
-    });
-    return {
-      fileId: hash,
-      name,
-      url: `${meta.publicBase}/images/${file}`,
-      filePath: `/images/${file}`,
-      size: bytes.length,
-      width: image.width,
-      height: image.height,
-      fileType: 'image',
-      mime: image.mime,
     };
+    return this.exclusive(hash, async () => {
+      const existing = await this.options.store.get(accountId, hash);
+      if (!existing) await this.checkQuota(accountId, stored.length);
+      // The row first, then the file: a deletion by another account, which removes the file
+      // only when it finds no row left, then always finds this one.
+      await this.options.store.record(record);
+      await this.options.files.put(`${hash}.${image.ext}`, stored);
+      return this.view(record, meta.publicBase);
+    });
+  }
+
+  /** Refuses an upload that would take the account past its image quota. */
+  private async checkQuota(accountId: string, size: number): Promise<void> {
+    const { quotaCount, quotaBytes } = this.options.limits;
+    const usage = await this.options.store.usage(accountId);
+    if (usage.count + 1 > quotaCount || usage.bytes + size > quotaBytes) {
+      throw new ApiError(
+        'ACCOUNT_IMAGE_QUOTA',
+        `the account holds ${usage.count} images of ${usage.bytes} bytes; the quota is ${quotaCount} images and ${quotaBytes} bytes. Delete images (DELETE /api/public/images/{fileId}) to make room`,
+      );
+    }
   }
 }

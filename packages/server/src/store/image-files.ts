@@ -19,14 +19,21 @@ export class ImageFiles {
     if (!IMAGE_FILE_NAME.test(name)) throw new Error(`not an image file name: ${name}`);
     const target = path.join(this.dir, name);
     if (await this.size(name)) return;
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const temp = path.join(this.dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await writeFile(temp, bytes, { flag: 'wx', mode: 0o644 });
+      // Only this process reads them (the public route streams them): nobody else's business.
+      await writeFile(temp, bytes, { flag: 'wx', mode: 0o600 });
       await rename(temp, target);
     } finally {
       await rm(temp, { force: true });
     }
+  }
+
+  /** Removes the file; a file already gone is no error. */
+  async remove(name: string): Promise<void> {
+    if (!IMAGE_FILE_NAME.test(name)) throw new Error(`not an image file name: ${name}`);
+    await rm(path.join(this.dir, name), { force: true });
   }
 
   /** The file's size, or `undefined` when there is no such file. */

@@ -1,6 +1,7 @@
 /**
  * Which account uploaded which image, in SQL (the files themselves are in `ImageFiles`). One
- * row per account and content: uploading the same bytes twice keeps the first row.
+ * row per account and content: uploading the same bytes twice keeps the first row. The file is
+ * shared by every account holding the same content, so it goes only with the last row.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './tables.js';
@@ -17,6 +18,33 @@ export interface ImageRecord {
   folder: string;
   createdAt: number;
 }
+
+/** Where a listing page starts: after this image (newest first). */
+export interface ImageCursor {
+  createdAt: number;
+  hash: string;
+}
+
+/** What an account's images add up to. */
+export interface ImageUsage {
+  count: number;
+  bytes: number;
+}
+
+type Row = Database['images'];
+
+const record = (r: Row): ImageRecord => ({
+  accountId: r.account_id,
+  hash: r.hash,
+  ext: r.ext,
+  mime: r.mime,
+  size: Number(r.size),
+  width: Number(r.width),
+  height: Number(r.height),
+  name: r.name,
+  folder: r.folder,
+  createdAt: Number(r.created_at),
+});
 
 export class ImageStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -41,13 +69,77 @@ export class ImageStore {
       .execute();
   }
 
-  /** How many different images an account has uploaded. */
-  async count(accountId: string): Promise<number> {
+  /** The account's image with this content hash. */
+  async get(accountId: string, hash: string): Promise<ImageRecord | undefined> {
     const row = await this.db
       .selectFrom('images')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    return row && record(row);
+  }
+
+  /** How many different images an account holds, and their bytes. */
+  async usage(accountId: string): Promise<ImageUsage> {
+    const row = await this.db
+      .selectFrom('images')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('size').as('bytes')])
       .where('account_id', '=', accountId)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return { count: Number(row.n), bytes: Number(row.bytes ?? 0) };
+  }
+
+  /** A page of the account's images, newest first; `next` marks where the following page starts. */
+  async list(
+    accountId: string,
+    options: { after?: ImageCursor; limit: number },
+  ): Promise<{ images: ImageRecord[]; next: ImageCursor | undefined }> {
+    let query = this.db.selectFrom('images').selectAll().where('account_id', '=', accountId);
+    const { after } = options;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('hash', '<', after.hash)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('hash', 'desc')
+      .limit(options.limit + 1)
+      .execute();
+    const images = rows.slice(0, options.limit).map(record);
+    const last = images.at(-1);
+    return {
+      images,
+      next: rows.length > options.limit && last ? { createdAt: last.createdAt, hash: last.hash } : undefined,
+    };
+  }
+
+  /**
+   * Removes the account's row for this content; `lastHolder` says whether no account holds the
+   * content any more, so its file may go too.
+   */
+  async delete(
+    accountId: string,
+    hash: string,
+  ): Promise<{ deleted: ImageRecord; lastHolder: boolean } | undefined> {
+    return this.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .deleteFrom('images')
+        .where('account_id', '=', accountId)
+        .where('hash', '=', hash)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const other = await tx
+        .selectFrom('images')
+        .select('account_id')
+        .where('hash', '=', hash)
+        .executeTakeFirst();
+      return { deleted: record(row), lastHolder: other === undefined };
+    });
   }
 }

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../test-support/images/${name}`, import.meta.url));
@@ -66,17 +67,16 @@ describe('POST /api/public/images', () => {
     ['photo.webp', 'image/webp', 'webp', 48, 30],
   ];
   for (const [file, mime, ext, width, height] of cases) {
-    test(`stores a ${mime} under its content hash and serves it back`, async () => {
-      const bytes = fixture(file);
-      const hash = createHash('sha256').update(bytes).digest('hex');
-      const res = await upload({ bytes, name: file, type: mime });
+    test(`stores a ${mime} re-encoded under its content hash and serves it back`, async () => {
+      const res = await upload({ bytes: fixture(file), name: file, type: mime });
       assert.equal(res.status, 200);
+      const hash = res.body.fileId;
       assert.deepEqual(res.body, {
         fileId: hash,
         name: file,
         url: `https://cdn.example.test/images/${hash}.${ext}`,
         filePath: `/images/${hash}.${ext}`,
-        size: bytes.length,
+        size: res.body.size,
         width,
         height,
         fileType: 'image',
@@ -85,7 +85,15 @@ describe('POST /api/public/images', () => {
       assert.ok(existsSync(path.join(t.dataDir, 'images', `${hash}.${ext}`)));
       const served = await fetch(localUrl(res.body.url));
       assert.equal(served.status, 200);
-      assert.deepEqual(Buffer.from(await served.arrayBuffer()), bytes);
+      const stored = Buffer.from(await served.arrayBuffer());
+      // What is served is the image the service encoded, named by its own bytes.
+      assert.equal(createHash('sha256').update(stored).digest('hex'), hash);
+      assert.equal(stored.length, res.body.size);
+      const decoded = await sharp(stored).metadata();
+      assert.deepEqual(
+        [decoded.format, decoded.width, decoded.height],
+        [ext === 'jpg' ? 'jpeg' : ext, width, height],
+      );
       assert.equal(served.headers.get('content-type'), mime);
       assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
@@ -268,6 +276,6 @@ describe('GET /images/{file}', () => {
     assert.equal(served.headers.get('access-control-allow-origin'), null, 'no CORS outside the browser API');
     const head = await fetch(localUrl(res.body.url), { method: 'HEAD' });
     assert.equal(head.status, 200);
-    assert.equal(head.headers.get('content-length'), String(fixture('logo.png').length));
+    assert.equal(head.headers.get('content-length'), String(res.body.size));
   });
 });

@@ -5,16 +5,17 @@
  * scope `images` (the key alone works too). Files are served at `GET /images/<sha256>.<ext>`.
  */
 import multipart from '@fastify/multipart';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { ImageService } from '../../service/image-service.js';
 import { IMAGE_FILE_NAME, type ImageFiles } from '../../store/image-files.js';
 import type { Store } from '../../store/store.js';
 import { browserApi } from '../browser-api.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { errorEnvelope } from '../error-handler.js';
 import { ApiError } from '../errors.js';
-import { ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
+import { ErrorEnvelopeSchema, ListQuerySchema, requestErrorResponses } from '../schemas.js';
 
 export const UploadedImageSchema = Type.Object(
   {
@@ -35,8 +36,49 @@ export const UploadedImageSchema = Type.Object(
   { $id: 'UploadedImage', additionalProperties: false },
 );
 
+export const ImagePageSchema = Type.Object(
+  {
+    data: Type.Object(
+      {
+        images: Type.Array(Type.Ref(UploadedImageSchema)),
+        nextCursor: Type.Union([Type.String(), Type.Null()], {
+          description: 'Pass as `cursor` to get the next page; `null` on the last page.',
+        }),
+        usage: Type.Object(
+          {
+            count: Type.Integer({ description: 'Images the account holds.' }),
+            bytes: Type.Integer({ description: 'Their bytes, as stored.' }),
+            maxCount: Type.Integer({ description: 'The quota of images (`IMAGE_QUOTA_COUNT`).' }),
+            maxBytes: Type.Integer({ description: 'The quota of bytes (`IMAGE_QUOTA_BYTES`).' }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    error: Type.Null(),
+    status: Type.Literal(200),
+  },
+  { $id: 'ImagePage', additionalProperties: false },
+);
+
+export const DeletedImageResultSchema = Type.Object(
+  {
+    data: Type.Object(
+      { fileId: Type.String(), deleted: Type.Literal(true) },
+      { additionalProperties: false },
+    ),
+    error: Type.Null(),
+    status: Type.Literal(200),
+  },
+  { $id: 'DeletedImageResult', additionalProperties: false },
+);
+
 /** Schemas registered at the root, so /openapi.json lists them as components. */
-export const IMAGE_SCHEMAS = [UploadedImageSchema];
+export const IMAGE_SCHEMAS = [UploadedImageSchema, ImagePageSchema, DeletedImageResultSchema];
+
+const IMAGE_CURSOR = /^(\d{1,16})\.([0-9a-f]{64})$/;
+const FileId = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The `fileId` the upload answered.' });
 
 const MIME: Record<string, string> = {
   png: 'image/png',
@@ -76,9 +118,15 @@ export async function imageUploadRoutes(app: FastifyInstance, options: ImageRout
           'Multipart `file` (PNG, JPEG, GIF or WebP, identified by its content; SVG refused), optional `fileName` and `folder` ' +
           '(ImageKit’s `useUniqueFileName` and other fields are accepted and ignored: names are content hashes). ' +
           '`Authorization: Basic base64(key + ":")` as ImageKit clients send it, or the key alone; the key needs scope `images`. ' +
-          'Answers ImageKit’s JSON (`url`, `fileId`, `name`, `size`, `width`, `height`, `fileType`). Images declaring more pixels than the limit are refused before decoding.',
+          'Answers ImageKit’s JSON (`url`, `fileId`, `name`, `size`, `width`, `height`, `fileType`). Images declaring more pixels than the limit are refused before decoding. ' +
+          'Every image is decoded and encoded again in its own format: metadata (GPS position, camera data) and anything appended to the image are dropped, EXIF orientation is applied. ' +
+          'The account’s quota (`IMAGE_QUOTA_COUNT`, `IMAGE_QUOTA_BYTES`) counts each distinct image once: 409 `ACCOUNT_IMAGE_QUOTA` when full.',
         consumes: ['multipart/form-data'],
-        response: { 200: Type.Ref(UploadedImageSchema), ...requestErrorResponses },
+        response: {
+          200: Type.Ref(UploadedImageSchema),
+          409: Type.Ref(ErrorEnvelopeSchema),
+          ...requestErrorResponses,
+        },
       },
     },
     async (request) => {
@@ -115,14 +163,84 @@ export async function imageUploadRoutes(app: FastifyInstance, options: ImageRout
       }
       if (bytes === undefined || bytes.length === 0)
         throw new ApiError('IMAGE_MISSING', 'the upload has no "file" part, or it is empty');
-      const publicBase = config.publicUrl ?? `${request.protocol}://${request.host}`;
       return service.upload(request.apiKey!.accountId, bytes, {
         ...(fields.fileName !== undefined && { fileName: fields.fileName }),
         ...(fields.folder !== undefined && { folder: fields.folder }),
-        publicBase,
+        publicBase: publicBase(request),
       });
     },
   );
+
+  app.get<{ Querystring: Static<typeof ListQuerySchema> }>(
+    '',
+    {
+      schema: {
+        tags: ['Images'],
+        summary: 'List the account’s images',
+        description:
+          'Newest first, in the upload’s shape, with the account’s usage against its quota; follow `nextCursor`.',
+        querystring: ListQuerySchema,
+        response: { 200: Type.Ref(ImagePageSchema), ...requestErrorResponses },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
+      const cursor = request.query.cursor;
+      const after =
+        cursor === undefined
+          ? undefined
+          : (() => {
+              const [, createdAt, hash] = IMAGE_CURSOR.exec(
+                decodeCursor(cursor, (t) => IMAGE_CURSOR.test(t)),
+              )!;
+              return { createdAt: Number(createdAt), hash: hash! };
+            })();
+      const page = await service.list(request.apiKey!.accountId, {
+        limit,
+        publicBase: publicBase(request),
+        ...(after && { after }),
+      });
+      return {
+        data: {
+          images: page.images,
+          nextCursor: page.next ? encodeCursor(`${page.next.createdAt}.${page.next.hash}`) : null,
+          usage: page.usage,
+        },
+        error: null,
+        status: 200,
+      };
+    },
+  );
+
+  app.delete<{ Params: { fileId: string } }>(
+    '/:fileId',
+    {
+      schema: {
+        tags: ['Images'],
+        summary: 'Delete an image',
+        description:
+          'The account stops holding the image and it leaves the quota. The file stops being served once no account holds it; ' +
+          'copies that email clients, proxies or CDNs cached (it was served as immutable for a year) are beyond the service’s reach.',
+        params: Type.Object({ fileId: FileId }, { additionalProperties: false }),
+        response: {
+          200: Type.Ref(DeletedImageResultSchema),
+          404: Type.Ref(ErrorEnvelopeSchema),
+          ...requestErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { fileId } = request.params;
+      if (!(await service.delete(request.apiKey!.accountId, fileId)))
+        throw new ApiError('IMAGE_NOT_FOUND', 'this account holds no image with this fileId');
+      return { data: { fileId, deleted: true as const }, error: null, status: 200 };
+    },
+  );
+
+  /** Where the images are served from: `PUBLIC_URL`, else the request's own origin (development). */
+  function publicBase(request: FastifyRequest): string {
+    return config.publicUrl ?? `${request.protocol}://${request.host}`;
+  }
 }
 
 /** `GET /images/<sha256>.<ext>`: public, immutable (register without prefix). */

@@ -9,6 +9,7 @@ import * as m0003 from './0003-dkim-keys.js';
 import * as m0004 from './0004-templates.js';
 import * as m0005 from './0005-error-since.js';
 import * as m0006 from './0006-domain-zone.js';
+import * as m0007 from './0007-image-listing.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-templates': m0004,
   '0005-error-since': m0005,
   '0006-domain-zone': m0006,
+  '0007-image-listing': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {
