@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, hashesEqual, keyFromAuthorization } from '../domain/api-key.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
+import type { CostBudget } from './cost-budget.js';
 import { ApiError } from './errors.js';
 
 declare module 'fastify' {
@@ -20,31 +21,49 @@ const MAX_KEY_LENGTH = 512;
 /**
  * An `onRequest` hook that authenticates the request and requires `scope`; `acceptBasic`
  * also takes the key as HTTP Basic's user name (see {@link keyFromAuthorization}).
+ * `failures` counts unknown or revoked keys per client address: an address that has spent
+ * its budget gets 429 before its key is even looked up, so guessing keys costs the guesser
+ * time and the database nothing.
  */
-export function authenticate(store: Store, scope: string, acceptBasic = false) {
+export function authenticate(store: Store, scope: string, failures: CostBudget, acceptBasic = false) {
   return async function authHook(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const presented = keyFromAuthorization(request.headers.authorization, acceptBasic);
-    if (presented === undefined) {
-      throw new ApiError(
-        'AUTH_MISSING',
-        'the Authorization header is missing; send your API key as its whole value',
-      );
+    failures.refuseIfSpent(request.ip);
+    try {
+      request.apiKey = await identify(store, scope, request, acceptBasic);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'AUTH_INVALID') failures.record(request.ip);
+      throw error;
     }
-    if (presented.length > MAX_KEY_LENGTH)
-      throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
-    const hash = hashApiKey(presented);
-    const key = await store.findApiKeyByHash(hash);
-    // The lookup is by hash, so its timing reveals nothing about the key; the constant-time
-    // comparison keeps that true even for a store whose index matches case-insensitively.
-    if (key === undefined || key.revokedAt !== null || !hashesEqual(hash, key.keyHash)) {
-      throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
-    }
-    if (!key.scopes.includes('*') && !key.scopes.includes(scope)) {
-      throw new ApiError(
-        'AUTH_SCOPE',
-        `this API key is limited to ${key.scopes.join(', ')} and cannot use this route`,
-      );
-    }
-    request.apiKey = key;
   };
+}
+
+async function identify(
+  store: Store,
+  scope: string,
+  request: FastifyRequest,
+  acceptBasic: boolean,
+): Promise<ApiKeyRecord> {
+  const presented = keyFromAuthorization(request.headers.authorization, acceptBasic);
+  if (presented === undefined) {
+    throw new ApiError(
+      'AUTH_MISSING',
+      'the Authorization header is missing; send your API key as its whole value',
+    );
+  }
+  if (presented.length > MAX_KEY_LENGTH)
+    throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
+  const hash = hashApiKey(presented);
+  const key = await store.findApiKeyByHash(hash);
+  // The lookup is by hash, so its timing reveals nothing about the key; the constant-time
+  // comparison keeps that true even for a store whose index matches case-insensitively.
+  if (key === undefined || key.revokedAt !== null || !hashesEqual(hash, key.keyHash)) {
+    throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
+  }
+  if (!key.scopes.includes('*') && !key.scopes.includes(scope)) {
+    throw new ApiError(
+      'AUTH_SCOPE',
+      `this API key is limited to ${key.scopes.join(', ')} and cannot use this route`,
+    );
+  }
+  return key;
 }

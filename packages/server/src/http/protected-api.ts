@@ -8,6 +8,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Limits } from '../config.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
+import { CostBudget } from './cost-budget.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Failed authentications per client address, shared by every protected route group. */
+    authFailures: CostBudget;
+  }
+}
+
 import { ApiError } from './errors.js';
 
 export interface ProtectedApiOptions {
@@ -26,6 +35,15 @@ export interface ProtectedApiOptions {
  * registered in each group, every group counted it afresh.
  */
 export async function rateLimitPerKey(app: FastifyInstance, limits: Limits): Promise<void> {
+  app.decorate(
+    'authFailures',
+    new CostBudget({
+      max: limits.authFailureMax,
+      windowMs: limits.rateLimitWindowMs,
+      units: 'failed authentications',
+      spender: 'this address',
+    }),
+  );
   await app.register(rateLimit, {
     global: false,
     max: limits.rateLimitMax,
@@ -49,7 +67,7 @@ export async function protectedApi(app: FastifyInstance, options: ProtectedApiOp
   if (!app.hasDecorator('rateLimit')) {
     throw new Error('protectedApi needs rateLimitPerKey registered on the app first');
   }
-  const auth = authenticate(options.store, options.scope, options.basicAuth);
+  const auth = authenticate(options.store, options.scope, app.authFailures, options.basicAuth);
   app.addHook(
     'onRequest',
     options.cors

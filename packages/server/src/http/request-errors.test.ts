@@ -231,3 +231,45 @@ describe('rate limit', () => {
     ]);
   });
 });
+
+describe('failed authentication', () => {
+  test('an address guessing keys gets 429 with Retry-After; right keys from elsewhere still work', async (ctx) => {
+    // 4,000 bad keys in 2 s all got 401: guessing cost nothing but the database's time.
+    const guarded = await startTestServer({ AUTH_FAILURE_MAX: '5', TRUST_PROXY: 'true' });
+    ctx.after(() => guarded.close());
+    const { key: good } = await guarded.createKey({ name: 'good' });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await guarded.request('GET', '/api/public/domain', {
+        key: `sk_guess_${i}`,
+        headers: from('203.0.113.7'),
+      });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        assertEnvelope(res, 429, 'RATE_LIMITED');
+        assert.match(res.body.error.message, /this address has spent 5 of its 5 failed authentications/);
+        const retryAfter = Number(res.headers.get('retry-after'));
+        assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      }
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429, 429]);
+    // Even a right key waits out the window from that address: the guesser cannot tell which try was right.
+    const right = await guarded.request('GET', '/api/public/domain', {
+      key: good,
+      headers: from('203.0.113.7'),
+    });
+    assert.equal(right.status, 429);
+    const elsewhere = await guarded.request('GET', '/api/public/domain', {
+      key: good,
+      headers: from('198.51.100.1'),
+    });
+    assert.equal(elsewhere.status, 200);
+    // The browser routes share the same count.
+    const images = await guarded.request('GET', '/api/public/templates', {
+      key: 'sk_x',
+      headers: from('203.0.113.7'),
+    });
+    assert.equal(images.status, 429);
+  });
+});

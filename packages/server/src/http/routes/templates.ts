@@ -193,11 +193,12 @@ export async function templateRoutes(app: FastifyInstance, options: TemplateRout
   const { service, config } = options;
   await browserApi(app, { config, store: options.store, scope: 'templates' });
   const schemas = bodies(config.limits.maxItemsPerRequest, config.templates.maxRenderItems);
-  const renderBudget = new CostBudget(
-    config.templates.renderBudget,
-    config.limits.rateLimitWindowMs,
-    'render',
-  );
+  const renderBudget = new CostBudget({
+    max: config.templates.renderBudget,
+    windowMs: config.limits.rateLimitWindowMs,
+    units: 'render units',
+    spender: 'this key',
+  });
   const tags = ['Templates'];
   const bodyLimit = config.templates.bodyLimitBytes;
   const account = (request: { apiKey?: { accountId: string } }) => request.apiKey!.accountId;
