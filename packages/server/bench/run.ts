@@ -1,4 +1,5 @@
 /** `npm run bench` for the server: every server benchmark, one after the other (BENCH_ONLY=name for one). */
+import { runAbuseBench } from './abuse.bench.js';
 import { runApiBench } from './api.bench.js';
 import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   fuzz: runFuzzBench,
   soak: runSoakBench,
   dkim: runDkimBench,
+  abuse: runAbuseBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

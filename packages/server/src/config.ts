@@ -71,7 +71,7 @@ export interface TemplateLimits {
   maxPerAccount: number;
   /** Templates one render request may name. */
   maxRenderItems: number;
-  /** Bytes of HTML and text one render request may produce; later items fail alone. */
+  /** Bytes of JSON one render answer may hold; entries past it fail alone. */
   maxRenderOutputBytes: number;
   /** Render units a key may spend per rate-limit window (a unit: 16 KiB of template JSON, at least 1 per template). */
   renderBudget: number;
@@ -190,7 +190,13 @@ export function loadConfig(env: Env = process.env): Config {
       bodyLimitBytes: integer(env, 'TEMPLATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       maxPerAccount: integer(env, 'MAX_TEMPLATES_PER_ACCOUNT', 1000, 1, 1_000_000),
       maxRenderItems: integer(env, 'TEMPLATE_RENDER_MAX_ITEMS', 20, 1, 1000),
-      maxRenderOutputBytes: integer(env, 'TEMPLATE_RENDER_MAX_OUTPUT_BYTES', 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+      maxRenderOutputBytes: integer(
+        env,
+        'TEMPLATE_RENDER_MAX_OUTPUT_BYTES',
+        4 * 1024 * 1024,
+        64 * 1024,
+        1024 * 1024 * 1024,
+      ),
       renderBudget: integer(env, 'RENDER_BUDGET', 1200, 1, 100_000_000),
       renderThreads: integer(env, 'RENDER_THREADS', defaultWorkerThreads(), 1, 64),
     },

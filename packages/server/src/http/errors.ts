@@ -202,7 +202,7 @@ export const ERROR_CATALOGUE = {
     status: 413,
     level: 'item',
     description:
-      'Rendering this entry would take the answer past `TEMPLATE_RENDER_MAX_OUTPUT_BYTES` (8 MiB by default); render it in a request of its own.',
+      'Rendering this entry would take the answer past `TEMPLATE_RENDER_MAX_OUTPUT_BYTES` (4 MiB by default); render it in a request of its own.',
   },
   ACCOUNT_TEMPLATE_LIMIT: {
     status: 409,

@@ -8,6 +8,8 @@ import { Piscina } from 'piscina';
 /** A stored document to render with its merge variables. */
 interface RenderTask {
   kind: 'render';
+  /** The template's id, echoed in the entry. */
+  id: string;
   /** The document's JSON text, as stored. */
   document: string;
   variables: Record<string, unknown>;
@@ -19,15 +21,6 @@ interface CheckTask {
   document: unknown;
 }
 
-/** A rendered template (the `worker.js` result of a render task). */
-export interface RenderOutput {
-  html: string;
-  text: string;
-  missing: string[];
-  defaulted: string[];
-  unsafe: string[];
-}
-
 /** The cleaned document's JSON, or why the editor cannot load it. */
 export type CheckOutput = { ok: true; json: string } | { ok: false; message: string };
 
@@ -35,7 +28,7 @@ export interface RenderPoolOptions {
   threads: number;
   /** Tasks waiting for a thread; more are refused with `RenderQueueFullError`. Default 64 per thread. */
   maxQueue?: number;
-  /** The threads' niceness (0 normal … 19 lowest). Default 10: below the event loop, above key generation. */
+  /** The threads' niceness (0 normal … 19 lowest). Default 19: the event loop always comes first. */
   nice?: number;
 }
 
@@ -49,7 +42,7 @@ export class RenderQueueFullError extends Error {
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
 
 export class RenderPool {
-  private readonly pool: Piscina<RenderTask | CheckTask, RenderOutput | CheckOutput>;
+  private readonly pool: Piscina<RenderTask | CheckTask, Uint8Array | CheckOutput>;
 
   constructor(options: RenderPoolOptions) {
     this.pool = new Piscina({
@@ -58,13 +51,16 @@ export class RenderPool {
       maxThreads: options.threads,
       maxQueue: options.maxQueue ?? 64 * options.threads,
       idleTimeout: 60_000,
-      workerData: { nice: options.nice ?? 10 },
+      workerData: { nice: options.nice ?? 19 },
     });
   }
 
-  /** One stored document rendered to email HTML and text with its variables filled. */
-  render(document: string, variables: Record<string, unknown>): Promise<RenderOutput> {
-    return this.run({ kind: 'render', document, variables }) as Promise<RenderOutput>;
+  /**
+   * One stored document rendered to email HTML and text with its variables filled, as the
+   * render answer's entry (`RenderedTemplateEnvelope`) in UTF-8 JSON bytes.
+   */
+  render(id: string, document: string, variables: Record<string, unknown>): Promise<Uint8Array> {
+    return this.run({ kind: 'render', id, document, variables }) as Promise<Uint8Array>;
   }
 
   /** The editor's `checkDocument`: the cleaned document's JSON, or why it cannot be loaded. */
@@ -76,7 +72,7 @@ export class RenderPool {
     await this.pool.destroy();
   }
 
-  private async run(task: RenderTask | CheckTask): Promise<RenderOutput | CheckOutput> {
+  private async run(task: RenderTask | CheckTask): Promise<Uint8Array | CheckOutput> {
     if (this.pool.queueSize >= this.pool.options.maxQueue) throw new RenderQueueFullError();
     return this.pool.run(task);
   }

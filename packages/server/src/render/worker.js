@@ -17,6 +17,7 @@ import {
   renderText,
   ServiceEditorError,
 } from '@service/email-builder';
+import { move } from 'piscina';
 
 // Linux keeps a nice value per thread: lowering this one's priority lets the event loop (and
 // so status polls and every cheap request) win the CPU whenever renders compete for it.
@@ -28,17 +29,28 @@ try {
 
 const union = (a, b) => [...new Set([...a, ...b])];
 
-function render({ document, variables }) {
+/**
+ * The render answer's entry for one template, as UTF-8 JSON bytes: serialising a batch's
+ * 8 MB of HTML on the event loop took 30–70 ms, so it happens here, and the bytes move to the
+ * main thread without a copy (their own ArrayBuffer, transferred).
+ */
+function render({ id, document, variables }) {
   const parsed = JSON.parse(document);
   const html = renderTemplate(renderEmail(parsed), variables, { format: 'html' });
   const text = renderTemplate(renderText(parsed), variables, { format: 'text' });
-  return {
-    html: html.output,
-    text: text.output,
-    missing: union(html.missing, text.missing),
-    defaulted: union(html.defaulted, text.defaulted),
-    unsafe: union(html.unsafe, text.unsafe),
+  const entry = {
+    data: {
+      id,
+      html: html.output,
+      text: text.output,
+      missing: union(html.missing, text.missing),
+      defaulted: union(html.defaulted, text.defaulted),
+      unsafe: union(html.unsafe, text.unsafe),
+    },
+    error: null,
+    status: 200,
   };
+  return move(new TextEncoder().encode(JSON.stringify(entry)));
 }
 
 function check({ document }) {
@@ -51,7 +63,11 @@ function check({ document }) {
   }
 }
 
-/** Piscina's entry point: one task in, its result out. */
+/**
+ * Piscina's entry point: one task in, its result out.
+ * @param {{ kind: 'render' | 'check' } & Record<string, any>} task
+ * @returns {unknown}
+ */
 export default function run(task) {
   return task.kind === 'render' ? render(task) : check(task);
 }

@@ -27,16 +27,6 @@ export interface TemplateView extends TemplateSummaryView {
   document: JSONNode;
 }
 
-/** A stored template rendered with data. */
-export interface RenderedTemplate {
-  id: string;
-  html: string;
-  text: string;
-  missing: string[];
-  defaulted: string[];
-  unsafe: string[];
-}
-
 export interface TemplateServiceOptions {
   store: TemplateStore;
   limits: TemplateLimits;
@@ -219,41 +209,56 @@ export class TemplateService {
   /**
    * `POST /api/public/templates/render`: each stored template as email HTML and plain text,
    * with its merge variables filled from `variables` (values escaped for HTML; missing ones
-   * reported, never guessed). The whole request's cost is charged first; renders run one after
-   * another, and once the answer holds `maxRenderOutputBytes` the remaining entries fail alone.
+   * reported, never guessed). Returns the answer's JSON (an array of `RenderedTemplateEnvelope`)
+   * as pieces of bytes, built on the render threads, to be sent one after another: joining
+   * megabytes into one buffer and writing it at once held the event loop ~20 ms per request.
+   *
+   * The whole request's cost is charged from the documents' sizes before any is read; renders
+   * run one after another, and once the answer holds `maxRenderOutputBytes` the remaining
+   * entries fail alone.
    */
   async render(
     accountId: string,
     entries: readonly { id: string; variables?: Record<string, unknown> }[],
     charge: ChargeRender,
-  ): Promise<Envelope<RenderedTemplate>[]> {
-    const found = await this.store.get(
-      accountId,
-      entries.map((e) => e.id),
-    );
-    charge(entries.reduce((units, e) => units + renderCost(found.get(e.id)?.size ?? 0), 0));
-    const results: Envelope<RenderedTemplate>[] = [];
+  ): Promise<Uint8Array[]> {
+    const ids = entries.map((e) => e.id);
+    const sizes = await this.store.sizes(accountId, ids);
+    charge(entries.reduce((units, e) => units + renderCost(sizes.get(e.id) ?? 0), 0));
+    const found = await this.store.get(accountId, ids);
+    const parts: Uint8Array[] = [];
     let outputBytes = 0;
     for (const entry of entries) {
       const record = found.get(entry.id);
-      if (!record) {
-        results.push(notFound(entry.id));
-        continue;
+      let part: Uint8Array;
+      if (!record) part = json(notFound(entry.id));
+      else if (outputBytes >= this.limits.maxRenderOutputBytes)
+        part = json(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
+      else {
+        part = await this.pool.render(entry.id, record.document, entry.variables ?? {});
+        if (outputBytes + part.length > this.limits.maxRenderOutputBytes) {
+          outputBytes = this.limits.maxRenderOutputBytes;
+          part = json(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
+        }
       }
-      if (outputBytes >= this.limits.maxRenderOutputBytes) {
-        results.push(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
-        continue;
-      }
-      const rendered = await this.pool.render(record.document, entry.variables ?? {});
-      outputBytes += Buffer.byteLength(rendered.html) + Buffer.byteLength(rendered.text);
-      results.push(
-        outputBytes > this.limits.maxRenderOutputBytes
-          ? tooLarge(entry.id, this.limits.maxRenderOutputBytes)
-          : ok({ id: entry.id, ...rendered }),
-      );
+      outputBytes += part.length;
+      parts.push(part);
     }
-    return results;
+    return joinJsonArray(parts);
   }
+}
+
+const json = (value: unknown): Uint8Array => Buffer.from(JSON.stringify(value));
+
+/** The pieces of `[a,b,c]` from the JSON bytes of each element: no copy, no serialising again. */
+function joinJsonArray(parts: readonly Uint8Array[]): Uint8Array[] {
+  const pieces: Uint8Array[] = [Buffer.from('[')];
+  parts.forEach((part, i) => {
+    if (i > 0) pieces.push(Buffer.from(','));
+    pieces.push(part);
+  });
+  pieces.push(Buffer.from(']'));
+  return pieces;
 }
 
 function tooLarge<T>(id: string, limit: number): Envelope<T> {

@@ -67,6 +67,20 @@ export class TemplateStore {
     return { templates, next };
   }
 
+  /** The sizes of templates by id, without reading their documents; ids the account does not own are absent. */
+  async sizes(accountId: string, ids: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    if (ids.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('templates')
+      .select(['id', 'size'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    for (const r of rows) found.set(r.id, Number(r.size));
+    return found;
+  }
+
   /** Templates by id, with documents; ids the account does not own are absent. */
   async get(accountId: string, ids: readonly string[]): Promise<Map<string, TemplateRecord>> {
     const found = new Map<string, TemplateRecord>();
