@@ -1222,7 +1222,7 @@ export interface paths {
         put?: never;
         /**
          * Render stored templates with data
-         * @description Renders each stored template to email HTML and plain text with its merge variables (`{{name}}`, `{{name|fallback}}`) filled from `variables`. Values are HTML-escaped (URL-encoded inside links); a variable with no value shows its fallback, or nothing, and is listed. HTTP 200 with one envelope per entry.
+         * @description Renders each stored template to email HTML and plain text with its merge variables (`{{name}}`, `{{name|fallback}}`) filled from `variables`. Values are HTML-escaped (URL-encoded inside links); a variable with no value shows its fallback, or nothing, and is listed. HTTP 200 with one envelope per entry. At most 20 entries (`TEMPLATE_RENDER_MAX_ITEMS`) and 4194304 bytes of output per request (later entries fail alone with `TEMPLATE_RENDER_TOO_LARGE`). Each entry costs one render unit per started 16 KiB of its document from the key’s budget of 1200 per rate-limit window (`RENDER_BUDGET`): 429 `RATE_LIMITED` with `Retry-After` when spent.
          */
         post: {
             parameters: {
@@ -1234,7 +1234,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description 1 to 100 templates to render. */
+                        /** @description 1 to 20 templates to render. */
                         templates: {
                             id: string;
                             /** @description Values by variable name (`{"first_name": "Ada", "order": {"total": "$5"}}`); strings, numbers and booleans are used. */
@@ -1342,15 +1342,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Upload an image (ImageKit protocol)
-         * @description Multipart `file` (PNG, JPEG, GIF or WebP, identified by its content; SVG refused), optional `fileName` and `folder` (ImageKit’s `useUniqueFileName` and other fields are accepted and ignored: names are content hashes). `Authorization: Basic base64(key + ":")` as ImageKit clients send it, or the key alone; the key needs scope `images`. Answers ImageKit’s JSON (`url`, `fileId`, `name`, `size`, `width`, `height`, `fileType`). Images declaring more pixels than the limit are refused before decoding.
+         * List the account’s images
+         * @description Newest first, in the upload’s shape, with the account’s usage against its quota; follow `nextCursor`.
          */
-        post: {
+        get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1–100 (default 50). */
+                    limit?: string;
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1363,7 +1365,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["UploadedImage"];
+                        "application/json": components["schemas"]["ImagePage"];
                     };
                 };
                 /** @description Default Response */
@@ -1440,7 +1442,236 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        /**
+         * Upload an image (ImageKit protocol)
+         * @description Multipart `file` (PNG, JPEG, GIF or WebP, identified by its content; SVG refused), optional `fileName` and `folder` (ImageKit’s `useUniqueFileName` and other fields are accepted and ignored: names are content hashes). `Authorization: Basic base64(key + ":")` as ImageKit clients send it, or the key alone; the key needs scope `images`. Answers ImageKit’s JSON (`url`, `fileId`, `name`, `size`, `width`, `height`, `fileType`). Images declaring more pixels than the limit are refused before decoding. Every image is decoded and encoded again in its own format: metadata (GPS position, camera data) and anything appended to the image are dropped, EXIF orientation is applied. The account’s quota (`IMAGE_QUOTA_COUNT`, `IMAGE_QUOTA_BYTES`) counts each distinct image once: 409 `ACCOUNT_IMAGE_QUOTA` when full.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadedImage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/images/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an image
+         * @description The account stops holding the image and it leaves the quota. The file stops being served once no account holds it; copies that email clients, proxies or CDNs cached (it was served as immutable for a year) are beyond the service’s reach.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The `fileId` the upload answered. */
+                    fileId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeletedImageResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -1544,7 +1775,7 @@ export interface components {
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {
@@ -1703,6 +1934,36 @@ export interface components {
             fileType: "image";
             /** @description `image/png`, `image/jpeg`, `image/gif` or `image/webp`, from the content. */
             mime: string;
+        };
+        ImagePage: {
+            data: {
+                images: components["schemas"]["UploadedImage"][];
+                /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+                nextCursor: string | null;
+                usage: {
+                    /** @description Images the account holds. */
+                    count: number;
+                    /** @description Their bytes, as stored. */
+                    bytes: number;
+                    /** @description The quota of images (`IMAGE_QUOTA_COUNT`). */
+                    maxCount: number;
+                    /** @description The quota of bytes (`IMAGE_QUOTA_BYTES`). */
+                    maxBytes: number;
+                };
+            };
+            error: null;
+            /** @enum {number} */
+            status: 200;
+        };
+        DeletedImageResult: {
+            data: {
+                fileId: string;
+                /** @enum {boolean} */
+                deleted: true;
+            };
+            error: null;
+            /** @enum {number} */
+            status: 200;
         };
     };
     responses: never;
