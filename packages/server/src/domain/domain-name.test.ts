@@ -108,4 +108,36 @@ describe('normaliseDomainName', () => {
     const result = normaliseDomainName('exa$mple.com');
     assert.match(!result.ok ? result.message : '', /"\$" \(U\+0024\)/);
   });
+
+  test('refuses labels that mix scripts, in Unicode or A-label form (UTS #39 Highly Restrictive)', () => {
+    // `аpple.com` with a Cyrillic а was accepted: the homograph of a brand.
+    const refused: [string, string][] = [
+      ['аpple.com', 'label "аpple" mixes Cyrillic and Latin letters'],
+      ['xn--pple-43d.com', 'label "аpple" mixes Cyrillic and Latin letters'],
+      ['mail.ρaypal.com', 'label "ρaypal" mixes Greek and Latin letters'],
+      ['аβ.example', 'label "аβ" mixes Cyrillic and Greek letters'],
+    ];
+    for (const [input, message] of refused) {
+      const result = normaliseDomainName(input);
+      assert.equal(!result.ok && result.code, 'DOMAIN_MIXED_SCRIPTS', input);
+      assert.match(!result.ok ? result.message : '', new RegExp(message), input);
+    }
+  });
+
+  test('accepts single-script labels and the mixes people write (Japanese, Chinese, Korean with Latin)', () => {
+    for (const [input, name] of [
+      ['bücher.de', 'xn--bcher-kva.de'],
+      ['пример.рф', 'xn--e1afmkfd.xn--p1ai'],
+      ['例え.テスト', 'xn--r8jz45g.xn--zckzah'],
+      ['mail日本語のテスト.jp', undefined],
+      ['한국abc漢字.kr', undefined],
+      ['σοφία.gr', undefined],
+      ['münchen-2.de', undefined],
+      ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
+    ] as const) {
+      const result = normaliseDomainName(input);
+      assert.ok(result.ok, `${input}: ${!result.ok && result.message}`);
+      if (name) assert.equal(result.name, name);
+    }
+  });
 });

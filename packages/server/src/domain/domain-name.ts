@@ -5,8 +5,9 @@
  * message precise enough for the caller to fix the input without reading our docs.
  */
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { getDomain, getPublicSuffix } from 'tldts';
+import { mixedScripts } from './mixed-scripts.js';
 import { TOKEN_LENGTH } from './token.js';
 /**
  * RFC 1035 §2.3.4: a name is at most 253 characters in text form. The longest record we
@@ -28,6 +29,7 @@ export type DomainNameErrorCode =
   | 'DOMAIN_WILDCARD'
   | 'DOMAIN_IP_ADDRESS'
   | 'DOMAIN_INVALID_LABEL'
+  | 'DOMAIN_MIXED_SCRIPTS'
   | 'DOMAIN_SINGLE_LABEL'
   | 'DOMAIN_PUBLIC_SUFFIX'
   | 'DOMAIN_RESERVED';
@@ -42,7 +44,8 @@ const fail = (code: DomainNameErrorCode, message: string): DomainNameResult => (
  * Normalise a user-supplied domain name to the ASCII (punycode) form we store and echo:
  * trimmed, lowercased, one trailing dot removed, IDN labels converted per UTS #46.
  * Rejects IP addresses, single labels, public suffixes, wildcards, underscores, bad
- * labels and names too long to carry our DKIM records.
+ * labels, labels mixing scripts (`mixed-scripts.ts`) and names too long to carry our DKIM
+ * records.
  *
  * @example normaliseDomainName(' Bücher.DE. ') // { ok: true, name: 'xn--bcher-kva.de' }
  */
@@ -95,6 +98,15 @@ export function normaliseDomainName(input: string): DomainNameResult {
   for (const label of labels) {
     const problem = labelProblem(label);
     if (problem) return fail('DOMAIN_INVALID_LABEL', problem);
+    // Checked on the Unicode form, whichever form the caller sent: an A-label hides nothing.
+    const unicode = label.startsWith('xn--') ? domainToUnicode(label) : label;
+    const scripts = mixedScripts(unicode);
+    if (scripts) {
+      return fail(
+        'DOMAIN_MIXED_SCRIPTS',
+        `label "${unicode}" mixes ${scripts.join(' and ')} letters, as look-alike names do; write each label in one script`,
+      );
+    }
   }
   if (labels.length < 2) {
     return fail(

@@ -116,6 +116,9 @@ export const ERROR_CATALOGUE = {
   DOMAIN_INVALID_LABEL: domainName(
     'A label is empty, longer than 63, has a leading/trailing hyphen or bad punycode.',
   ),
+  DOMAIN_MIXED_SCRIPTS: domainName(
+    'A label mixes scripts, as look-alike names do (`аpple.com` with a Cyrillic `а`): each label must be in one script, or Latin with Han and Japanese kana, Bopomofo or Hangul (UTS #39 “Highly Restrictive”). Checked on the Unicode form, also for `xn--` labels.',
+  ),
   DOMAIN_SINGLE_LABEL: domainName(
     'The name has one label (`localhost`, `com`); register a fully qualified name.',
   ),

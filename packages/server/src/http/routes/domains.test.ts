@@ -130,6 +130,7 @@ describe('POST /api/public/domain', () => {
       { domain: 'two.example', domainType: 'Newsletter' },
       { domain: 'Bücher.example', domainType: 'Marketing' },
       { domain: '192.0.2.7', domainType: 'Marketing' },
+      { domain: 'аpple.example', domainType: 'Marketing' },
     ]);
     assert.equal(res.status, 200);
     assert.deepEqual(
@@ -140,6 +141,7 @@ describe('POST /api/public/domain', () => {
         [400, 'DOMAIN_TYPE_INVALID'],
         [200, 'xn--bcher-kva.example'],
         [400, 'DOMAIN_IP_ADDRESS'],
+        [400, 'DOMAIN_MIXED_SCRIPTS'],
       ],
     );
     for (const failed of res.body.filter((e: any) => e.status !== 200)) {
