@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build the pages the server serves (playground, domains dashboard) into dist/web: the
 // TypeScript bundled for browsers with esbuild, HTML, CSS and images copied as they are.
-import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -9,6 +9,8 @@ import { build } from 'esbuild';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.join(here, '../web');
 const out = path.join(here, '../dist/web');
+// Rebuilt from nothing, so no file of an earlier build (a source map, a renamed chunk) is served.
+rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const entries = readdirSync(web).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
 await build({
@@ -19,7 +21,9 @@ await build({
   platform: 'browser',
   target: 'es2022',
   minify: true,
-  sourcemap: true,
+  // No source maps: everything in dist/web is served, and a map hands out the sources (715 KB)
+  // to anyone. The readable sources are web/*.ts in the repository.
+  sourcemap: false,
   outdir: out,
   loader: { '.css': 'css' },
   logLevel: 'warning',

@@ -7,6 +7,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export interface Config {
+  /** `NODE_ENV=production`: development defaults become refusals (`production.ts`). */
+  production: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -145,6 +147,7 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env): Config {
   const dkimProviderHost = hostName(env, 'DKIM_PROVIDER_HOST', 'localhost');
   return {
+    production: env.NODE_ENV?.trim() === 'production',
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),

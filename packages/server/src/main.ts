@@ -3,6 +3,7 @@
  * stop it gracefully: no new connections, in-flight requests finish, the database closes.
  */
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { productionProblems, weakSecretKeyWarning } from './production.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -16,8 +17,18 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (config.production) {
+    const problems = productionProblems(config);
+    if (problems.length > 0) {
+      for (const problem of problems) process.stderr.write(`configuration error: ${problem}\n`);
+      process.stderr.write('NODE_ENV=production refuses to start until these are fixed\n');
+      process.exit(2);
+    }
+  }
   const server = await startServer(config);
   const log = server.app.log;
+  const weakKey = weakSecretKeyWarning(config);
+  if (weakKey) log.warn(weakKey);
   log.info({ url: server.url, database: server.store.kind, dataDir: config.dataDir }, 'service ready');
   if (config.dkimProviderHost === 'localhost') {
     log.warn(

@@ -34,7 +34,7 @@ export function resolveSecretKey(configured: Buffer | undefined, dataDir: string
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (text === undefined) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const key = randomBytes(SECRET_KEY_BYTES);
     try {
       // 'wx': never overwrite a key another process wrote a moment ago (keys sealed with it).

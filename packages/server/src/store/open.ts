@@ -2,7 +2,7 @@
  * Open the configured database and bring its schema up to date. SQLite (a file in
  * `DATA_DIR`) is the embedded default; a `postgres://` `DATABASE_URL` selects PostgreSQL.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
@@ -45,8 +45,13 @@ export async function openStore(options: StoreOptions): Promise<KyselyStore> {
 }
 
 function openSqlite(dataDir: string, cache?: CacheOptions): KyselyStore {
-  mkdirSync(dataDir, { recursive: true });
+  // The database holds every account's key hashes and sealed DKIM keys: only this user may
+  // read it. A directory or file that already exists keeps the mode its owner gave it.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = sqliteFile(dataDir);
+  // Created here, 0600, before SQLite would create it 0644; SQLite gives its -wal and -shm
+  // files the database file's mode.
+  closeSync(openSync(file, 'a', 0o600));
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit,
   // so an acknowledged registration survives a power cut (SQLite docs, "WAL mode" §4).
