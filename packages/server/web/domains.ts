@@ -10,7 +10,12 @@
 import { type DomainResult, ServiceApiError, ServiceClient, zoneFileLines } from '@service/client';
 import { copyToClipboard, el } from './lib/dom.js';
 
-const KEY_STORAGE = 'service.apiKey';
+/**
+ * Where earlier versions kept the key for the tab. The key now lives in this page's memory
+ * only: the playground, on the same origin, runs templates from anywhere, and nothing a script
+ * there could read (storage, cookies) holds the account's full key. A reload asks again.
+ */
+const LEGACY_KEY_STORAGE = 'service.apiKey';
 /** Pending domains and open panels are re-polled this often; the server re-checks DNS when stale. */
 const POLL_MS = 5000;
 /** The whole list is re-read this often (and when the tab regains focus or visibility). */
@@ -361,7 +366,6 @@ function useKey(key: string): void {
 }
 
 function forgetKey(): void {
-  sessionStorage.removeItem(KEY_STORAGE);
   client = undefined;
   clearTimeout(pollTimer);
   clearTimeout(refreshTimer);
@@ -380,7 +384,6 @@ document.addEventListener('DOMContentLoaded', () => {
     event.preventDefault();
     const key = $<HTMLInputElement>('key-input').value.trim();
     if (!key) return;
-    sessionStorage.setItem(KEY_STORAGE, key);
     $<HTMLInputElement>('key-input').value = '';
     $('list-error').hidden = true;
     $('key-error').hidden = true;
@@ -390,6 +393,5 @@ document.addEventListener('DOMContentLoaded', () => {
   $('register-form').addEventListener('submit', (event) => void register(event as SubmitEvent));
   window.addEventListener('focus', refreshOnReturn);
   document.addEventListener('visibilitychange', refreshOnReturn);
-  const saved = sessionStorage.getItem(KEY_STORAGE);
-  if (saved) useKey(saved);
+  sessionStorage.removeItem(LEGACY_KEY_STORAGE);
 });
