@@ -4,7 +4,7 @@
  *   (target ≤ 2× the quiet p99), with the default render budget and with the budget lifted
  *   (what the render threads alone hold);
  * - image upload throughput with every upload decoded and encoded again;
- * - the DNS responder under 256 trickling TCP connections (dns-abuse.bench.ts).
+ * - the DNS responder under 256 trickling TCP connections and a UDP flood (dns-abuse.bench.ts).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { dnsUnderAttack } from './dns-abuse.bench.js';
 import { fmt, type LoadResult, load, repoRoot, row, startService } from './support.js';
 
 const run = promisify(execFile);
@@ -181,4 +182,5 @@ export async function runAbuseBench(): Promise<void> {
   await renderFlood('Render flood, default render budget', {});
   await renderFlood('Render flood, budget lifted: the render threads alone', { RENDER_BUDGET: '100000000' });
   await uploads();
+  await dnsUnderAttack();
 }

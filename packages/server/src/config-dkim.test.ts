@@ -12,6 +12,10 @@ test('defaults: responder off, NS and SOA contact under the provider host, keyge
   assert.deepEqual(config.dns.nameServers, ['ns.mail.example.com']);
   assert.equal(config.dns.soaContact, 'hostmaster.mail.example.com');
   assert.equal(config.dns.ttl, 300);
+  assert.equal(config.dns.rateLimit, 20);
+  assert.equal(config.dns.rateLimitSlip, 2);
+  assert.equal(config.dns.tcpMaxConnections, 256);
+  assert.equal(config.dns.tcpMaxPerClient, 16);
   assert.equal(config.dkim.secretKey, undefined);
   assert.equal(config.dkim.keygenConcurrency, Math.max(1, availableParallelism() - 1));
 });
@@ -32,6 +36,20 @@ test('DNS_LISTEN, DNS_SECONDARIES and DNS_NS parse IPv4, IPv6 and default ports'
   assert.deepEqual(config.dns.nameServers, ['ns1.example.net', 'ns2.example.net']);
   assert.equal(config.dns.soaContact, 'dns-admin.example.net');
   assert.deepEqual(loadConfig({ DNS_LISTEN: '[::1]:53' }).dns.listen, { host: '::1', port: 53 });
+});
+
+test('the responder\'s abuse limits are read from DNS_RATE_LIMIT, DNS_RATE_LIMIT_SLIP and DNS_TCP_*', () => {
+  const config = loadConfig({
+    DNS_RATE_LIMIT: '0',
+    DNS_RATE_LIMIT_SLIP: '3',
+    DNS_TCP_MAX_CONNECTIONS: '1000',
+    DNS_TCP_MAX_PER_CLIENT: '4',
+  });
+  assert.equal(config.dns.rateLimit, 0);
+  assert.equal(config.dns.rateLimitSlip, 3);
+  assert.equal(config.dns.tcpMaxConnections, 1000);
+  assert.equal(config.dns.tcpMaxPerClient, 4);
+  assert.throws(() => loadConfig({ DNS_RATE_LIMIT_SLIP: '11' }), /DNS_RATE_LIMIT_SLIP must be an integer from 0/);
 });
 
 test('SECRET_KEY takes 32 bytes as hex or base64, and errors never echo it', () => {

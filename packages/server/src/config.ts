@@ -118,6 +118,13 @@ export interface DnsConfig {
   soaContact: string;
   /** TTL of the key records and of negative answers (SOA minimum), seconds. */
   ttl: number;
+  /** UDP: identical answers per second to one client network; 0 = no response rate limiting. */
+  rateLimit: number;
+  /** UDP: every `rateLimitSlip`-th answer over the limit goes out empty and truncated (0 = none). */
+  rateLimitSlip: number;
+  /** TCP connections held at once, and per client address (IPv6: per /64). */
+  tcpMaxConnections: number;
+  tcpMaxPerClient: number;
 }
 
 export interface Limits {
@@ -226,6 +233,10 @@ export function loadConfig(env: Env = process.env): Config {
       nameServers: hostNames(env, 'DNS_NS', [`ns.${dkimProviderHost}`]),
       soaContact: hostName(env, 'DNS_SOA_CONTACT', `hostmaster.${dkimProviderHost}`),
       ttl: integer(env, 'DNS_TTL', 300, 1, 86_400),
+      rateLimit: integer(env, 'DNS_RATE_LIMIT', 20, 0, 1_000_000),
+      rateLimitSlip: integer(env, 'DNS_RATE_LIMIT_SLIP', 2, 0, 10),
+      tcpMaxConnections: integer(env, 'DNS_TCP_MAX_CONNECTIONS', 256, 1, 100_000),
+      tcpMaxPerClient: integer(env, 'DNS_TCP_MAX_PER_CLIENT', 16, 1, 100_000),
     },
   };
 }

@@ -16,6 +16,7 @@ import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
 import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
 import { startTestServer } from './test-support/test-server.js';
+import { waitUntil } from './test-support/wait.js';
 
 let postgres: PostgresServer;
 let bind: BindServer;
@@ -51,14 +52,6 @@ async function post(url: string, key: string, route: string, body: unknown) {
   });
   assert.equal(res.status, 200);
   return (await res.json()) as any[];
-}
-
-async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 test('three processes share one database: one registration per name, one check per due domain', async () => {

@@ -73,6 +73,11 @@ export async function startHostedDkim(
       listen: dns.listen,
       zone: () => zoneOf.current(),
       transferAllowed: (address) => allowed.has(address),
+      tcp: { max: dns.tcpMaxConnections, maxPerClient: dns.tcpMaxPerClient },
+      responseRateLimit:
+        dns.rateLimit === 0
+          ? false
+          : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip, exempt: (address) => allowed.has(address) },
     });
     log.info(
       { zone: publisher.current().origin, listen: responder.address, serial: publisher.current().serial },

@@ -85,6 +85,24 @@ test('EDNS0 buffer sizes are honoured over the wire', async () => {
   }
 });
 
+test('EDNS version 1 gets BADVERS on the wire (dig then retries with version 0); two OPTs get FORMERR', async () => {
+  // dig negotiates by default, so its final status is NOERROR after a BADVERS: the first answer
+  // is the one under test.
+  const strict = await dig('+edns=1', '+noednsneg', `${TOKEN}.dkim.provider.test`, 'TXT');
+  assert.match(strict, /status: BADVERS/);
+  assert.match(strict, /EDNS: version: 0/);
+  assert.match(
+    await dig('+edns=1', `${TOKEN}.dkim.provider.test`, 'TXT'),
+    /BADVERS, retrying with EDNS version 0/,
+  );
+  const opt = { name: '.', type: 'OPT', udpPayloadSize: 1232, flags: 0 } as never;
+  const twoOpts = dnsPacket.encode({
+    ...query(`${TOKEN}.dkim.provider.test`, 'TXT'),
+    additionals: [opt, opt],
+  });
+  assert.equal(decodeReply((await udpExchange(responder.address, twoOpts))!).rcode, 'FORMERR');
+});
+
 test('NXDOMAIN with the SOA in authority; ANY refused with a tiny answer', async () => {
   const out = await dig('nobody.dkim.provider.test', 'TXT');
   assert.match(out, /status: NXDOMAIN/);

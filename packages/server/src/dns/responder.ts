@@ -1,13 +1,17 @@
 /**
  * The DNS responder's sockets: UDP and TCP on one address and port (RFC 1035 §4.2; TCP per
- * RFC 7766). All decisions are made by `answerMessage`; this file only frames and moves bytes,
- * and bounds what one client can make us hold (connections, buffered bytes, idle time).
+ * RFC 7766). All decisions are made by `answerMessage`; this file only frames and moves bytes.
+ * What one client can make us do is bounded elsewhere: UDP answers by `ResponseRateLimiter`,
+ * TCP connections and their deadlines by `TcpConnectionTable`.
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
 import type { HostPort } from '../config.js';
 import { answerMessage } from './answer.js';
 import { answerUdpCached } from './answer-cache.js';
+import { normaliseAddress } from './client-address.js';
+import { ResponseRateLimiter, type ResponseRateLimitOptions, truncatedReply } from './response-rate-limit.js';
+import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
 import type { DkimZone } from './zone.js';
 
 export interface DnsResponderOptions {
@@ -16,15 +20,20 @@ export interface DnsResponderOptions {
   zone: () => DkimZone;
   /** Whether a client address may transfer the zone (AXFR/IXFR over TCP). */
   transferAllowed: (address: string) => boolean;
-  /** A TCP connection idle this long is closed (RFC 7766 §6.2.3 suggests seconds). Default 10 s. */
-  tcpIdleMs?: number;
-  /** Concurrent TCP connections; more are closed at once. Default 256. */
-  maxTcpConnections?: number;
+  /** TCP connections: how many, per client, and their deadlines (see `TcpConnectionTable`). */
+  tcp?: TcpLimits;
+  /**
+   * UDP response rate limiting (see `ResponseRateLimiter`); `false` turns it off. Default 20
+   * identical answers per second per client network, every 2nd dropped one sent truncated.
+   */
+  responseRateLimit?: ResponseRateLimitOptions | false;
 }
 
 export interface DnsResponder {
   /** The bound address (the real port when `listen.port` was 0). */
   readonly address: HostPort;
+  /** TCP connections held now. */
+  tcpConnections(): number;
   close(): Promise<void>;
 }
 
@@ -40,12 +49,13 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
       const tcp = await listenTcp(options, port);
       return {
         address: { host: options.listen.host, port },
+        tcpConnections: () => tcp.connections.size,
         close: async () => {
           await Promise.all([
             new Promise<void>((resolve) => udp.close(() => resolve())),
             new Promise<void>((resolve) => {
-              tcp.close(() => resolve());
-              for (const socket of tcpSockets.get(tcp) ?? []) socket.destroy();
+              tcp.server.close(() => resolve());
+              tcp.connections.closeAll();
             }),
           ]);
         },
@@ -66,9 +76,19 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
 function bindUdp(options: DnsResponderOptions): Promise<dgram.Socket> {
   const type = net.isIPv6(options.listen.host) ? 'udp6' : 'udp4';
   const socket = dgram.createSocket({ type, ipv6Only: type === 'udp6' });
+  const limiter =
+    options.responseRateLimit === false
+      ? undefined
+      : new ResponseRateLimiter(
+          // The zone's secondaries are never limited, as BIND's `exempt-clients`.
+          options.responseRateLimit ?? { perSecond: 20, slip: 2, exempt: options.transferAllowed },
+        );
   socket.on('message', (message, remote) => {
     const reply = answerUdpCached(message, options.zone());
-    if (reply) socket.send(reply, remote.port, remote.address);
+    if (!reply) return;
+    const decision = limiter?.decide(normaliseAddress(remote.address), message, reply) ?? 'send';
+    const sent = decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
+    if (sent) socket.send(sent, remote.port, remote.address);
   });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
@@ -81,53 +101,60 @@ function bindUdp(options: DnsResponderOptions): Promise<dgram.Socket> {
   });
 }
 
-const tcpSockets = new WeakMap<net.Server, Set<net.Socket>>();
+/** Most answer bytes waiting to be written to one TCP client before we stop reading from it. */
+const MAX_PENDING_WRITE = 1024 * 1024;
 
-function listenTcp(options: DnsResponderOptions, port: number): Promise<net.Server> {
-  const sockets = new Set<net.Socket>();
-  const maxConnections = options.maxTcpConnections ?? 256;
+interface TcpListener {
+  server: net.Server;
+  connections: TcpConnectionTable;
+}
+
+function listenTcp(options: DnsResponderOptions, port: number): Promise<TcpListener> {
+  const connections = new TcpConnectionTable(options.tcp);
   const server = net.createServer((socket) => {
-    if (sockets.size >= maxConnections) {
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
-    socket.setTimeout(options.tcpIdleMs ?? 10_000, () => socket.destroy());
-    socket.setNoDelay(true);
     const address = normaliseAddress(socket.remoteAddress ?? '');
+    const connection = connections.admit(socket, address);
+    if (!connection) return;
+    socket.setNoDelay(true);
     const transferAllowed = options.transferAllowed(address);
     let buffered: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
+      if (buffered.length === 0) connection.messageStarted();
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      let completed = false;
       while (buffered.length >= 2) {
         const length = buffered.readUInt16BE(0);
         if (buffered.length < 2 + length) break;
         const message = buffered.subarray(2, 2 + length);
         buffered = buffered.subarray(2 + length);
+        completed = true;
+        connection.messageDone();
         for (const reply of answerMessage(message, options.zone(), { transport: 'tcp', transferAllowed })) {
           const prefix = Buffer.alloc(2);
           prefix.writeUInt16BE(reply.length);
           socket.write(Buffer.concat([prefix, reply]));
         }
       }
+      // Only a whole message renews a deadline: trickled bytes of one never do.
+      if (buffered.length === 0) connection.waitForMessage();
+      else if (completed) connection.messageStarted();
       // A complete frame is at most MAX_TCP_FRAME, so more than that pending cannot happen;
       // the check keeps a misbehaving client from growing the buffer regardless.
-      if (buffered.length > MAX_TCP_FRAME) socket.destroy();
+      if (buffered.length > MAX_TCP_FRAME) connection.close();
+      // A client that pipelines queries without reading the answers is read no further until
+      // it catches up (its deadlines still run).
+      if (socket.writableLength > MAX_PENDING_WRITE) {
+        socket.pause();
+        socket.once('drain', () => socket.resume());
+      }
     });
   });
-  tcpSockets.set(server, sockets);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host: options.listen.host, ipv6Only: net.isIPv6(options.listen.host) }, () => {
       server.off('error', reject);
-      resolve(server);
+      resolve({ server, connections });
     });
   });
-}
-
-/** `::ffff:127.0.0.1` → `127.0.0.1`, so allow-lists compare plain IPv4 addresses. */
-export function normaliseAddress(address: string): string {
-  return address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
 }

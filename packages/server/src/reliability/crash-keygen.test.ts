@@ -15,21 +15,10 @@ import { sqliteFile } from '../store/open.js';
 import type { Database } from '../store/tables.js';
 import { runCli, startServerProcess } from '../test-support/processes.js';
 import { TEST_BACKEND, testDatabaseUrl } from '../test-support/test-server.js';
+import { waitUntil } from '../test-support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'crash-keygen-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function waitUntil(
-  what: string,
-  condition: () => Promise<boolean>,
-  timeoutMs = 120_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 test(`a kill during key generation leaves no domain without keys after restart (${TEST_BACKEND})`, async (t) => {
   const databaseUrl = await testDatabaseUrl();
@@ -77,7 +66,7 @@ test(`a kill during key generation leaves no domain without keys after restart (
       }),
     });
     assert.equal(res.status, 200);
-    await waitUntil('some keys exist', async () => (await counts()).keys > 0);
+    await waitUntil('some keys exist', async () => (await counts()).keys > 0, 120_000);
     server.child.kill('SIGKILL');
     await server.exited;
     const atKill = await counts();
@@ -85,10 +74,14 @@ test(`a kill during key generation leaves no domain without keys after restart (
     assert.ok(atKill.keys < atKill.tokens, 'the kill came mid-generation');
 
     server = await startServerProcess(env, { built: true });
-    await waitUntil('every token has its key', async () => {
-      const now = await counts();
-      return now.keys === now.tokens;
-    });
+    await waitUntil(
+      'every token has its key',
+      async () => {
+        const now = await counts();
+        return now.keys === now.tokens;
+      },
+      120_000,
+    );
     const done = await counts();
     assert.equal(done.tokens, 36);
     assert.equal(done.keys, 36);

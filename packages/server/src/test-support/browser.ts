@@ -60,24 +60,7 @@ export async function openPage(
   };
 }
 
-/**
- * Polls `probe` until it returns something other than `undefined`/`false`, and returns that.
- * For conditions Playwright cannot wait on itself (the clipboard, the API's view); fails with
- * `what` after `timeoutMs`, which only a broken page reaches.
- */
-export async function waitUntil<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitUntil } from './wait.js';
 
 /**
  * The WCAG 2 A and AA violations axe-core finds on `url` once `ready` is in the page, as

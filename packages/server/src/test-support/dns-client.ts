@@ -78,11 +78,12 @@ export function tcpExchange(
   messages: Buffer[],
   until: (replies: DnsReply[]) => boolean,
   timeoutMs = 2000,
+  localAddress?: string,
 ): Promise<DnsReply[]> {
   return new Promise((resolve, reject) => {
     const replies: DnsReply[] = [];
     let buffered = Buffer.alloc(0);
-    const socket = net.connect(server.port, server.host);
+    const socket = net.connect({ port: server.port, host: server.host, localAddress });
     const timer = setTimeout(() => finish(), timeoutMs);
     const finish = () => {
       clearTimeout(timer);
@@ -110,9 +111,15 @@ export function tcpExchange(
   });
 }
 
-/** One query over TCP, its one reply. */
-export async function tcpQuery(server: HostPort, packet: Packet): Promise<DnsReply> {
-  const [reply] = await tcpExchange(server, [dnsPacket.encode(packet)], (r) => r.length >= 1);
+/** One query over TCP, its one reply; `localAddress` picks the client address (127.0.0.x). */
+export async function tcpQuery(server: HostPort, packet: Packet, localAddress?: string): Promise<DnsReply> {
+  const [reply] = await tcpExchange(
+    server,
+    [dnsPacket.encode(packet)],
+    (r) => r.length >= 1,
+    2000,
+    localAddress,
+  );
   if (!reply) throw new Error('no TCP reply');
   return reply;
 }

@@ -1,0 +1,241 @@
+/**
+ * The responder under attack, over real sockets on loopback (any 127.0.0.0/8 address is a
+ * distinct client): connections that trickle bytes to hold the TCP table, and UDP floods that
+ * would aim our answers at a forged victim.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import net from 'node:net';
+import { test } from 'node:test';
+import dnsPacket from 'dns-packet';
+import { decodeReply, query, tcpQuery, udpQuery } from '../test-support/dns-client.js';
+import { waitUntil } from '../test-support/wait.js';
+import { type DnsResponder, type DnsResponderOptions, startDnsResponder } from './responder.js';
+import { DkimZone } from './zone.js';
+
+const TOKEN = 'b'.repeat(32);
+const NAME = `${TOKEN}.dkim.provider.test`;
+const zone = new DkimZone({
+  origin: 'dkim.provider.test',
+  serial: 7,
+  nameServers: ['ns.provider.test'],
+  soaContact: 'hostmaster.provider.test',
+  ttl: 300,
+  keys: [{ token: TOKEN, publicKey: randomBytes(294).toString('base64') }],
+});
+
+async function withResponder(
+  options: Partial<DnsResponderOptions>,
+  body: (responder: DnsResponder) => Promise<void>,
+): Promise<void> {
+  const responder = await startDnsResponder({
+    listen: { host: '127.0.0.1', port: 0 },
+    zone: () => zone,
+    transferAllowed: () => false,
+    ...options,
+  });
+  try {
+    await body(responder);
+  } finally {
+    await responder.close();
+  }
+}
+
+/** A hostile TCP client: the 2-byte length of a 65,535-byte message, then one byte a second. */
+interface Trickler {
+  socket: net.Socket;
+  closed: Promise<number>;
+}
+
+function trickle(responder: DnsResponder, localAddress: string): Promise<Trickler> {
+  return new Promise((resolve) => {
+    const opened = performance.now();
+    const socket = net.connect({ host: '127.0.0.1', port: responder.address.port, localAddress });
+    const timer = setInterval(() => socket.writable && socket.write(Buffer.from([0x41])), 1000);
+    const closed = new Promise<number>((done) =>
+      socket.once('close', () => {
+        clearInterval(timer);
+        done(performance.now() - opened);
+      }),
+    );
+    socket.on('error', () => {});
+    socket.once('connect', () => {
+      socket.write(Buffer.from([0xff, 0xff]));
+      resolve({ socket, closed });
+    });
+  });
+}
+
+async function trickleFrom(responder: DnsResponder, addresses: string[], each: number): Promise<Trickler[]> {
+  const all: Trickler[] = [];
+  for (const address of addresses) for (let i = 0; i < each; i++) all.push(await trickle(responder, address));
+  return all;
+}
+
+function stop(tricklers: Trickler[]): Promise<number[]> {
+  for (const t of tricklers) t.socket.destroy();
+  return Promise.all(tricklers.map((t) => t.closed));
+}
+
+test('256 trickling connections from one address hold 16 places; other clients still get TCP answers', async () => {
+  await withResponder({}, async (responder) => {
+    const hostile = await trickleFrom(responder, ['127.0.0.3'], 256);
+    try {
+      await waitUntil('the responder to turn away all but 16', async () => {
+        const open = hostile.filter((t) => !t.socket.destroyed).length;
+        return open === 16 && responder.tcpConnections() === 16;
+      });
+      const reply = await tcpQuery(responder.address, query(NAME, 'TXT'), '127.0.0.2');
+      assert.equal(reply.answers?.length, 1);
+    } finally {
+      await stop(hostile);
+    }
+  });
+});
+
+test('256 trickling connections from 16 addresses fill the table; a real query takes the place of the stalest', async () => {
+  // Deadlines far away, so only eviction can let the real query in.
+  await withResponder({ tcp: { idleMs: 120_000, messageMs: 120_000 } }, async (responder) => {
+    const addresses = Array.from({ length: 16 }, (_, i) => `127.0.0.${10 + i}`);
+    const hostile = await trickleFrom(responder, addresses, 16);
+    try {
+      await waitUntil('all 256 to be held', async () => responder.tcpConnections() === 256);
+      for (let i = 0; i < 3; i++) {
+        const reply = await tcpQuery(responder.address, query(NAME, 'TXT', { id: i }), '127.0.0.2');
+        assert.equal(reply.id, i);
+        assert.equal(reply.answers?.length, 1);
+      }
+      // The first real query pushed out the connection opened first, which never completed a
+      // message; the next ones took the place the previous one left, or (if it had not closed
+      // yet) the next oldest's: the closed ones are the oldest, one to three of them.
+      await waitUntil('the oldest to be closed', async () => hostile[0]!.socket.destroyed);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const closed = hostile.map((t, i) => (t.socket.destroyed ? i : -1)).filter((i) => i >= 0);
+      assert.ok(closed.length <= 3, `closed: ${closed}`);
+      assert.deepEqual(closed, [...closed.keys()], 'in order of age');
+    } finally {
+      await stop(hostile);
+    }
+  });
+});
+
+test('a message must arrive whole in time: trickled bytes do not renew the deadline', async () => {
+  await withResponder({ tcp: { idleMs: 30_000, messageMs: 1500 } }, async (responder) => {
+    const [slow] = await trickleFrom(responder, ['127.0.0.4'], 1);
+    // Under the old rule each byte renewed a 30 s idle timer, and this connection stayed open.
+    const heldMs = await Promise.race([
+      slow!.closed,
+      new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 15_000)),
+    ]);
+    slow!.socket.destroy();
+    assert.ok(heldMs < 15_000, `held ${Math.round(heldMs)} ms`);
+  });
+});
+
+test('a connection that keeps asking whole questions stays open across deadlines', async () => {
+  await withResponder({ tcp: { idleMs: 1000, messageMs: 1000 } }, async (responder) => {
+    const socket = net.connect({ host: '127.0.0.1', port: responder.address.port });
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answers = 0;
+    socket.on('data', () => answers++);
+    const message = dnsPacket.streamEncode(query(NAME, 'TXT'));
+    // Two questions per idle period for three periods.
+    for (let i = 0; i < 6; i++) {
+      socket.write(message);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await waitUntil('six answers', async () => answers >= 6);
+    assert.equal(socket.destroyed, false);
+    socket.destroy();
+  });
+});
+
+/** Sends `count` copies of `message` from `localAddress` at once; resolves with what came back. */
+async function flood(
+  responder: DnsResponder,
+  localAddress: string,
+  message: Buffer,
+  count: number,
+): Promise<Buffer[]> {
+  const socket = dgram.createSocket('udp4');
+  const replies: Buffer[] = [];
+  socket.on('message', (m) => replies.push(m));
+  await new Promise<void>((resolve) => socket.bind(0, localAddress, resolve));
+  // In bursts of 25, so no datagram is lost in a socket buffer: every query is counted.
+  for (let i = 0; i < count; i++) {
+    socket.send(message, responder.address.port, '127.0.0.1');
+    if (i % 25 === 24) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  // The replies to a burst on loopback: wait until none has come for half a second.
+  let seen = -1;
+  while (seen !== replies.length) {
+    seen = replies.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  socket.close();
+  return replies;
+}
+
+test('UDP: identical answers to one network are rate limited, every 2nd over the limit sent truncated and empty', async () => {
+  await withResponder({}, async (responder) => {
+    const message = dnsPacket.encode(query(NAME, 'TXT', { edns: 1232 }));
+    const started = performance.now();
+    const replies = await flood(responder, '127.0.0.2', message, 400);
+    const seconds = (performance.now() - started) / 1000;
+    const full = replies.filter((r) => decodeReply(r).answers?.length === 1);
+    const slips = replies.filter((r) => decodeReply(r).flag_tc);
+    // 20 a second, a second's worth in the bucket at the start.
+    assert.ok(
+      full.length >= 20 && full.length <= 20 + Math.ceil(20 * seconds),
+      `${full.length} full answers`,
+    );
+    assert.equal(full.length + slips.length, replies.length);
+    const dropped = 400 - full.length;
+    assert.ok(
+      Math.abs(slips.length - dropped / 2) <= 1,
+      `${slips.length} slips for ${dropped} over the limit`,
+    );
+    for (const slip of slips) {
+      assert.ok(slip.length <= message.length, 'a slip is never larger than the question');
+      assert.equal(decodeReply(slip).answers?.length, 0);
+    }
+    const sent = replies.reduce((sum, r) => sum + r.length, 0);
+    const received = message.length * 400;
+    assert.ok(sent / received < 1.5, `amplification ${(sent / received).toFixed(2)}×`);
+
+    // Another network is not affected, and the limited one still gets the answer over TCP,
+    // which a forged address cannot use.
+    assert.equal((await udpQuery(responder.address, query(NAME, 'TXT', { edns: 1232 }))).answers?.length, 1);
+    assert.equal((await tcpQuery(responder.address, query(NAME, 'TXT'), '127.0.0.2')).answers?.length, 1);
+  });
+});
+
+test("UDP: random names share one NXDOMAIN budget; the zone's secondaries are never limited", async () => {
+  await withResponder({ transferAllowed: (address) => address === '127.0.0.5' }, async (responder) => {
+    const socket = dgram.createSocket('udp4');
+    const replies: Buffer[] = [];
+    socket.on('message', (m) => replies.push(m));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.6', resolve));
+    for (let i = 0; i < 200; i++)
+      socket.send(
+        dnsPacket.encode(query(`${randomBytes(8).toString('hex')}.dkim.provider.test`, 'TXT')),
+        responder.address.port,
+        '127.0.0.1',
+      );
+    await waitUntil('the replies', async () => replies.length >= 100, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    socket.close();
+    const nxdomains = replies.filter((r) => decodeReply(r).rcode === 'NXDOMAIN' && !decodeReply(r).flag_tc);
+    assert.ok(nxdomains.length < 60, `${nxdomains.length} NXDOMAIN answers to 200 random names`);
+
+    const secondary = await flood(
+      responder,
+      '127.0.0.5',
+      dnsPacket.encode(query(NAME, 'TXT', { edns: 1232 })),
+      200,
+    );
+    assert.equal(secondary.filter((r) => decodeReply(r).answers?.length === 1).length, 200);
+  });
+});
