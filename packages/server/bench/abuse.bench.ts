@@ -12,21 +12,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { LARGE_DOCUMENT } from '../src/test-support/large-document.js';
 import { dnsUnderAttack } from './dns-abuse.bench.js';
 import { fmt, type LoadResult, load, repoRoot, row, startService } from './support.js';
 
 const run = promisify(execFile);
-
-/** About 240 KB of editor JSON, the size the attack saved. */
-const LARGE = {
-  type: 'doc',
-  content: Array.from({ length: 820 }, (_, i) => ({
-    type: 'paragraph',
-    content: [
-      { type: 'text', text: `${i} ${'Lorem ipsum dolor sit amet, consectetur. '.repeat(5)}`.slice(0, 230) },
-    ],
-  })),
-};
 
 function createKey(env: Record<string, string>, args: string[]): string {
   const out = execFileSync(
@@ -52,7 +42,7 @@ export async function renderFlood(label: string, env: Record<string, string>): P
       await fetch(`${service.url}/api/public/templates`, {
         method: 'POST',
         headers: browserHeaders,
-        body: JSON.stringify({ templates: [{ name: 'large', document: LARGE }] }),
+        body: JSON.stringify({ templates: [{ name: 'large', document: LARGE_DOCUMENT }] }),
       })
     ).json()) as { data: { id: string } }[];
     const id = saved[0]!.data.id;

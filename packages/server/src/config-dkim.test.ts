@@ -38,7 +38,7 @@ test('DNS_LISTEN, DNS_SECONDARIES and DNS_NS parse IPv4, IPv6 and default ports'
   assert.deepEqual(loadConfig({ DNS_LISTEN: '[::1]:53' }).dns.listen, { host: '::1', port: 53 });
 });
 
-test('the responder\'s abuse limits are read from DNS_RATE_LIMIT, DNS_RATE_LIMIT_SLIP and DNS_TCP_*', () => {
+test("the responder's abuse limits are read from DNS_RATE_LIMIT, DNS_RATE_LIMIT_SLIP and DNS_TCP_*", () => {
   const config = loadConfig({
     DNS_RATE_LIMIT: '0',
     DNS_RATE_LIMIT_SLIP: '3',
@@ -49,7 +49,10 @@ test('the responder\'s abuse limits are read from DNS_RATE_LIMIT, DNS_RATE_LIMIT
   assert.equal(config.dns.rateLimitSlip, 3);
   assert.equal(config.dns.tcpMaxConnections, 1000);
   assert.equal(config.dns.tcpMaxPerClient, 4);
-  assert.throws(() => loadConfig({ DNS_RATE_LIMIT_SLIP: '11' }), /DNS_RATE_LIMIT_SLIP must be an integer from 0/);
+  assert.throws(
+    () => loadConfig({ DNS_RATE_LIMIT_SLIP: '11' }),
+    /DNS_RATE_LIMIT_SLIP must be an integer from 0/,
+  );
 });
 
 test('SECRET_KEY takes 32 bytes as hex or base64, and errors never echo it', () => {

@@ -7,18 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { LARGE_DOCUMENT } from '../../test-support/large-document.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
-/** About 250 KB of JSON once cleaned: 820 paragraphs of 230 characters. */
-const LARGE = {
-  type: 'doc',
-  content: Array.from({ length: 820 }, (_, i) => ({
-    type: 'paragraph',
-    content: [
-      { type: 'text', text: `${i} ${'Lorem ipsum dolor sit amet, consectetur. '.repeat(5)}`.slice(0, 230) },
-    ],
-  })),
-};
 const SMALL = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] };
 
 describe('render cost', () => {
@@ -48,11 +39,11 @@ describe('render cost', () => {
   before(async () => {
     t = await startTestServer({ TEMPLATE_RENDER_MAX_OUTPUT_BYTES: '600000' });
     ({ key } = await t.createKey({ scopes: ['templates', 'images'] }));
-    large = await save(t, key, LARGE);
+    large = await save(t, key, LARGE_DOCUMENT);
     small = await save(t, key, SMALL);
     budgeted = await startTestServer({ RENDER_BUDGET: '40' });
     ({ key: budgetedKey } = await budgeted.createKey({ scopes: ['templates'] }));
-    budgetedLarge = await save(budgeted, budgetedKey, LARGE);
+    budgetedLarge = await save(budgeted, budgetedKey, LARGE_DOCUMENT);
     budgetedSmall = await save(budgeted, budgetedKey, SMALL);
   });
   after(async () => {
