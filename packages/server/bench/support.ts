@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -133,9 +133,66 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
   };
 }
 
+/**
+ * Requests at a fixed rate (an open loop, as real pollers send them, however slow the server
+ * is), with latencies in microseconds counted from each request's scheduled time, so a server
+ * that stalls is charged for the requests that waited behind the stall (no coordinated
+ * omission). autocannon's closed loop measures throughput and rounds latencies to whole ms.
+ */
+export async function poll(options: {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  rate: number;
+  seconds: number;
+}): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  const one = (scheduled: number) =>
+    new Promise<void>((resolve) => {
+      const req = request(options.url, { method: options.method, headers: options.headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - scheduled);
+          if ((res.statusCode ?? 0) >= 300) non2xx++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(options.body);
+    });
+  const pending: Promise<void>[] = [];
+  for (let sent = 0; sent < total; ) {
+    const now = performance.now();
+    while (sent < total && started + (sent * 1000) / options.rate <= now)
+      pending.push(one(started + (sent++ * 1000) / options.rate));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    requests: total,
+    rps: total / ((performance.now() - started) / 1000),
+    p50: at(0.5),
+    p99: at(0.99),
+    non2xx,
+    errors,
+  };
+}
+
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function row(label: string, r: LoadResult): string {
-  return `${label.padEnd(38)} ${fmt(r.rps).padStart(8)} req/s   p50 ${fmt(r.p50, 1).padStart(6)} ms   p99 ${fmt(r.p99, 1).padStart(6)} ms   non-2xx ${r.non2xx}  errors ${r.errors}`;
+  return `${label.padEnd(38)} ${fmt(r.rps).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   non-2xx ${r.non2xx}  errors ${r.errors}`;
 }

@@ -227,6 +227,8 @@ export class TemplateService {
     charge(entries.reduce((units, e) => units + renderCost(sizes.get(e.id) ?? 0), 0));
     const found = await this.store.get(accountId, ids);
     const parts: Uint8Array[] = [];
+    // The same template with the same variables renders to the same bytes: once per request.
+    const rendered = new Map<string, Uint8Array>();
     let outputBytes = 0;
     for (const entry of entries) {
       const record = found.get(entry.id);
@@ -235,7 +237,9 @@ export class TemplateService {
       else if (outputBytes >= this.limits.maxRenderOutputBytes)
         part = json(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
       else {
-        part = await this.pool.render(entry.id, record.document, entry.variables ?? {});
+        const same = JSON.stringify([entry.id, entry.variables ?? {}]);
+        part = rendered.get(same) ?? (await this.pool.render(entry.id, record.document, entry.variables ?? {}));
+        rendered.set(same, part);
         if (outputBytes + part.length > this.limits.maxRenderOutputBytes) {
           outputBytes = this.limits.maxRenderOutputBytes;
           part = json(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
