@@ -16,7 +16,12 @@ test('templates, images, CORS and public URL have working defaults', () => {
     renderThreads: config.templates.renderThreads,
   });
   assert.ok(config.templates.renderThreads >= 1);
-  assert.deepEqual(config.images, { maxBytes: 10_485_760, maxPixels: 50_000_000 });
+  assert.deepEqual(config.images, {
+    maxBytes: 10_485_760,
+    maxPixels: 50_000_000,
+    quotaBytes: 1_073_741_824,
+    quotaCount: 10_000,
+  });
   assert.equal(config.corsOrigins, '*');
   assert.equal(config.publicUrl, undefined);
 });
@@ -32,6 +37,8 @@ test('reads each variable', () => {
     RENDER_THREADS: '2',
     IMAGE_MAX_BYTES: '2048',
     IMAGE_MAX_PIXELS: '100',
+    IMAGE_QUOTA_BYTES: '4096',
+    IMAGE_QUOTA_COUNT: '3',
     CORS_ORIGINS: 'https://app.example, https://admin.example/',
     PUBLIC_URL: 'https://api.example.com/',
   });
@@ -44,7 +51,7 @@ test('reads each variable', () => {
     renderBudget: 50,
     renderThreads: 2,
   });
-  assert.deepEqual(config.images, { maxBytes: 2048, maxPixels: 100 });
+  assert.deepEqual(config.images, { maxBytes: 2048, maxPixels: 100, quotaBytes: 4096, quotaCount: 3 });
   assert.deepEqual(config.corsOrigins, ['https://app.example', 'https://admin.example']);
   assert.equal(config.publicUrl, 'https://api.example.com');
 });
