@@ -1,17 +1,16 @@
-import { baseKeymap, chainCommands, setBlockType, toggleMark } from 'prosemirror-commands';
+import { baseKeymap } from 'prosemirror-commands';
 import { dropCursor } from 'prosemirror-dropcursor';
 import { gapCursor } from 'prosemirror-gapcursor';
 import { closeHistory, history, redo, undo } from 'prosemirror-history';
-import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
 import type { DOMParser as PMDOMParser, Node as PMNode, Schema } from 'prosemirror-model';
 import { Slice } from 'prosemirror-model';
-import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
-import { EditorState, Plugin, Selection, type Transaction } from 'prosemirror-state';
-import { Decoration, DecorationSet, EditorView, type NodeViewConstructor } from 'prosemirror-view';
-import { applyBranding, brandAttrs, rebrandAttrs } from './branding/apply.js';
+import { EditorState, Selection, type Transaction } from 'prosemirror-state';
+import { EditorView, type NodeViewConstructor } from 'prosemirror-view';
+import { applyBranding, brandAttrs, rebrandMark, rebrandNode } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
+import { blockInput } from './input/keymap.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
@@ -19,8 +18,8 @@ import { htmlParser } from './model/html-parser.js';
 import { findProblems } from './model/problems.js';
 import type { JSONNode } from './model/types.js';
 import { cleanDocument } from './model/validate.js';
+import { type BlockSet, blockSet } from './nodes/block-set.js';
 import type { EditorHost, UploadState } from './nodes/define.js';
-import { BLOCKS, BLOCKS_BY_NAME } from './nodes/registry.js';
 import {
   chipVariables,
   DEFAULT_VARIABLES,
@@ -34,29 +33,25 @@ import {
   type ResolvedOptions,
   resolveOptions,
   type ServiceEditorOptions,
-  type UploadFunction,
 } from './options.js';
 import { MailPreview } from './preview/mail-preview.js';
 import type { ContentProblem } from './problems.js';
 import { renderEmail, renderText } from './render/email.js';
-import { createSchema } from './schema.js';
 import type { TemplateTab } from './templates/picker.js';
 import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/types.js';
 import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
-import { h, iconButton } from './ui/dom.js';
+import { h } from './ui/dom.js';
 import { ICONS } from './ui/icons.js';
 import { Inspector } from './ui/inspector.js';
+import { placeholderText } from './ui/placeholder-text.js';
 import { SettingsPanel } from './ui/settings-panel.js';
 import { SlashMenu } from './ui/slash-menu.js';
-import {
-  addPlaceholder,
-  findPlaceholder,
-  placeholderPlugin,
-  removePlaceholder,
-} from './upload/placeholder.js';
-import { ACCEPTED_TYPES, type UploadEvent } from './upload/types.js';
-import { cleanFallback, isVariableName, VARIABLE_NAME } from './variables/syntax.js';
+import { createToolbar } from './ui/toolbar.js';
+import { EditorUploads } from './upload/editor-uploads.js';
+import { placeholderPlugin } from './upload/placeholder.js';
+import type { UploadEvent } from './upload/types.js';
+import { cleanFallback, isVariableName } from './variables/syntax.js';
 
 /** Events of {@link ServiceEditor.on} and what their listeners receive. */
 export interface EditorEvents {
@@ -71,8 +66,6 @@ export interface EditorEvents {
   /** The colour scheme shown changed (`light` or `dark`). */
   theme: { scheme: 'light' | 'dark' };
 }
-
-let sharedSchema: Schema | null = null;
 
 function isBrowser(): boolean {
   return (
@@ -96,6 +89,8 @@ export class ServiceEditor {
   /** The options as given. */
   readonly options: ServiceEditorOptions;
   private readonly resolved: ResolvedOptions;
+  /** The built-in blocks and the host's own (the `blocks` option). */
+  private readonly set: BlockSet;
   private readonly schema: Schema;
   /** Parses pasted HTML and `setContent(html)` (pasted tables become paragraphs). */
   private readonly parser: PMDOMParser;
@@ -104,8 +99,7 @@ export class ServiceEditor {
   private readonly view: EditorView;
   private readonly listeners = new Map<keyof EditorEvents, Set<(payload: never) => void>>();
   private readonly cleanups: (() => void)[] = [];
-  /** The uploader: the host's `upload`, else the ImageKit protocol, built with the first upload. */
-  private uploader: UploadFunction | null | undefined;
+  private readonly uploads: EditorUploads;
   private readonly slash: SlashMenu;
   private readonly variableMenu: SlashMenu;
   private brand: Brand;
@@ -120,7 +114,6 @@ export class ServiceEditor {
   private scheme: ColorScheme;
   private destroyed = false;
   private focused = false;
-  private uploadCount = 0;
   private closeNext = false;
 
   constructor(options: ServiceEditorOptions) {
@@ -128,7 +121,8 @@ export class ServiceEditor {
     this.resolved = resolveOptions(options, document);
     this.options = this.resolved.options;
     this.scheme = this.resolved.colorScheme;
-    this.schema = sharedSchema ??= createSchema();
+    this.set = blockSet(options.blocks);
+    this.schema = this.set.schema();
     this.parser = htmlParser(this.schema);
     const o = this.options;
     this.brand = this.takeBranding(o.branding);
@@ -146,51 +140,41 @@ export class ServiceEditor {
 
     this.canvas = h('div', { class: 'sv-canvas' });
     const stage = h('div', { class: 'sv-stage' }, this.canvas);
-    this.themeButton = iconButton(ICONS.auto, 'Colour scheme', () => this.cycleScheme(), {
-      class: 'sv-icon-btn sv-theme-btn',
+    const { toolbar, themeButton } = createToolbar({
+      undo: () => this.undo(),
+      redo: () => this.redo(),
+      templates: o.templates === false ? null : () => void this.openTemplates(),
+      preview: o.preview === false ? null : () => this.preview(),
+      cycleScheme: () => this.cycleScheme(),
+      settings:
+        o.settingsControl || o.background
+          ? {
+              label: o.settingsControl ? 'Email settings' : 'Email background',
+              toggle: () => this.settings?.toggle(),
+            }
+          : null,
     });
-    const toolbar = h(
-      'div',
-      { class: 'sv-toolbar', role: 'toolbar', 'aria-label': 'Editor' },
-      iconButton(ICONS.undo, 'Undo', () => this.undo()),
-      iconButton(ICONS.redo, 'Redo', () => this.redo()),
-      h('span', { class: 'sv-grow' }),
-      o.templates === false
-        ? null
-        : h(
-            'button',
-            { type: 'button', class: 'sv-btn sv-tpl-btn', onclick: () => void this.openTemplates() },
-            h('span', { html: ICONS.templates }),
-            'Templates',
-          ),
-      o.preview === false
-        ? null
-        : iconButton(ICONS.eye, 'Preview', () => this.preview(), { class: 'sv-icon-btn sv-preview-btn' }),
-      this.themeButton,
-    );
+    this.themeButton = themeButton;
     this.root = h('div', { class: 'sv-root' }, toolbar, stage);
+    this.uploads = new EditorUploads({
+      view: () => this.view,
+      root: this.root,
+      options: o,
+      maxImageSize: this.resolved.maxImageSize,
+      alive: () => !this.destroyed,
+      emit: (e) => this.emit('upload', e),
+    });
     const fieldHost = {
       pickAndUpload: (done: (url: string) => void, state?: (s: UploadState) => void) =>
-        this.pickAndUpload(done, state),
+        this.uploads.pick(done, state),
     };
     this.settings =
       o.settingsControl || o.background
         ? new SettingsPanel(this.root, !!o.settingsControl, () => this.effectiveScheme(), fieldHost)
         : null;
-    if (this.settings) {
-      const settings = this.settings;
-      toolbar.append(
-        iconButton(
-          ICONS.settings,
-          o.settingsControl ? 'Email settings' : 'Email background',
-          () => settings.toggle(),
-          { class: 'sv-icon-btn sv-settings-btn' },
-        ),
-      );
-    }
     this.slash = new SlashMenu(
       this.root,
-      BLOCKS.flatMap((b) => b.slash ?? []),
+      this.set.blocks.flatMap((b) => b.slash ?? []),
       () => this.host,
       { header: toolbar },
     );
@@ -206,11 +190,11 @@ export class ServiceEditor {
       },
     );
     this.bubble = new BubbleMenu(this.root, toolbar);
-    const handle = new BlockHandle(this.root, (node) => !!BLOCKS_BY_NAME.get(node.type.name)?.inspect);
-    const inspector = new Inspector(this.root, BLOCKS_BY_NAME, fieldHost);
+    const handle = new BlockHandle(this.root, (node) => !!this.set.byName.get(node.type.name)?.inspect);
+    const inspector = new Inspector(this.root, this.set.byName, fieldHost);
 
     const nodeViews: Record<string, NodeViewConstructor> = {};
-    for (const block of BLOCKS) {
+    for (const block of this.set.blocks) {
       const make = block.view;
       if (make) nodeViews[block.name] = (node, view, getPos) => make(node, view, getPos, this.host);
     }
@@ -223,8 +207,14 @@ export class ServiceEditor {
       plugins: [
         this.slash.plugin(),
         this.variableMenu.plugin(),
-        ...this.keymaps(),
-        inputRules({ rules: this.inputRules() }),
+        ...blockInput(this.set, this.schema),
+        keymap({
+          'Mod-z': undo,
+          'Mod-y': redo,
+          'Shift-Mod-z': redo,
+          'Mod-k': () => this.bubble.openLink(),
+        }),
+        keymap(baseKeymap),
         history(),
         dropCursor({ color: '#6366f1', width: 2 }),
         gapCursor(),
@@ -255,9 +245,9 @@ export class ServiceEditor {
         };
       },
       dispatchTransaction: (tr) => this.dispatch(tr),
-      handlePaste: (_view, event) => this.pasteFiles(event),
+      handlePaste: (_view, event) => this.uploads.paste(event),
       clipboardParser: this.parser,
-      handleDrop: (view, event, _slice, moved) => !moved && this.dropFiles(view, event),
+      handleDrop: (view, event, _slice, moved) => !moved && this.uploads.drop(view, event),
       transformPastedHTML: (html) =>
         html.replace(/<(script|style|iframe|object|embed|template)[\s\S]*?<\/\1\s*>/gi, ''),
       transformPasted: (slice) => {
@@ -287,8 +277,8 @@ export class ServiceEditor {
   private get host(): EditorHost {
     return {
       view: this.view,
-      pickAndUpload: (done, state) => this.pickAndUpload(done, state),
-      branded: (type) => brandAttrs(type, this.brand),
+      pickAndUpload: (done, state) => this.uploads.pick(done, state),
+      branded: (type) => brandAttrs(this.set, type, this.brand),
       variables: this.variables,
     };
   }
@@ -296,13 +286,13 @@ export class ServiceEditor {
   /** The email as a complete HTML document, safe for email clients. Synchronous. */
   getHTML(): string {
     this.alive();
-    return renderEmail(this.view.state.doc.toJSON() as JSONNode);
+    return renderEmail(this.view.state.doc.toJSON() as JSONNode, { blocks: this.options.blocks });
   }
 
   /** The plain-text alternative of the email (for the `text/plain` part). */
   getText(): string {
     this.alive();
-    return renderText(this.view.state.doc.toJSON() as JSONNode);
+    return renderText(this.view.state.doc.toJSON() as JSONNode, { blocks: this.options.blocks });
   }
 
   /**
@@ -313,7 +303,7 @@ export class ServiceEditor {
    */
   getProblems(): ContentProblem[] {
     this.alive();
-    return findProblems(this.view.state.doc.toJSON() as JSONNode);
+    return findProblems(this.view.state.doc.toJSON() as JSONNode, { blocks: this.options.blocks });
   }
 
   /** The document as JSON: store it, and give it back to `setContent` to edit again. */
@@ -392,10 +382,10 @@ export class ServiceEditor {
     const { state } = this.view;
     const tr = state.tr;
     state.doc.descendants((node, pos) => {
-      const attrs = rebrandAttrs(node.type.name, node.attrs, this.brand, previous);
+      const attrs = rebrandNode(this.set, node.type.name, node.attrs, this.brand, previous);
       if (attrs) tr.setNodeMarkup(pos, undefined, attrs);
       for (const mark of node.marks) {
-        const markAttrs = rebrandAttrs(mark.type.name, mark.attrs, this.brand, previous);
+        const markAttrs = rebrandMark(this.set, mark.type.name, mark.attrs, this.brand, previous);
         if (markAttrs && node.isText) {
           tr.removeMark(pos, pos + node.nodeSize, mark);
           tr.addMark(pos, pos + node.nodeSize, mark.type.create(markAttrs));
@@ -423,7 +413,9 @@ export class ServiceEditor {
   loadTemplate(template: JSONNode | SavedTemplate | GalleryTemplate): void {
     this.alive();
     const document = 'document' in template ? template.document : template;
-    this.setContent(applyBranding(document as JSONNode, this.brand));
+    this.setContent(
+      applyBranding(document as JSONNode, this.brand, undefined, { blocks: this.options.blocks }),
+    );
   }
 
   /**
@@ -473,7 +465,10 @@ export class ServiceEditor {
           this.loadTemplate(doc);
           this.view.focus();
         },
-        render: (doc) => renderEmail(applyBranding(doc, this.brand)),
+        render: (doc) =>
+          renderEmail(applyBranding(doc, this.brand, undefined, { blocks: this.options.blocks }), {
+            blocks: this.options.blocks,
+          }),
         theme: this.effectiveScheme(),
         onClose: () => (this.picker = null),
       },
@@ -590,7 +585,10 @@ export class ServiceEditor {
       return this.schema.nodes.doc!.create(attrs, chipVariables(parsed.content, this.schema));
     }
     const raw = content as JSONNode;
-    const cleaned = cleanDocument({ ...raw, attrs: { ...this.docDefaults(), ...(raw?.attrs ?? {}) } });
+    const cleaned = cleanDocument(
+      { ...raw, attrs: { ...this.docDefaults(), ...(raw?.attrs ?? {}) } },
+      { blocks: this.options.blocks },
+    );
     if (!cleaned.content?.length) cleaned.content = [{ type: 'paragraph' }];
     try {
       const node = this.schema.nodeFromJSON(cleaned);
@@ -638,194 +636,4 @@ export class ServiceEditor {
     style.setProperty('--sv-pad', `${s.padding}px`);
     style.setProperty('--sv-width', `${s.width}px`);
   }
-
-  private keymaps(): Plugin[] {
-    const s = this.schema;
-    const n = s.nodes;
-    const m = s.marks;
-    const hardBreak = chainCommands((state, dispatch) => {
-      dispatch?.(state.tr.replaceSelectionWith(n.hardBreak!.create()).scrollIntoView());
-      return true;
-    });
-    return [
-      keymap({
-        'Mod-z': undo,
-        'Mod-y': redo,
-        'Shift-Mod-z': redo,
-        'Mod-b': toggleMark(m.bold!),
-        'Mod-i': toggleMark(m.italic!),
-        'Mod-u': toggleMark(m.underline!),
-        'Mod-Shift-s': toggleMark(m.strike!),
-        'Mod-Shift-x': toggleMark(m.strike!),
-        'Mod-k': () => this.bubble.openLink(),
-        'Shift-Enter': hardBreak,
-        'Mod-Enter': hardBreak,
-        Enter: splitListItem(n.listItem!),
-        Tab: sinkListItem(n.listItem!),
-        'Shift-Tab': liftListItem(n.listItem!),
-        'Mod-Alt-0': setBlockType(n.paragraph!),
-        'Mod-Alt-1': setBlockType(n.heading!, { level: 1 }),
-        'Mod-Alt-2': setBlockType(n.heading!, { level: 2 }),
-        'Mod-Alt-3': setBlockType(n.heading!, { level: 3 }),
-      }),
-      keymap(baseKeymap),
-    ];
-  }
-
-  private inputRules(): InputRule[] {
-    const n = this.schema.nodes;
-    return [
-      textblockTypeInputRule(/^(#{1,3})\s$/, n.heading!, (match) => ({ level: match[1]!.length })),
-      wrappingInputRule(/^\s*([-*])\s$/, n.bulletList!),
-      wrappingInputRule(
-        /^(\d+)\.\s$/,
-        n.orderedList!,
-        (match) => ({ start: Number(match[1]) }),
-        (match, node) => node.childCount + node.attrs.start === Number(match[1]),
-      ),
-      wrappingInputRule(/^\s*>\s$/, n.blockquote!),
-      // "{{name}}" or "{{name|fallback}}" typed in full becomes a variable chip
-      new InputRule(
-        new RegExp(`\\{\\{\\s*(${VARIABLE_NAME.source.slice(1, -1)})\\s*(?:\\|([^{}]*?))?\\s*\\}\\}$`),
-        (state, match, start, end) =>
-          match[1]!.length > 64
-            ? null
-            : state.tr.replaceWith(
-                start,
-                end,
-                n.variable!.create(
-                  { name: match[1], fallback: cleanFallback(match[2]) },
-                  null,
-                  state.storedMarks ?? state.doc.resolve(start).marks(),
-                ),
-              ),
-      ),
-    ];
-  }
-
-  private pickAndUpload(done: (url: string) => void, onState?: (s: UploadState) => void): void {
-    const input = h('input', { type: 'file', accept: ACCEPTED_TYPES.join(','), hidden: true });
-    this.root.append(input);
-    input.addEventListener('change', () => {
-      const file = input.files?.[0];
-      input.remove();
-      if (file) this.uploadFile(file, done, onState);
-    });
-    input.click();
-  }
-
-  private uploadFile(file: File, done: (url: string) => void, onState?: (s: UploadState) => void): void {
-    onState?.({ phase: 'uploading', loaded: 0, total: file.size });
-    const failed = (message: string) => {
-      if (!this.destroyed) onState?.({ phase: 'error', message });
-    };
-    // The upload code comes with the first upload: most editing sessions never upload.
-    import('./upload/upload-code.js').then(
-      ({ runUpload, friendlyMessage, imageKitUploader }) => {
-        const o = this.options;
-        this.uploader ??=
-          o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
-        return runUpload(
-          this.uploader,
-          file,
-          { types: ACCEPTED_TYPES, maxSize: this.resolved.maxImageSize },
-          (e) => this.emit('upload', e),
-          (loaded, total) => onState?.({ phase: 'uploading', loaded, total }),
-        ).then(
-          (url) => {
-            if (this.destroyed) return;
-            onState?.({ phase: 'done', url });
-            done(url);
-          },
-          (error) => failed(friendlyMessage(error)),
-        );
-      },
-      () => failed('The upload could not start: the editor’s upload code did not load.'),
-    );
-  }
-
-  private imageFiles(list: FileList | undefined | null): File[] {
-    return [...(list ?? [])].filter((f) => f.type.startsWith('image/'));
-  }
-
-  private pasteFiles(event: ClipboardEvent): boolean {
-    const files = this.imageFiles(event.clipboardData?.files);
-    if (files.length === 0 || event.clipboardData?.getData('text/html')) return false;
-    const pos = this.view.state.selection.from;
-    for (const file of files) this.uploadAt(file, pos);
-    return true;
-  }
-
-  private dropFiles(view: EditorView, event: DragEvent): boolean {
-    const files = this.imageFiles(event.dataTransfer?.files);
-    if (files.length === 0) return false;
-    const pos =
-      view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos ?? view.state.doc.content.size;
-    event.preventDefault();
-    for (const file of files) this.uploadAt(file, pos);
-    return true;
-  }
-
-  /** Uploads a pasted or dropped image behind a placeholder, then inserts it where the placeholder went. */
-  private uploadAt(file: File, pos: number): void {
-    const id = `upload-${++this.uploadCount}`;
-    const label = h('span', {}, `Uploading ${file.name}…`);
-    const bar = h(
-      'span',
-      {
-        class: 'sv-progress',
-        role: 'progressbar',
-        'aria-label': `Uploading ${file.name}`,
-        'aria-valuemin': '0',
-        'aria-valuemax': '100',
-        'aria-valuenow': '0',
-      },
-      h('span', {}),
-    );
-    const dom = h('span', { class: 'sv-upload', contenteditable: 'false' }, label, bar);
-    addPlaceholder(this.view, id, pos, dom);
-    this.uploadFile(
-      file,
-      (url) => {
-        const at = findPlaceholder(this.view, id) ?? this.view.state.doc.content.size;
-        removePlaceholder(this.view, id);
-        const image = this.schema.nodes.image!.create({
-          src: url,
-          alt: file.name.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' '),
-        });
-        this.view.dispatch(this.view.state.tr.replaceRangeWith(at, at, image));
-      },
-      (state) => {
-        if (state.phase === 'uploading') {
-          const pct = state.total ? Math.round((state.loaded / state.total) * 100) : 0;
-          bar.setAttribute('aria-valuenow', String(pct));
-          (bar.firstChild as HTMLElement).style.width = `${pct}%`;
-        } else if (state.phase === 'error') {
-          dom.className = 'sv-upload sv-upload-error';
-          dom.setAttribute('role', 'alert');
-          dom.replaceChildren(
-            h('span', {}, state.message),
-            iconButton(ICONS.close, 'Dismiss', () => removePlaceholder(this.view, id)),
-          );
-        }
-      },
-    );
-  }
-}
-
-/** Shows a hint in the empty paragraph that has the cursor. */
-function placeholderText(text: string): Plugin {
-  return new Plugin({
-    props: {
-      decorations: (state) => {
-        const { $from, empty } = state.selection;
-        const parent = $from.parent;
-        if (!empty || parent.type.name !== 'paragraph' || parent.content.size > 0) return null;
-        const pos = $from.before();
-        return DecorationSet.create(state.doc, [
-          Decoration.node(pos, pos + parent.nodeSize, { class: 'sv-empty', 'data-placeholder': text }),
-        ]);
-      },
-    },
-  });
 }

@@ -14,6 +14,7 @@ export const ERRORS = {
   SEB_ERR_UNKNOWN_NODE: 'Unknown node type "{type}" in the document',
   SEB_ERR_UNKNOWN_MARK: 'Unknown mark type "{type}" in the document',
   SEB_ERR_BAD_CONTENT: 'Invalid document: {reason}',
+  SEB_ERR_BLOCK: 'Invalid custom block "{name}": {reason}',
   SEB_ERR_DESTROYED: 'This editor was destroyed; create a new one',
   SEB_ERR_UPLOAD_NOT_CONFIGURED: 'Image upload is not configured: pass imageServiceUrl or upload',
   SEB_ERR_UPLOAD_TYPE: '"{name}" is not an image this editor accepts ({accepted})',

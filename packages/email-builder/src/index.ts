@@ -5,6 +5,7 @@
  * `renderTemplate`) and `applyBranding` run anywhere. The template stores and the starter gallery
  * are in `@service/email-builder/templates`, so an editor that does not use them does not load them.
  */
+export * from './block-kit.js';
 export { applyBranding, TEMPLATE_ACCENT, TEMPLATE_TINT } from './branding/apply.js';
 export { BRAND_NETWORKS, type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 export { type EditorEvents, ServiceEditor } from './editor.js';
@@ -27,7 +28,7 @@ export type {
 } from './options.js';
 export { MailPreview, type MailPreviewOptions, type PreviewView } from './preview/mail-preview.js';
 export { type ContentProblem, PROBLEMS, type ProblemCode } from './problems.js';
-export { type RenderOptions, renderEmail, renderText } from './render/email.js';
+export { type BlockOptions, type RenderOptions, renderEmail, renderText } from './render/email.js';
 export { safeImageUrl, safeLinkUrl } from './render/url.js';
 export type { TemplateTab } from './templates/picker.js';
 export type {

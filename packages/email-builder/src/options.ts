@@ -1,5 +1,6 @@
 import { ServiceEditorError } from './errors.js';
 import type { DocSettings } from './model/doc.js';
+import type { BlockDefinition } from './nodes/define.js';
 import type { VariableOption } from './nodes/variable/index.js';
 import { isHexColor } from './render/color.js';
 import type { TemplateSource, TemplateStore } from './templates/types.js';
@@ -99,6 +100,13 @@ export interface ServiceEditorOptions {
   placeholder?: string;
   /** Extra: whether the content can be edited at first (default true). */
   editable?: boolean;
+  /**
+   * Extra: the host's own blocks, made with `defineBlock` (see docs/custom-blocks.md). They join
+   * the built-in ones in the schema, the slash menu, the settings form, `getHTML()`, `getText()`,
+   * `getProblems()` and branding. Pass the same array to `renderEmail`, `renderText`,
+   * `checkDocument` and `renderTemplate` wherever the documents are rendered or checked.
+   */
+  blocks?: readonly BlockDefinition[];
 }
 
 /** The `templates` option. */

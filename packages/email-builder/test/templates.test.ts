@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyBranding } from '../src/branding/apply.js';
+import { MARKS_BY_NAME } from '../src/marks/registry.js';
 import type { AttrTable } from '../src/model/attrs.js';
 import { checkDocument } from '../src/model/check.js';
 import { DOC_ATTRS } from '../src/model/doc.js';
 import type { JSONNode } from '../src/model/types.js';
-import { MARKS_BY_NAME } from '../src/model/validate.js';
-import { BLOCKS_BY_NAME } from '../src/nodes/registry.js';
+import { BUILT_IN } from '../src/nodes/block-set.js';
 import { renderEmail, renderText } from '../src/render/email.js';
 import { loadStarterTemplates } from '../src/templates/gallery/index.js';
 import { resolveTemplateSource } from '../src/templates/source.js';
@@ -37,7 +37,7 @@ function variables(node: JSONNode, out = new Set<string>()): Set<string> {
 function withDefaults(node: JSONNode): JSONNode {
   const defaults = (table: AttrTable) =>
     Object.fromEntries(Object.entries(table).map(([k, spec]) => [k, spec.default]));
-  const table = node.type === 'doc' ? DOC_ATTRS : BLOCKS_BY_NAME.get(node.type)!.attrs;
+  const table = node.type === 'doc' ? DOC_ATTRS : BUILT_IN.byName.get(node.type)!.attrs;
   return {
     ...node,
     ...(Object.keys(table).length ? { attrs: { ...defaults(table), ...node.attrs } } : {}),

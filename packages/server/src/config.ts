@@ -2,9 +2,11 @@
  * Configuration from the environment, validated once at start-up with precise errors.
  * Every variable is documented in the README's configuration reference.
  */
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface Config {
   /** `NODE_ENV=production`: development defaults become refusals (`production.ts`). */
@@ -31,6 +33,12 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** The service's public base URL (`https://api.example.com`), for image URLs; unset: from the request. */
   publicUrl: string | undefined;
+  /**
+   * `EDITOR_BLOCKS`: the file URL of an ES module exporting `blocks`, the editor's custom blocks
+   * (`@service/email-builder`'s `blocks` option), so stored templates holding them check and
+   * render here as in the editor. Loaded and checked at start (`render/editor-blocks.ts`).
+   */
+  editorBlocks: string | undefined;
   /** Hosted DKIM keys (issue 4): encryption at rest and background generation. */
   dkim: DkimConfig;
   /** The authoritative responder for `dkim.<dkimProviderHost>` (issue 4). */
@@ -218,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     corsOrigins: corsOrigins(env),
     publicUrl: publicUrl(env),
+    editorBlocks: editorBlocks(env),
     dkim: {
       secretKey: secretKey(env),
       keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultWorkerThreads(), 1, 64),
@@ -252,6 +261,17 @@ function corsOrigins(env: Env): '*' | string[] {
       );
   }
   return origins;
+}
+
+function editorBlocks(env: Env): string | undefined {
+  const raw = env.EDITOR_BLOCKS?.trim();
+  if (!raw) return undefined;
+  const file = path.resolve(raw);
+  if (!existsSync(file))
+    throw new ConfigError(
+      `EDITOR_BLOCKS must name an ES module file exporting \`blocks\`; "${raw}" does not exist`,
+    );
+  return pathToFileURL(file).href;
 }
 
 function publicUrl(env: Env): string | undefined {

@@ -25,7 +25,16 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
-  const server = await startServer(config);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   const log = server.app.log;
   const weakKey = weakSecretKeyWarning(config);
   if (weakKey) log.warn(weakKey);

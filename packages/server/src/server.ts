@@ -9,6 +9,7 @@ import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { dkimKeyRecord } from './dkim/key-record.js';
 import { buildApp } from './http/app.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
+import { loadEditorBlocks } from './render/editor-blocks.js';
 import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
 import { VerificationService } from './service/verification-service.js';
@@ -35,6 +36,8 @@ export async function startServer(
   config: Config,
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<RunningServer> {
+  // Before anything opens: a bad custom blocks module stops the start with a ConfigError.
+  if (config.editorBlocks) await loadEditorBlocks(config.editorBlocks);
   const store = await openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,

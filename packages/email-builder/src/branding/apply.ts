@@ -1,19 +1,14 @@
+import type { AttrTable } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { type BlockSet, blockSet } from '../nodes/block-set.js';
+import type { ColourRole } from '../nodes/define.js';
 import type { BrandSettings } from '../options.js';
-import { mix, readable, textOn } from '../render/contrast.js';
-import { BRAND_NETWORKS, type Brand, checkBranding } from './check.js';
+import { readable } from '../render/contrast.js';
+import type { BlockOptions } from '../render/email.js';
+import { TEMPLATE_ACCENT, TEMPLATE_TINT, tint } from './accent.js';
+import { type Brand, checkBranding } from './check.js';
 
-/**
- * The colour the starter templates use for "the brand", and its pale tint. When branding is
- * applied to a template, buttons, dividers, badges, accents and tinted sections in these colours
- * take the brand colour instead.
- */
-export const TEMPLATE_ACCENT = '#4f46e5';
-export const TEMPLATE_TINT = '#eef2ff';
-
-/** The pale tint of a colour, for section backgrounds and badges. */
-export const tint = (color: string): string => mix(color, '#ffffff', 0.88);
+export { TEMPLATE_ACCENT, TEMPLATE_TINT, tint };
 
 type Attrs = Record<string, unknown>;
 
@@ -21,53 +16,20 @@ const defined = (o: Attrs): Attrs =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 /**
- * The attributes a block takes from the brand: the logo's light and dark images, the social
- * networks given (only those), the button's colour (with a readable label colour), the footer's
- * contact and unsubscribe details, the signature. Values the brand does not give are absent.
+ * The attributes a block of `type` takes from the brand (its definition's `brand`): values the
+ * brand does not give are absent; `{}` for blocks that take nothing.
  */
-export function brandAttrs(type: string, brand: Brand): Attrs {
-  const { logo, socialMedia, brandColor, unsubscribe, contact, signature } = brand;
-  switch (type) {
-    case 'logo':
-      return defined({ src: logo.light, darkSrc: logo.dark, alt: signature.company });
-    case 'socialLinks': {
-      const links = BRAND_NETWORKS.filter((n) => socialMedia[n]).map((n) => ({
-        network: n,
-        url: socialMedia[n]!,
-      }));
-      return links.length ? { links } : {};
-    }
-    case 'button':
-      return brandColor ? { backgroundColor: brandColor, textColor: textOn(brandColor) } : {};
-    case 'footer':
-      return defined({
-        company: signature.company,
-        address: contact.address,
-        email: contact.email,
-        phone: contact.phone,
-        unsubscribeText: unsubscribe.text,
-        unsubscribeUrl: unsubscribe.link,
-      });
-    case 'signature':
-      return defined({
-        avatar: signature.avatar,
-        name: signature.name,
-        position: signature.position,
-        company: signature.company,
-      });
-    default:
-      return {};
-  }
+export function brandAttrs(set: BlockSet, type: string, brand: Brand): Attrs {
+  return defined(set.byName.get(type)?.brand?.(brand) ?? {});
 }
 
 /** Which colours stand for the brand before the change, and what they become. */
 interface ColourMap {
   bg: Map<string, string>;
   text: Map<string, string>;
+  /** What text on the brand's tint becomes (a badge's label). */
+  onTint: string;
 }
-
-/** The colour of a button nobody has styled (the button block's default). */
-const BUTTON_DEFAULT = '#18181b';
 
 function colourMap(next: Brand, previous: Brand | null): ColourMap | null {
   const to = next.brandColor;
@@ -83,28 +45,34 @@ function colourMap(next: Brand, previous: Brand | null): ColourMap | null {
       [from, readable(to)],
       [readable(from), readable(to)],
     ]),
+    onTint: readable(to, tint(to)),
   };
 }
 
-/** Colour attributes by block or mark, and whether each is a background or a text colour. */
-const COLOUR_ROLES: Record<string, Record<string, 'bg' | 'text'>> = {
-  badge: { backgroundColor: 'bg', textColor: 'text' },
-  column: { backgroundColor: 'bg' },
-  divider: { color: 'bg' },
-  textColor: { color: 'text' },
-  highlight: { color: 'bg' },
-};
-
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What a brand change may touch on one block or mark, from its definition. */
+interface Brandable {
+  attrs: AttrTable;
+  brand?(brand: Brand): Attrs;
+  rebrand?(current: Attrs, given: Attrs, before: Attrs | null): Attrs;
+  colours?: Readonly<Record<string, ColourRole | undefined>>;
+}
 
 /**
  * The attributes of one block or mark after a brand change, or `null` when nothing changes.
  * Without `previous` (a template being loaded) every value the brand gives wins, and the
  * template's accent colour becomes the brand colour. With `previous` (a live `setBranding`), a
  * value follows the new brand only where it still holds the previous brand's value or the
- * block's default: people's own edits stay.
+ * block's default: people's own edits stay. A block with `rebrand` decides for itself.
  */
-export function rebrandAttrs(type: string, attrs: Attrs, next: Brand, previous: Brand | null): Attrs | null {
+function rebrand(
+  def: Brandable | undefined,
+  attrs: Attrs,
+  next: Brand,
+  previous: Brand | null,
+): Attrs | null {
+  if (!def) return null;
   const out: Attrs = { ...attrs };
   let changed = false;
   const set = (key: string, value: unknown) => {
@@ -113,59 +81,59 @@ export function rebrandAttrs(type: string, attrs: Attrs, next: Brand, previous: 
       changed = true;
     }
   };
-  const table = BLOCKS_BY_NAME.get(type)?.attrs ?? {};
-  const current = (key: string) => attrs[key] ?? table[key]?.default;
-  const given = brandAttrs(type, next);
-  const before = previous ? brandAttrs(type, previous) : null;
-  if (type === 'button') {
-    // The label colour follows the button colour, never on its own. Buttons in another colour
-    // than the brand's (a deliberate secondary button) are left alone.
-    const bg = String(current('backgroundColor')).toLowerCase();
-    const follows = before?.backgroundColor
-      ? bg === before.backgroundColor
-      : bg === TEMPLATE_ACCENT || bg === BUTTON_DEFAULT;
-    if (given.backgroundColor && follows) {
-      set('backgroundColor', given.backgroundColor);
-      set('textColor', given.textColor);
-    }
+  const current = (key: string) => attrs[key] ?? def.attrs[key]?.default;
+  const given = defined(def.brand?.(next) ?? {});
+  const before = previous ? defined(def.brand?.(previous) ?? {}) : null;
+  if (def.rebrand) {
+    const currentAll = Object.fromEntries(Object.keys(def.attrs).map((k) => [k, current(k)]));
+    for (const [key, value] of Object.entries(def.rebrand(currentAll, given, before))) set(key, value);
   } else {
     for (const [key, value] of Object.entries(given)) {
       const untouched =
         !before ||
-        same(current(key), table[key]?.default) ||
+        same(current(key), def.attrs[key]?.default) ||
         (key in before && same(current(key), before[key]));
       if (untouched) set(key, value);
     }
   }
   const map = colourMap(next, previous);
-  for (const [key, role] of Object.entries(map ? (COLOUR_ROLES[type] ?? {}) : {})) {
+  for (const [key, role] of Object.entries(map ? (def.colours ?? {}) : {})) {
     const value = String(current(key) ?? '').toLowerCase();
-    const mapped = map![role].get(value);
-    if (!mapped) continue;
-    // badge text sits on the badge's tint, not on white
-    set(
-      key,
-      type === 'badge' && role === 'text' ? readable(next.brandColor!, tint(next.brandColor!)) : mapped,
-    );
+    let mapped: string | undefined;
+    if (role === 'bg') mapped = map!.bg.get(value);
+    else if (map!.text.has(value)) mapped = role === 'text' ? map!.text.get(value) : map!.onTint;
+    if (mapped) set(key, mapped);
   }
   return changed ? out : null;
 }
 
-function rebrandMarks(
-  marks: JSONMark[] | undefined,
+/** {@link rebrand} for a node of `type`. */
+export function rebrandNode(
+  set: BlockSet,
+  type: string,
+  attrs: Attrs,
   next: Brand,
   previous: Brand | null,
-): JSONMark[] | undefined {
-  return marks?.map((m) => {
-    const attrs = rebrandAttrs(m.type, m.attrs ?? {}, next, previous);
-    return attrs ? { ...m, attrs } : m;
-  });
+): Attrs | null {
+  return rebrand(set.byName.get(type) as Brandable | undefined, attrs, next, previous);
+}
+
+/** {@link rebrand} for a mark of `type`. */
+export function rebrandMark(
+  set: BlockSet,
+  type: string,
+  attrs: Attrs,
+  next: Brand,
+  previous: Brand | null,
+): Attrs | null {
+  return rebrand(set.marksByName.get(type) as Brandable | undefined, attrs, next, previous);
 }
 
 /**
  * Applies branding to a document (a template being loaded): logo, social links, button colours,
  * footer, signature, and the template's accent colour everywhere it stands for the brand. Pure:
  * returns a new document. Bad branding values are ignored as {@link checkBranding} reports them.
+ * `options.blocks` are the custom blocks the document may hold (they brand themselves likewise).
  *
  * @example
  * editor.setContent(applyBranding(template.document, { brandColor: '#e11d48' }));
@@ -174,14 +142,21 @@ export function applyBranding(
   doc: JSONNode,
   branding: BrandSettings | Brand | null | undefined,
   previous?: BrandSettings | Brand | null,
+  options: BlockOptions = {},
 ): JSONNode {
+  const set = blockSet(options.blocks);
   const next = checkBranding(branding).brand;
   const prev = previous === undefined ? null : checkBranding(previous).brand;
+  const marks = (list: JSONMark[] | undefined) =>
+    list?.map((m) => {
+      const attrs = rebrandMark(set, m.type, m.attrs ?? {}, next, prev);
+      return attrs ? { ...m, attrs } : m;
+    });
   const walk = (node: JSONNode): JSONNode => {
-    const attrs = rebrandAttrs(node.type, node.attrs ?? {}, next, prev);
+    const attrs = rebrandNode(set, node.type, node.attrs ?? {}, next, prev);
     const out: JSONNode = { ...node };
     if (attrs) out.attrs = attrs;
-    if (node.marks) out.marks = rebrandMarks(node.marks, next, prev);
+    if (node.marks) out.marks = marks(node.marks);
     if (node.content) out.content = node.content.map(walk);
     return out;
   };

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONNode } from '../model/types.js';
+import { BUILT_IN } from '../nodes/block-set.js';
 import { contrast } from '../render/contrast.js';
 import { renderEmail } from '../render/email.js';
 import { STARTER_TEMPLATES } from '../templates/gallery/starter.js';
@@ -111,14 +112,14 @@ describe('brand presets of the slash commands', () => {
   const { brand } = checkBranding(BRAND);
 
   it('logo: light and dark images, alt from the company', () => {
-    assert.deepEqual(brandAttrs('logo', brand), {
+    assert.deepEqual(brandAttrs(BUILT_IN, 'logo', brand), {
       src: BRAND.logo.light,
       darkSrc: BRAND.logo.dark,
       alt: 'Acme',
     });
   });
   it('social links: only the networks given, in the spec’s order', () => {
-    assert.deepEqual(brandAttrs('socialLinks', brand), {
+    assert.deepEqual(brandAttrs(BUILT_IN, 'socialLinks', brand), {
       links: [
         { network: 'instagram', url: 'https://instagram.com/acme' },
         { network: 'linkedin', url: 'https://linkedin.com/company/acme' },
@@ -127,12 +128,18 @@ describe('brand presets of the slash commands', () => {
     });
   });
   it('button: the brand colour with a readable label colour', () => {
-    assert.deepEqual(brandAttrs('button', brand), { backgroundColor: '#e11d48', textColor: '#ffffff' });
+    assert.deepEqual(brandAttrs(BUILT_IN, 'button', brand), {
+      backgroundColor: '#e11d48',
+      textColor: '#ffffff',
+    });
     const pale = checkBranding({ brandColor: '#fde047' }).brand;
-    assert.deepEqual(brandAttrs('button', pale), { backgroundColor: '#fde047', textColor: '#18181b' });
+    assert.deepEqual(brandAttrs(BUILT_IN, 'button', pale), {
+      backgroundColor: '#fde047',
+      textColor: '#18181b',
+    });
   });
   it('footer: contact and unsubscribe; signature: avatar, name, position, company', () => {
-    assert.deepEqual(brandAttrs('footer', brand), {
+    assert.deepEqual(brandAttrs(BUILT_IN, 'footer', brand), {
       company: 'Acme',
       address: '1 Road, Town',
       email: 'hello@acme.test',
@@ -140,7 +147,7 @@ describe('brand presets of the slash commands', () => {
       unsubscribeText: 'Stop these emails',
       unsubscribeUrl: 'https://acme.test/unsub?u={{user_id}}',
     });
-    assert.deepEqual(brandAttrs('signature', brand), {
+    assert.deepEqual(brandAttrs(BUILT_IN, 'signature', brand), {
       avatar: BRAND.signature.avatar,
       name: 'Ada Park',
       position: 'CEO',
@@ -150,7 +157,7 @@ describe('brand presets of the slash commands', () => {
   it('gives nothing without branding', () => {
     const none = checkBranding(null).brand;
     for (const type of ['logo', 'socialLinks', 'button', 'footer', 'signature'])
-      assert.deepEqual(brandAttrs(type, none), {}, type);
+      assert.deepEqual(brandAttrs(BUILT_IN, type, none), {}, type);
   });
 });
 
@@ -211,12 +218,12 @@ describe('applyBranding after a change (live)', () => {
     const doc: JSONNode = {
       type: 'doc',
       content: [
-        { type: 'logo', attrs: brandAttrs('logo', checkBranding(before).brand) },
+        { type: 'logo', attrs: brandAttrs(BUILT_IN, 'logo', checkBranding(before).brand) },
         { type: 'button', attrs: { text: 'Brand', backgroundColor: '#e11d48', textColor: '#ffffff' } },
         { type: 'button', attrs: { text: 'Own', backgroundColor: '#16a34a', textColor: '#ffffff' } },
         {
           type: 'footer',
-          attrs: { ...brandAttrs('footer', checkBranding(before).brand), email: 'me@own.test' },
+          attrs: { ...brandAttrs(BUILT_IN, 'footer', checkBranding(before).brand), email: 'me@own.test' },
         },
         { type: 'signature' },
       ],

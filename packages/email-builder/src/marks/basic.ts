@@ -1,3 +1,4 @@
+import { toggleMark } from 'prosemirror-commands';
 import { defineMark } from './define.js';
 
 // The span rules below are `consuming: false`, like the style marks' (see marks/style.ts): one
@@ -12,6 +13,7 @@ import { defineMark } from './define.js';
 export const bold = defineMark({
   name: 'bold',
   attrs: {},
+  keys: (type) => ({ 'Mod-b': toggleMark(type) }),
   spec: {
     parseDOM: [
       { tag: 'strong' },
@@ -36,6 +38,7 @@ export const bold = defineMark({
 export const italic = defineMark({
   name: 'italic',
   attrs: {},
+  keys: (type) => ({ 'Mod-i': toggleMark(type) }),
   spec: {
     parseDOM: [
       { tag: 'em' },
@@ -55,6 +58,7 @@ export const italic = defineMark({
 export const underline = defineMark({
   name: 'underline',
   attrs: {},
+  keys: (type) => ({ 'Mod-u': toggleMark(type) }),
   spec: {
     parseDOM: [
       { tag: 'u' },
@@ -73,6 +77,7 @@ export const underline = defineMark({
 export const strike = defineMark({
   name: 'strike',
   attrs: {},
+  keys: (type) => ({ 'Mod-Shift-s': toggleMark(type), 'Mod-Shift-x': toggleMark(type) }),
   spec: {
     parseDOM: [
       { tag: 's' },

@@ -1,6 +1,7 @@
-import type { MarkSpec } from 'prosemirror-model';
+import type { MarkSpec, MarkType } from 'prosemirror-model';
+import type { Command } from 'prosemirror-state';
 import type { AttrTable } from '../model/attrs.js';
-import type { Attrs, RenderContext } from '../nodes/define.js';
+import type { Attrs, ColourRole, RenderContext } from '../nodes/define.js';
 
 /** What a mark's email renderer knows of the text it wraps. */
 export interface MarkedText {
@@ -27,6 +28,10 @@ export interface MarkDefinition {
   render(attrs: Attrs, ctx: RenderContext, text: MarkedText): [string, string] | null;
   /** Plain-text suffix after the marked run (links add their URL). */
   textSuffix?(attrs: Attrs, text: string): string;
+  /** Keyboard shortcuts that toggle or apply this mark (`Mod-b`). */
+  keys?(type: MarkType): Record<string, Command>;
+  /** Colour attributes that stand for the brand and follow a change of the brand colour. */
+  colours?: Readonly<Record<string, ColourRole>>;
 }
 
 /** Identity with a type. */

@@ -14,3 +14,6 @@ export const MARKS: readonly MarkDefinition[] = [
   underline,
   strike,
 ];
+
+/** The marks by name. */
+export const MARKS_BY_NAME: ReadonlyMap<string, MarkDefinition> = new Map(MARKS.map((m) => [m.name, m]));

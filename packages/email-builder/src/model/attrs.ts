@@ -38,25 +38,55 @@ export type AttrSpec =
 /** The attribute table of one block or mark. */
 export type AttrTable = Record<string, AttrSpec>;
 
+/** The spec of one kind of attribute. */
+type SpecOf<K extends AttrSpec['kind']> = Extract<AttrSpec, { kind: K }>;
+
+/** The checked value an attribute of a spec holds. */
+export type AttrValue<S extends AttrSpec> = S extends { kind: 'number' }
+  ? number
+  : S extends { kind: 'bool' }
+    ? boolean
+    : S extends { kind: 'list' }
+      ? Record<string, string>[]
+      : string;
+
+/**
+ * The checked attributes of a table, typed: what a block's renderers receive. Every key is
+ * present (missing or unfit values took their defaults).
+ */
+export type AttrValues<T extends AttrTable> = { [K in keyof T]: AttrValue<T[K]> };
+
 /** Builders that keep attribute tables short and typed. */
 export const a = {
-  text: (def: string, label?: string, max = 500): AttrSpec => ({ kind: 'text', default: def, label, max }),
-  longText: (def: string, label?: string): AttrSpec => ({
+  text: (def: string, label?: string, max = 500): SpecOf<'text'> => ({
+    kind: 'text',
+    default: def,
+    label,
+    max,
+  }),
+  longText: (def: string, label?: string): SpecOf<'text'> => ({
     kind: 'text',
     default: def,
     label,
     max: 2000,
     multiline: true,
   }),
-  link: (label = 'Link'): AttrSpec => ({ kind: 'link', default: '', label }),
-  image: (label: string, upload = true): AttrSpec => ({ kind: 'image', default: '', label, upload }),
-  color: (def: string, label?: string): AttrSpec => ({
+  link: (label = 'Link'): SpecOf<'link'> => ({ kind: 'link', default: '', label }),
+  image: (label: string, upload = true): SpecOf<'image'> => ({ kind: 'image', default: '', label, upload }),
+  color: (def: string, label?: string): SpecOf<'color'> => ({
     kind: 'color',
     default: def,
     label,
     optional: def === '',
   }),
-  number: (def: number, min: number, max: number, label?: string, unit = 'px', step = 1): AttrSpec => ({
+  number: (
+    def: number,
+    min: number,
+    max: number,
+    label?: string,
+    unit = 'px',
+    step = 1,
+  ): SpecOf<'number'> => ({
     kind: 'number',
     default: def,
     min,
@@ -70,15 +100,21 @@ export const a = {
     options: readonly string[],
     label?: string,
     labels?: readonly string[],
-  ): AttrSpec => ({
+  ): SpecOf<'choice'> => ({
     kind: 'choice',
     default: def,
     options,
     label,
     labels,
   }),
-  bool: (def: boolean, label?: string): AttrSpec => ({ kind: 'bool', default: def, label }),
-  align: (def = 'left'): AttrSpec => ({
+  bool: (def: boolean, label?: string): SpecOf<'bool'> => ({ kind: 'bool', default: def, label }),
+  list: (item: Record<string, AttrSpec>, label?: string): SpecOf<'list'> => ({
+    kind: 'list',
+    default: [],
+    label,
+    item,
+  }),
+  align: (def = 'left'): SpecOf<'choice'> => ({
     kind: 'choice',
     default: def,
     options: ['left', 'center', 'right'],
@@ -139,15 +175,15 @@ export function cleanValue(spec: AttrSpec, value: unknown): unknown {
  * Checks every attribute of a stored node or mark against its table: unknown keys are dropped,
  * missing or unfit values take their defaults, URLs and colours that fail their check are emptied.
  */
-export function cleanAttrs(
-  table: AttrTable,
+export function cleanAttrs<T extends AttrTable>(
+  table: T,
   raw: Record<string, unknown> | null | undefined,
-): Record<string, unknown> {
+): AttrValues<T> {
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(table)) {
     out[key] = raw && Object.hasOwn(raw, key) ? cleanValue(spec, raw[key]) : spec.default;
   }
-  return out;
+  return out as AttrValues<T>;
 }
 
 /** The attributes that differ from their defaults, for compact `data-attrs` round-trip markers. */

@@ -1,10 +1,8 @@
-import type { Schema } from 'prosemirror-model';
 import { ServiceEditorError } from '../errors.js';
-import { createSchema } from '../schema.js';
+import { blockSet } from '../nodes/block-set.js';
+import type { BlockOptions } from '../render/email.js';
 import type { JSONNode } from './types.js';
 import { cleanDocument } from './validate.js';
-
-let schema: Schema | null = null;
 
 /**
  * Checks a stored document completely, as the editor would load it: node and mark types and
@@ -13,12 +11,11 @@ let schema: Schema | null = null;
  * `SEB_ERR_UNKNOWN_MARK` or `SEB_ERR_BAD_CONTENT`. Pure; runs in Node (the server checks
  * templates with it).
  */
-export function checkDocument(doc: unknown): JSONNode {
-  const cleaned = cleanDocument(doc);
+export function checkDocument(doc: unknown, options: BlockOptions = {}): JSONNode {
+  const cleaned = cleanDocument(doc, options);
   if (!cleaned.content?.length) cleaned.content = [{ type: 'paragraph' }];
   try {
-    schema ??= createSchema();
-    schema.nodeFromJSON(cleaned).check();
+    blockSet(options.blocks).schema().nodeFromJSON(cleaned).check();
   } catch (error) {
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', {
       reason: error instanceof Error ? error.message : String(error),

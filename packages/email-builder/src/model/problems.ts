@@ -1,5 +1,6 @@
-import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { blockSet } from '../nodes/block-set.js';
 import { type ContentProblem, PROBLEMS } from '../problems.js';
+import type { BlockOptions } from '../render/email.js';
 import { cleanAttrs } from './attrs.js';
 import type { JSONNode } from './types.js';
 
@@ -12,10 +13,11 @@ import type { JSONNode } from './types.js';
  * @example
  * findProblems(editor.getJSON()) // [{ code: 'SEB_PROBLEM_NO_ADDRESS', block: 'footer', path: [7], … }]
  */
-export function findProblems(doc: JSONNode): ContentProblem[] {
+export function findProblems(doc: JSONNode, options: BlockOptions = {}): ContentProblem[] {
+  const set = blockSet(options.blocks);
   const out: ContentProblem[] = [];
   const walk = (node: JSONNode, path: number[]) => {
-    const def = BLOCKS_BY_NAME.get(node.type);
+    const def = set.byName.get(node.type);
     for (const code of def?.problems?.(cleanAttrs(def.attrs, node.attrs)) ?? [])
       out.push({ code, message: PROBLEMS[code], block: node.type, path });
     node.content?.forEach((child, i) => {

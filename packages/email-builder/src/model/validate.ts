@@ -1,14 +1,10 @@
 import { ServiceEditorError } from '../errors.js';
-import { MARKS } from '../marks/registry.js';
-import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { MARKS_BY_NAME } from '../marks/registry.js';
+import { type BlockSet, blockSet } from '../nodes/block-set.js';
+import type { BlockOptions } from '../render/email.js';
 import { cleanAttrs } from './attrs.js';
 import { DOC_ATTRS } from './doc.js';
 import type { JSONMark, JSONNode } from './types.js';
-
-const MARKS_BY_NAME = new Map(MARKS.map((m) => [m.name, m]));
-
-/** The mark definitions by name. */
-export { MARKS_BY_NAME };
 
 function cleanMark(mark: JSONMark, path: string): JSONMark {
   if (!mark || typeof mark !== 'object')
@@ -25,7 +21,7 @@ function cleanMark(mark: JSONMark, path: string): JSONMark {
  * disappears), and every attribute is checked against its block's table (unsafe URLs emptied).
  * Returns the cleaned copy; content rules are checked by the schema afterwards.
  */
-export function cleanDocument(doc: unknown): JSONNode {
+export function cleanDocument(doc: unknown, options: BlockOptions = {}): JSONNode {
   if (!doc || typeof doc !== 'object' || (doc as JSONNode).type !== 'doc') {
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
   }
@@ -33,22 +29,22 @@ export function cleanDocument(doc: unknown): JSONNode {
   return {
     type: 'doc',
     attrs: cleanAttrs(DOC_ATTRS, root.attrs),
-    content: cleanChildren(root.content, 'doc'),
+    content: cleanChildren(blockSet(options.blocks), root.content, 'doc'),
   };
 }
 
-function cleanChildren(content: unknown, path: string): JSONNode[] {
+function cleanChildren(set: BlockSet, content: unknown, path: string): JSONNode[] {
   if (content === undefined) return [];
   if (!Array.isArray(content))
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.content is not an array` });
-  return content.map((child, i) => cleanNode(child, `${path}.content[${i}]`));
+  return content.map((child, i) => cleanNode(set, child, `${path}.content[${i}]`));
 }
 
-function cleanNode(node: unknown, path: string): JSONNode {
+function cleanNode(set: BlockSet, node: unknown, path: string): JSONNode {
   if (!node || typeof node !== 'object')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} is not an object` });
   const n = node as JSONNode;
-  const def = BLOCKS_BY_NAME.get(n.type);
+  const def = set.byName.get(n.type);
   if (!def || n.type === 'doc')
     throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(n.type) });
   const out: JSONNode = { type: n.type };
@@ -58,7 +54,7 @@ function cleanNode(node: unknown, path: string): JSONNode {
       throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} has no text` });
     out.text = n.text;
   } else if (n.content !== undefined) {
-    out.content = cleanChildren(n.content, path);
+    out.content = cleanChildren(set, n.content, path);
   }
   if (n.marks !== undefined) {
     if (!Array.isArray(n.marks))

@@ -1,14 +1,26 @@
-import type { DOMOutputSpec, NodeSpec, Node as PMNode, TagParseRule } from 'prosemirror-model';
+import type { InputRule } from 'prosemirror-inputrules';
+import type { DOMOutputSpec, NodeSpec, NodeType, Node as PMNode, TagParseRule } from 'prosemirror-model';
+import type { Command } from 'prosemirror-state';
 import type { EditorView, NodeView } from 'prosemirror-view';
-import { type AttrTable, changedAttrs, readAttrsMarker } from '../model/attrs.js';
+import type { Brand } from '../branding/check.js';
+import { type AttrTable, type AttrValues, changedAttrs, readAttrsMarker } from '../model/attrs.js';
 import type { DocSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
 import { PROBLEM_HINTS, type ProblemCode } from '../problems.js';
 import { escapeHtml } from '../render/escape.js';
 
-/** Attribute values after {@link cleanAttrs}: every key of the block's table, checked. */
+/**
+ * Attribute values after `cleanAttrs`, when the table is not known (helpers shared by blocks);
+ * a block's own renderers get {@link AttrValues} of its table.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: values were checked against the block's AttrTable
 export type Attrs = Record<string, any>;
+
+/**
+ * What a colour attribute stands for when the brand colour changes: a background in the brand
+ * colour (or its tint), text in it, or text that sits on the brand's tint (a badge's label).
+ */
+export type ColourRole = 'bg' | 'text' | 'textOnTint';
 
 /** What an email renderer gets besides its node: the width it may fill and ways to render children. */
 export interface RenderContext {
@@ -93,36 +105,69 @@ export interface SlashItem {
 }
 
 /**
- * One block of the editor: its attributes (single source of defaults and checks), its
- * ProseMirror node spec, its email and plain-text renderers, its slash commands and optional view.
- * Adding a block means one folder with one of these and one line in `registry.ts`.
+ * One block of the editor, everything about it in one place: its attributes (single source of
+ * defaults and checks, typed for its renderers), its ProseMirror node spec, its email and
+ * plain-text renderers, its slash commands, keys and input rules, what it takes from the brand,
+ * and optionally its settings form and editing view. The built-in blocks are written with
+ * exactly this; hosts add their own through the `blocks` option (see docs/custom-blocks.md).
  */
-export interface BlockDefinition {
+export interface BlockDefinition<T extends AttrTable = AttrTable> {
+  /** The node name, stored in the JSON (`type`) and in the HTML marker (`data-block`). */
   name: string;
-  attrs: AttrTable;
+  attrs: T;
   /** The ProseMirror spec; its `attrs` come from {@link BlockDefinition.attrs}. */
   spec: NodeSpec;
   /** Email HTML for this node; `attrs` are already checked against the table. */
-  render(node: JSONNode, attrs: Attrs, ctx: RenderContext): string;
+  render(node: JSONNode, attrs: AttrValues<T>, ctx: RenderContext): string;
   /** The plain-text alternative for this node. */
-  text(node: JSONNode, attrs: Attrs, ctx: TextContext): string;
+  text(node: JSONNode, attrs: AttrValues<T>, ctx: TextContext): string;
   slash?: readonly SlashItem[];
+  /** Keyboard shortcuts (ProseMirror key names, `Mod-Alt-1`) that act on this block. */
+  keys?(type: NodeType): Record<string, Command>;
+  /** Typing shortcuts (`# ` for a heading) that make this block. */
+  inputRules?(type: NodeType): readonly InputRule[];
+  /**
+   * What a block of this type takes from the editor's branding when it is inserted or the
+   * brand changes (a logo's images, a footer's address). Keys the brand does not give are
+   * absent (or null). On a brand change each of them follows the new brand while it still holds the
+   * previous brand's value or its default: people's own edits stay.
+   */
+  brand?(brand: Brand): { [K in keyof T]?: AttrValues<T>[K] | null };
+  /**
+   * For attributes that only move together (a button's colour and its label's): decides the
+   * brand change itself, from the current values, what the new brand gives and what the
+   * previous one gave (`null` when a template is being loaded). Returns the changes, or `{}`.
+   */
+  rebrand?(
+    current: AttrValues<T>,
+    given: Partial<AttrValues<T>>,
+    before: Partial<AttrValues<T>> | null,
+  ): Partial<AttrValues<T>>;
+  /** Colour attributes that stand for the brand and follow a change of the brand colour. */
+  colours?: { readonly [K in keyof T]?: ColourRole };
   /**
    * What this block lacks that the email needs (a footer without a postal address): reported by
    * `getProblems()` and shown on the block in the editor, never filled in with made-up text.
    */
-  problems?(attrs: Attrs): ProblemCode[];
+  problems?(attrs: AttrValues<T>): ProblemCode[];
   /** Shows the settings form for this block's attributes when it is selected. */
   inspect?: boolean;
+  /** The form also lists the settings of each child (a row of columns lists each column's). */
+  inspectChildren?: boolean;
   /** Applies a settings-form change when it needs more than new attributes (column layouts). */
   update?(view: EditorView, pos: number, key: string, value: unknown): boolean;
   /** An editing view, for blocks that need more than `toDOM` (upload states). */
-  view?: (node: PMNode, view: EditorView, getPos: () => number | undefined, host: EditorHost) => NodeView;
+  view?(node: PMNode, view: EditorView, getPos: () => number | undefined, host: EditorHost): NodeView;
 }
 
-/** Identity with a type: gives a block literal its checks. */
-export function defineBlock(block: BlockDefinition): BlockDefinition {
-  return block;
+/**
+ * Identity with a type: gives a block literal its checks, and its renderers typed attributes.
+ *
+ * @example
+ * export const note = defineBlock({ name: 'note', attrs: { tone: a.choice('info', ['info', 'warn']) }, … });
+ */
+export function defineBlock<T extends AttrTable>(block: BlockDefinition<T>): BlockDefinition {
+  return block as unknown as BlockDefinition;
 }
 
 /**

@@ -17,8 +17,8 @@ import { spacer } from './spacer/index.js';
 import { variable } from './variable/index.js';
 
 /**
- * Every node of the editor, one line each. The order is the schema's (the first block is the
- * default) and the slash menu's.
+ * Every built-in node of the editor, one line each. The order is the schema's (the first block
+ * is the default) and the slash menu's. `block-set.ts` adds a host's custom blocks after them.
  */
 export const BLOCKS: readonly BlockDefinition[] = [
   paragraph,
@@ -42,6 +42,3 @@ export const BLOCKS: readonly BlockDefinition[] = [
   hardBreak,
   text,
 ];
-
-/** The blocks by node name. */
-export const BLOCKS_BY_NAME: ReadonlyMap<string, BlockDefinition> = new Map(BLOCKS.map((b) => [b.name, b]));

@@ -2,16 +2,24 @@ import { ServiceEditorError } from '../errors.js';
 import { changedAttrs, cleanAttrs } from '../model/attrs.js';
 import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
-import type { RenderContext, TextContext } from '../nodes/define.js';
-import { BLOCKS_BY_NAME } from '../nodes/registry.js';
+import { type BlockSet, blockSet } from '../nodes/block-set.js';
+import type { BlockDefinition, RenderContext, TextContext } from '../nodes/define.js';
 import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/index.js';
 import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
 import { DARK_MUTED, DARK_TEXT, FONT, textSides, WRAP } from './styles.js';
 
-/** Overrides of the document's own settings at render time (issue 7's preview and templates use them). */
-export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>>;
+/** The custom blocks a document may hold besides the built-in ones (the editor's `blocks` option). */
+export interface BlockOptions {
+  blocks?: readonly BlockDefinition[];
+}
+
+/**
+ * Overrides of the document's own settings at render time (the preview and templates use
+ * them), and the custom blocks the document may hold.
+ */
+export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>> & BlockOptions;
 
 /** The dark-mode classes of one render (see {@link darkClasses}). */
 type DarkClasses = ReturnType<typeof darkClasses>;
@@ -61,10 +69,11 @@ interface Scope {
   panel: boolean;
   flushEnd: boolean;
   dark: DarkClasses;
+  set: BlockSet;
 }
 
 function blockContext(scope: Scope): RenderContext {
-  const { settings, width, listDepth, panel, flushEnd, dark } = scope;
+  const { settings, width, listDepth, panel, flushEnd, dark, set } = scope;
   const surface = darkSurface(settings, panel);
   const ctx: RenderContext = {
     width,
@@ -80,9 +89,9 @@ function blockContext(scope: Scope): RenderContext {
         flushEnd: false,
       };
       const last = opts?.flushEnd ? blockContext({ ...inner, flushEnd: true }) : undefined;
-      return renderBlocks(nodes, blockContext(inner), last);
+      return renderBlocks(set, nodes, blockContext(inner), last);
     },
-    inline: (nodes) => renderInline(nodes, ctx),
+    inline: (nodes) => renderInline(set, nodes, ctx),
     darkTextAttr: (color) => dark.attr(color, surface),
     darkHighlightAttr: (ink, highlight) => dark.highlight(ink, highlight),
     darkSurface: surface,
@@ -92,6 +101,7 @@ function blockContext(scope: Scope): RenderContext {
 
 /** Renders `nodes` in `ctx`, the last of them in `lastCtx` when given. */
 function renderBlocks(
+  set: BlockSet,
   nodes: readonly JSONNode[] | undefined,
   ctx: RenderContext,
   lastCtx: RenderContext = ctx,
@@ -99,7 +109,7 @@ function renderBlocks(
   let out = '';
   const list = nodes ?? [];
   list.forEach((node, i) => {
-    const def = BLOCKS_BY_NAME.get(node.type);
+    const def = set.byName.get(node.type);
     if (!def || node.type === 'doc')
       throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
     out += def.render(node, cleanAttrs(def.attrs, node.attrs), i === list.length - 1 ? lastCtx : ctx);
@@ -189,12 +199,15 @@ function firstText(nodes: readonly JSONNode[] | undefined): string {
 export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string {
   if (doc?.type !== 'doc')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
-  const s = docSettings({ ...doc.attrs, ...options });
+  const { blocks, ...overrides } = options;
+  const s = docSettings({ ...doc.attrs, ...overrides });
   const inner = s.width - 2 * s.padding;
   const dark = darkClasses();
+  const set = blockSet(blocks);
   const body = renderBlocks(
+    set,
     doc.content,
-    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, flushEnd: false, dark }),
+    blockContext({ settings: s, width: inner, listDepth: 0, panel: false, flushEnd: false, dark, set }),
   );
   const title = escapeHtml(s.title || firstText(doc.content).slice(0, 120) || 'Email');
   const lang = escapeHtml(s.lang);
@@ -226,19 +239,19 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
   );
 }
 
-function textContext(depth: number): TextContext {
+function textContext(set: BlockSet, depth: number): TextContext {
   const ctx: TextContext = {
     listDepth: depth,
-    blocks: (nodes, d) => renderTextBlocks(nodes, textContext(d ?? depth)),
-    inline: (nodes) => renderInlineText(nodes, ctx),
+    blocks: (nodes, d) => renderTextBlocks(set, nodes, textContext(set, d ?? depth)),
+    inline: (nodes) => renderInlineText(set, nodes, ctx),
   };
   return ctx;
 }
 
-function renderTextBlocks(nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
+function renderTextBlocks(set: BlockSet, nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
   const parts: string[] = [];
   for (const node of nodes ?? []) {
-    const def = BLOCKS_BY_NAME.get(node.type);
+    const def = set.byName.get(node.type);
     if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
     const text = def.text(node, cleanAttrs(def.attrs, node.attrs), ctx);
     if (text !== '' || node.type === 'paragraph') parts.push(text);
@@ -250,10 +263,11 @@ function renderTextBlocks(nodes: readonly JSONNode[] | undefined, ctx: TextConte
  * The plain-text alternative (`text/plain` part) of a document: paragraphs separated by blank
  * lines, lists with "-" or numbers, links and buttons followed by their URL, images by their alt.
  */
-export function renderText(doc: JSONNode): string {
+export function renderText(doc: JSONNode, options: BlockOptions = {}): string {
   if (doc?.type !== 'doc')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
-  return `${renderTextBlocks(doc.content, textContext(0))
+  const set = blockSet(options.blocks);
+  return `${renderTextBlocks(set, doc.content, textContext(set, 0))
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;

@@ -1,11 +1,10 @@
 import { ServiceEditorError } from '../errors.js';
 import { explicitColor } from '../marks/ink.js';
-import { MARKS } from '../marks/registry.js';
+import { MARKS, MARKS_BY_NAME } from '../marks/registry.js';
 import { cleanAttrs } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import { MARKS_BY_NAME } from '../model/validate.js';
+import type { BlockSet } from '../nodes/block-set.js';
 import type { RenderContext, TextContext } from '../nodes/define.js';
-import { BLOCKS_BY_NAME } from '../nodes/registry.js';
 import { escapeHtml } from './escape.js';
 import { TEXT } from './styles.js';
 
@@ -24,7 +23,11 @@ const key = (m: JSONMark) => `${m.type}${JSON.stringify(m.attrs ?? {})}`;
  * Renders inline content to email HTML: text escaped, marks nested in registry order and kept
  * open across neighbouring text that shares them (one `<a>` for a link over bold and plain words).
  */
-export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: RenderContext): string {
+export function renderInline(
+  set: BlockSet,
+  nodes: readonly JSONNode[] | undefined,
+  ctx: RenderContext,
+): string {
   let out = '';
   const open: { key: string; close: string }[] = [];
   const closeTo = (depth: number) => {
@@ -44,7 +47,7 @@ export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: Render
     }
     if (node.type === 'text') out += escapeHtml(node.text ?? '');
     else {
-      const def = BLOCKS_BY_NAME.get(node.type);
+      const def = set.byName.get(node.type);
       if (!def?.spec.inline)
         throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
       out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
@@ -55,14 +58,18 @@ export function renderInline(nodes: readonly JSONNode[] | undefined, ctx: Render
 }
 
 /** Renders inline content as plain text; links are followed by their URL in parentheses. */
-export function renderInlineText(nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
+export function renderInlineText(
+  set: BlockSet,
+  nodes: readonly JSONNode[] | undefined,
+  ctx: TextContext,
+): string {
   let out = '';
   const list = nodes ?? [];
   for (let i = 0; i < list.length; i++) {
     const node = list[i]!;
     if (node.type === 'text') out += node.text ?? '';
     else {
-      const def = BLOCKS_BY_NAME.get(node.type);
+      const def = set.byName.get(node.type);
       if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
       out += def.text(node, cleanAttrs(def.attrs, node.attrs), ctx);
     }

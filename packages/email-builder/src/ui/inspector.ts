@@ -10,8 +10,8 @@ import { loadedFields, whenFieldsLoad } from './lazy-fields.js';
 
 /**
  * The settings form of the selected block (button text, link, colours; image alt, width…),
- * generated from the block's attribute table. Columns also list each column's background and
- * padding. Changes are ordinary transactions, so they undo.
+ * generated from the block's attribute table. A block with `inspectChildren` (a row of columns)
+ * also lists each child's settings. Changes are ordinary transactions, so they undo.
  */
 export class Inspector {
   readonly el: HTMLElement;
@@ -122,13 +122,16 @@ export class Inspector {
     const body = h('div', { class: 'sv-inspector-body' });
     for (const [key, spec] of Object.entries(def.attrs))
       body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), this.host));
-    const columnDef = this.blocks.get('column');
-    if (node.type.name === 'columns' && columnDef) {
-      node.forEach((col, offset, i) => {
-        const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, `Column ${i + 1}`));
-        for (const [key, spec] of Object.entries(columnDef.attrs))
+    if (def.inspectChildren) {
+      node.forEach((child, offset, i) => {
+        const childDef = this.blocks.get(child.type.name);
+        if (!childDef) return;
+        const name = child.type.name.replace(/([A-Z])/g, ' $1');
+        const legend = `${name.charAt(0).toUpperCase()}${name.slice(1)} ${i + 1}`;
+        const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, legend));
+        for (const [key, spec] of Object.entries(childDef.attrs))
           group.append(
-            field(key, spec, col.attrs[key], (v) => set(pos + 1 + offset, columnDef, key, v), this.host),
+            field(key, spec, child.attrs[key], (v) => set(pos + 1 + offset, childDef, key, v), this.host),
           );
         body.append(group);
       });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EditorState, TextSelection } from 'prosemirror-state';
-import { BLOCKS } from '../nodes/registry.js';
-import { createSchema } from '../schema.js';
+import { BUILT_IN } from '../nodes/block-set.js';
 import { filterItems, findTrigger } from './slash-menu.js';
 
-const schema = createSchema();
-const ITEMS = BLOCKS.flatMap((b) => b.slash ?? []);
+const schema = BUILT_IN.schema();
+const ITEMS = BUILT_IN.blocks.flatMap((b) => b.slash ?? []);
 
 /** The state of a paragraph holding `text` with the cursor at its end. */
 function typed(text: string): EditorState {

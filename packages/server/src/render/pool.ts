@@ -30,6 +30,8 @@ export interface RenderPoolOptions {
   maxQueue?: number;
   /** The threads' niceness (0 normal … 19 lowest). Default 19: the event loop always comes first. */
   nice?: number;
+  /** The file URL of the custom blocks module (`EDITOR_BLOCKS`), already checked. */
+  blocksModule?: string;
 }
 
 /** The pool's queue is full: the caller answers 503 with a short `Retry-After`. */
@@ -51,7 +53,7 @@ export class RenderPool {
       maxThreads: options.threads,
       maxQueue: options.maxQueue ?? 64 * options.threads,
       idleTimeout: 60_000,
-      workerData: { nice: options.nice ?? 19 },
+      workerData: { nice: options.nice ?? 19, blocksModule: options.blocksModule },
     });
   }
 

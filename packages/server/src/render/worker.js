@@ -27,6 +27,17 @@ try {
   // no /proc/thread-self: the thread runs at normal priority
 }
 
+/**
+ * The host's custom blocks (`EDITOR_BLOCKS`, checked at start by `editor-blocks.ts`): rendered
+ * and checked as the editor does.
+ */
+const blocks = workerData.blocksModule ? await loadBlocks(workerData.blocksModule) : undefined;
+
+async function loadBlocks(url) {
+  const module = await import(url);
+  return module.blocks ?? module.default;
+}
+
 const union = (a, b) => [...new Set([...a, ...b])];
 
 /**
@@ -36,8 +47,8 @@ const union = (a, b) => [...new Set([...a, ...b])];
  */
 function render({ id, document, variables }) {
   const parsed = JSON.parse(document);
-  const html = renderTemplate(renderEmail(parsed), variables, { format: 'html' });
-  const text = renderTemplate(renderText(parsed), variables, { format: 'text' });
+  const html = renderTemplate(renderEmail(parsed, { blocks }), variables, { format: 'html' });
+  const text = renderTemplate(renderText(parsed, { blocks }), variables, { format: 'text' });
   const entry = {
     data: {
       id,
@@ -55,7 +66,7 @@ function render({ id, document, variables }) {
 
 function check({ document }) {
   try {
-    return { ok: true, json: JSON.stringify(checkDocument(document)) };
+    return { ok: true, json: JSON.stringify(checkDocument(document, { blocks })) };
   } catch (error) {
     if (error instanceof ServiceEditorError)
       return { ok: false, message: error.message.replace(/^SEB_ERR_\w+: /, '') };

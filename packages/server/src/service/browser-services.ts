@@ -22,7 +22,10 @@ export interface BrowserServices {
 
 export function createBrowserServices(config: Config, store: KyselyStore): BrowserServices {
   // Threads start on the first render or check, so building the app alone starts none.
-  const pool = new RenderPool({ threads: config.templates.renderThreads });
+  const pool = new RenderPool({
+    threads: config.templates.renderThreads,
+    ...(config.editorBlocks && { blocksModule: config.editorBlocks }),
+  });
   return {
     templates: new TemplateService({ store: new TemplateStore(store.db), limits: config.templates, pool }),
     images: new ImageService({

@@ -238,7 +238,8 @@ export class TemplateService {
         part = json(tooLarge(entry.id, this.limits.maxRenderOutputBytes));
       else {
         const same = JSON.stringify([entry.id, entry.variables ?? {}]);
-        part = rendered.get(same) ?? (await this.pool.render(entry.id, record.document, entry.variables ?? {}));
+        part =
+          rendered.get(same) ?? (await this.pool.render(entry.id, record.document, entry.variables ?? {}));
         rendered.set(same, part);
         if (outputBytes + part.length > this.limits.maxRenderOutputBytes) {
           outputBytes = this.limits.maxRenderOutputBytes;

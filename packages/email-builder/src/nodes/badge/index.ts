@@ -19,6 +19,8 @@ export const badge = defineBlock({
   name: 'badge',
   attrs: ATTRS,
   inspect: true,
+  // the label sits on the badge's tint, not on white
+  colours: { backgroundColor: 'bg', textColor: 'textOnTint' },
   spec: {
     inline: true,
     group: 'inline',

@@ -1,3 +1,4 @@
+import { wrappingInputRule } from 'prosemirror-inputrules';
 import { flowBox, textSides } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
@@ -11,6 +12,7 @@ import { defineBlock } from '../define.js';
 export const blockquote = defineBlock({
   name: 'blockquote',
   attrs: {},
+  inputRules: (type) => [wrappingInputRule(/^\s*>\s$/, type)],
   spec: {
     content: '(paragraph | heading | list)+',
     group: 'block inner',

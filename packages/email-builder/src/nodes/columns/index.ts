@@ -65,6 +65,7 @@ export const columns = defineBlock({
   name: 'columns',
   attrs: ATTRS,
   inspect: true,
+  inspectChildren: true,
   spec: {
     content: 'column+',
     group: 'block',
@@ -155,6 +156,7 @@ export const column = defineBlock({
   name: 'column',
   attrs: COLUMN_ATTRS,
   inspect: true,
+  colours: { backgroundColor: 'bg' },
   spec: {
     content: 'inner+',
     isolating: true,

@@ -130,6 +130,14 @@ export const footer = defineBlock({
   name: 'footer',
   attrs: ATTRS,
   inspect: true,
+  brand: (b) => ({
+    company: b.signature.company,
+    address: b.contact.address,
+    email: b.contact.email,
+    phone: b.contact.phone,
+    unsubscribeText: b.unsubscribe.text,
+    unsubscribeUrl: b.unsubscribe.link,
+  }),
   spec: {
     group: 'block inner',
     atom: true,

@@ -1,3 +1,5 @@
+import { setBlockType } from 'prosemirror-commands';
+import { textblockTypeInputRule } from 'prosemirror-inputrules';
 import { a } from '../../model/attrs.js';
 import { alignStyle, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
@@ -22,6 +24,15 @@ const slash = ([1, 2, 3] as const).map(
 export const heading = defineBlock({
   name: 'heading',
   attrs: { level: a.number(1, 1, 3, 'Level', ''), textAlign: a.align() },
+  keys: (type) => ({
+    'Mod-Alt-1': setBlockType(type, { level: 1 }),
+    'Mod-Alt-2': setBlockType(type, { level: 2 }),
+    'Mod-Alt-3': setBlockType(type, { level: 3 }),
+  }),
+  // "# ", "## " or "### " at the start of a paragraph
+  inputRules: (type) => [
+    textblockTypeInputRule(/^(#{1,3})\s$/, type, (match) => ({ level: match[1]!.length })),
+  ],
   spec: {
     content: 'inline*',
     group: 'block inner',

@@ -1,3 +1,4 @@
+import { chainCommands } from 'prosemirror-commands';
 import { defineBlock } from '../define.js';
 
 /** Text. Its HTML comes from the inline renderer, which escapes it and applies marks. */
@@ -19,6 +20,13 @@ export const hardBreak = defineBlock({
     selectable: false,
     parseDOM: [{ tag: 'br' }],
     toDOM: () => ['br'],
+  },
+  keys: (type) => {
+    const insert = chainCommands((state, dispatch) => {
+      dispatch?.(state.tr.replaceSelectionWith(type.create()).scrollIntoView());
+      return true;
+    });
+    return { 'Shift-Enter': insert, 'Mod-Enter': insert };
   },
   render: () => '<br>',
   text: () => '\n',

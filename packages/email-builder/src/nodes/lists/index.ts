@@ -1,3 +1,5 @@
+import { wrappingInputRule } from 'prosemirror-inputrules';
+import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
 import { a } from '../../model/attrs.js';
 import type { JSONNode } from '../../model/types.js';
 import { flowBox, TEXT, textStyle } from '../../render/styles.js';
@@ -25,6 +27,7 @@ function listText(node: JSONNode, ctx: TextContext, ordered: boolean, start = 1)
 export const bulletList = defineBlock({
   name: 'bulletList',
   attrs: {},
+  inputRules: (type) => [wrappingInputRule(/^\s*([-*])\s$/, type)],
   spec: {
     content: 'listItem+',
     group: 'block inner list',
@@ -50,6 +53,15 @@ export const bulletList = defineBlock({
 export const orderedList = defineBlock({
   name: 'orderedList',
   attrs: { start: a.number(1, 1, 9999, 'Start', '') },
+  // "1. " starts a list at 1; "3. " at 3
+  inputRules: (type) => [
+    wrappingInputRule(
+      /^(\d+)\.\s$/,
+      type,
+      (match) => ({ start: Number(match[1]) }),
+      (match, node) => node.childCount + node.attrs.start === Number(match[1]),
+    ),
+  ],
   spec: {
     content: 'listItem+',
     group: 'block inner list',
@@ -82,6 +94,7 @@ export const orderedList = defineBlock({
 export const listItem = defineBlock({
   name: 'listItem',
   attrs: {},
+  keys: (type) => ({ Enter: splitListItem(type), Tab: sinkListItem(type), 'Shift-Tab': liftListItem(type) }),
   spec: {
     content: 'paragraph (paragraph | list)*',
     defining: true,

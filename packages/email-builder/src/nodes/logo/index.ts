@@ -21,6 +21,7 @@ export const logo = defineBlock({
   name: 'logo',
   attrs: ATTRS,
   inspect: true,
+  brand: (b) => ({ src: b.logo.light, darkSrc: b.logo.dark, alt: b.signature.company }),
   spec: {
     group: 'block inner',
     atom: true,

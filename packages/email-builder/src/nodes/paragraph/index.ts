@@ -1,3 +1,4 @@
+import { setBlockType } from 'prosemirror-commands';
 import { a } from '../../model/attrs.js';
 import { alignStyle, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
@@ -8,6 +9,7 @@ import { alignFrom, defineBlock } from '../define.js';
 export const paragraph = defineBlock({
   name: 'paragraph',
   attrs: { textAlign: a.align() },
+  keys: (type) => ({ 'Mod-Alt-0': setBlockType(type) }),
   spec: {
     content: 'inline*',
     group: 'block inner',

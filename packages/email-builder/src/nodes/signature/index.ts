@@ -25,6 +25,7 @@ export const signature = defineBlock({
   name: 'signature',
   attrs: ATTRS,
   inspect: true,
+  brand: ({ signature: s }) => ({ avatar: s.avatar, name: s.name, position: s.position, company: s.company }),
   spec: {
     group: 'block inner',
     atom: true,

@@ -1,3 +1,4 @@
+import { BRAND_NETWORKS } from '../../branding/check.js';
 import { a } from '../../model/attrs.js';
 import { contrast, readable } from '../../render/contrast.js';
 import { escapeHtml } from '../../render/escape.js';
@@ -93,6 +94,14 @@ export const socialLinks = defineBlock({
   name: 'socialLinks',
   attrs: ATTRS,
   inspect: true,
+  // the networks the brand gives, only those
+  brand: ({ socialMedia }) => {
+    const links = BRAND_NETWORKS.flatMap((network) => {
+      const url = socialMedia[network];
+      return url ? [{ network, url }] : [];
+    });
+    return links.length ? { links } : {};
+  },
   spec: {
     group: 'block inner',
     atom: true,

@@ -1,8 +1,15 @@
+import { InputRule } from 'prosemirror-inputrules';
 import { Fragment, type Node as PMNode, type Schema } from 'prosemirror-model';
 import { a } from '../../model/attrs.js';
 import { escapeHtml } from '../../render/escape.js';
 import { ICONS } from '../../ui/icons.js';
-import { cleanFallback, formatVariable, isVariableName, VARIABLE_TAG } from '../../variables/syntax.js';
+import {
+  cleanFallback,
+  formatVariable,
+  isVariableName,
+  VARIABLE_NAME,
+  VARIABLE_TAG,
+} from '../../variables/syntax.js';
 import { insertInline } from '../commands.js';
 import { type Attrs, defineBlock, domMarker, markerRule, type SlashItem } from '../define.js';
 
@@ -42,6 +49,24 @@ export const variable = defineBlock({
   name: 'variable',
   attrs: ATTRS,
   inspect: true,
+  // "{{name}}" or "{{name|fallback}}" typed in full becomes a chip
+  inputRules: (type) => [
+    new InputRule(
+      new RegExp(`\\{\\{\\s*(${VARIABLE_NAME.source.slice(1, -1)})\\s*(?:\\|([^{}]*?))?\\s*\\}\\}$`),
+      (state, match, start, end) =>
+        match[1]!.length > 64
+          ? null
+          : state.tr.replaceWith(
+              start,
+              end,
+              type.create(
+                { name: match[1], fallback: cleanFallback(match[2]) },
+                null,
+                state.storedMarks ?? state.doc.resolve(start).marks(),
+              ),
+            ),
+    ),
+  ],
   spec: {
     inline: true,
     group: 'inline',

@@ -2,7 +2,7 @@
  * A small vocabulary for writing the starter templates: each call returns plain JSON of the
  * editor's schema (what `getJSON()` gives), so a template reads like the email it makes.
  */
-import { TEMPLATE_ACCENT, TEMPLATE_TINT } from '../../branding/apply.js';
+import { TEMPLATE_ACCENT, TEMPLATE_TINT } from '../../branding/accent.js';
 import type { JSONMark, JSONNode } from '../../model/types.js';
 
 export { TEMPLATE_ACCENT as ACCENT, TEMPLATE_TINT as TINT };
