@@ -11,8 +11,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { generateDkimKeyPair } from '../src/dkim/key-pair.js';
-import { dkimKeyRecord, txtStrings } from '../src/dkim/key-record.js';
 import { KeygenPool } from '../src/dkim/keygen-pool.js';
+import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
 import { eachBody, fmt, load, newDomainBody, repoRoot, row, startService } from './support.js';
 

@@ -1,6 +1,6 @@
 /**
  * The catalogue of hosted-DKIM errors (issue 4). They surface in the library and the CLI, not
- * in the HTTP API, so they live here rather than in `http/errors.ts` (whose codes are the
+ * in the HTTP API, so they live here rather than in `src/errors.ts` (whose codes are the
  * API's OpenAPI enum); the README's "Hosted DKIM" section lists the same codes.
  */
 export const DKIM_ERRORS = {

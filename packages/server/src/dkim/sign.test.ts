@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { dkimKeyRecord, txtStrings } from '../dns/key-record.js';
 import { relaxedBody, relaxedHeader } from './canonicalize.js';
 import { type DkimKeyPair, generateDkimKeyPair, privateKeyObject } from './key-pair.js';
-import { dkimKeyRecord, txtStrings } from './key-record.js';
 import { dkimSignature, signMessage, UnsignableMessageError } from './sign.js';
 
 let pair: DkimKeyPair;

@@ -4,8 +4,8 @@
  * new serial, so a query always sees one consistent version.
  */
 import type { Answer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
-import { dkimKeyRecord, txtStrings } from '../dkim/key-record.js';
 import type { PublishedKey } from '../store/dkim-key-store.js';
+import { dkimKeyRecord, txtStrings } from './key-record.js';
 
 /** What a zone is built from. */
 export interface ZoneContent {

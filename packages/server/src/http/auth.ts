@@ -4,9 +4,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, hashesEqual, keyFromAuthorization } from '../domain/api-key.js';
+import { ApiError } from '../errors.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import type { CostBudget } from './cost-budget.js';
-import { ApiError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -7,8 +7,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { type ApiErrorBody, ERROR_CATALOGUE } from '../errors.js';
 import { errorEnvelope } from './error-handler.js';
-import { type ApiErrorBody, ERROR_CATALOGUE } from './errors.js';
 
 /** Node's limit on the request line and headers together (its default, set explicitly). */
 export const MAX_HEADER_BYTES = 16 * 1024;

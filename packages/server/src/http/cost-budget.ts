@@ -5,7 +5,7 @@
  * the clock, so the whole table is dropped when a window ends and memory stays bounded by the
  * keys active in one window.
  */
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 export interface CostBudgetOptions {
   /** Units per key and window. */

@@ -2,7 +2,7 @@
  * Listing cursors: opaque to clients, they are the text that marks where the next page starts
  * (a domain name; a template's `<updatedAt>.<id>`), base64url-encoded.
  */
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 export function encodeCursor(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64url');

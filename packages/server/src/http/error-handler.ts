@@ -4,8 +4,8 @@
  * real fault does, and then the body carries the request id to report.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { RenderQueueFullError } from '../render/pool.js';
-import { ApiError, type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 
 /** Fastify's own error codes, mapped into our catalogue. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {

@@ -6,35 +6,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { createBrowserServices } from '../service/browser-services.js';
-import { DomainService } from '../service/domain-service.js';
+import { createServices } from '../services.js';
 import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 
 export async function buildOpenApiDocument(config: Config): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
   const store = await openStore({ dataDir });
-  const browser = createBrowserServices(config, store);
+  // The server's own wiring; nothing runs (the scheduler is never started, no request comes).
+  const services = createServices(config, store);
   try {
-    const domains = new DomainService({
-      store,
-      records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
-      maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
-    });
-    const app = await buildApp({
-      config,
-      store,
-      domains,
-      templates: browser.templates,
-      images: browser.images,
-      logger: false,
-    });
+    const { domains, templates, images } = services;
+    const app = await buildApp({ config, store, domains, templates, images, logger: false });
     await app.ready();
     const document = app.swagger() as unknown as Record<string, unknown>;
     await app.close();
     return document;
   } finally {
-    await browser.close();
+    await services.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

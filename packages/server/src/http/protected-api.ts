@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 export interface ProtectedApiOptions {
   store: Store;

@@ -4,7 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { DOMAIN_TYPES } from '../domain/domain-type.js';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES } from '../errors.js';
 
 export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
   $id: 'VerificationStatus',

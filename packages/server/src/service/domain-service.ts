@@ -7,9 +7,9 @@ import { type DomainType, parseDomainType } from '../domain/domain-type.js';
 import type { StoredDomain, VerificationStatus } from '../domain/model.js';
 import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
+import { type Envelope, failed, ok } from '../envelope.js';
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
-import { type Envelope, failed, ok } from './envelope.js';
 import type { VerificationService } from './verification-service.js';
 
 export interface DomainServiceOptions {

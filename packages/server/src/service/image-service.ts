@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ImageLimits } from '../config.js';
 import { sniffImage } from '../domain/image-type.js';
-import { ApiError } from '../http/errors.js';
+import { type Envelope, failed, ok } from '../envelope.js';
 import type { ImageFiles } from '../store/image-files.js';
 import type { ImageCursor, ImageRecord, ImageStore, ImageUsage } from '../store/image-store.js';
 import { decodeImage, ImageDecodeError } from './image-decoder.js';
@@ -115,40 +115,39 @@ export class ImageService {
 
   /**
    * `DELETE /api/public/images/{fileId}`: the account stops holding the image; the file is
-   * removed when no account holds it any more. `false` when the account has no such image.
+   * removed when no account holds it any more. IMAGE_NOT_FOUND when the account has no such image.
    */
-  async delete(accountId: string, hash: string): Promise<boolean> {
+  async delete(accountId: string, hash: string): Promise<Envelope<{ fileId: string; deleted: true }>> {
     return this.exclusive(hash, async () => {
       const removed = await this.options.store.delete(accountId, hash);
-      if (!removed) return false;
+      if (!removed) return failed('IMAGE_NOT_FOUND', 'this account holds no image with this fileId');
       if (removed.lastHolder) await this.options.files.remove(`${hash}.${removed.deleted.ext}`);
-      return true;
+      return ok({ fileId: hash, deleted: true as const });
     });
   }
 
   /**
-   * Checks, re-encodes and stores one upload. Throws `ApiError`s: IMAGE_TYPE_UNSUPPORTED,
-   * IMAGE_INVALID, IMAGE_DIMENSIONS_TOO_LARGE, ACCOUNT_IMAGE_QUOTA (the size limit is enforced
-   * while the body streams in).
+   * Checks, re-encodes and stores one upload, as the services answer: an envelope holding the
+   * uploaded image, or IMAGE_TYPE_UNSUPPORTED, IMAGE_INVALID, IMAGE_DIMENSIONS_TOO_LARGE or
+   * ACCOUNT_IMAGE_QUOTA (the size limit is enforced while the body streams in).
    */
   async upload(
     accountId: string,
     bytes: Buffer,
     meta: { fileName?: string; folder?: string; publicBase: string },
-  ): Promise<UploadedImage> {
+  ): Promise<Envelope<UploadedImage>> {
     const sniffed = sniffImage(bytes);
-    if (!sniffed.ok) {
-      throw new ApiError(
+    if (!sniffed.ok)
+      return failed(
         sniffed.reason === 'corrupt' ? 'IMAGE_INVALID' : 'IMAGE_TYPE_UNSUPPORTED',
         sniffed.message,
       );
-    }
     const { image } = sniffed;
     const { maxPixels } = this.options.limits;
     if (image.width === 0 || image.height === 0)
-      throw new ApiError('IMAGE_INVALID', `the image declares a size of ${image.width} × ${image.height}`);
+      return failed('IMAGE_INVALID', `the image declares a size of ${image.width} × ${image.height}`);
     if (image.width > MAX_SIDE || image.height > MAX_SIDE || image.width * image.height > maxPixels) {
-      throw new ApiError(
+      return failed(
         'IMAGE_DIMENSIONS_TOO_LARGE',
         `the image declares ${image.width} × ${image.height} pixels; the limit is ${maxPixels} pixels and ${MAX_SIDE} per side`,
       );
@@ -157,7 +156,7 @@ export class ImageService {
     try {
       decoded = await decodeImage(bytes, image.format, maxPixels);
     } catch (error) {
-      if (error instanceof ImageDecodeError) throw new ApiError('IMAGE_INVALID', error.message);
+      if (error instanceof ImageDecodeError) return failed('IMAGE_INVALID', error.message);
       throw error;
     }
     const stored = decoded.bytes;
@@ -176,21 +175,22 @@ export class ImageService {
     };
     return this.exclusive(hash, async () => {
       const existing = await this.options.store.get(accountId, hash);
-      if (!existing) await this.checkQuota(accountId, stored.length);
+      const refused = existing ? undefined : await this.quotaRefusal(accountId, stored.length);
+      if (refused) return refused;
       // The row first, then the file: a deletion by another account, which removes the file
       // only when it finds no row left, then always finds this one.
       await this.options.store.record(record);
       await this.options.files.put(`${hash}.${image.ext}`, stored);
-      return this.view(record, meta.publicBase);
+      return ok(this.view(record, meta.publicBase));
     });
   }
 
-  /** Refuses an upload that would take the account past its image quota. */
-  private async checkQuota(accountId: string, size: number): Promise<void> {
+  /** ACCOUNT_IMAGE_QUOTA for an upload that would take the account past its quota, else nothing. */
+  private async quotaRefusal(accountId: string, size: number): Promise<Envelope<never> | undefined> {
     const { quotaCount, quotaBytes } = this.options.limits;
     const usage = await this.options.store.usage(accountId);
     if (usage.count + 1 > quotaCount || usage.bytes + size > quotaBytes) {
-      throw new ApiError(
+      return failed(
         'ACCOUNT_IMAGE_QUOTA',
         `the account holds ${usage.count} images of ${usage.bytes} bytes; the quota is ${quotaCount} images and ${quotaBytes} bytes. Delete images (DELETE /api/public/images/{fileId}) to make room`,
       );

@@ -9,9 +9,9 @@
  */
 import type { JSONNode } from '@service/email-builder';
 import type { TemplateLimits } from '../config.js';
+import { type Envelope, failed, ok } from '../envelope.js';
 import type { RenderPool } from '../render/pool.js';
 import type { TemplateCursor, TemplateRecord, TemplateRow, TemplateStore } from '../store/template-store.js';
-import { type Envelope, failed, ok } from './envelope.js';
 
 /** A template as the API shows it in lists. */
 export interface TemplateSummaryView {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { dkimKeyRecord, txtStrings } from '../dkim/key-record.js';
+import { dkimKeyRecord, txtStrings } from '../dns/key-record.js';
 import { newToken } from '../domain/token.js';
 import { openStore } from '../store/open.js';
 import { VerificationStore } from '../store/verification-store.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
-import { ApiError } from '../errors.js';
 import { ErrorEnvelopeSchema } from '../schemas.js';
 
 const HealthSchema = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });

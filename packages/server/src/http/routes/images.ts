@@ -8,13 +8,14 @@ import multipart from '@fastify/multipart';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
+import type { Envelope } from '../../envelope.js';
+import { ApiError } from '../../errors.js';
 import type { ImageService } from '../../service/image-service.js';
 import { IMAGE_FILE_NAME, type ImageFiles } from '../../store/image-files.js';
 import type { Store } from '../../store/store.js';
 import { browserApi } from '../browser-api.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { errorEnvelope } from '../error-handler.js';
-import { ApiError } from '../errors.js';
 import { ErrorEnvelopeSchema, ListQuerySchema, requestErrorResponses } from '../schemas.js';
 
 export const UploadedImageSchema = Type.Object(
@@ -163,11 +164,14 @@ export async function imageUploadRoutes(app: FastifyInstance, options: ImageRout
       }
       if (bytes === undefined || bytes.length === 0)
         throw new ApiError('IMAGE_MISSING', 'the upload has no "file" part, or it is empty');
-      return service.upload(request.apiKey!.accountId, bytes, {
-        ...(fields.fileName !== undefined && { fileName: fields.fileName }),
-        ...(fields.folder !== undefined && { folder: fields.folder }),
-        publicBase: publicBase(request),
-      });
+      // ImageKit's protocol answers one image, not an envelope: a refusal is the response's status.
+      return unwrap(
+        await service.upload(request.apiKey!.accountId, bytes, {
+          ...(fields.fileName !== undefined && { fileName: fields.fileName }),
+          ...(fields.folder !== undefined && { folder: fields.folder }),
+          publicBase: publicBase(request),
+        }),
+      );
     },
   );
 
@@ -230,10 +234,8 @@ export async function imageUploadRoutes(app: FastifyInstance, options: ImageRout
       },
     },
     async (request) => {
-      const { fileId } = request.params;
-      if (!(await service.delete(request.apiKey!.accountId, fileId)))
-        throw new ApiError('IMAGE_NOT_FOUND', 'this account holds no image with this fileId');
-      return { data: { fileId, deleted: true as const }, error: null, status: 200 };
+      const deleted = await service.delete(request.apiKey!.accountId, request.params.fileId);
+      return { data: unwrap(deleted), error: null, status: 200 };
     },
   );
 
@@ -285,4 +287,10 @@ export async function imageFileRoutes(app: FastifyInstance, options: { files: Im
       return reply.type(MIME[file.split('.')[1]!]!).header('content-length', size).send(files.open(file));
     },
   );
+}
+
+/** A single-item route's answer: the envelope's data, or its error as the response's status. */
+function unwrap<T>(envelope: Envelope<T>): T {
+  if (envelope.error) throw new ApiError(envelope.error.code, envelope.error.message);
+  return envelope.data as T;
 }

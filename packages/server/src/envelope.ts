@@ -1,4 +1,4 @@
-import { type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from '../http/errors.js';
+import { type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 
 /** One element of a per-item response array (spec: "Response envelope"). */
 export type Envelope<T> =

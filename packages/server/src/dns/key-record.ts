@@ -1,6 +1,6 @@
 /**
  * The text of a DKIM key record (RFC 6376 §3.6.1) and its split into DNS character-strings.
- * Pure.
+ * Pure. It lives with the zone that serves it; the signer and the checks read it from here.
  */
 
 /**

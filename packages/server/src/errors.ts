@@ -5,7 +5,7 @@
  * Request-level errors are the HTTP status of the whole response (body: one envelope);
  * item-level errors sit inside a 200 array, in the envelope of the item they concern.
  */
-import type { DomainNameErrorCode } from '../domain/domain-name.js';
+import type { DomainNameErrorCode } from './domain/domain-name.js';
 
 interface CatalogueEntry {
   status: number;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CATALOGUE } from './errors.js';
 
-const docsFile = fileURLToPath(new URL('../../../../docs/api-errors.md', import.meta.url));
+const docsFile = fileURLToPath(new URL('../../../docs/api-errors.md', import.meta.url));
 
 test('docs/api-errors.md lists exactly the catalogue: every code, status and level', () => {
   const rows = readFileSync(docsFile, 'utf8')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
 import { test } from 'node:test';
-import { DKIM_KEY_BITS, generateDkimKeyPair, privateKeyObject } from './key-pair.js';
+import { DKIM_KEY_BITS, generateDkimKeyPair, privateKeyObject } from '../dkim/key-pair.js';
 import { dkimKeyRecord, txtStrings } from './key-record.js';
 
 test('a generated key pair is RSA-2048 (RFC 8301) and p= is its SubjectPublicKeyInfo', async () => {

@@ -1,0 +1,91 @@
+/**
+ * The one wiring of the services over a store: domains with their verification (service,
+ * store, scheduler), templates and images. `server.ts` runs it; the OpenAPI document builder
+ * builds the app over the same wiring, so the two cannot drift apart.
+ */
+import type { Config } from './config.js';
+import { dkimKeyRecord } from './dns/key-record.js';
+import { VerificationScheduler } from './jobs/verification-scheduler.js';
+import { createBrowserServices } from './service/browser-services.js';
+import { DomainService } from './service/domain-service.js';
+import type { ImageService } from './service/image-service.js';
+import type { TemplateService } from './service/template-service.js';
+import { VerificationService } from './service/verification-service.js';
+import { DkimKeyStore } from './store/dkim-key-store.js';
+import type { KyselyStore } from './store/kysely-store.js';
+import { VerificationStore } from './store/verification-store.js';
+import { createAuthoritativeResolve } from './verify/authoritative.js';
+import { createResolver } from './verify/resolver.js';
+
+export interface Services {
+  domains: DomainService;
+  templates: TemplateService;
+  images: ImageService;
+  verification: { store: VerificationStore; service: VerificationService; scheduler: VerificationScheduler };
+  /**
+   * Where a failed check and a change of the domains go: set by the server once its logger
+   * and hosted DKIM exist (until then, nowhere).
+   */
+  hooks: { reportError(error: unknown, domainName?: string): void; domainsChanged(): void };
+  /** Stops the scheduler, waits for running checks, stops the render threads (not the store). */
+  close(): Promise<void>;
+}
+
+export function createServices(config: Config, store: KyselyStore): Services {
+  const v = config.verification;
+  const hooks: Services['hooks'] = { reportError: () => {}, domainsChanged: () => {} };
+  const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+  const keys = new DkimKeyStore(store.db);
+  const dnsOptions = {
+    servers: v.resolvers,
+    timeoutMs: v.dnsTimeoutMs,
+    tries: v.dnsTries,
+    concurrency: v.dnsConcurrency,
+  };
+  const authoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
+  const verification = new VerificationService({
+    store: verificationStore,
+    resolve: authoritative ?? createResolver(dnsOptions),
+    ...(authoritative && { findZone: authoritative.zoneOf }),
+    settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
+    concurrency: v.checkConcurrency,
+    keyRecordOf: async (token) => {
+      const key = await keys.findKey(token);
+      return key && key.revokedAt === null ? dkimKeyRecord(key.publicKey) : undefined;
+    },
+  });
+  const scheduler = new VerificationScheduler({
+    store: verificationStore,
+    service: verification,
+    intervalMs: v.schedulerIntervalMs,
+    batchSize: v.schedulerBatch,
+    leaseMs: v.leaseMs,
+    onError: (error, domain) => hooks.reportError(error, domain?.name),
+  });
+  const domains = new DomainService({
+    store,
+    records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
+    maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
+    verification: {
+      service: verification,
+      store: verificationStore,
+      maxAgeMs: v.statusMaxAgeMs,
+      waitMs: v.statusWaitMs,
+    },
+    onRegistered: () => scheduler.nudge(),
+    onDomainsChanged: () => hooks.domainsChanged(),
+  });
+  const browser = createBrowserServices(config, store);
+  return {
+    domains,
+    templates: browser.templates,
+    images: browser.images,
+    verification: { store: verificationStore, service: verification, scheduler },
+    hooks,
+    close: async () => {
+      await scheduler.stop();
+      await verification.idle();
+      await browser.close();
+    },
+  };
+}
