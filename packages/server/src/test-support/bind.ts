@@ -17,6 +17,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { findFreeTcpPort, PortTakenError, terminate, withParentDeathSignal } from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
 
 /** Options of {@link startBind}. */
@@ -308,7 +309,7 @@ class PrivateBind implements BindServer {
     // also folds them into the zone files, readable when debugging. A hung named still gets stopped.
     await this.rndc(['sync']).catch(() => {});
     child.ref();
-    await terminate(child, 'SIGTERM', 10_000);
+    await terminate(child, ['SIGTERM', 'SIGKILL'], 10_000);
   }
 
   async close(): Promise<void> {
@@ -589,7 +590,6 @@ options { default-key "rndc-key"; default-server 127.0.0.1; default-port ${this.
 }
 
 /** named answered, but not as this instance: the port was taken after we picked it. */
-class PortTakenError extends Error {}
 
 function normalizeOptions(options: StartBindOptions): Config {
   const zones = (options.zones ?? []).map(normalizeZone);
@@ -725,18 +725,6 @@ export async function addLoopbackAddress(host: string): Promise<() => Promise<vo
   return () => run('ip', ['addr', 'del', `${host}/32`, 'dev', 'lo']).then(() => undefined);
 }
 
-async function findFreeTcpPort(avoid: number[]): Promise<number> {
-  for (;;) {
-    const server = net.createServer();
-    const port = await new Promise<number>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
-    });
-    await new Promise((resolve) => server.close(resolve));
-    if (!avoid.includes(port)) return port;
-  }
-}
-
 /** Run a command to completion; rejects with its output when it exits non-zero. */
 function run(command: string, args: string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -750,26 +738,6 @@ function run(command: string, args: string[], input?: string): Promise<string> {
     child.stdin?.on('error', () => {});
     child.stdin?.end(input ?? '');
   });
-}
-
-/**
- * Prefix a command with `setpriv --pdeathsig KILL` where available: if the test process is
- * killed outright (SIGKILL, OOM), the kernel kills named too, where no exit handler can run.
- * setpriv execs in place, so the pid stays named's.
- */
-function withParentDeathSignal(command: string, args: string[]): [string, string[]] {
-  if (!existsSync('/usr/bin/setpriv')) return [command, args];
-  return ['/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]];
-}
-
-/** Signal a child and wait for it to exit, escalating to SIGKILL after `graceMs`. */
-async function terminate(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
 }
 
 function killSync(pid: number): void {

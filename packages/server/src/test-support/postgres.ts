@@ -19,10 +19,16 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import {
+  findFreeTcpPort,
+  hasSetpriv,
+  PortTakenError,
+  terminate,
+  withParentDeathSignal,
+} from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
 
 /** Options of {@link startPostgres}. */
@@ -259,15 +265,11 @@ class PrivateCluster extends Databases implements PostgresServer {
   /** `[file, args]` for a PostgreSQL program, as the `postgres` user when we are root. */
   private command(program: string, args: string[]): [string, string[]] {
     const file = this.bin === undefined ? program : path.join(this.bin, program);
-    if (!existsSync('/usr/bin/setpriv')) {
-      if (this.user !== undefined) return ['runuser', ['-u', this.user, '--', file, ...args]];
-      return [file, args];
-    }
-    // setpriv execs in place (the pid stays postgres's) and, with --pdeathsig, has the kernel
-    // kill postgres if the test process is killed outright, where no exit handler can run.
+    if (!hasSetpriv() && this.user !== undefined) return ['runuser', ['-u', this.user, '--', file, ...args]];
+    // as the postgres user, and killed by the kernel with the test process
     const as =
       this.user === undefined ? [] : [`--reuid=${this.user}`, `--regid=${this.user}`, '--init-groups'];
-    return ['/usr/bin/setpriv', [...as, '--pdeathsig', 'KILL', '--', file, ...args]];
+    return withParentDeathSignal(file, args, as);
   }
 
   private run(program: string, args: string[]): Promise<void> {
@@ -279,9 +281,6 @@ class PrivateCluster extends Databases implements PostgresServer {
     );
   }
 }
-
-/** postgres could not bind its port: someone took it after we picked it. */
-class PortTakenError extends Error {}
 
 /** The newest `/usr/lib/postgresql/<version>/bin` (Debian keeps it off PATH), else PATH. */
 function postgresBinDir(): string | undefined {
@@ -299,30 +298,6 @@ function readTail(file: string): string {
   } catch {
     return '';
   }
-}
-
-async function findFreeTcpPort(): Promise<number> {
-  const server = net.createServer();
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
-  });
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Send each signal in turn, `graceMs` apart, until the child has exited. */
-async function terminate(child: ChildProcess, signals: NodeJS.Signals[], graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let timer: NodeJS.Timeout | undefined;
-  const next = (i: number) => {
-    child.kill(signals[i]);
-    if (i + 1 < signals.length) timer = setTimeout(() => next(i + 1), graceMs);
-  };
-  next(0);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**

@@ -1,0 +1,60 @@
+/**
+ * What the test servers we start (BIND, PostgreSQL) share about their processes: a free port,
+ * the error of a port someone else took meanwhile, a kernel-enforced death with the test
+ * process, and stopping with escalating signals.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+
+/** The server could not bind the port picked for it: someone took it after we picked it. */
+export class PortTakenError extends Error {}
+
+/** A TCP port free on 127.0.0.1 just now, other than those in `avoid`. */
+export async function findFreeTcpPort(avoid: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const server = net.createServer();
+    const port = await new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
+    });
+    await new Promise((resolve) => server.close(resolve));
+    if (!avoid.includes(port)) return port;
+  }
+}
+
+/**
+ * `[file, args]` that run `command` under `setpriv --pdeathsig KILL` where available: if the
+ * test process is killed outright (SIGKILL, OOM), the kernel kills the server too, where no
+ * exit handler can run. setpriv execs in place, so the pid stays the server's. `setprivArgs`
+ * go before it (`--reuid=postgres`…).
+ */
+export function withParentDeathSignal(
+  command: string,
+  args: readonly string[],
+  setprivArgs: readonly string[] = [],
+): [string, string[]] {
+  if (!existsSync('/usr/bin/setpriv')) return [command, [...args]];
+  return ['/usr/bin/setpriv', [...setprivArgs, '--pdeathsig', 'KILL', '--', command, ...args]];
+}
+
+/** Whether setpriv is there to run a command as another user with a parent-death signal. */
+export const hasSetpriv = (): boolean => existsSync('/usr/bin/setpriv');
+
+/** Sends each signal in turn, `graceMs` apart, until the child has exited. */
+export async function terminate(
+  child: ChildProcess,
+  signals: readonly NodeJS.Signals[],
+  graceMs: number,
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  const next = (i: number) => {
+    child.kill(signals[i]);
+    if (i + 1 < signals.length) timer = setTimeout(() => next(i + 1), graceMs);
+  };
+  next(0);
+  await exited;
+  clearTimeout(timer);
+}
