@@ -19,7 +19,8 @@ export type DnsRecord = components['schemas']['DnsRecord'];
 export type DomainEnvelope = components['schemas']['DomainEnvelope'];
 export type DeleteEnvelope = components['schemas']['DeleteEnvelope'];
 export type HistoryEnvelope = components['schemas']['HistoryEnvelope'];
-export type DomainType = 'Transactional' | 'Marketing';
+/** `Transactional` or `Marketing`, as the API's DomainResult schema names them. */
+export type DomainType = DomainResult['type'];
 
 export interface ServiceClientOptions {
   /** e.g. `http://127.0.0.1:3000` */

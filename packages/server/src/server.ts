@@ -7,13 +7,10 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { buildApp } from './http/app.js';
-import type { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
-import type { VerificationService } from './service/verification-service.js';
 import { createServices, type Services } from './services.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
-import type { VerificationStore } from './store/verification-store.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1711,6 +1711,13 @@ export interface paths {
                         "image/webp": string;
                     };
                 };
+                /** @description Not modified: the `If-None-Match` ETag matched. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 404: {
                     headers: {

@@ -12,7 +12,8 @@ export type RecordKind = 'dkim' | 'dmarc';
  * records), `wrong_value` (a record of the right type with another value, or a DMARC record
  * that does not parse), `dns_error` (no definitive answer: timeout, SERVFAIL, REFUSED).
  */
-export type CheckReason = 'not_found' | 'wrong_type' | 'wrong_value' | 'dns_error';
+export const CHECK_REASONS = ['not_found', 'wrong_type', 'wrong_value', 'dns_error'] as const;
+export type CheckReason = (typeof CHECK_REASONS)[number];
 
 /** What the last check of one record saw, and how its status has moved. */
 export interface RecordCheckState {

@@ -3,33 +3,12 @@
  * Pure: the provider host and the DMARC policy come from configuration.
  */
 
+import type { DnsRecordView, DomainView } from '../views.js';
 import { organisationalDomain } from './domain-name.js';
-import type { CheckReason, StoredDomain, StoredRecord, VerificationStatus } from './model.js';
+import type { StoredDomain, StoredRecord } from './model.js';
 import { NO_SCHEDULED_CHECK } from './verification.js';
 
-/** One DNS record of a domain result (the spec's "DNS record", plus `fqdn` and `zone`). */
-export interface DnsRecordView {
-  /** Host name relative to the zone the customer edits (`zone`); for the spec's case, its parent. */
-  name: string;
-  type: 'CNAME' | 'TXT';
-  value: string;
-  status: VerificationStatus;
-  /** CNAME: the selector token. TXT: the same quoted string as `value`. */
-  record: string;
-  ttl: 'Auto';
-  /** The full name of the record, so no client has to guess the zone it belongs to. */
-  fqdn: string;
-  /** The zone `name` is relative to: the registrable domain (`example.com` for `mail.example.com`). */
-  zone: string;
-  /** Why the last check did not find the record as expected; `null` when it did. */
-  reason: CheckReason | null;
-  /** What DNS answered instead, when it answered something. */
-  found: string | null;
-  /** What is wrong and what to do, in a sentence. */
-  detail: string | null;
-  /** ISO 8601 time of the last check; `null` before the first. */
-  lastCheckedAt: string | null;
-}
+export type { DnsRecordView, DomainView };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -120,18 +99,6 @@ export function recordView(
     zone,
     ...diagnostics(record),
   };
-}
-
-/** The spec's Domain result for a stored registration. */
-export interface DomainView {
-  domain: string;
-  status: VerificationStatus;
-  records: DnsRecordView[];
-  type: StoredDomain['type'];
-  /** ISO 8601 time of the last DNS check; `null` before the first. */
-  lastCheckedAt: string | null;
-  /** When the background scheduler checks next (a status request may check sooner). */
-  nextCheckAt: string | null;
 }
 
 /** Present a stored registration as the spec's Domain result, records in spec order. */

@@ -1,86 +1,26 @@
 /**
- * The API's schemas, written once with TypeBox. They validate requests, drive response
- * serialisation, and generate `/openapi.json` (from which the client's types come).
+ * The API's schemas, written once with TypeBox. They validate requests, type the routes'
+ * bodies and answers (the app's TypeBox type provider), and generate `/openapi.json`, from
+ * which the client's types come. Answers are serialised with plain JSON.stringify (app.ts);
+ * tests check every answer against the document.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DOMAIN_TYPES } from '../domain/domain-type.js';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CODES } from '../errors.js';
+import {
+  DnsRecordSchema,
+  DomainHistorySchema,
+  DomainResultSchema,
+  StatusEventSchema,
+  VerificationStatusSchema,
+} from '../views.js';
 
-export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
-  $id: 'VerificationStatus',
-  description: 'State of a domain or of one record.',
-});
-
-export const DnsRecordSchema = Type.Object(
-  {
-    name: Type.String({
-      description:
-        'Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`.',
-    }),
-    type: Type.Union([Type.Literal('CNAME'), Type.Literal('TXT')]),
-    value: Type.String({
-      description: 'CNAME: `<token>.dkim.<provider host>`. TXT: the quoted DMARC policy.',
-    }),
-    status: Type.Ref(VerificationStatusSchema),
-    record: Type.String({
-      description: 'CNAME: the selector token. TXT: the same quoted string as `value`.',
-    }),
-    ttl: Type.Literal('Auto'),
-    fqdn: Type.String({
-      description: 'The record’s fully qualified name, for DNS hosts that want it whole.',
-    }),
-    zone: Type.String({
-      description:
-        'The zone `name` is relative to: the registrable domain by the Public Suffix List (`example.com` for `mail.example.com`).',
-    }),
-    reason: Type.Union(
-      [
-        Type.Literal('not_found'),
-        Type.Literal('wrong_type'),
-        Type.Literal('wrong_value'),
-        Type.Literal('dns_error'),
-        Type.Null(),
-      ],
-      {
-        description:
-          'Why the last check did not find the record as expected: `not_found` (no such record), `wrong_type` (the name holds other record types), ' +
-          '`wrong_value` (another target, or a DMARC record that is invalid or duplicated), `dns_error` (no definitive answer; the status is kept). `null` when it matched.',
-      },
-    ),
-    found: Type.Union([Type.String(), Type.Null()], {
-      description: 'What DNS answered instead, when it answered something.',
-    }),
-    detail: Type.Union([Type.String(), Type.Null()], {
-      description: 'What is wrong and what to do, in a sentence.',
-    }),
-    lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'When this record was last checked; `null` before the first check.',
-    }),
-  },
-  { $id: 'DnsRecord', additionalProperties: false },
-);
-
-export const DomainResultSchema = Type.Object(
-  {
-    domain: Type.String({ description: 'The domain in its ASCII (punycode) form.' }),
-    status: Type.Ref(VerificationStatusSchema),
-    records: Type.Array(Type.Ref(DnsRecordSchema), {
-      description: 'Three DKIM CNAME records, then one DMARC TXT record.',
-    }),
-    type: Type.Union(
-      DOMAIN_TYPES.map((t) => Type.Literal(t)),
-      { description: 'The domain type, in canonical spelling.' },
-    ),
-    lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'When DNS was last checked; `null` before the first check.',
-    }),
-    nextCheckAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description:
-        'When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested.',
-    }),
-  },
-  { $id: 'DomainResult', additionalProperties: false },
-);
+export {
+  DnsRecordSchema,
+  DomainHistorySchema,
+  DomainResultSchema,
+  StatusEventSchema,
+  VerificationStatusSchema,
+};
 
 export const ApiErrorSchema = Type.Object(
   {
@@ -148,28 +88,6 @@ export const DomainEnvelopeSchema = itemEnvelope(
   'DomainEnvelope',
   Type.Ref(DomainResultSchema),
   Type.Integer({ description: '200 on success, else the item’s error status (400, 404, 409).' }),
-);
-
-export const StatusEventSchema = Type.Object(
-  {
-    at: Type.String({ format: 'date-time' }),
-    record: Type.Union([Type.String(), Type.Null()], {
-      description: 'The record’s `fqdn`, or `null` for the domain’s own status.',
-    }),
-    from: Type.Ref(VerificationStatusSchema),
-    to: Type.Ref(VerificationStatusSchema),
-    reason: Type.Union([Type.String(), Type.Null()]),
-    found: Type.Union([Type.String(), Type.Null()]),
-  },
-  { $id: 'StatusEvent', additionalProperties: false },
-);
-
-export const DomainHistorySchema = Type.Object(
-  {
-    domain: Type.String(),
-    events: Type.Array(Type.Ref(StatusEventSchema), { description: 'Newest first.' }),
-  },
-  { $id: 'DomainHistory', additionalProperties: false },
 );
 
 export const HistoryEnvelopeSchema = itemEnvelope('HistoryEnvelope', Type.Ref(DomainHistorySchema));
@@ -241,10 +159,6 @@ export function requestSchemas(maxItems: number) {
     listQuery: ListQuerySchema,
   };
 }
-
-export type RegisterBody = Static<ReturnType<typeof requestSchemas>['registerBody']>;
-export type NamesBody = Static<ReturnType<typeof requestSchemas>['namesBody']>;
-export type ListQuery = Static<typeof ListQuerySchema>;
 
 /** Responses every authenticated route can give besides its 200. */
 export const requestErrorResponses = {

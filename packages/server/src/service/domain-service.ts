@@ -4,13 +4,16 @@
  */
 import { normaliseDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
-import type { StoredDomain, VerificationStatus } from '../domain/model.js';
+import type { StoredDomain } from '../domain/model.js';
 import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import { type Envelope, failed, ok } from '../envelope.js';
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
+import type { DomainHistoryView } from '../views.js';
 import type { VerificationService } from './verification-service.js';
+
+export type { DomainHistoryView };
 
 export interface DomainServiceOptions {
   store: Store;
@@ -34,19 +37,6 @@ export interface DomainServiceOptions {
 
 /** Most status changes returned per domain by `history`. */
 const HISTORY_LIMIT = 200;
-
-/** The status changes of one registration, as `history` returns them. */
-export interface DomainHistoryView {
-  domain: string;
-  events: {
-    at: string;
-    record: string | null;
-    from: VerificationStatus;
-    to: VerificationStatus;
-    reason: string | null;
-    found: string | null;
-  }[];
-}
 
 function fqdnAt(domain: StoredDomain, position: number): string | null {
   const record = domain.records.find((r) => r.position === position);

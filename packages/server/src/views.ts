@@ -1,0 +1,107 @@
+/**
+ * The shapes the services answer with (a domain result, its records, its history), written
+ * once as TypeBox schemas: the HTTP layer validates and documents with them (`/openapi.json`),
+ * and the services' view types are derived from them, so neither can drift from the other.
+ * Layer-neutral, as `errors.ts` and `envelope.ts`: services and routes both import it.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import { DOMAIN_TYPES } from './domain/domain-type.js';
+import { CHECK_REASONS } from './domain/model.js';
+
+export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
+  $id: 'VerificationStatus',
+  description: 'State of a domain or of one record.',
+});
+
+export const DnsRecordSchema = Type.Object(
+  {
+    name: Type.String({
+      description:
+        'Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`.',
+    }),
+    type: Type.Union([Type.Literal('CNAME'), Type.Literal('TXT')]),
+    value: Type.String({
+      description: 'CNAME: `<token>.dkim.<provider host>`. TXT: the quoted DMARC policy.',
+    }),
+    status: Type.Ref(VerificationStatusSchema),
+    record: Type.String({
+      description: 'CNAME: the selector token. TXT: the same quoted string as `value`.',
+    }),
+    ttl: Type.Literal('Auto'),
+    fqdn: Type.String({
+      description: 'The record’s fully qualified name, for DNS hosts that want it whole.',
+    }),
+    zone: Type.String({
+      description:
+        'The zone `name` is relative to: the registrable domain by the Public Suffix List (`example.com` for `mail.example.com`).',
+    }),
+    reason: Type.Union([...CHECK_REASONS.map((r) => Type.Literal(r)), Type.Null()], {
+      description:
+        'Why the last check did not find the record as expected: `not_found` (no such record), `wrong_type` (the name holds other record types), ' +
+        '`wrong_value` (another target, or a DMARC record that is invalid or duplicated), `dns_error` (no definitive answer; the status is kept). `null` when it matched.',
+    }),
+    found: Type.Union([Type.String(), Type.Null()], {
+      description: 'What DNS answered instead, when it answered something.',
+    }),
+    detail: Type.Union([Type.String(), Type.Null()], {
+      description: 'What is wrong and what to do, in a sentence.',
+    }),
+    lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When this record was last checked; `null` before the first check.',
+    }),
+  },
+  { $id: 'DnsRecord', additionalProperties: false },
+);
+
+export const DomainResultSchema = Type.Object(
+  {
+    domain: Type.String({ description: 'The domain in its ASCII (punycode) form.' }),
+    status: Type.Ref(VerificationStatusSchema),
+    records: Type.Array(Type.Ref(DnsRecordSchema), {
+      description: 'Three DKIM CNAME records, then one DMARC TXT record.',
+    }),
+    type: Type.Union(
+      DOMAIN_TYPES.map((t) => Type.Literal(t)),
+      { description: 'The domain type, in canonical spelling.' },
+    ),
+    lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When DNS was last checked; `null` before the first check.',
+    }),
+    nextCheckAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested.',
+    }),
+  },
+  { $id: 'DomainResult', additionalProperties: false },
+);
+
+export const StatusEventSchema = Type.Object(
+  {
+    at: Type.String({ format: 'date-time' }),
+    record: Type.Union([Type.String(), Type.Null()], {
+      description: 'The record’s `fqdn`, or `null` for the domain’s own status.',
+    }),
+    from: Type.Ref(VerificationStatusSchema),
+    to: Type.Ref(VerificationStatusSchema),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    found: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'StatusEvent', additionalProperties: false },
+);
+
+export const DomainHistorySchema = Type.Object(
+  {
+    domain: Type.String(),
+    events: Type.Array(Type.Ref(StatusEventSchema), { description: 'Newest first.' }),
+  },
+  { $id: 'DomainHistory', additionalProperties: false },
+);
+
+/** One DNS record of a domain result (the spec's "DNS record", plus `fqdn`, `zone` and the diagnosis). */
+export type DnsRecordView = Static<typeof DnsRecordSchema>;
+
+/** The spec's Domain result. */
+export type DomainView = Static<typeof DomainResultSchema>;
+
+/** The status changes of one registration, as `history` returns them. */
+export type DomainHistoryView = Static<typeof DomainHistorySchema>;
