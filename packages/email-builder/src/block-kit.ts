@@ -8,7 +8,7 @@ export { type AttrSpec, type AttrTable, type AttrValues, a as attr } from './mod
 export { insertBlock, insertInline } from './nodes/commands.js';
 export {
   type BlockDefinition,
-  type ColourRole,
+  type ColorRole,
   defineBlock,
   domMarker,
   type EditorHost,

@@ -3,7 +3,7 @@ import { mix } from '../render/contrast.js';
 /**
  * The colour the starter templates use for "the brand", and its pale tint. When branding is
  * applied to a template, buttons, dividers, badges, accents and tinted sections in these colours
- * take the brand colour instead (each block says which of its colours do: `colours`).
+ * take the brand colour instead (each block says which of its colours do: `colors`).
  */
 export const TEMPLATE_ACCENT = '#4f46e5';
 export const TEMPLATE_TINT = '#eef2ff';

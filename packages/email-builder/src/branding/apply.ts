@@ -1,7 +1,7 @@
 import type { AttrTable } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
 import { type BlockSet, blockSet } from '../nodes/block-set.js';
-import type { ColourRole } from '../nodes/define.js';
+import type { ColorRole } from '../nodes/define.js';
 import type { BrandSettings } from '../options.js';
 import { readable } from '../render/contrast.js';
 import type { BlockOptions } from '../render/email.js';
@@ -24,14 +24,14 @@ export function brandAttrs(set: BlockSet, type: string, brand: Brand): Attrs {
 }
 
 /** Which colours stand for the brand before the change, and what they become. */
-interface ColourMap {
+interface ColorMap {
   bg: Map<string, string>;
   text: Map<string, string>;
   /** What text on the brand's tint becomes (a badge's label). */
   onTint: string;
 }
 
-function colourMap(next: Brand, previous: Brand | null): ColourMap | null {
+function colorMap(next: Brand, previous: Brand | null): ColorMap | null {
   const to = next.brandColor;
   const from = previous?.brandColor ?? TEMPLATE_ACCENT;
   if (!to || from === to) return null;
@@ -56,7 +56,7 @@ interface Brandable {
   attrs: AttrTable;
   brand?(brand: Brand): Attrs;
   rebrand?(current: Attrs, given: Attrs, before: Attrs | null): Attrs;
-  colours?: Readonly<Record<string, ColourRole | undefined>>;
+  colors?: Readonly<Record<string, ColorRole | undefined>>;
 }
 
 /**
@@ -96,8 +96,8 @@ function rebrand(
       if (untouched) set(key, value);
     }
   }
-  const map = colourMap(next, previous);
-  for (const [key, role] of Object.entries(map ? (def.colours ?? {}) : {})) {
+  const map = colorMap(next, previous);
+  for (const [key, role] of Object.entries(map ? (def.colors ?? {}) : {})) {
     const value = String(current(key) ?? '').toLowerCase();
     let mapped: string | undefined;
     if (role === 'bg') mapped = map!.bg.get(value);

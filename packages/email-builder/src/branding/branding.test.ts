@@ -199,16 +199,16 @@ describe('applyBranding to the starter templates', () => {
     const branded = applyBranding(STARTER_TEMPLATES.find((t) => t.id === 'newsletter')!.document, {
       brandColor: '#fde047',
     });
-    const colours: string[] = [];
+    const colors: string[] = [];
     const walk = (n: JSONNode) => {
-      for (const m of n.marks ?? []) if (m.type === 'textColor') colours.push(m.attrs?.color as string);
+      for (const m of n.marks ?? []) if (m.type === 'textColor') colors.push(m.attrs?.color as string);
       if (n.type === 'badge')
         assert.ok(contrast(n.attrs?.textColor as string, n.attrs?.backgroundColor as string) >= 4.5);
       n.content?.forEach(walk);
     };
     walk(branded);
-    assert.ok(colours.length > 0);
-    for (const c of colours) assert.ok(contrast(c, '#ffffff') >= 4.5, c);
+    assert.ok(colors.length > 0);
+    for (const c of colors) assert.ok(contrast(c, '#ffffff') >= 4.5, c);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { MarkSpec, MarkType } from 'prosemirror-model';
 import type { Command } from 'prosemirror-state';
 import type { AttrTable } from '../model/attrs.js';
-import type { Attrs, ColourRole, RenderContext } from '../nodes/define.js';
+import type { Attrs, ColorRole, RenderContext } from '../nodes/define.js';
 
 /** What a mark's email renderer knows of the text it wraps. */
 export interface MarkedText {
@@ -31,7 +31,7 @@ export interface MarkDefinition {
   /** Keyboard shortcuts that toggle or apply this mark (`Mod-b`). */
   keys?(type: MarkType): Record<string, Command>;
   /** Colour attributes that stand for the brand and follow a change of the brand colour. */
-  colours?: Readonly<Record<string, ColourRole>>;
+  colors?: Readonly<Record<string, ColorRole>>;
 }
 
 /** Identity with a type. */

@@ -26,7 +26,7 @@ function pastedColor(value: string | null): { color: string } | false {
 export const textColor = defineMark({
   name: 'textColor',
   attrs: { color: a.color('#27272a') },
-  colours: { color: 'text' },
+  colors: { color: 'text' },
   spec: {
     parseDOM: [
       // Only inline elements: a block's own colour (a heading, a table cell) is not a mark.
@@ -53,7 +53,7 @@ export const textColor = defineMark({
 export const highlight = defineMark({
   name: 'highlight',
   attrs: { color: a.color('#fef08a') },
-  colours: { color: 'bg' },
+  colors: { color: 'bg' },
   spec: {
     parseDOM: [
       {

@@ -20,7 +20,7 @@ export type Attrs = Record<string, any>;
  * What a colour attribute stands for when the brand colour changes: a background in the brand
  * colour (or its tint), text in it, or text that sits on the brand's tint (a badge's label).
  */
-export type ColourRole = 'bg' | 'text' | 'textOnTint';
+export type ColorRole = 'bg' | 'text' | 'textOnTint';
 
 /** What an email renderer gets besides its node: the width it may fill and ways to render children. */
 export interface RenderContext {
@@ -144,7 +144,7 @@ export interface BlockDefinition<T extends AttrTable = AttrTable> {
     before: Partial<AttrValues<T>> | null,
   ): Partial<AttrValues<T>>;
   /** Colour attributes that stand for the brand and follow a change of the brand colour. */
-  colours?: { readonly [K in keyof T]?: ColourRole };
+  colors?: { readonly [K in keyof T]?: ColorRole };
   /**
    * What this block lacks that the email needs (a footer without a postal address): reported by
    * `getProblems()` and shown on the block in the editor, never filled in with made-up text.

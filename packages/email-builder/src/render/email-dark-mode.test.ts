@@ -18,7 +18,7 @@ function darkRules(html: string): string[] {
   const block = /@media \(prefers-color-scheme:dark\)\{(.*?\})\}/.exec(html)?.[1] ?? '';
   return block.match(/[^{}]+\{[^}]*\}/g) ?? [];
 }
-const textColourRules = (html: string) => darkRules(html).filter((r) => r.startsWith('.sv-tc'));
+const textColorRules = (html: string) => darkRules(html).filter((r) => r.startsWith('.sv-tc'));
 
 /** Muted text on a tinted panel (twice) and on the email's own background, as the welcome template has. */
 const mutedDoc = (muted = MUTED): JSONNode =>
@@ -36,7 +36,7 @@ describe('dark mode for explicit text colours in the email', () => {
   it('lightens muted text to 4.5:1 on its dark surface: the panel and the email background', () => {
     const html = renderEmail(mutedDoc());
     // #52525b is 1.35:1 on the darkened panel (#3f3f46) and 1.92:1 on the dark email (#27272a)
-    assert.deepEqual(textColourRules(html), [
+    assert.deepEqual(textColorRules(html), [
       '.sv-tc0{color:#8d8d98!important}',
       '.sv-tc1{color:#aaaab2!important}',
     ]);
@@ -48,13 +48,13 @@ describe('dark mode for explicit text colours in the email', () => {
   it('writes one rule per dark colour, however often it is used', () => {
     const many = doc(...Array.from({ length: 20 }, (_, i) => p(t(`Line ${i}`, color(MUTED)))));
     const html = renderEmail(many);
-    assert.equal(textColourRules(html).length, 1);
+    assert.equal(textColorRules(html).length, 1);
     assert.equal(html.match(/class="sv-tc0"/g)?.length, 20);
   });
 
   it('leaves colours that already read on the dark surface alone: no class, no rule', () => {
     const html = renderEmail(mutedDoc('#ffffff'));
-    assert.deepEqual(textColourRules(html), []);
+    assert.deepEqual(textColorRules(html), []);
     assert.ok(!html.includes('sv-tc'));
     assert.match(html, /<span style="color:#ffffff">Step one</);
   });
@@ -85,7 +85,7 @@ describe('dark mode for explicit text colours in the email', () => {
       ),
     );
     // #2563eb is 2.9:1 on the dark email background
-    assert.deepEqual(textColourRules(html), ['.sv-tc0{color:#5c8af0!important}']);
+    assert.deepEqual(textColorRules(html), ['.sv-tc0{color:#5c8af0!important}']);
     assert.match(
       html,
       /<a href="https:\/\/example.com\/docs" target="_blank" class="sv-tc0" style="color:#2563eb;/,
@@ -101,7 +101,7 @@ describe('dark mode for explicit text colours in the email', () => {
     const html = renderEmail(
       docWith({ darkCanvas: '#000000', darkBorder: '#1e293b' }, ...mutedDoc().content!),
     );
-    assert.deepEqual(textColourRules(html), [
+    assert.deepEqual(textColorRules(html), [
       `.sv-tc0{color:${darkTextColor(MUTED, '#000000')}!important}`,
       `.sv-tc1{color:${darkTextColor(MUTED, '#1e293b')}!important}`,
     ]);
@@ -113,7 +113,7 @@ describe('dark mode for explicit text colours in the email', () => {
   it('gives highlighted text a colour that reads on its highlight: the body text colour on yellow', () => {
     const html = renderEmail(doc(p(t('Plain, '), t('noted', highlight('#fef08a')))));
     assert.match(html, /Plain, <span class="sv-tc0" style="background-color:#fef08a">noted<\/span>/);
-    assert.deepEqual(textColourRules(html), ['.sv-tc0{color:#27272a!important}']);
+    assert.deepEqual(textColorRules(html), ['.sv-tc0{color:#27272a!important}']);
   });
 
   it('keeps a highlighted text colour or link readable on the highlight, not lightened for the dark email', () => {
@@ -126,7 +126,7 @@ describe('dark mode for explicit text colours in the email', () => {
     const red = highlightTextColor('#dc2626', '#fef08a');
     const blue = highlightTextColor('#2563eb', '#bfdbfe');
     // the text colour's class lightens it on the dark email; inside the highlight, the highlight's wins
-    assert.deepEqual(textColourRules(html), [
+    assert.deepEqual(textColorRules(html), [
       `.sv-tc0{color:${darkTextColor('#dc2626', '#27272a')}!important}`,
       `.sv-tc1{color:${red}!important}`,
       `.sv-tc2{color:${darkTextColor('#2563eb', '#27272a')}!important}`,
@@ -146,6 +146,6 @@ describe('dark mode for explicit text colours in the email', () => {
     const html = renderEmail(doc(p(t('navy', highlight('#1e3a8a')))));
     const light = highlightTextColor('#27272a', '#1e3a8a');
     assert.ok(luminance(light) > luminance('#1e3a8a'), `lighter than the highlight, got ${light}`);
-    assert.deepEqual(textColourRules(html), [`.sv-tc0{color:${light}!important}`]);
+    assert.deepEqual(textColorRules(html), [`.sv-tc0{color:${light}!important}`]);
   });
 });

@@ -8,7 +8,7 @@
  * (a verified record in its grace period) is passed over the same way while another is
  * published: receivers would get NXDOMAIN for its signatures.
  */
-import { normaliseDomainName } from '../domain/domain-name.js';
+import { normalizeDomainName } from '../domain/domain-name.js';
 import type { DkimKeyStore, SigningDomain } from '../store/dkim-key-store.js';
 import { DkimError } from './errors.js';
 import { privateKeyObject } from './key-pair.js';
@@ -88,7 +88,7 @@ export class DkimSigner {
 
   /** The registration `request` names, or a precise error. */
   async findDomain(request: SignRequest): Promise<SigningDomain> {
-    const name = normaliseDomainName(request.domain);
+    const name = normalizeDomainName(request.domain);
     if (!name.ok) throw new DkimError('DKIM_DOMAIN_INVALID', name.message);
     const found = await this.options.keys.signingDomains(name.name, request.accountId);
     if (found.length === 0) {

@@ -6,7 +6,7 @@
 import net from 'node:net';
 
 /** `::ffff:127.0.0.1` → `127.0.0.1`, so allow-lists and prefixes see plain IPv4 addresses. */
-export function normaliseAddress(address: string): string {
+export function normalizeAddress(address: string): string {
   return address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
 }
 

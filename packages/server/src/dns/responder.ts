@@ -9,7 +9,7 @@ import net from 'node:net';
 import type { HostPort } from '../config.js';
 import { answerMessage } from './answer.js';
 import { answerUdpCached } from './answer-cache.js';
-import { normaliseAddress } from './client-address.js';
+import { normalizeAddress } from './client-address.js';
 import { ResponseRateLimiter, type ResponseRateLimitOptions, truncatedReply } from './response-rate-limit.js';
 import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
 import type { DkimZone } from './zone.js';
@@ -86,7 +86,7 @@ function bindUdp(options: DnsResponderOptions): Promise<dgram.Socket> {
   socket.on('message', (message, remote) => {
     const reply = answerUdpCached(message, options.zone());
     if (!reply) return;
-    const decision = limiter?.decide(normaliseAddress(remote.address), message, reply) ?? 'send';
+    const decision = limiter?.decide(normalizeAddress(remote.address), message, reply) ?? 'send';
     const sent = decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
     if (sent) socket.send(sent, remote.port, remote.address);
   });
@@ -113,7 +113,7 @@ function listenTcp(options: DnsResponderOptions, port: number): Promise<TcpListe
   const connections = new TcpConnectionTable(options.tcp);
   const server = net.createServer((socket) => {
     socket.on('error', () => {});
-    const address = normaliseAddress(socket.remoteAddress ?? '');
+    const address = normalizeAddress(socket.remoteAddress ?? '');
     const connection = connections.admit(socket, address);
     if (!connection) return;
     socket.setNoDelay(true);

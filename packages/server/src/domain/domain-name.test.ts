@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_DOMAIN_LENGTH, normaliseDomainName } from './domain-name.js';
+import { MAX_DOMAIN_LENGTH, normalizeDomainName } from './domain-name.js';
 
-const accepted: [input: string, normalised: string][] = [
+const accepted: [input: string, normalized: string][] = [
   ['example.com', 'example.com'],
   ['  Example.COM.  ', 'example.com'],
   ['mail.example.com', 'mail.example.com'],
@@ -56,15 +56,15 @@ const rejected: [input: string, code: string][] = [
   ['x'.repeat(2000), 'DOMAIN_TOO_LONG'],
 ];
 
-describe('normaliseDomainName', () => {
+describe('normalizeDomainName', () => {
   for (const [input, expected] of accepted) {
     test(`accepts ${JSON.stringify(input)} as ${expected}`, () => {
-      assert.deepEqual(normaliseDomainName(input), { ok: true, name: expected });
+      assert.deepEqual(normalizeDomainName(input), { ok: true, name: expected });
     });
   }
   for (const [input, code] of rejected) {
     test(`rejects ${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)} with ${code}`, () => {
-      const result = normaliseDomainName(input);
+      const result = normalizeDomainName(input);
       assert.equal(result.ok, false);
       assert.equal(!result.ok && result.code, code);
       assert.ok(!result.ok && result.message.length > 10, 'the message explains the problem');
@@ -84,10 +84,10 @@ describe('normaliseDomainName', () => {
     };
     const longest = labels(MAX_DOMAIN_LENGTH);
     assert.equal(longest.length, MAX_DOMAIN_LENGTH);
-    assert.deepEqual(normaliseDomainName(longest), { ok: true, name: longest });
+    assert.deepEqual(normalizeDomainName(longest), { ok: true, name: longest });
     assert.equal(`${'t'.repeat(32)}._domainkey.${longest}`.length, 253);
     const tooLong = labels(MAX_DOMAIN_LENGTH + 1);
-    const result = normaliseDomainName(tooLong);
+    const result = normalizeDomainName(tooLong);
     assert.equal(!result.ok && result.code, 'DOMAIN_TOO_LONG');
   });
 
@@ -96,7 +96,7 @@ describe('normaliseDomainName', () => {
     // 210 and 1024 a too-long label made it DOMAIN_INVALID_LABEL instead.
     for (const length of [210, 300, 1024, 1025, 5000]) {
       const name = `${'a'.repeat(length - 4)}.com`;
-      assert.deepEqual(normaliseDomainName(name), {
+      assert.deepEqual(normalizeDomainName(name), {
         ok: false,
         code: 'DOMAIN_TOO_LONG',
         message: `domain is ${length} characters; at most ${MAX_DOMAIN_LENGTH} are allowed so that its DKIM record names stay within 253`,
@@ -105,7 +105,7 @@ describe('normaliseDomainName', () => {
   });
 
   test('names the offending character in the message', () => {
-    const result = normaliseDomainName('exa$mple.com');
+    const result = normalizeDomainName('exa$mple.com');
     assert.match(!result.ok ? result.message : '', /"\$" \(U\+0024\)/);
   });
 
@@ -118,7 +118,7 @@ describe('normaliseDomainName', () => {
       ['аβ.example', 'label "аβ" mixes Cyrillic and Greek letters'],
     ];
     for (const [input, message] of refused) {
-      const result = normaliseDomainName(input);
+      const result = normalizeDomainName(input);
       assert.equal(!result.ok && result.code, 'DOMAIN_MIXED_SCRIPTS', input);
       assert.match(!result.ok ? result.message : '', new RegExp(message), input);
     }
@@ -135,7 +135,7 @@ describe('normaliseDomainName', () => {
       ['münchen-2.de', undefined],
       ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
     ] as const) {
-      const result = normaliseDomainName(input);
+      const result = normalizeDomainName(input);
       assert.ok(result.ok, `${input}: ${!result.ok && result.message}`);
       if (name) assert.equal(result.name, name);
     }

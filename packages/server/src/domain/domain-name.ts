@@ -47,9 +47,9 @@ const fail = (code: DomainNameErrorCode, message: string): DomainNameResult => (
  * labels, labels mixing scripts (`mixed-scripts.ts`) and names too long to carry our DKIM
  * records.
  *
- * @example normaliseDomainName(' Bücher.DE. ') // { ok: true, name: 'xn--bcher-kva.de' }
+ * @example normalizeDomainName(' Bücher.DE. ') // { ok: true, name: 'xn--bcher-kva.de' }
  */
-export function normaliseDomainName(input: string): DomainNameResult {
+export function normalizeDomainName(input: string): DomainNameResult {
   let raw = input.trim();
   if (raw.length === 0) return fail('DOMAIN_EMPTY', 'domain is empty');
   // Far too long whatever it holds: refused before any Unicode processing.
@@ -171,7 +171,7 @@ function labelProblem(label: string): string | undefined {
 }
 
 /**
- * The organisational domain of a (normalised) name: its registrable domain by the Public Suffix
+ * The organisational domain of a (normalized) name: its registrable domain by the Public Suffix
  * List (RFC 7489 §3.2), where receivers look for a DMARC policy when the name has none
  * (`mail.example.co.uk` → `example.co.uk`). The name itself when the list gives nothing.
  */

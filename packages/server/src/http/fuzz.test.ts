@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { normaliseDomainName } from '../domain/domain-name.js';
+import { normalizeDomainName } from '../domain/domain-name.js';
 import { answerProblems, apiRequest, send } from '../test-support/api-fuzz.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -41,7 +41,7 @@ test('no input produces a 5xx, an undocumented response or stored garbage', asyn
     });
     for (const domain of page.domains) {
       stored += 1;
-      assert.deepEqual(normaliseDomainName(domain.name), { ok: true, name: domain.name });
+      assert.deepEqual(normalizeDomainName(domain.name), { ok: true, name: domain.name });
       assert.ok(['Transactional', 'Marketing'].includes(domain.type));
       assert.deepEqual(
         domain.records.map((r) => r.kind),

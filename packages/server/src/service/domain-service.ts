@@ -2,7 +2,7 @@
  * The domain operations behind the HTTP routes: per-item validation, batching into the
  * store, and results in request order. One bad item never fails its neighbours.
  */
-import { normaliseDomainName } from '../domain/domain-name.js';
+import { normalizeDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
 import type { StoredDomain } from '../domain/model.js';
 import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
@@ -67,7 +67,7 @@ export class DomainService {
     const typeByName = new Map<string, string>();
 
     entries.forEach((entry, index) => {
-      const name = normaliseDomainName(entry.domain);
+      const name = normalizeDomainName(entry.domain);
       if (!name.ok) {
         results[index] = failed(name.code, name.message);
         return;
@@ -183,11 +183,11 @@ export class DomainService {
     names: string[],
     act: (found: Map<string, StoredDomain>) => Promise<Map<string, Envelope<T>>>,
   ): Promise<Envelope<T>[]> {
-    const normalised = names.map((raw) => normaliseDomainName(raw));
-    const wanted = [...new Set(normalised.flatMap((n) => (n.ok ? [n.name] : [])))];
+    const normalized = names.map((raw) => normalizeDomainName(raw));
+    const wanted = [...new Set(normalized.flatMap((n) => (n.ok ? [n.name] : [])))];
     const found = await this.store.findDomains(accountId, wanted);
     const done = found.size > 0 ? await act(found) : new Map<string, Envelope<T>>();
-    return normalised.map((n) => {
+    return normalized.map((n) => {
       if (!n.ok) return failed<T>(n.code, n.message);
       return (
         done.get(n.name) ?? failed<T>('DOMAIN_NOT_REGISTERED', `${n.name} is not registered to this account`)

@@ -32,7 +32,7 @@ export type ExpectedRecord =
 /** Longest `found` value we keep: enough to recognise, never a whole zone's worth. */
 const MAX_FOUND = 300;
 
-const normalise = (name: string) => name.toLowerCase().replace(/\.$/, '');
+const normalize = (name: string) => name.toLowerCase().replace(/\.$/, '');
 const clip = (text: string) => (text.length > MAX_FOUND ? `${text.slice(0, MAX_FOUND)}…` : text);
 
 /** The observation of a lookup that ended without a definitive answer; it names the server when it knows it. */
@@ -90,7 +90,7 @@ export async function checkCname(
     if (failure === 'nxdomain') {
       const elsewhere = await firstFound(record.misplaced, async (name) => {
         const targets = await resolve(name, 'CNAME');
-        return targets.some((t) => normalise(t) === normalise(record.target))
+        return targets.some((t) => normalize(t) === normalize(record.target))
           ? `CNAME ${record.target}`
           : null;
       });
@@ -115,7 +115,7 @@ export async function checkCname(
       detail: `no CNAME at ${record.fqdn}; add one to ${record.target}`,
     };
   }
-  if (normalise(target) === normalise(record.target)) return { outcome: 'match' };
+  if (normalize(target) === normalize(record.target)) return { outcome: 'match' };
   const chain = await followChain(target, record.target, resolve);
   if (chain !== undefined) {
     return {
@@ -141,7 +141,7 @@ const MAX_CHAIN = 8;
  * fails to answer: this only ever turns a miss into a match, never the reverse.
  */
 async function followChain(first: string, goal: string, resolve: DnsResolve): Promise<string[] | undefined> {
-  const chain = [normalise(first)];
+  const chain = [normalize(first)];
   while (chain.length <= MAX_CHAIN) {
     let next: string | undefined;
     try {
@@ -149,9 +149,9 @@ async function followChain(first: string, goal: string, resolve: DnsResolve): Pr
     } catch {
       return undefined;
     }
-    if (next === undefined || chain.includes(normalise(next))) return undefined;
-    chain.push(normalise(next));
-    if (normalise(next) === normalise(goal)) return chain;
+    if (next === undefined || chain.includes(normalize(next))) return undefined;
+    chain.push(normalize(next));
+    if (normalize(next) === normalize(goal)) return chain;
   }
   return undefined;
 }

@@ -20,7 +20,7 @@ export const badge = defineBlock({
   attrs: ATTRS,
   inspect: true,
   // the label sits on the badge's tint, not on white
-  colours: { backgroundColor: 'bg', textColor: 'textOnTint' },
+  colors: { backgroundColor: 'bg', textColor: 'textOnTint' },
   spec: {
     inline: true,
     group: 'inline',

@@ -156,7 +156,7 @@ export const column = defineBlock({
   name: 'column',
   attrs: COLUMN_ATTRS,
   inspect: true,
-  colours: { backgroundColor: 'bg' },
+  colors: { backgroundColor: 'bg' },
   spec: {
     content: 'inner+',
     isolating: true,

@@ -25,7 +25,7 @@ export const divider = defineBlock({
   name: 'divider',
   attrs: ATTRS,
   inspect: true,
-  colours: { color: 'bg' },
+  colors: { color: 'bg' },
   spec: {
     group: 'block inner',
     atom: true,
