@@ -7,7 +7,7 @@ import type { DOMParser as PMDOMParser, Node as PMNode, Schema } from 'prosemirr
 import { Slice } from 'prosemirror-model';
 import { EditorState, Selection, type Transaction } from 'prosemirror-state';
 import { EditorView, type NodeViewConstructor } from 'prosemirror-view';
-import { applyBranding, brandAttrs, rebrandMark, rebrandNode } from './branding/apply.js';
+import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import { blockInput } from './input/keymap.js';
@@ -382,10 +382,20 @@ export class ServiceEditor {
     const { state } = this.view;
     const tr = state.tr;
     state.doc.descendants((node, pos) => {
-      const attrs = rebrandNode(this.set, node.type.name, node.attrs, this.brand, previous);
+      const attrs = rebrandAttrs(
+        this.set.byName.get(node.type.name) as Brandable | undefined,
+        node.attrs,
+        this.brand,
+        previous,
+      );
       if (attrs) tr.setNodeMarkup(pos, undefined, attrs);
       for (const mark of node.marks) {
-        const markAttrs = rebrandMark(this.set, mark.type.name, mark.attrs, this.brand, previous);
+        const markAttrs = rebrandAttrs(
+          this.set.marksByName.get(mark.type.name) as Brandable | undefined,
+          mark.attrs,
+          this.brand,
+          previous,
+        );
         if (markAttrs && node.isText) {
           tr.removeMark(pos, pos + node.nodeSize, mark);
           tr.addMark(pos, pos + node.nodeSize, mark.type.create(markAttrs));

@@ -52,7 +52,7 @@ function colorMap(next: Brand, previous: Brand | null): ColorMap | null {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What a brand change may touch on one block or mark, from its definition. */
-interface Brandable {
+export interface Brandable {
   attrs: AttrTable;
   brand?(brand: Brand): Attrs;
   rebrand?(current: Attrs, given: Attrs, before: Attrs | null): Attrs;
@@ -66,7 +66,7 @@ interface Brandable {
  * value follows the new brand only where it still holds the previous brand's value or the
  * block's default: people's own edits stay. A block with `rebrand` decides for itself.
  */
-function rebrand(
+export function rebrandAttrs(
   def: Brandable | undefined,
   attrs: Attrs,
   next: Brand,
@@ -107,28 +107,6 @@ function rebrand(
   return changed ? out : null;
 }
 
-/** {@link rebrand} for a node of `type`. */
-export function rebrandNode(
-  set: BlockSet,
-  type: string,
-  attrs: Attrs,
-  next: Brand,
-  previous: Brand | null,
-): Attrs | null {
-  return rebrand(set.byName.get(type) as Brandable | undefined, attrs, next, previous);
-}
-
-/** {@link rebrand} for a mark of `type`. */
-export function rebrandMark(
-  set: BlockSet,
-  type: string,
-  attrs: Attrs,
-  next: Brand,
-  previous: Brand | null,
-): Attrs | null {
-  return rebrand(set.marksByName.get(type) as Brandable | undefined, attrs, next, previous);
-}
-
 /**
  * Applies branding to a document (a template being loaded): logo, social links, button colours,
  * footer, signature, and the template's accent colour everywhere it stands for the brand. Pure:
@@ -149,11 +127,21 @@ export function applyBranding(
   const prev = previous === undefined ? null : checkBranding(previous).brand;
   const marks = (list: JSONMark[] | undefined) =>
     list?.map((m) => {
-      const attrs = rebrandMark(set, m.type, m.attrs ?? {}, next, prev);
+      const attrs = rebrandAttrs(
+        set.marksByName.get(m.type) as Brandable | undefined,
+        m.attrs ?? {},
+        next,
+        prev,
+      );
       return attrs ? { ...m, attrs } : m;
     });
   const walk = (node: JSONNode): JSONNode => {
-    const attrs = rebrandNode(set, node.type, node.attrs ?? {}, next, prev);
+    const attrs = rebrandAttrs(
+      set.byName.get(node.type) as Brandable | undefined,
+      node.attrs ?? {},
+      next,
+      prev,
+    );
     const out: JSONNode = { ...node };
     if (attrs) out.attrs = attrs;
     if (node.marks) out.marks = marks(node.marks);
