@@ -157,9 +157,25 @@ export class ServiceClient {
         const pending = envelopes.filter((e) => e.data?.status !== 'verified').map((e) => e.data?.domain);
         throw new VerificationTimeoutError(`not verified in time: ${pending.join(', ')}`, envelopes);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(interval, left)));
+      await sleep(Math.min(interval, left), options.signal);
     }
   }
+}
+
+/** Waits `ms`; an abort ends the wait at once with the signal's reason. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** The body of a 2xx answer, or a `ServiceApiError` from the error envelope. */

@@ -1,5 +1,6 @@
 /** sendctl run as a user runs it: a child process against the real server and a real BIND. */
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
@@ -21,8 +22,17 @@ after(async () => {
   await bind.close();
 });
 
-function sendctl(args: string[], extraEnv: Record<string, string> = {}): Promise<ProcessResult> {
-  return runProcess(process.execPath, [bin, ...args], { ...env, ...extraEnv });
+function sendctl(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  onStart?: (child: ChildProcess) => void,
+): Promise<ProcessResult> {
+  return runProcess(
+    process.execPath,
+    [bin, ...args],
+    { ...env, ...extraEnv },
+    { ...(onStart && { onStart }) },
+  );
 }
 
 describe('sendctl domains', () => {
@@ -75,7 +85,7 @@ describe('sendctl domains', () => {
     assert.match(history.stdout, /\(domain\)\s+pending\s+verified/);
   });
 
-  test('wait shows progress until verified (exit 0), or gives up (exit 3)', async () => {
+  test('wait shows each record not verified yet with its reason, until verified (exit 0), or gives up (exit 3)', async () => {
     await sendctl(['domains', 'add', 'slow.cli.test']);
     const records = JSON.parse((await sendctl(['domains', 'records', 'slow.cli.test', '--json'])).stdout);
     const waiting = sendctl(['domains', 'wait', 'slow.cli.test', '--interval', '200ms', '--timeout', '30s']);
@@ -85,7 +95,11 @@ describe('sendctl domains', () => {
     }
     const done = await waiting;
     assert.equal(done.code, 0, done.stderr);
-    assert.match(done.stderr, /slow\.cli\.test pending \(DKIM [0-2]\/3\)/);
+    assert.match(done.stderr, /waiting for 1 domain · next check in 0s/);
+    assert.match(done.stderr, /slow\.cli\.test {2}pending {2}DKIM [0-2]\/3 {2}DMARC pending/);
+    // the record still missing is named with the server's reason, not just counted
+    assert.match(done.stderr, new RegExp(`CNAME +${records[2].fqdn.replaceAll('.', '\\.')} {2}not_found`));
+    assert.match(done.stderr, /TXT +_dmarc\.slow\.cli\.test {2}not_found/);
     assert.match(done.stdout, /verified: slow\.cli\.test/);
 
     await sendctl(['domains', 'add', 'stuck.cli.test']);
@@ -100,6 +114,41 @@ describe('sendctl domains', () => {
     ]);
     assert.equal(stuck.code, 3);
     assert.match(stuck.stderr, /timed out after 500ms; still pending/);
+  });
+
+  test('wait on a terminal redraws every second between checks; Ctrl-C prints where things stand (exit 130)', async () => {
+    await sendctl(['domains', 'add', 'ctrlc.cli.test']);
+    const waiting = sendctl(
+      ['domains', 'wait', 'ctrlc.cli.test', '--interval', '10s'],
+      { SENDCTL_TTY: '1' },
+      (child) => {
+        let seen = '';
+        const pressCtrlC = (data: Buffer) => {
+          seen += data;
+          // after two redraws of the clock, with no check between them, press Ctrl-C once
+          if (!seen.includes('[2s]')) return;
+          child.stderr!.off('data', pressCtrlC);
+          child.kill('SIGINT');
+        };
+        child.stderr!.on('data', pressCtrlC);
+      },
+    );
+    const interrupted = await waiting;
+    assert.equal(interrupted.code, 130, interrupted.stderr);
+    assert.match(interrupted.stderr, /\[0s\] waiting for 1 domain · next check in 10s/);
+    assert.match(interrupted.stderr, /\[1s\] waiting for 1 domain · next check in 9s/);
+    // each redraw goes back to the drawing's first line and clears below it
+    assert.match(interrupted.stderr.replaceAll('\u001b', 'ESC'), /ESC\[\d+FESC\[J\[1s\]/);
+    assert.match(interrupted.stderr, /interrupted after 2s; where things stand:/);
+    // lines are cut to the terminal's width (80 without one), so the redraw can count them
+    assert.ok(
+      interrupted.stderr.split('\n').every((line) => line.length < 160),
+      'no line wraps twice',
+    );
+    assert.match(interrupted.stderr, / {2}CNAME +[a-z0-9]+\._domainkey\.ctrlc\.cli\.test {2}not_found/);
+    // the summary: the status table and every record's full explanation
+    assert.match(interrupted.stdout, /ctrlc\.cli\.test\s+Transactional\s+pending/);
+    assert.match(interrupted.stdout, /not_found — no DMARC record at _dmarc\.ctrlc\.cli\.test/);
   });
 
   test('remove deletes; unknown or invalid domains exit 4 with the reason', async () => {

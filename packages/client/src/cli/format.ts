@@ -69,3 +69,31 @@ export function parseDuration(text: string): number | undefined {
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
   return Math.round(Number(match[1]) * unit);
 }
+
+/**
+ * What `domains wait` shows while it waits: a header with the time waited and the next check,
+ * then each domain's status with, under it, each record not as expected and why, one line each
+ * (the full explanation prints when the wait ends). Pure: the caller redraws it every second on
+ * a terminal, or prints it when it changes.
+ */
+export function waitLines(
+  results: readonly { domain: string; data: DomainResult | null; error: string | null }[],
+  elapsedMs: number,
+  nextCheckMs: number | null,
+): string[] {
+  const next =
+    nextCheckMs === null ? 'checking now' : `next check in ${Math.max(0, Math.round(nextCheckMs / 1000))}s`;
+  const count = `${results.length} domain${results.length === 1 ? '' : 's'}`;
+  const lines = [`[${Math.floor(elapsedMs / 1000)}s] waiting for ${count} · ${next}`];
+  for (const { domain, data, error } of results) {
+    if (!data) {
+      lines.push(`${domain}  ${error ?? 'not checked yet'}`);
+      continue;
+    }
+    const [name, , status, dkim, dmarc] = statusRow(data);
+    lines.push(`${name}  ${status}  DKIM ${dkim}  DMARC ${dmarc}`);
+    for (const r of data.records.filter((record) => record.status !== 'verified'))
+      lines.push(`  ${r.type.padEnd(5)} ${r.fqdn}  ${r.reason ?? 'not checked yet'}`);
+  }
+  return lines;
+}

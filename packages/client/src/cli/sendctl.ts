@@ -19,9 +19,10 @@ import {
   STATUS_HEADER,
   statusRow,
   table,
+  waitLines,
 } from './format.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, timeout: 3, itemsFailed: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, timeout: 3, itemsFailed: 4, interrupted: 130 } as const;
 
 const USAGE = `usage: sendctl <command> [options]
 
@@ -29,7 +30,7 @@ const USAGE = `usage: sendctl <command> [options]
   domains status [<domain…>]                               statuses (all domains when none given)
   domains list                                             every registration
   domains records <domain> [--format table|bind|json]      the records to publish (bind: zone-file lines)
-  domains wait <domain…> [--timeout 10m] [--interval 5s]   poll until verified, with live progress
+  domains wait <domain…> [--timeout 10m] [--interval 5s]   poll until verified: each record's state and reason, live; Ctrl-C prints where things stand
   domains history <domain>                                 status changes, newest first
   domains remove <domain…>                                 delete registrations
   keys …, dkim …                                           server-side commands (run on the server's machine)
@@ -39,9 +40,13 @@ options: --url URL (SERVICE_URL), --key KEY (SERVICE_API_KEY), --json, --help`;
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  /** Rewrite the current progress line (a TTY); plain lines otherwise. */
+  /** A terminal: progress is redrawn in place every second; otherwise printed when it changes. */
   isTty: boolean;
   env: Record<string, string | undefined>;
+  /** The terminal's width, when `isTty`. */
+  columns?: number;
+  /** Calls `handler` on Ctrl-C (SIGINT) instead of exiting; returns a function that stops that. */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 class UsageError extends Error {}
@@ -230,28 +235,67 @@ async function wait(
   if (intervalMs === undefined || intervalMs < 100)
     throw new UsageError(`--interval "${interval}" is not a duration of at least 100ms`);
   const started = Date.now();
-  let lastLine = '';
-  const onProgress = (envelopes: DomainEnvelope[]) => {
+  let latest: DomainEnvelope[] = [];
+  let nextCheckAt: number | null = null;
+  let drawn = 0;
+  let printed = '';
+  const draw = () => {
     if (json) return;
-    const parts = envelopes.map((e) => {
-      const d = e.data;
-      if (!d) return `${e.error?.code}`;
-      const done = d.records.filter((r) => r.type === 'CNAME' && r.status === 'verified').length;
-      return `${d.domain} ${d.status} (DKIM ${done}/3)`;
-    });
-    const line = `[${Math.round((Date.now() - started) / 1000)}s] ${parts.join(', ')}`;
-    if (io.isTty) io.err(`\r\x1b[2K${line}`);
-    else if (line.replace(/^\[\d+s\] /, '') !== lastLine.replace(/^\[\d+s\] /, '')) io.err(line);
-    lastLine = line;
+    const results = names.map((domain, i) => ({
+      domain,
+      data: latest[i]?.data ?? null,
+      error: latest[i]?.error ? `${latest[i]!.error!.message} (${latest[i]!.error!.code})` : null,
+    }));
+    const now = Date.now();
+    const lines = waitLines(results, now - started, nextCheckAt === null ? null : nextCheckAt - now);
+    if (io.isTty) {
+      // back to the first line of the previous drawing, clear it all, draw again; lines are cut
+      // to the terminal's width, since a wrapped line would break the count of lines to go up
+      const width = (io.columns ?? 80) - 1;
+      const fitted = lines.map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line));
+      io.err(`${drawn > 0 ? `\x1b[${drawn}F` : '\r'}\x1b[J${fitted.join('\n')}`);
+      drawn = lines.length - 1;
+    } else {
+      // a log gets the block when something other than the clock changed
+      const block = lines.slice(1).join('\n');
+      if (block !== printed) io.err(lines.join('\n'));
+      printed = block;
+    }
+  };
+  const onProgress = (envelopes: DomainEnvelope[]) => {
+    latest = envelopes;
+    nextCheckAt = Date.now() + intervalMs;
+    draw();
+  };
+  const ticker = io.isTty && !json ? setInterval(draw, 1000) : undefined;
+  const aborted = new AbortController();
+  const stopListening = io.onInterrupt?.(() => aborted.abort()) ?? (() => {});
+  const finish = () => {
+    clearInterval(ticker);
+    stopListening();
+    if (io.isTty && !json) io.err('');
   };
   try {
-    const envelopes = await client.waitForVerification(names, { timeoutMs, intervalMs, onProgress });
-    if (io.isTty && !json) io.err('');
+    const envelopes = await client.waitForVerification(names, {
+      timeoutMs,
+      intervalMs,
+      onProgress,
+      signal: aborted.signal,
+    });
+    finish();
     if (json) io.out(JSON.stringify(envelopes, null, 2));
     else io.out(`verified: ${names.join(', ')}`);
     return EXIT.ok;
   } catch (error) {
-    if (io.isTty && !json) io.err('');
+    finish();
+    if (aborted.signal.aborted) {
+      if (json) io.out(JSON.stringify(latest, null, 2));
+      else {
+        io.err(`interrupted after ${Math.round((Date.now() - started) / 1000)}s; where things stand:`);
+        printStatuses(latest, io);
+      }
+      return EXIT.interrupted;
+    }
     if (error instanceof VerificationTimeoutError) {
       if (json) io.out(JSON.stringify(error.last, null, 2));
       else {

@@ -17,12 +17,15 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** Runs a command to its end, collecting what it writes; `cwd` defaults to the repository root. */
+/**
+ * Runs a command to its end, collecting what it writes; `cwd` defaults to the repository root.
+ * `onStart` gets the child at once, for a test that signals it while it runs.
+ */
 export function runProcess(
   command: string,
   args: string[],
   env: Record<string, string>,
-  cwd = repoRoot,
+  { cwd = repoRoot, onStart }: { cwd?: string; onStart?: (child: ChildProcess) => void } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -36,6 +39,7 @@ export function runProcess(
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    onStart?.(child);
   });
 }
 
