@@ -79,6 +79,7 @@ export const productCard = defineBlock({
       title: 'Product card',
       description: 'An image, a name, a price and a buy button',
       keywords: ['product', 'shop', 'price', 'card'],
+      group: 'Media',
       icon: ICON,
       run: (host, from, to) =>
         insertBlock(

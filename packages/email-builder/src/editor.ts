@@ -25,6 +25,7 @@ import {
   DEFAULT_VARIABLES,
   VARIABLE_TRIGGER,
   type VariableOption,
+  variableItem,
   variableItems,
 } from './nodes/variable/index.js';
 import {
@@ -46,7 +47,7 @@ import { ICONS } from './ui/icons.js';
 import { Inspector } from './ui/inspector.js';
 import { placeholderText } from './ui/placeholder-text.js';
 import { SettingsPanel } from './ui/settings-panel.js';
-import { SlashMenu } from './ui/slash-menu.js';
+import { filterItems, SlashMenu } from './ui/slash-menu.js';
 import { createToolbar } from './ui/toolbar.js';
 import { EditorUploads } from './upload/editor-uploads.js';
 import { placeholderPlugin } from './upload/placeholder.js';
@@ -172,9 +173,12 @@ export class ServiceEditor {
       o.settingsControl || o.background
         ? new SettingsPanel(this.root, !!o.settingsControl, () => this.effectiveScheme(), fieldHost)
         : null;
+    const blockItems = this.set.blocks.flatMap((b) => b.slash ?? []);
+    // the host's variables join the blocks only when the query finds them ("/first" gives
+    // First name), so they never crowd the list of blocks
     this.slash = new SlashMenu(
       this.root,
-      this.set.blocks.flatMap((b) => b.slash ?? []),
+      (q) => filterItems(q ? [...blockItems, ...this.variables.map(variableItem)] : blockItems, q),
       () => this.host,
       { header: toolbar },
     );

@@ -129,6 +129,54 @@ describe('slash menu queries with spaces', () => {
   });
 });
 
+describe('slash menu groups', () => {
+  const headings = () => page.$$eval('.sv-slash-heading', (els) => els.map((e) => e.textContent));
+
+  it("lists the blocks under Text, Media, Layout, Brand and Variables, without the host's variables", async () => {
+    await emptyDoc();
+    await page.keyboard.type('/');
+    assert.deepEqual(await headings(), ['Text', 'Media', 'Layout', 'Brand', 'Variables']);
+    const all = await titles();
+    assert.ok(!all.includes('First name'), `a variable is listed only when the query finds it: ${all}`);
+    assert.equal(all.at(-1), 'Variable');
+    await page.screenshot({ path: path.join(SHOTS, 'groups.png') });
+  });
+
+  it('shows a variable when the query finds it, and only then', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/first');
+    assert.deepEqual(await titles(), ['First name']);
+    assert.deepEqual(await headings(), ['Variables']);
+    await page.keyboard.press('Enter');
+    const paragraph = (await json()).content?.[0]?.content ?? [];
+    assert.deepEqual(
+      paragraph.map((n) => [n.type, n.attrs?.name, n.attrs?.fallback]),
+      [['variable', 'first_name', 'there']],
+    );
+
+    for (const query of ['head', 'image', 'col', 'foot']) {
+      await emptyDoc();
+      await page.keyboard.type(`/${query}`);
+      assert.ok(!(await headings()).includes('Variables'), `"/${query}" lists no variable`);
+    }
+  });
+
+  it('keeps the best match first and moves through the options in the order they are shown', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/li');
+    // title matches (lists, Text; Social links, Brand) before keyword matches (Button, Media)
+    assert.deepEqual(await headings(), ['Text', 'Brand', 'Media', 'Layout']);
+    const shown = await titles();
+    assert.equal(shown[0], 'Bulleted list');
+    for (const expected of shown.slice(1)) {
+      await page.keyboard.press('ArrowDown');
+      const active = await page.$eval('.sv-slash-item[aria-selected="true"] strong', (e) => e.textContent);
+      assert.equal(active, expected);
+    }
+    await page.keyboard.press('Escape');
+  });
+});
+
 describe('slash menu as an ARIA 1.2 combobox', () => {
   it('marks the editable as an expanded combobox controlling the listbox while open', async () => {
     await emptyDoc();
@@ -151,9 +199,19 @@ describe('slash menu as an ARIA 1.2 combobox', () => {
     assert.equal(open['aria-autocomplete'], 'list');
     const listbox = await page.$eval(`#${open['aria-controls']}`, (el) => ({
       role: el.getAttribute('role'),
-      options: [...el.children].map((o) => [o.getAttribute('role'), o.getAttribute('aria-selected'), o.id]),
+      groups: [...el.children].map((g) => [g.getAttribute('role'), g.getAttribute('aria-labelledby')]),
+      options: [...el.querySelectorAll('[role="option"]')].map((o) => [
+        o.getAttribute('role'),
+        o.getAttribute('aria-selected'),
+        o.id,
+      ]),
     }));
     assert.equal(listbox.role, 'listbox');
+    // options sit in groups, each named by its heading
+    for (const [role, labelledBy] of listbox.groups) {
+      assert.equal(role, 'group');
+      assert.ok(await page.$eval(`#${labelledBy}`, (heading) => heading.textContent));
+    }
     assert.ok(listbox.options.length > 1);
     assert.deepEqual(
       listbox.options.map(([role, selected]) => [role, selected]),

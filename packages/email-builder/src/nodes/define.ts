@@ -100,6 +100,11 @@ export interface SlashItem {
   keywords: readonly string[];
   /** Inline SVG markup (trusted, from the package). */
   icon: string;
+  /**
+   * The heading it is listed under: `Text`, `Media`, `Layout`, `Brand`, `Variables` or a host's
+   * own; `More` when absent.
+   */
+  group?: string;
   /** Replaces the typed "/query" (the `from`–`to` range) with the block. */
   run(host: EditorHost, from: number, to: number): void;
 }

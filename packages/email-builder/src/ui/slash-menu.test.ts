@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { BUILT_IN } from '../nodes/block-set.js';
-import { filterItems, findTrigger } from './slash-menu.js';
+import { filterItems, findTrigger, groupItems } from './slash-menu.js';
 
 const schema = BUILT_IN.schema();
 const ITEMS = BUILT_IN.blocks.flatMap((b) => b.slash ?? []);
@@ -62,5 +62,35 @@ describe('slash menu filtering', () => {
     // title words (lists, links), then keywords (Button's "link", Divider's "line")
     assert.deepEqual(titles('li'), ['Bulleted list', 'Numbered list', 'Social links', 'Button', 'Divider']);
     assert.deepEqual(titles('s').slice(0, 4), ['Spacer', 'Section', 'Social links', 'Signature']);
+  });
+});
+
+describe('slash menu groups', () => {
+  const grouped = (q: string) =>
+    groupItems(filterItems(ITEMS, q), q !== '').map((g) => [g.group, g.items.map((i) => i.title)]);
+
+  it('lists every built-in item under one of the five headings, in their order', () => {
+    assert.deepEqual(
+      grouped('').map(([group]) => group),
+      ['Text', 'Media', 'Layout', 'Brand', 'Variables'],
+    );
+    assert.equal(grouped('').flatMap(([, titles]) => titles).length, ITEMS.length);
+  });
+
+  it('orders the groups by their best match once a query is typed', () => {
+    assert.deepEqual(grouped('li'), [
+      ['Text', ['Bulleted list', 'Numbered list']],
+      ['Brand', ['Social links']],
+      ['Media', ['Button']],
+      ['Layout', ['Divider']],
+    ]);
+  });
+
+  it('puts an item without a group under More, after the known groups', () => {
+    const card = { ...ITEMS[0]!, id: 'card', title: 'Product card', group: undefined };
+    assert.deepEqual(
+      groupItems([card, ITEMS[0]!], false).map((g) => g.group),
+      ['Text', 'More'],
+    );
   });
 });

@@ -68,11 +68,40 @@ export function filterItems(items: readonly SlashItem[], query: string): SlashIt
   return scored.sort((x, y) => x.score - y.score).map((s) => s.item);
 }
 
+/** The menu's headings, in the order an empty query lists them; a host's own groups follow. */
+export const SLASH_GROUPS = ['Text', 'Media', 'Layout', 'Brand', 'Variables'] as const;
+
+/** Where an item without a group is listed (a host's custom block, say). */
+export const DEFAULT_SLASH_GROUP = 'More';
+
+/**
+ * Gathers items under their group's heading. With `byRelevance` (a query was typed) the groups
+ * come in the order of their best match, so the first option is still the best one; without,
+ * in {@link SLASH_GROUPS} order. Items keep their order inside a group.
+ */
+export function groupItems(
+  items: readonly SlashItem[],
+  byRelevance: boolean,
+): { group: string; items: SlashItem[] }[] {
+  const groups = new Map<string, SlashItem[]>();
+  for (const item of items) {
+    const group = item.group ?? DEFAULT_SLASH_GROUP;
+    groups.set(group, [...(groups.get(group) ?? []), item]);
+  }
+  const known = (group: string) => {
+    const i = (SLASH_GROUPS as readonly string[]).indexOf(group);
+    return i === -1 ? SLASH_GROUPS.length : i;
+  };
+  const order = [...groups.keys()];
+  if (!byRelevance) order.sort((a, b) => known(a) - known(b));
+  return order.map((group) => ({ group, items: groups.get(group)! }));
+}
+
 /**
  * The "/" menu: a listbox popover driven from the editor's keyboard, the ARIA 1.2 combobox
  * pattern (the editor keeps focus, is marked as the expanded combobox and points at the active
- * option with `aria-activedescendant`), filtered as you type, with a "no results" message
- * announced by a live region. A query with no results closes at the next space, so ordinary
+ * option with `aria-activedescendant`), filtered as you type, grouped under headings (Text,
+ * Media, Layout, Brand, Variables), with a "no results" message announced by a live region. A query with no results closes at the next space, so ordinary
  * writing that happens to start a word with "/" goes on undisturbed. The popover stays in the
  * viewport (see {@link place}) and follows the caret as the page scrolls.
  */
@@ -100,11 +129,10 @@ export class SlashMenu {
       header?: HTMLElement;
     } = {},
   ) {
-    this.list = h('ul', {
+    this.list = h('div', {
       id: this.listId,
       role: 'listbox',
       'aria-label': options.label ?? 'Insert block',
-      class: 'sv-slash-list',
     });
     this.status = h('p', { class: 'sv-slash-empty', role: 'status', 'aria-live': 'polite' });
     this.el = h('div', { class: 'sv-popover sv-slash', hidden: true }, this.list, this.status);
@@ -157,10 +185,12 @@ export class SlashMenu {
     });
   }
 
+  /** The items the query finds, in the order they are shown: grouped, best group first. */
   private search(query: string): SlashItem[] {
     const items = this.items;
     const q = query.trim();
-    return typeof items === 'function' ? items(q) : filterItems(items, q);
+    const found = typeof items === 'function' ? items(q) : filterItems(items, q);
+    return groupItems(found, q !== '').flatMap((g) => g.items);
   }
 
   private update(): void {
@@ -202,39 +232,22 @@ export class SlashMenu {
       !this.el.hidden,
       current ? `${this.listId}-${current.id}` : null,
     );
-    const item = current && this.list.children[this.active];
-    if (item) revealIn(this.el, item);
+    const option = current && this.list.querySelector(`[id="${this.listId}-${current.id}"]`);
+    if (option) revealIn(this.el, option);
   }
 
   private render(): void {
+    const groups = groupItems(this.results, (this.trigger?.query.trim() ?? '') !== '');
+    let index = 0;
     this.list.replaceChildren(
-      ...this.results.map((item, i) => {
-        const li = h(
-          'li',
-          {
-            id: `${this.listId}-${item.id}`,
-            role: 'option',
-            'aria-selected': String(i === this.active),
-            class: 'sv-slash-item',
-            'data-id': item.id,
-          },
-          h('span', { class: 'sv-slash-icon', html: item.icon }),
-          h(
-            'span',
-            { class: 'sv-slash-text' },
-            h('strong', {}, item.title),
-            h('small', {}, item.description),
-          ),
+      ...groups.map(({ group, items }) => {
+        const headingId = `${this.listId}-group-${group.replace(/\W+/g, '-')}`;
+        return h(
+          'div',
+          { role: 'group', 'aria-labelledby': headingId, class: 'sv-slash-group' },
+          h('div', { id: headingId, class: 'sv-slash-heading' }, group),
+          ...items.map((item) => this.option(item, index++)),
         );
-        li.addEventListener('click', () => this.choose(i));
-        li.addEventListener('mousemove', () => {
-          if (this.active !== i) {
-            this.active = i;
-            this.render();
-            this.sync();
-          }
-        });
-        return li;
       }),
     );
     const empty = this.results.length === 0;
@@ -243,6 +256,31 @@ export class SlashMenu {
     this.status.textContent = empty
       ? `No ${this.options.noun ?? 'blocks'} match “${this.trigger?.query.trim() ?? ''}”`
       : '';
+  }
+
+  /** The option for `item`, the `i`th in display order. */
+  private option(item: SlashItem, i: number): HTMLElement {
+    const option = h(
+      'div',
+      {
+        id: `${this.listId}-${item.id}`,
+        role: 'option',
+        'aria-selected': String(i === this.active),
+        class: 'sv-slash-item',
+        'data-id': item.id,
+      },
+      h('span', { class: 'sv-slash-icon', html: item.icon }),
+      h('span', { class: 'sv-slash-text' }, h('strong', {}, item.title), h('small', {}, item.description)),
+    );
+    option.addEventListener('click', () => this.choose(i));
+    option.addEventListener('mousemove', () => {
+      if (this.active !== i) {
+        this.active = i;
+        this.render();
+        this.sync();
+      }
+    });
+    return option;
   }
 
   private onKey(event: KeyboardEvent): boolean {

@@ -38,6 +38,7 @@ export const badge = defineBlock({
   slash: [
     {
       id: 'badge',
+      group: 'Text',
       title: 'Badge',
       description: 'A small pill label inside text',
       keywords: ['badge', 'label', 'tag', 'pill', 'new'],

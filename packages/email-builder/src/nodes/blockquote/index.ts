@@ -35,6 +35,7 @@ export const blockquote = defineBlock({
   slash: [
     {
       id: 'quote',
+      group: 'Text',
       title: 'Quote',
       description: 'Set a passage apart',
       keywords: ['blockquote', 'quote', 'citation', 'testimonial'],

@@ -68,6 +68,7 @@ export const button = defineBlock({
   slash: [
     {
       id: 'button',
+      group: 'Media',
       title: 'Button',
       description: 'A call-to-action link button',
       keywords: ['button', 'cta', 'link', 'action'],

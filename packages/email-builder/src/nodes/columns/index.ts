@@ -139,6 +139,7 @@ export const columns = defineBlock({
   slash: LAYOUT_KEYS.map(
     (layout, i): SlashItem => ({
       id: `columns-${layout}`,
+      group: 'Layout',
       title: layout === '1' ? 'Section' : `Columns ${LAYOUT_LABELS[i]}`,
       description:
         layout === '1'

@@ -49,6 +49,7 @@ export const divider = defineBlock({
   slash: [
     {
       id: 'divider',
+      group: 'Layout',
       title: 'Divider',
       description: 'A horizontal line',
       keywords: ['divider', 'hr', 'line', 'separator', 'rule'],

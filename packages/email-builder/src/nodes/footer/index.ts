@@ -166,6 +166,7 @@ export const footer = defineBlock({
   slash: [
     {
       id: 'footer',
+      group: 'Brand',
       title: 'Footer',
       description: 'Address, contact and unsubscribe link',
       keywords: ['footer', 'unsubscribe', 'address', 'contact', 'legal'],

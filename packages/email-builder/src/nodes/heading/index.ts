@@ -12,6 +12,7 @@ const SIZES: Record<number, [number, number]> = { 1: [30, 1.25], 2: [24, 1.3], 3
 const slash = ([1, 2, 3] as const).map(
   (level): SlashItem => ({
     id: `h${level}`,
+    group: 'Text',
     title: `Heading ${level}`,
     description: ['Large section title', 'Medium section title', 'Small section title'][level - 1]!,
     keywords: ['heading', 'title', `h${level}`, ['large', 'medium', 'small'][level - 1]!],

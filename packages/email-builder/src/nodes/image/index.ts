@@ -71,6 +71,7 @@ export const image = defineBlock({
   slash: [
     {
       id: 'image',
+      group: 'Media',
       title: 'Image',
       description: 'Upload an image or embed one by URL',
       keywords: ['image', 'picture', 'photo', 'img', 'upload', 'banner'],

@@ -40,6 +40,7 @@ export const bulletList = defineBlock({
   slash: [
     {
       id: 'bulletList',
+      group: 'Text',
       title: 'Bulleted list',
       description: 'A simple list with bullets',
       keywords: ['ul', 'unordered', 'bullet', 'list', 'points'],
@@ -81,6 +82,7 @@ export const orderedList = defineBlock({
   slash: [
     {
       id: 'orderedList',
+      group: 'Text',
       title: 'Numbered list',
       description: 'A list with numbers',
       keywords: ['ol', 'ordered', 'numbered', 'list', 'steps'],

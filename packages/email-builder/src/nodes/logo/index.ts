@@ -53,6 +53,7 @@ export const logo = defineBlock({
   slash: [
     {
       id: 'logo',
+      group: 'Brand',
       title: 'Logo',
       description: 'Your brand logo, light and dark',
       keywords: ['logo', 'brand', 'header'],

@@ -28,6 +28,7 @@ export const paragraph = defineBlock({
   slash: [
     {
       id: 'text',
+      group: 'Text',
       title: 'Text',
       description: 'Plain paragraph',
       keywords: ['paragraph', 'p', 'body', 'plain'],

@@ -80,6 +80,7 @@ export const signature = defineBlock({
   slash: [
     {
       id: 'signature',
+      group: 'Brand',
       title: 'Signature',
       description: 'Sign off with name, role and photo',
       keywords: ['signature', 'sign', 'regards', 'author', 'sender'],

@@ -158,6 +158,7 @@ export const socialLinks = defineBlock({
   slash: [
     {
       id: 'social',
+      group: 'Brand',
       title: 'Social links',
       description: 'Links to your social profiles',
       keywords: [

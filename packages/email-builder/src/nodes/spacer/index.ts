@@ -34,6 +34,7 @@ export const spacer = defineBlock({
   slash: [
     {
       id: 'spacer',
+      group: 'Layout',
       title: 'Spacer',
       description: 'Empty vertical space',
       keywords: ['spacer', 'space', 'gap', 'padding', 'blank'],

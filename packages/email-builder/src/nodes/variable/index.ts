@@ -87,6 +87,7 @@ export const variable = defineBlock({
   slash: [
     {
       id: 'variable',
+      group: 'Variables',
       title: 'Variable',
       description: 'A merge field such as {{first_name}}',
       keywords: ['variable', 'merge', 'field', 'personalize', 'placeholder', 'name'],
@@ -103,11 +104,11 @@ export const variable = defineBlock({
   ],
 });
 
-/** The `{{` menu: the host's variables filtered by the typed name, and the typed name itself. */
-export function variableItems(options: readonly VariableOption[], query: string): SlashItem[] {
-  const q = query.toLowerCase();
-  const item = (v: VariableOption): SlashItem => ({
+/** The menu item that inserts the host's variable `v` (with its fallback) in place of the typed trigger. */
+export function variableItem(v: VariableOption): SlashItem {
+  return {
     id: `var-${v.name.replace(/\./g, '-')}`,
+    group: 'Variables',
     title: v.label ?? v.name,
     description: formatVariable(v.name, v.fallback),
     keywords: [v.name],
@@ -119,16 +120,20 @@ export function variableItems(options: readonly VariableOption[], query: string)
         to,
         host.view.state.schema.nodes.variable!.create({ name: v.name, fallback: cleanFallback(v.fallback) }),
       ),
-  });
+  };
+}
+
+/** The `{{` menu: the host's variables filtered by the typed name, and the typed name itself. */
+export function variableItems(options: readonly VariableOption[], query: string): SlashItem[] {
+  const q = query.toLowerCase();
   const found = options.filter(
     (v) => v.name.toLowerCase().includes(q) || (v.label ?? '').toLowerCase().includes(q),
   );
   const exact = options.some((v) => v.name === query);
   if (isVariableName(query) && !exact) found.push({ name: query, label: `Insert {{${query}}}` });
-  return found.map(item);
+  return found.map(variableItem);
 }
 
-/** The `{{` trigger: the braces and a partial name right before the cursor. */
 export const VARIABLE_TRIGGER = /\{\{\s*([A-Za-z0-9_.]{0,64})$/;
 
 /**
