@@ -10,6 +10,7 @@ import { EditorView, type NodeViewConstructor } from 'prosemirror-view';
 import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
+import { blockAtomInput } from './input/block-atoms.js';
 import { blockInput } from './input/keymap.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
@@ -212,6 +213,7 @@ export class ServiceEditor {
         this.slash.plugin(),
         this.variableMenu.plugin(),
         ...blockInput(this.set, this.schema),
+        ...blockAtomInput(),
         keymap({
           'Mod-z': undo,
           'Mod-y': redo,

@@ -1,7 +1,7 @@
 import { setBlockType, wrapIn } from 'prosemirror-commands';
 import type { NodeType, Attrs as PMAttrs, Node as PMNode } from 'prosemirror-model';
 import { wrapInList } from 'prosemirror-schema-list';
-import { NodeSelection, TextSelection } from 'prosemirror-state';
+import { NodeSelection, TextSelection, type Transaction } from 'prosemirror-state';
 import type { EditorHost } from './define.js';
 
 /** Deletes the typed "/query" before a slash command runs. */
@@ -27,8 +27,25 @@ export function wrapBlock(host: EditorHost, from: number, to: number, type: stri
 }
 
 /**
+ * Puts the cursor in the text block right after the block ending at `end`: the next sibling when
+ * it is an empty paragraph, else a new empty paragraph there. Null where no paragraph may go.
+ */
+export function cursorAfterBlock(tr: Transaction, end: number): Transaction | null {
+  const $end = tr.doc.resolve(end);
+  const next = $end.nodeAfter;
+  if (next?.type.name === 'paragraph' && next.content.size === 0)
+    return tr.setSelection(TextSelection.create(tr.doc, end + 1));
+  const paragraph = tr.doc.type.schema.nodes.paragraph!;
+  if (!$end.parent.canReplaceWith($end.index(), $end.index(), paragraph)) return null;
+  tr.insert(end, paragraph.create());
+  return tr.setSelection(TextSelection.create(tr.doc, end + 1));
+}
+
+/**
  * Inserts a block where the slash command was typed: it replaces the paragraph when that is now
- * empty, otherwise goes after it. Atoms end up selected so their settings form opens.
+ * empty, otherwise goes after it. After a block without text (a button, an image) the cursor
+ * goes on in a paragraph below it, as in Notion, so the next key writes there; the block's
+ * settings open when it is clicked.
  */
 export function insertBlock(host: EditorHost, from: number, to: number, node: PMNode): void {
   clearRange(host, from, to);
@@ -44,7 +61,8 @@ export function insertBlock(host: EditorHost, from: number, to: number, node: PM
     at = $pos.depth > 0 ? $pos.after() : $pos.pos;
     tr = tr.insert(at, node);
   }
-  if (node.isAtom) tr = tr.setSelection(NodeSelection.create(tr.doc, at));
+  if (node.isAtom)
+    tr = cursorAfterBlock(tr, at + node.nodeSize) ?? tr.setSelection(NodeSelection.create(tr.doc, at));
   else tr = tr.setSelection(TextSelection.near(tr.doc.resolve(at + 1)));
   host.view.dispatch(tr.scrollIntoView());
   host.view.focus();

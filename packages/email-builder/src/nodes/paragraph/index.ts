@@ -1,4 +1,5 @@
 import { setBlockType } from 'prosemirror-commands';
+import { Fragment } from 'prosemirror-model';
 import { a } from '../../model/attrs.js';
 import { alignStyle, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
@@ -13,7 +14,19 @@ export const paragraph = defineBlock({
   spec: {
     content: 'inline*',
     group: 'block inner',
-    parseDOM: [{ tag: 'p', getAttrs: (dom) => ({ textAlign: alignFrom(dom as HTMLElement) }) }],
+    parseDOM: [
+      // the blank line an empty paragraph renders as comes back empty, not as a space
+      {
+        tag: 'p',
+        priority: 60,
+        getAttrs: (dom) =>
+          dom.childElementCount === 0 && dom.textContent === '\u00a0'
+            ? { textAlign: alignFrom(dom as HTMLElement) }
+            : false,
+        getContent: () => Fragment.empty,
+      },
+      { tag: 'p', getAttrs: (dom) => ({ textAlign: alignFrom(dom as HTMLElement) }) },
+    ],
     toDOM: (node) => [
       'p',
       node.attrs.textAlign === 'left' ? {} : { style: `text-align:${node.attrs.textAlign}` },
