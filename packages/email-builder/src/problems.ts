@@ -7,9 +7,12 @@
 export const PROBLEMS = {
   SEB_PROBLEM_NO_ADDRESS:
     'The footer has no postal address; marketing email must carry one in several countries (US CAN-SPAM, Canada CASL)',
-  SEB_PROBLEM_NO_UNSUBSCRIBE: 'The footer has no unsubscribe link',
+  SEB_PROBLEM_NO_UNSUBSCRIBE:
+    'The footer has no unsubscribe link, so its unsubscribe line is not in the email',
   SEB_PROBLEM_NO_SENDER_NAME: 'The signature has no name',
   SEB_PROBLEM_NO_LINK: 'The button links nowhere',
+  SEB_PROBLEM_NO_SOCIAL_LINKS: 'The social links have no profile addresses, so the row is not in the email',
+  SEB_PROBLEM_NO_IMAGE: 'The image (or logo) has no picture, so it is not in the email',
 } as const;
 
 /** A code of the problem catalogue. */
@@ -28,7 +31,9 @@ export interface ContentProblem {
 /** The editor's short prompt for a problem, shown on the block while editing. */
 export const PROBLEM_HINTS: Record<ProblemCode, string> = {
   SEB_PROBLEM_NO_ADDRESS: 'Add your postal address',
-  SEB_PROBLEM_NO_UNSUBSCRIBE: 'Add the unsubscribe link',
+  SEB_PROBLEM_NO_UNSUBSCRIBE: 'Unsubscribe line: not in the email until it has a link',
   SEB_PROBLEM_NO_SENDER_NAME: 'Add your name',
   SEB_PROBLEM_NO_LINK: 'Add the link',
+  SEB_PROBLEM_NO_SOCIAL_LINKS: 'Not in the email until a profile address is added',
+  SEB_PROBLEM_NO_IMAGE: 'Not in the email until an image is added',
 };

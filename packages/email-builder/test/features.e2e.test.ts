@@ -146,7 +146,7 @@ describe('branding in the slash commands', () => {
     );
     assert.deepEqual(hints, [
       ['SEB_PROBLEM_NO_ADDRESS', 'Add your postal address'],
-      ['SEB_PROBLEM_NO_UNSUBSCRIBE', 'Add the unsubscribe link'],
+      ['SEB_PROBLEM_NO_UNSUBSCRIBE', 'Unsubscribe line: not in the email until it has a link'],
       ['SEB_PROBLEM_NO_SENDER_NAME', 'Add your name'],
     ]);
     assert.doesNotMatch(out, /Add your postal address|data-problem/, 'the prompts stay in the editor');
@@ -163,6 +163,41 @@ describe('branding in the slash commands', () => {
     await run(
       `editor.setBranding(${JSON.stringify(withoutNetworks(demoBrand(server.origin), 'facebook', 'youtube'))})`,
     );
+  });
+
+  it('blocks the email leaves out until they are complete say so in the editor and in getProblems()', async () => {
+    // regression: a social row without addresses and an image without a picture vanished from
+    // getHTML() and the preview with nothing telling the author why
+    await run(
+      `editor.setContent({ type: 'doc', content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] },
+        { type: 'socialLinks', attrs: { links: [{ network: 'x', url: '' }, { network: 'github', url: '' }] } },
+        { type: 'image' },
+        { type: 'logo' },
+      ] })`,
+    );
+    const out = await html();
+    assert.doesNotMatch(out, /sv-pill|<img/, 'precondition: none of the three is in the email');
+    const hints = await page.$$eval('.sv-content [data-problem]', (els) =>
+      els.map((e) => [e.getAttribute('data-problem'), e.textContent]),
+    );
+    assert.deepEqual(hints, [
+      ['SEB_PROBLEM_NO_SOCIAL_LINKS', 'Not in the email until a profile address is added'],
+      ['SEB_PROBLEM_NO_IMAGE', 'Not in the email until an image is added'],
+      ['SEB_PROBLEM_NO_IMAGE', 'Not in the email until an image is added'],
+    ]);
+    const problems = await run<{ code: string; block: string; path: number[] }[]>(
+      'return editor.getProblems()',
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.block, p.path]),
+      [
+        ['SEB_PROBLEM_NO_SOCIAL_LINKS', 'socialLinks', [1]],
+        ['SEB_PROBLEM_NO_IMAGE', 'image', [2]],
+        ['SEB_PROBLEM_NO_IMAGE', 'logo', [3]],
+      ],
+    );
+    await page.locator('.sv-content').screenshot({ path: path.join(SHOTS, 'left-out-blocks.png') });
   });
 
   it('signature: avatar, name, position and company', async () => {

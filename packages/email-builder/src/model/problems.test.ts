@@ -26,6 +26,22 @@ describe('content problems', () => {
     assert.equal(findProblems(bare)[1]!.message, PROBLEMS.SEB_PROBLEM_NO_ADDRESS);
   });
 
+  it('blocks the email leaves out (no social address, no picture) are listed, not dropped silently', () => {
+    const empty = doc(
+      node('socialLinks', { links: [{ network: 'x', url: 'javascript:alert(1)' }] }),
+      node('image'),
+      node('logo', { src: 'https://cdn.example/logo.png' }),
+    );
+    assert.doesNotMatch(renderEmail(empty), /x\.com|<img[^>]*src="javascript/);
+    assert.deepEqual(
+      findProblems(empty).map(({ code, block }) => [code, block]),
+      [
+        ['SEB_PROBLEM_NO_SOCIAL_LINKS', 'socialLinks'],
+        ['SEB_PROBLEM_NO_IMAGE', 'image'],
+      ],
+    );
+  });
+
   it('a brand with `address: null` leaves the address out and reported; the rest of the brand fills in', () => {
     const branded = applyBranding(doc(node('footer')), {
       contact: { email: 'hi@acme.example', phone: null, address: null },

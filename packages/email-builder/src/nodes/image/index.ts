@@ -49,6 +49,8 @@ export const image = defineBlock({
       ['img', { src: node.attrs.src, alt: node.attrs.alt, style: `width:${node.attrs.width}%` }],
     ],
   },
+  // without a picture the block renders nothing: listed, and shown on the block (view.ts)
+  problems: (attrs) => (safeImageUrl(attrs.src) ? [] : ['SEB_PROBLEM_NO_IMAGE']),
   render: (_node, attrs, ctx) => {
     const html = imageHtml({
       src: attrs.src,

@@ -1,8 +1,17 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { EditorView, NodeView } from 'prosemirror-view';
+import { PROBLEM_HINTS, type ProblemCode } from '../../problems.js';
 import { normalizeImageInput } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import type { EditorHost, UploadState } from '../define.js';
+
+/** The editor's muted prompt for a problem, as `problemHints` writes it, never part of the email. */
+function hint(code: ProblemCode): HTMLElement {
+  const line = el('p', 'sv-hint');
+  line.dataset.problem = code;
+  line.textContent = PROBLEM_HINTS[code];
+  return line;
+}
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, html = ''): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -112,6 +121,7 @@ export function imageView(
     });
     row.append(uploadBtn, input, embed);
     box.append(title, row);
+    box.append(hint('SEB_PROBLEM_NO_IMAGE'));
     const message = upload?.phase === 'error' ? upload.message : urlError;
     if (message) {
       const err = el('p', 'sv-error');

@@ -1,7 +1,7 @@
 import { a } from '../../model/attrs.js';
 import { imageHtml } from '../../render/image.js';
 import { TABLE } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
+import { safeImageUrl, safeLinkUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
@@ -33,6 +33,8 @@ export const logo = defineBlock({
       ['img', { src: node.attrs.src, alt: node.attrs.alt, style: `width:${node.attrs.width}px` }],
     ],
   },
+  // without a picture the block renders nothing: listed, and shown on the block (view.ts)
+  problems: (attrs) => (safeImageUrl(attrs.src) ? [] : ['SEB_PROBLEM_NO_IMAGE']),
   render: (_node, attrs, ctx) => {
     const html = imageHtml({
       src: attrs.src,

@@ -1,5 +1,6 @@
 import { BRAND_NETWORKS } from '../../branding/check.js';
 import { a } from '../../model/attrs.js';
+import type { ProblemCode } from '../../problems.js';
 import { contrast, readable } from '../../render/contrast.js';
 import { escapeHtml } from '../../render/escape.js';
 import { msoOnly } from '../../render/mso.js';
@@ -7,7 +8,7 @@ import { FONT, TABLE } from '../../render/styles.js';
 import { safeLinkUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
-import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule, problemHints } from '../define.js';
 
 /** The networks offered, with their label and brand colour. */
 export const NETWORKS: Record<string, { label: string; color: string }> = {
@@ -86,6 +87,10 @@ function links(attrs: Attrs): { network: string; url: string }[] {
   return (attrs.links as { network: string; url: string }[]).filter((l) => safeLinkUrl(l.url) !== '');
 }
 
+/** A row without one usable profile address renders nothing: the author is told, not left to find out. */
+const problems = (attrs: Attrs): ProblemCode[] =>
+  links(attrs).length ? [] : ['SEB_PROBLEM_NO_SOCIAL_LINKS'];
+
 /**
  * Social profile links as labelled pills: text, not icon images, so they show with images off
  * (Outlook's default) and need no image host; each link is named for screen readers.
@@ -122,8 +127,10 @@ export const socialLinks = defineBlock({
         },
         NETWORKS[l.network]?.label ?? l.network,
       ]),
+      ...problemHints(problems(node.attrs)),
     ],
   },
+  problems,
   render: (_node, attrs, ctx) => {
     const items = links(attrs);
     if (items.length === 0) return '';
