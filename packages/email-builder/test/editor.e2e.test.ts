@@ -714,4 +714,31 @@ describe('the cursor around blocks without text (button, image, divider)', () =>
     await page.keyboard.type('Last words');
     assert.deepEqual(await texts(), ['Intro', 'divider', 'Last words']);
   });
+
+  it('Tab and Shift-Tab move between columns, and Tab leaves the editor from the last one', async () => {
+    // regression: Tab in a column left the editor at once, landing in a form field of the page
+    const col = (text: string) => ({
+      type: 'column',
+      content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+    });
+    await setContent({
+      type: 'doc',
+      content: [{ type: 'columns', attrs: { layout: '3' }, content: [col('One'), col('Two'), col('Three')] }],
+    });
+    await page.click('.sv-content .sv-column >> nth=0');
+    const typeHere = async (text: string) => {
+      await page.keyboard.type(text);
+      return ((await json()).content?.[0]?.content ?? []).map((c) => c.content?.[0]?.content?.[0]?.text);
+    };
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await typeHere('>'), ['One', '>Two', 'Three'], 'Tab: the start of the next column');
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await typeHere('>'), ['One', '>Two', '>Three']);
+    await page.keyboard.press('Shift+Tab');
+    assert.deepEqual(await typeHere('<'), ['One', '<>Two', '>Three'], 'Shift-Tab: the previous one');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const inEditor = () => page.evaluate(() => !!document.activeElement?.closest('.sv-content'));
+    assert.equal(await inEditor(), false, 'from the last column, focus moves on out of the editor');
+  });
 });

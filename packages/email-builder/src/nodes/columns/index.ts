@@ -1,5 +1,5 @@
-import type { Fragment, Node as PMNode, Schema } from 'prosemirror-model';
-import { TextSelection } from 'prosemirror-state';
+import type { Fragment, NodeType, Node as PMNode, Schema } from 'prosemirror-model';
+import { type Command, Selection, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { a, cleanAttrs } from '../../model/attrs.js';
 import { ghostTable, msoOnly } from '../../render/mso.js';
@@ -152,11 +152,37 @@ export const columns = defineBlock({
   ),
 });
 
+/**
+ * Tab (`dir` 1) and Shift-Tab (-1) in a column: the cursor goes to the start of the next or
+ * previous column of the row, as in a table. From the last (or first) column the key is not
+ * handled, so the browser moves focus out of the editor as it does everywhere else: never a trap.
+ * A list in a column nests with Tab first (the list's keys run before these).
+ */
+function toColumn(type: NodeType, dir: 1 | -1): Command {
+  return (state, dispatch) => {
+    const { $from } = state.selection;
+    for (let depth = $from.depth; depth > 0; depth--) {
+      if ($from.node(depth).type !== type) continue;
+      const row = $from.node(depth - 1);
+      const target = $from.index(depth - 1) + dir;
+      if (target < 0 || target >= row.childCount) return false;
+      let start = $from.start(depth - 1);
+      for (let i = 0; i < target; i++) start += row.child(i).nodeSize;
+      const selection = Selection.findFrom(state.doc.resolve(start + 1), 1, true);
+      if (!selection) return false;
+      dispatch?.(state.tr.setSelection(selection).scrollIntoView());
+      return true;
+    }
+    return false;
+  };
+}
+
 /** One column of a {@link columns} block: a background, padding, and any block but columns. */
 export const column = defineBlock({
   name: 'column',
   attrs: COLUMN_ATTRS,
   inspect: true,
+  keys: (type) => ({ Tab: toColumn(type, 1), 'Shift-Tab': toColumn(type, -1) }),
   colors: { backgroundColor: 'bg' },
   spec: {
     content: 'inner+',
