@@ -112,6 +112,7 @@ export class ServiceEditor {
   private previewDialog: MailPreview | null = null;
   private readonly bubble: BubbleMenu;
   private readonly settings: SettingsPanel | null;
+  private readonly inspector: Inspector;
   private readonly themeButton: HTMLButtonElement;
   private scheme: ColorScheme;
   private destroyed = false;
@@ -152,7 +153,11 @@ export class ServiceEditor {
         o.settingsControl || o.background
           ? {
               label: o.settingsControl ? 'Email settings' : 'Email background',
-              toggle: () => this.settings?.toggle(),
+              // the email settings and a block's settings never show together
+              toggle: () => {
+                this.inspector.dismiss();
+                this.settings?.toggle();
+              },
             }
           : null,
     });
@@ -196,7 +201,9 @@ export class ServiceEditor {
     );
     this.bubble = new BubbleMenu(this.root, toolbar);
     const handle = new BlockHandle(this.root, (node) => !!this.set.byName.get(node.type.name)?.inspect);
-    const inspector = new Inspector(this.root, this.set.byName, fieldHost);
+    this.inspector = new Inspector(this.root, this.set.byName, fieldHost, toolbar, () =>
+      this.settings?.hide(),
+    );
 
     const nodeViews: Record<string, NodeViewConstructor> = {};
     for (const block of this.set.blocks) {
@@ -229,7 +236,7 @@ export class ServiceEditor {
         placeholderText(o.placeholder ?? "Write, or press '/' for blocks…"),
         this.bubble.plugin(),
         handle.plugin(),
-        inspector.plugin(),
+        this.inspector.plugin(),
       ],
     });
     this.view = new EditorView(this.canvas, {

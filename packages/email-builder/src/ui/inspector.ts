@@ -3,10 +3,12 @@ import { NodeSelection, Plugin, Selection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
+import { dock, undock } from './dock.js';
 import { h, iconButton } from './dom.js';
 import type { FieldHost } from './fields.js';
 import { ICONS } from './icons.js';
 import { loadedFields, whenFieldsLoad } from './lazy-fields.js';
+import { followViewport } from './place.js';
 
 /**
  * The settings form of the selected block (button text, link, colours; image alt, width…),
@@ -22,11 +24,16 @@ export class Inspector {
    * text to move the caret to): its settings stay closed until the selection moves.
    */
   private dismissedAt: number | null = null;
+  private unfollow: (() => void) | null = null;
 
   constructor(
     private readonly container: HTMLElement,
     private readonly blocks: ReadonlyMap<string, BlockDefinition>,
     private readonly host: FieldHost,
+    /** The editor's sticky toolbar, which the settings keep below. */
+    private readonly header: HTMLElement | null = null,
+    /** Called as the settings open: the email settings panel closes, so the two never overlap. */
+    private readonly onOpen: () => void = () => {},
   ) {
     this.el = h('div', {
       class: 'sv-popover sv-inspector',
@@ -34,11 +41,12 @@ export class Inspector {
       'aria-label': 'Block settings',
       hidden: true,
     });
+    // Escape hides the settings and gives the keyboard back to the editor, the block still selected
     this.el.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        this.view?.focus();
-      }
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      this.dismiss();
+      this.view?.focus();
     });
     container.append(this.el);
   }
@@ -47,9 +55,45 @@ export class Inspector {
     return new Plugin({
       view: (view) => {
         this.view = view;
-        return { update: () => this.update(), destroy: () => (this.el.hidden = true) };
+        return {
+          update: () => this.update(),
+          destroy: () => {
+            this.el.hidden = true;
+            this.unfollow?.();
+          },
+        };
+      },
+      props: {
+        handleKeyDown: (_view, event) => {
+          if (event.key !== 'Escape' || this.el.hidden) return false;
+          this.dismiss();
+          return true;
+        },
+        // a click on the block whose settings were closed, still selected, opens them again
+        handleClickOn: (_view, _pos, _node, nodePos, _event, direct) => {
+          if (direct && nodePos === this.dismissedAt) {
+            this.dismissedAt = null;
+            this.update();
+          }
+          return false;
+        },
       },
     });
+  }
+
+  /** Hides the settings of the selected block, which stays selected; they open again when the selection moves. */
+  dismiss(): void {
+    if (this.el.hidden || !this.shown) return;
+    this.dismissedAt = this.shown.pos;
+    this.hide();
+  }
+
+  private hide(): void {
+    this.el.hidden = true;
+    undock(this.container);
+    this.shown = null;
+    this.unfollow?.();
+    this.unfollow = null;
   }
 
   private selected(): { pos: number; node: PMNode; def: BlockDefinition } | null {
@@ -64,11 +108,13 @@ export class Inspector {
     const sel = view.editable ? this.selected() : null;
     if (sel?.pos !== this.dismissedAt) this.dismissedAt = null;
     if (!sel || this.dismissedAt !== null) {
-      this.el.hidden = true;
-      this.shown = null;
+      this.hide();
       return;
     }
-    if (this.shown?.pos === sel.pos && this.shown.node === sel.node) return;
+    if (this.shown?.pos === sel.pos && this.shown.node === sel.node) {
+      this.position();
+      return;
+    }
     if (!loadedFields()) {
       whenFieldsLoad(() => {
         if (!view.isDestroyed) this.update();
@@ -90,17 +136,20 @@ export class Inspector {
       if (caret !== null && input instanceof HTMLInputElement && input.type === 'text')
         input.setSelectionRange(caret, caret);
     }
-    const dom = view.nodeDOM(sel.pos) as HTMLElement | null;
-    const rect = dom?.getBoundingClientRect?.();
-    const box = this.container.getBoundingClientRect();
-    if (!rect) return;
-    this.el.hidden = false;
-    const right = box.right - Math.max(rect.right, view.dom.getBoundingClientRect().right);
-    this.el.style.left =
-      right > 300
-        ? `${rect.right - box.left + 16}px`
-        : `${Math.max(8, box.width - this.el.offsetWidth - 8)}px`;
-    this.el.style.top = `${Math.max(8, rect.top - box.top)}px`;
+    const opening = this.el.hidden;
+    if (opening) this.onOpen();
+    this.position(opening);
+    this.unfollow ??= followViewport(this.el, () => this.position());
+  }
+
+  /** Docks the settings beside the block, or as a sheet along the bottom (see {@link dock}). */
+  private position(opening = false): void {
+    const view = this.view!;
+    const dom = this.shown && (view.nodeDOM(this.shown.pos) as HTMLElement | null);
+    const block = dom?.getBoundingClientRect?.();
+    if (!block) return;
+    const card = view.dom.closest('.sv-canvas') ?? view.dom;
+    dock(this.el, this.container, block, card, this.header, opening);
   }
 
   private render(pos: number, node: PMNode, def: BlockDefinition): void {
@@ -158,8 +207,8 @@ export class Inspector {
       Selection.findFrom(doc.resolve(selection.to), 1, true) ??
       Selection.findFrom(doc.resolve(selection.from), -1, true);
     this.dismissedAt = pos;
+    this.hide();
     if (text) view.dispatch(view.state.tr.setSelection(text));
-    else this.update();
     view.focus();
   }
 }
