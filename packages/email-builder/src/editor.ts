@@ -502,7 +502,12 @@ export class ServiceEditor {
   /** Opens the preview dialog (desktop and mobile) on the current email. */
   preview(): MailPreview {
     this.alive();
-    this.previewDialog ??= new MailPreview({ closeOnOverlayClick: true });
+    // merge tags show the host's sample values, else their fallbacks (the dialog can show them raw)
+    const samples = this.variables.flatMap((v) => (typeof v.sample === 'string' ? [[v.name, v.sample]] : []));
+    this.previewDialog ??= new MailPreview({
+      closeOnOverlayClick: true,
+      variables: Object.fromEntries(samples),
+    });
     this.previewDialog.setContent(this.getHTML());
     this.previewDialog.show();
     return this.previewDialog;

@@ -186,7 +186,7 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
   )
     fail('templates', 'expected { store?, purchased? } or false');
   if (o.variables !== undefined && !Array.isArray(o.variables))
-    fail('variables', 'expected an array of names or { name, label?, fallback? }');
+    fail('variables', 'expected an array of names or { name, label?, fallback?, sample? }');
   if (o.preview !== undefined && typeof o.preview !== 'boolean') fail('preview', 'expected a boolean');
 
   const defaults: Partial<DocSettings> = {};

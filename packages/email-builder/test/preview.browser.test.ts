@@ -1,5 +1,6 @@
-// MailPreview in real Chromium: the two views, the modal's focus handling, Escape, overlay
-// clicks, the sandbox (a script in the email does not run), several previews, and destroy().
+// MailPreview in real Chromium: the two views (the phone scaled to fit a phone's screen), merge
+// tags with sample values, the modal's focus handling, Escape, overlay clicks, the sandbox (a
+// script in the email does not run), several previews, and destroy().
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -76,6 +77,17 @@ async function openFromButton(): Promise<void> {
   });
 }
 
+/** The text of the email in the frame once it contains `expected`. */
+async function frameText(expected: RegExp): Promise<string> {
+  const body = page.frameLocator('.sv-preview-frame').locator('body');
+  await body.filter({ hasText: expected }).waitFor();
+  return body.innerText();
+}
+
+const MERGE_EMAIL = `<!DOCTYPE html><html lang="en"><head><title>Hello</title></head><body>
+<p id="greeting">Hi {{first_name|there}} {{last_name}}, from {{company|Acme}} &amp; {{ team }}.</p>
+<p><a id="link" href="https://example.com/?u={{user.id}}">Your page</a></p></body></html>`;
+
 const activeInDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'));
 
 describe('MailPreview in Chromium', () => {
@@ -113,7 +125,124 @@ describe('MailPreview in Chromium', () => {
         inFrame: frame.contentDocument!.querySelectorAll('[role="article"]').length,
       };
     });
-    assert.deepEqual(info, { sandbox: 'allow-same-origin', srcdoc: true, inPage: 0, inFrame: 1 });
+    assert.deepEqual(info, { sandbox: 'allow-same-origin', srcdoc: false, inPage: 0, inFrame: 1 });
+    // the email as given is there too, merge tags and all, one click away
+    await page.click('button[data-merge="tags"]');
+    assert.equal(
+      await page.evaluate(
+        () =>
+          document.querySelector<HTMLIFrameElement>('.sv-preview-frame')!.srcdoc === (window as any).email,
+      ),
+      true,
+    );
+  });
+
+  it('shows merge tags with sample values or their fallbacks, or as written (raw {{first_name}} before)', async () => {
+    await run(`
+      window.filled = new P.MailPreview({ variables: { first_name: 'Ada', user: { id: 'a b' } } });
+      filled.setContent(${JSON.stringify(MERGE_EMAIL)});
+      filled.show();
+    `);
+    const sample = page.locator('button[data-merge="sample"]');
+    const tags = page.locator('button[data-merge="tags"]');
+    assert.equal(await sample.getAttribute('aria-pressed'), 'true', 'sample values first');
+    assert.equal(await page.getByRole('group', { name: 'Merge tags' }).isVisible(), true);
+    assert.match(await frameText(/Hi Ada/), /^Hi Ada , from Acme & \.$/m);
+    const href = () =>
+      page.evaluate(() =>
+        document
+          .querySelector<HTMLIFrameElement>('.sv-preview-frame')!
+          .contentDocument!.getElementById('link')
+          ?.getAttribute('href'),
+      );
+    assert.equal(await href(), 'https://example.com/?u=a%20b');
+    assert.equal(
+      await page.locator('.sv-preview-note').innerText(),
+      'No sample value or fallback, shown empty: {{last_name}}, {{team}}',
+    );
+
+    await tags.click();
+    assert.equal(await tags.getAttribute('aria-pressed'), 'true');
+    assert.match(
+      await frameText(/\{\{first_name/),
+      /^Hi \{\{first_name\|there\}\} \{\{last_name\}\}, from \{\{company\|Acme\}\} & \{\{ team \}\}\.$/m,
+    );
+    assert.equal(await page.locator('.sv-preview-note').isVisible(), false);
+    assert.equal(await run(`return filled.getContent() === ${JSON.stringify(MERGE_EMAIL)}`), true);
+
+    // an email without merge tags has nothing to toggle
+    await run(`filled.setContent('<!DOCTYPE html><html lang="en"><title>x</title><p>Plain</p></html>')`);
+    await frameText(/Plain/);
+    assert.equal(await page.getByRole('group', { name: 'Merge tags' }).isVisible(), false);
+    const bad = await run<string>(
+      `try { new P.MailPreview({ variables: [] }); } catch (e) { return e.code; }`,
+    );
+    assert.equal(bad, 'SEB_ERR_OPTIONS');
+  });
+
+  it("editor.preview() fills merge tags with the variables' samples, else their fallbacks", async () => {
+    await run(`
+      const host = document.createElement('div');
+      host.id = 'sample-editor';
+      document.body.append(host);
+      window.sampled = new P.ServiceEditor({
+        elementId: 'sample-editor',
+        variables: [{ name: 'first_name', fallback: 'there', sample: 'Ada' }, { name: 'company', fallback: 'Acme' }],
+        content: { type: 'doc', content: [{ type: 'paragraph', content: [
+          { type: 'text', text: 'Hi ' },
+          { type: 'variable', attrs: { name: 'first_name', fallback: 'there' } },
+          { type: 'text', text: ' from ' },
+          { type: 'variable', attrs: { name: 'company', fallback: 'Acme' } },
+        ] }] },
+      });
+      sampled.preview();
+    `);
+    assert.match(await frameText(/Hi Ada/), /Hi Ada from Acme/);
+    assert.match(
+      await run<string>('return sampled.getHTML()'),
+      /Hi \{\{first_name\|there\}\}/,
+      'getHTML() keeps the tags',
+    );
+    await page.keyboard.press('Escape');
+    await run('sampled.destroy(); document.getElementById("sample-editor").remove();');
+  });
+
+  it('scales the phone frame to fit a 375 px screen, the email still laid out 375 px wide (it overflowed)', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await openFromButton();
+    await page.click('button[data-view="mobile"]');
+    const fit = await page.evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('.sv-preview-frame')!;
+      const device = document.querySelector('.sv-preview-device')!.getBoundingClientRect();
+      const body = document.querySelector('.sv-modal-body')!;
+      const cols = [...frame.contentDocument!.querySelectorAll('[data-block="columns"] .sv-col')]
+        .slice(0, 2)
+        .map((c) => Math.round(c.getBoundingClientRect().top));
+      return {
+        layoutWidth: frame.contentWindow!.innerWidth,
+        shownWidth: frame.getBoundingClientRect().width,
+        inside: device.left >= 0 && device.right <= window.innerWidth,
+        bodyScrollsSideways: body.scrollWidth > body.clientWidth,
+        pageScrollsSideways: document.documentElement.scrollWidth > window.innerWidth,
+        stacked: cols[1]! > cols[0]!,
+        emailScrolls: frame.contentDocument!.documentElement.scrollHeight > frame.clientHeight,
+      };
+    });
+    assert.equal(fit.layoutWidth, 375, 'the email is laid out at the phone width');
+    assert.ok(fit.shownWidth < 375, `drawn smaller (${fit.shownWidth} px)`);
+    assert.deepEqual(
+      { inside: fit.inside, body: fit.bodyScrollsSideways, page: fit.pageScrollsSideways },
+      { inside: true, body: false, page: false },
+    );
+    assert.equal(fit.stacked, true, 'columns stack as on a phone');
+    assert.equal(fit.emailScrolls, false, 'the frame is as tall as the email');
+    await page.screenshot({ path: path.join(SHOTS, 'preview-mobile-375.png') });
+
+    // the dialog's controls stay on the screen
+    const controls = await page.evaluate(() =>
+      [...document.querySelectorAll('.sv-modal button')].map((b) => b.getBoundingClientRect().right),
+    );
+    assert.ok(Math.max(...controls) <= 375, 'no control past the right edge');
   });
 
   it('shows desktop at the full container width and mobile at 375 px, with a toggle', async () => {
@@ -171,9 +300,11 @@ describe('MailPreview in Chromium', () => {
         ),
       );
     }
-    // Desktop → Mobile → Close → scroll region → Desktop (wraps)
-    assert.deepEqual(names.slice(0, 4), [
+    // Desktop → Mobile → Sample values → Merge tags → Close → scroll region → Desktop (wraps)
+    assert.deepEqual(names, [
       'Mobile',
+      'Sample values',
+      'Merge tags',
       'Close email preview',
       'Email (scroll with the arrow keys)',
       'Desktop',

@@ -1,7 +1,9 @@
-// The playground (/) in Chromium against the real server: writing and inserting blocks, every
-// kind of option (live and construction-time) reaching `getHTML()`, the preview, the template
-// picker, and uploads and "My Templates" on the server through a scoped key. Results are read
-// through the page as a user gets them: the clipboard after Copy HTML, the preview's iframe.
+// The playground (/) in Chromium against the real server: one toolbar (the page's commands in
+// the editor's, behind a "More" menu on a phone), writing and inserting blocks, every kind of
+// option (live and construction-time) reaching `getHTML()`, the status line, the preview (on a
+// phone too), the template picker, and uploads and "My Templates" on the server through a
+// scoped key. Results are read through the page as a user gets them: the clipboard after Copy
+// HTML, the preview's iframe.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -39,6 +41,18 @@ async function insertBlock(query: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** How many rows the visible controls of the editor's toolbar make (by their vertical centres). */
+async function toolbarRows(on: Page): Promise<number> {
+  return on.evaluate(`new Set(
+    [...document.querySelectorAll('#editor [role="toolbar"] button')]
+      .filter((b) => b.getClientRects().length > 0)
+      .map((b) => Math.round(b.getBoundingClientRect().top + b.offsetHeight / 2)),
+  ).size`) as Promise<number>;
+}
+
+/** The editor's own Templates button (it opens on My Templates). */
+const templatesButton = () => page.getByRole('button', { name: 'Templates', exact: true });
+
 /** Starts a blank email (the toolbar's New email) and types a first line. */
 async function blankEmail(text: string): Promise<void> {
   await page.getByRole('button', { name: 'New email' }).click();
@@ -70,6 +84,33 @@ describe('the playground', () => {
     assert.equal(await page.locator('#connection-pill').innerText(), 'Browser storage');
   });
 
+  it('has one toolbar, each command once: the page’s own are in the editor’s (there were two)', async () => {
+    const workbench = page.locator('.workbench');
+    assert.equal(await workbench.getByRole('toolbar').count(), 1);
+    const toolbar = page.locator('#editor').getByRole('toolbar');
+    for (const name of ['Undo', 'Redo', 'Templates', 'Preview', 'New email', 'Copy text', 'Copy HTML'])
+      assert.equal(await toolbar.getByRole('button', { name, exact: true }).count(), 1, name);
+    // on a wide screen nothing is tucked away
+    assert.equal(await workbench.getByRole('button', { name: 'More' }).count(), 0);
+    assert.equal(await toolbarRows(page), 1);
+  });
+
+  it('clears a passing status at the next edit or a few seconds later, announced politely', async () => {
+    const status = page.locator('#status');
+    assert.deepEqual(
+      [await status.getAttribute('role'), await status.getAttribute('aria-live')],
+      ['status', 'polite'],
+    );
+    await page.getByRole('button', { name: 'New email' }).click();
+    assert.equal(await status.innerText(), 'New email. Undo brings the previous one back.');
+    await page.keyboard.type('H');
+    await waitUntil('the next edit to clear the status', async () => (await status.innerText()) === '');
+    await copy('Copy text');
+    assert.match(await status.innerText(), /^Copied \d+\.\d KB of text$/);
+    await waitUntil('the status to clear by itself', async () => (await status.innerText()) === '');
+    assert.equal(await status.getAttribute('data-tone'), null);
+  });
+
   it('types, inserts a block from the slash menu, and copies the HTML and the text', async () => {
     await blankEmail('Hello from the playground');
     await page.keyboard.press('Enter');
@@ -85,10 +126,22 @@ describe('the playground', () => {
     assert.doesNotMatch(text, /</);
   });
 
+  it('has a skip link, first in the tab order, that puts the keyboard in the email', async () => {
+    const link = page.getByRole('link', { name: 'Skip to the editor' });
+    const first = await page.evaluate(
+      () => document.querySelector('a[href], button, input, select, textarea, [tabindex]')?.textContent,
+    );
+    assert.equal(first, 'Skip to the editor', 'the first Tab stop of the page');
+    await link.focus();
+    assert.equal(await link.isVisible(), true, 'shown while focused');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('#editor .sv-content')), true);
+  });
+
   it('undoes and redoes from the toolbar', async () => {
-    await page.getByRole('button', { name: 'Undo', exact: true }).first().click();
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
     assert.doesNotMatch(await copy('Copy HTML'), /data-block="divider"/);
-    await page.getByRole('button', { name: 'Redo', exact: true }).first().click();
+    await page.getByRole('button', { name: 'Redo', exact: true }).click();
     assert.match(await copy('Copy HTML'), /data-block="divider"/);
   });
 
@@ -165,7 +218,8 @@ describe('the playground', () => {
   });
 
   it('previews the email in desktop and mobile sizes', async () => {
-    await page.click('#preview-desktop');
+    const previewButton = page.locator('#editor').getByRole('button', { name: 'Preview', exact: true });
+    await previewButton.click();
     const dialog = page.locator('.sv-preview [role="dialog"]');
     await dialog.waitFor();
     const frame = page.locator('.sv-preview-frame');
@@ -174,8 +228,9 @@ describe('the playground', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
-    await page.click('#preview-mobile');
+    await previewButton.click();
     await dialog.waitFor();
+    await page.click('button[data-view="mobile"]');
     assert.equal(await page.locator('.sv-preview-stage').getAttribute('data-view'), 'mobile');
     assert.equal((await frame.boundingBox())?.width, 375);
     assert.match(
@@ -187,7 +242,8 @@ describe('the playground', () => {
   });
 
   it('loads a starter template from Purchased Templates', async () => {
-    await page.getByRole('button', { name: 'Purchased Templates' }).click();
+    await templatesButton().click();
+    await page.getByRole('tab', { name: 'Purchased Templates' }).click();
     await page.getByRole('button', { name: 'Use template Receipt' }).click();
     await page.locator('.sv-templates').waitFor({ state: 'detached' });
     const html = await copy('Copy HTML');
@@ -196,7 +252,7 @@ describe('the playground', () => {
   });
 
   it('without a key: My Templates stay in the browser, and an upload explains that it needs a key', async () => {
-    await page.getByRole('button', { name: 'My Templates' }).click();
+    await templatesButton().click();
     await page.fill('.sv-tpl-save input', 'Kept locally');
     await page.keyboard.press('Enter');
     await page.locator('.sv-tpl-item', { hasText: 'Kept locally' }).waitFor();
@@ -206,9 +262,8 @@ describe('the playground', () => {
 
     await blankEmail('A picture:');
     await page.keyboard.press('Enter');
+    // the cursor goes on below the new image (509c3c4), so no settings cover its Upload button
     await insertBlock('image');
-    // the new image is selected, its settings open beside it: close them to reach its Upload button
-    await page.getByRole('button', { name: 'Close settings' }).click();
     const chooser = page.waitForEvent('filechooser');
     await page.locator('#editor .sv-image-empty button', { hasText: 'Upload' }).click();
     await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO });
@@ -250,7 +305,7 @@ describe('the playground', () => {
     const pixels = (image: Buffer) => sharp(image).ensureAlpha().raw().toBuffer();
     assert.deepEqual(await pixels(Buffer.from(await served.arrayBuffer())), await pixels(LOGO));
 
-    await page.getByRole('button', { name: 'My Templates' }).click();
+    await templatesButton().click();
     await page.locator('.sv-tpl-empty').waitFor();
     await page.fill('.sv-tpl-save input', 'On the server');
     await page.keyboard.press('Enter');
@@ -282,7 +337,7 @@ describe('the playground', () => {
     await page.locator('#connect-off').waitFor();
     assert.equal(await page.locator('#connection-pill').innerText(), 'Browser storage');
     assert.equal(await page.evaluate('sessionStorage.getItem("service.playground.key")'), null);
-    await page.getByRole('button', { name: 'My Templates' }).click();
+    await templatesButton().click();
     await page.locator('.sv-tpl-item', { hasText: 'Kept locally' }).waitFor();
     assert.equal(await page.locator('.sv-tpl-item', { hasText: 'On the server' }).count(), 0);
     await page.keyboard.press('Escape');
@@ -296,15 +351,16 @@ describe('the playground', () => {
     assert.doesNotMatch(await page.locator('#code').innerText(), /theme|dir:/);
   });
 
-  it('passes axe (WCAG 2 A and AA) around the editor, light and dark, wide and at 800 px', async () => {
-    // The editor's own UI and the email are the editor package's, checked by its own tests.
+  it('passes axe (WCAG 2 A and AA) around the email, light and dark, wide and at 800 px', async () => {
+    // The email and its editing UI are the editor package's, checked by its own tests; the
+    // toolbar holds the page's commands, so it is checked here.
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const width of [1280, 800]) {
         const found = await axeViolations(browser, `${server.url}/`, {
           ready: '#editor .sv-root',
           colorScheme,
           viewport: { width, height: 900 },
-          exclude: ['#editor'],
+          exclude: ['#editor .sv-stage'],
         });
         assert.deepEqual(found, [], `${colorScheme}, ${width} px`);
       }
@@ -313,5 +369,132 @@ describe('the playground', () => {
 
   it('raised no page error and no console error (CSP violations included)', () => {
     assert.deepEqual(watched.problems, []);
+  });
+});
+
+describe('the playground on a phone (375 × 812)', () => {
+  let phone: WatchedPage;
+  /** The phone's page (the wide one's helpers use `page`). */
+  let p: Page;
+
+  before(async () => {
+    phone = await openPage(browser, server.url, { viewport: { width: 375, height: 812 } });
+    p = phone.page;
+    await p.goto(`${server.url}/`);
+    await p.locator('#editor .sv-content').waitFor();
+  });
+  after(() => phone?.context.close());
+
+  it('has one toolbar row, and the email starts in the top half of the screen (it was 570 px down)', async () => {
+    assert.equal(await p.locator('.workbench').getByRole('toolbar').count(), 1);
+    assert.equal(await toolbarRows(p), 1, 'every toolbar control on one row');
+    const layout = (await p.evaluate(`({
+      content: document.querySelector('#editor .sv-content').getBoundingClientRect().top,
+      sideways: document.documentElement.scrollWidth > innerWidth,
+      height: innerHeight,
+    })`)) as { content: number; sideways: boolean; height: number };
+    assert.ok(layout.content < layout.height / 2, `the email's content starts at ${layout.content} px`);
+    assert.equal(layout.sideways, false, 'nothing wider than the screen');
+  });
+
+  it('offers the page’s commands once, in a "More" menu button that works by keyboard and pointer', async () => {
+    const more = p.getByRole('button', { name: 'More' });
+    for (const name of ['New email', 'Copy text', 'Copy HTML'])
+      assert.equal(await p.getByRole('button', { name, exact: true }).count(), 0, `${name} is in the menu`);
+    assert.equal(await more.getAttribute('aria-haspopup'), 'menu');
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    const focused = () =>
+      p.evaluate(
+        `document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute('aria-label')`,
+      );
+
+    await more.focus();
+    await p.keyboard.press('Enter');
+    const menu = p.getByRole('menu', { name: 'More' });
+    await menu.waitFor();
+    assert.equal(await more.getAttribute('aria-expanded'), 'true');
+    assert.equal(await more.getAttribute('aria-controls'), await menu.getAttribute('id'));
+    assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), [
+      'New email',
+      'Copy text',
+      'Copy HTML',
+    ]);
+    assert.equal(await focused(), 'New email');
+    await p.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'Copy text');
+    await p.keyboard.press('End');
+    assert.equal(await focused(), 'Copy HTML');
+    await p.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'New email', 'the arrows wrap');
+    await p.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    assert.equal(await focused(), 'More', 'Escape gives focus back to the button');
+
+    await p.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'Copy HTML', 'ArrowUp opens on the last item');
+    await p.keyboard.press('Tab');
+    await menu.waitFor({ state: 'hidden' });
+
+    await p.evaluate('navigator.clipboard.writeText("")');
+    await more.click();
+    await menu.getByRole('menuitem', { name: 'Copy HTML' }).click();
+    const html = await waitUntil(
+      'Copy HTML to fill the clipboard',
+      async () => (await phone.clipboard()) || undefined,
+    );
+    assert.match(html, /^<!DOCTYPE html>/);
+    assert.equal(await menu.isVisible(), false);
+    assert.equal(await focused(), 'More');
+    assert.match(await p.locator('#status').innerText(), /^Copied \d+\.\d KB of HTML$/);
+
+    await more.click();
+    await p.locator('.intro h1').click();
+    await menu.waitFor({ state: 'hidden' });
+  });
+
+  it('previews on the phone: the 375 px email scaled to fit, merge tags filled or as written', async () => {
+    await p.locator('#editor').getByRole('button', { name: 'Preview', exact: true }).click();
+    await p.locator('.sv-preview [role="dialog"]').waitFor();
+    await p.click('button[data-view="mobile"]');
+    const body = p.frameLocator('.sv-preview-frame').locator('body');
+    await body.filter({ hasText: 'Welcome aboard' }).waitFor();
+    const fit = (await p.evaluate(`(() => {
+      const device = document.querySelector('.sv-preview-device').getBoundingClientRect();
+      const dialogBody = document.querySelector('.sv-preview .sv-modal-body');
+      return {
+        layoutWidth: document.querySelector('.sv-preview-frame').contentWindow.innerWidth,
+        device: [Math.round(device.left), Math.round(device.right)],
+        inside: device.left >= 0 && device.right <= innerWidth,
+        sideways: dialogBody.scrollWidth > dialogBody.clientWidth,
+      };
+    })()`)) as { layoutWidth: number; device: number[]; inside: boolean; sideways: boolean };
+    assert.equal(fit.layoutWidth, 375, 'the email is laid out at the phone width');
+    assert.equal(fit.inside, true, `the phone within the screen: ${fit.device}`);
+    assert.equal(fit.sideways, false);
+    // the welcome email greets {{first_name|friend}}: its fallback, or the tag as written
+    assert.match(await body.innerText(), /Welcome aboard, friend!/);
+    await p.click('button[data-merge="tags"]');
+    await body.filter({ hasText: '{{first_name|friend}}' }).waitFor();
+    await p.keyboard.press('Escape');
+    await p.locator('.sv-preview').waitFor({ state: 'detached' });
+  });
+
+  it('passes axe (WCAG 2 A and AA) with the toolbar and its open menu, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const found = await axeViolations(browser, `${server.url}/`, {
+        ready: '#editor .sv-root',
+        colorScheme,
+        viewport: { width: 375, height: 812 },
+        // the email itself is the editor package's, checked by its own tests
+        exclude: ['#editor .sv-stage'],
+        prepare: (page) => page.getByRole('button', { name: 'More' }).click(),
+      });
+      assert.deepEqual(found, [], colorScheme);
+    }
+  });
+
+  it('raised no page error and no console error', () => {
+    assert.deepEqual(phone.problems, []);
   });
 });

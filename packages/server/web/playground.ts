@@ -1,20 +1,14 @@
 /**
  * The playground (`/`): `@service/email-builder` with every option toggleable live, the preview,
  * Copy HTML and Copy text, the template picker, and uploads and "My Templates" on this server
- * once the tab holds a key of scope `templates,images`.
+ * once the tab holds a key of scope `templates,images`. The page's own commands sit in the
+ * editor's toolbar, so there is one toolbar (in a "More" menu where it is narrow).
  *
  * Options a running editor takes through a method (colour scheme, branding) are applied with it;
  * the others are read at construction, so the editor is re-created with the email kept. Nothing
  * here is exposed globally: the page is driven, and checked, through its UI.
  */
-import {
-  applyBranding,
-  type JSONNode,
-  MailPreview,
-  type PreviewView,
-  ServiceEditor,
-  type UploadEvent,
-} from '@service/email-builder';
+import { applyBranding, type JSONNode, ServiceEditor, type UploadEvent } from '@service/email-builder';
 import { byId, copyToClipboard, el } from './lib/dom.js';
 import { BRAND_PRESETS, brandPreset } from './playground/brands.js';
 import { checkScopedKey, SCOPED_KEY_COMMAND, savedKey, saveKey } from './playground/connect.js';
@@ -29,6 +23,8 @@ import {
   saveSettings,
   withSetting,
 } from './playground/settings.js';
+import { StatusLine, type Tone } from './playground/status.js';
+import { toolbarCommands } from './playground/toolbar-commands.js';
 
 const DRAFT = 'service.playground.draft';
 /** Gmail clips messages whose HTML is larger than this and hides the rest behind a link. */
@@ -38,15 +34,28 @@ const origin = window.location.origin;
 let settings: PlaygroundSettings = loadSettings();
 let key: string | null = savedKey();
 let editor: ServiceEditor | null = null;
-let preview: MailPreview | null = null;
 let draftTimer: number | undefined;
+const status = new StatusLine(byId('status'));
+/** The page's commands, moved into each new editor's toolbar by {@link mount}. */
+const commands = toolbarCommands([
+  {
+    label: 'New email',
+    title: 'editor.setContent(…): undo brings the email back',
+    run: () => newEmail(),
+  },
+  { label: 'Copy text', title: 'editor.getText()', run: (control) => void copyOut('text', control) },
+  {
+    label: 'Copy HTML',
+    title: 'editor.getHTML()',
+    primary: true,
+    run: (control) => void copyOut('HTML', control),
+  },
+]);
 
 const connection = () => (key ? { origin, key } : null);
 
-function say(message: string, tone: 'info' | 'ok' | 'error' = 'info'): void {
-  const status = byId('status');
-  status.textContent = message;
-  status.dataset.tone = tone;
+function say(message: string, tone: Tone = 'info', lasting?: boolean): void {
+  status.say(message, tone, lasting);
 }
 
 function kilobytes(text: string): string {
@@ -96,6 +105,7 @@ function mount(content: JSONNode | undefined): boolean {
   banner.hidden = true;
   editor.on('change', scheduleDraft);
   editor.on('upload', onUpload);
+  byId('editor').querySelector('.sv-toolbar-host')?.append(commands);
   updateSize();
   return true;
 }
@@ -151,9 +161,9 @@ function updateSize(): void {
 
 function onUpload(event: UploadEvent): void {
   const name = event.file.name;
-  if (event.phase === 'start') say(`Uploading ${name}…`);
+  if (event.phase === 'start') say(`Uploading ${name}…`, 'info', true);
   else if (event.phase === 'progress' && event.total)
-    say(`Uploading ${name}… ${Math.round(((event.loaded ?? 0) / event.total) * 100)} %`);
+    say(`Uploading ${name}… ${Math.round(((event.loaded ?? 0) / event.total) * 100)} %`, 'info', true);
   else if (event.phase === 'done') say(`Uploaded ${name} to this server`, 'ok');
   else if (event.error?.code === 'SEB_ERR_UPLOAD_NOT_CONFIGURED') {
     say('Uploads need a scoped key: connect one under “Uploads and My Templates”.', 'error');
@@ -163,14 +173,13 @@ function onUpload(event: UploadEvent): void {
   } else say(`Upload of ${name} failed: ${event.error?.message.replace(/^SEB_ERR_\w+: /, '')}`, 'error');
 }
 
-/* ------------------------------------------------------------------ toolbar */
+/* ------------------------------------------------------------------ commands */
 
-function showPreview(view: PreviewView): void {
+function newEmail(): void {
   if (!editor) return;
-  preview ??= new MailPreview({ closeOnOverlayClick: true });
-  preview.setView(view);
-  preview.setContent(editor.getHTML());
-  preview.show();
+  editor.setContent({ type: 'doc', content: [{ type: 'paragraph' }] });
+  editor.focus();
+  say('New email. Undo brings the previous one back.');
 }
 
 async function copyOut(kind: 'HTML' | 'text', button: HTMLButtonElement): Promise<void> {
@@ -180,25 +189,14 @@ async function copyOut(kind: 'HTML' | 'text', button: HTMLButtonElement): Promis
   else say('The browser refused the clipboard: allow it for this site, or use a secure origin.', 'error');
 }
 
-function bindToolbar(): void {
+/** The panel's buttons, and the status line giving way to the next edit. */
+function bindButtons(): void {
   const on = (id: string, action: (button: HTMLButtonElement) => void) =>
     byId<HTMLButtonElement>(id).addEventListener('click', (e) =>
       action(e.currentTarget as HTMLButtonElement),
     );
-  on('undo', () => editor?.undo());
-  on('redo', () => editor?.redo());
-  on('new-email', () => {
-    if (!editor) return;
-    editor.setContent({ type: 'doc', content: [{ type: 'paragraph' }] });
-    editor.focus();
-    say('New email. Undo brings the previous one back.');
-  });
-  on('my-templates', () => void editor?.openTemplates('mine'));
-  on('purchased-templates', () => void editor?.openTemplates('purchased'));
-  on('preview-desktop', () => showPreview('desktop'));
-  on('preview-mobile', () => showPreview('mobile'));
-  on('copy-html', (button) => void copyOut('HTML', button));
-  on('copy-text', (button) => void copyOut('text', button));
+  // Typing, deleting or pasting in the email: a message about what came before is done with.
+  byId('editor').addEventListener('beforeinput', () => status.clear());
   on('copy-code', (button) => void copyToClipboard(byId('code').textContent ?? '', button));
   on('reset', () => {
     const previous = settings;
@@ -350,9 +348,18 @@ async function firstContent(): Promise<JSONNode | undefined> {
   }
 }
 
+/** The skip link puts the keyboard in the email itself, past the header and the toolbar. */
+function bindSkipLink(): void {
+  document.querySelector('.skip-link')?.addEventListener('click', (event) => {
+    event.preventDefault();
+    editor?.focus();
+  });
+}
+
 async function start(): Promise<void> {
+  bindSkipLink();
   bindPanel();
-  bindToolbar();
+  bindButtons();
   bindConnection();
   syncPanel();
   syncConnection();

@@ -14,7 +14,12 @@ export interface ToolbarActions {
   settings: { label: string; toggle(): void } | null;
 }
 
-/** The editor's toolbar: undo and redo, then templates, preview, colour scheme and settings. */
+/**
+ * The editor's toolbar: undo and redo, then templates, preview, colour scheme and settings, then
+ * `.sv-toolbar-host`, an empty element where a host puts its own commands so that its page has
+ * one toolbar rather than its own stacked over the editor's (see the README's "Toolbar").
+ * On a narrow toolbar "Templates" keeps only its icon (its name stays for screen readers).
+ */
 export function createToolbar(actions: ToolbarActions): {
   toolbar: HTMLElement;
   themeButton: HTMLButtonElement;
@@ -32,9 +37,9 @@ export function createToolbar(actions: ToolbarActions): {
     templates &&
       h(
         'button',
-        { type: 'button', class: 'sv-btn sv-tpl-btn', onclick: () => templates() },
+        { type: 'button', class: 'sv-btn sv-tpl-btn', title: 'Templates', onclick: () => templates() },
         h('span', { html: ICONS.templates }),
-        'Templates',
+        h('span', { class: 'sv-tpl-label' }, 'Templates'),
       ),
     preview && iconButton(ICONS.eye, 'Preview', () => preview(), { class: 'sv-icon-btn sv-preview-btn' }),
     themeButton,
@@ -42,6 +47,7 @@ export function createToolbar(actions: ToolbarActions): {
       iconButton(ICONS.settings, settings.label, () => settings.toggle(), {
         class: 'sv-icon-btn sv-settings-btn',
       }),
+    h('div', { class: 'sv-toolbar-host' }),
   );
   return { toolbar, themeButton };
 }

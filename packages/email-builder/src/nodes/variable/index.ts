@@ -30,6 +30,8 @@ export interface VariableOption {
   label?: string;
   /** Fallback filled in when the variable is inserted. */
   fallback?: string;
+  /** A made-up value the editor's preview shows for it ("Ada"), never part of `getHTML()`. */
+  sample?: string;
 }
 
 /** Offered when the host lists none. */
