@@ -1,7 +1,8 @@
 // Builds dist/: ESM (split into lazy chunks) and CJS (dependencies left to the host's bundler), a self-contained
-// script-tag build (global `ServiceEmailBuilder`), the minified stylesheet and the types.
+// script-tag build (global `ServiceEmailBuilder`), the minified stylesheet and the types (ESM,
+// and again for CommonJS under dist/cjs/).
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,3 +69,15 @@ await Promise.all([
 ]);
 const tsc = require.resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+// The same types again under dist/cjs/, where a package.json says "commonjs": TypeScript reads
+// them as CommonJS for `require` (the ESM build's types would "masquerade as ESM" there).
+const cjsTypes = path.join(dist, 'cjs');
+for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+  const from = path.join(entry.parentPath, entry.name);
+  const to = path.join(cjsTypes, path.relative(dist, from));
+  mkdirSync(path.dirname(to), { recursive: true });
+  cpSync(from, to);
+}
+writeFileSync(path.join(cjsTypes, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);

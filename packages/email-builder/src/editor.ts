@@ -120,7 +120,7 @@ export class ServiceEditor {
   private closeNext = false;
 
   constructor(options: ServiceEditorOptions) {
-    if (!isBrowser()) throw new ServiceEditorError('SEB_ERR_NOT_BROWSER');
+    if (!isBrowser()) throw new ServiceEditorError('SEB_ERR_NOT_BROWSER', { what: 'ServiceEditor' });
     this.resolved = resolveOptions(options, document);
     this.options = this.resolved.options;
     this.scheme = this.resolved.colorScheme;

@@ -5,7 +5,7 @@
  */
 export const ERRORS = {
   SEB_ERR_NOT_BROWSER:
-    'ServiceEditor needs a browser (window and document): create it in client-side code only, never during server rendering',
+    '{what} needs a browser (window and document): call it in client-side code only, never during server rendering',
   SEB_ERR_OPTIONS: 'Invalid option {name}: {reason}',
   SEB_ERR_ELEMENT_NOT_FOUND:
     'No element with id "{id}" in the document: add an empty element with that id first',
@@ -34,7 +34,18 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error of the package: a stable `code` and a message built from the catalogue. */
+/** Marks our errors across copies of the package (its ESM and CommonJS builds in one program). */
+const BRAND = Symbol.for('@service/email-builder/ServiceEditorError');
+
 export class ServiceEditorError extends Error {
+  /**
+   * `instanceof` holds for an error from either build of the package: a host whose bundle mixes
+   * the ESM and the CommonJS entry (the dual-package hazard) would otherwise see two classes.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   /** The catalogue code, e.g. `SEB_ERR_ELEMENT_NOT_FOUND`. */
   readonly code: ErrorCode;
   /** The values substituted into the message. */
@@ -46,6 +57,7 @@ export class ServiceEditorError extends Error {
     );
     super(`${code}: ${message}`);
     this.name = 'ServiceEditorError';
+    Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
     this.details = details;
   }

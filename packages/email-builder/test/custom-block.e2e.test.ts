@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test-support/browser.js';
 import { PACKAGE_DIR, startTestServer } from '../test-support/server.js';
 
-const EXAMPLE = path.join(PACKAGE_DIR, '../../docs/examples/product-card.mjs');
+const EXAMPLE = path.join(PACKAGE_DIR, 'docs/examples/product-card.mjs');
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;

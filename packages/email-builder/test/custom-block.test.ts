@@ -16,7 +16,7 @@ import {
 } from '../src/index.js';
 
 // A URL held in a variable: the example is plain JavaScript outside this TypeScript project.
-const EXAMPLE = new URL('../../../docs/examples/product-card.mjs', import.meta.url).href;
+const EXAMPLE = new URL('../docs/examples/product-card.mjs', import.meta.url).href;
 const { blocks } = (await import(EXAMPLE)) as { blocks: BlockDefinition[] };
 
 const card = (attrs: Record<string, unknown>): JSONNode => ({

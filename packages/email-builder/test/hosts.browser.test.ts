@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test-support/browser.js';
 import { buildBrowserBundle, PACKAGE_DIR } from '../test-support/server.js';
 
-const DOC = readFileSync(path.join(PACKAGE_DIR, '../../docs/editor-hosts.md'), 'utf8');
+const DOC = readFileSync(path.join(PACKAGE_DIR, 'docs/editor-hosts.md'), 'utf8');
 
 /** The fenced code blocks of type `lang` under the `## heading` section, in order. */
 function examples(heading: string, lang: string): string[] {

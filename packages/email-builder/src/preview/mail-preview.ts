@@ -138,7 +138,8 @@ export class MailPreview {
   /** Opens the dialog. Needs a browser (`SEB_ERR_NOT_BROWSER` otherwise). */
   show(): void {
     this.alive();
-    if (typeof document === 'undefined') throw new ServiceEditorError('SEB_ERR_NOT_BROWSER');
+    if (typeof document === 'undefined')
+      throw new ServiceEditorError('SEB_ERR_NOT_BROWSER', { what: 'MailPreview.show()' });
     this.modal ??= this.build();
     const modal = this.modal;
     if (modal.isOpen) return;

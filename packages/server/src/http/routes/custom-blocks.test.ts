@@ -13,7 +13,9 @@ import { ConfigError, loadConfig } from '../../config.js';
 import { startServer } from '../../server.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../../../../docs/examples/product-card.mjs', import.meta.url));
+const EXAMPLE = fileURLToPath(
+  new URL('../../../../email-builder/docs/examples/product-card.mjs', import.meta.url),
+);
 const DOCUMENT = {
   type: 'doc',
   content: [

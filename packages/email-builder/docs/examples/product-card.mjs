@@ -1,7 +1,7 @@
 // A custom block written outside the package, as a host would: a product card with an image,
 // a name, a price and a buy button. The same module goes to the editor (`blocks` option), to
 // `renderEmail`/`renderText`/`checkDocument` wherever documents are rendered or checked, and to
-// the service (`EDITOR_BLOCKS=docs/examples/product-card.mjs`). See docs/custom-blocks.md.
+// the service (`EDITOR_BLOCKS=packages/email-builder/docs/examples/product-card.mjs`). See docs/custom-blocks.md.
 import {
   attr,
   defineBlock,

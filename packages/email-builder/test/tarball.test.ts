@@ -1,0 +1,77 @@
+/**
+ * The editor package as a user installs it: the packed tarball in a scratch project outside the
+ * workspace. publint (strict) and arethetypeswrong find no problem (the stylesheet entry aside:
+ * it has no types to find); every entry point loads with `require` and with `import` in Node;
+ * an error from one build is `instanceof` the other's class (the dual-package hazard); the
+ * README's doc links resolve inside the package.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  workspaceBin as bin,
+  installPacked,
+  runOrFail as run,
+  type ScratchInstall,
+} from '../../server/src/test-support/tarball.js';
+import { PACKAGE_DIR } from '../test-support/server.js';
+
+let packed: ScratchInstall;
+const installed = () => path.join(packed.project, 'node_modules/@service/email-builder');
+
+before(() => {
+  packed = installPacked(PACKAGE_DIR);
+});
+
+after(() => packed.remove());
+
+describe('the packed @service/email-builder', () => {
+  it('passes publint --strict and arethetypeswrong', () => {
+    run(bin('publint'), ['--strict', installed()], packed.project);
+    run(bin('attw'), [packed.tarball, '--exclude-entrypoints', 'dist/service.css'], packed.project);
+  });
+
+  it('loads every entry point with require and with import in Node', () => {
+    const node = (source: string, type: 'commonjs' | 'module') =>
+      run(process.execPath, [`--input-type=${type}`, '-e', source], packed.project).trim();
+    for (const entry of ['@service/email-builder', '@service/email-builder/templates']) {
+      const required = node(`console.log(Object.keys(require('${entry}')).length)`, 'commonjs');
+      const imported = node(`console.log(Object.keys(await import('${entry}')).length)`, 'module');
+      assert.ok(Number(required) > 0, `${entry} by require`);
+      assert.equal(imported, required, `${entry}: the same exports by import and by require`);
+    }
+  });
+
+  it('knows its errors across its ESM and CommonJS builds', () => {
+    const out = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createRequire } from 'node:module';
+         const esm = await import('@service/email-builder');
+         const cjs = createRequire(process.cwd() + '/')('@service/email-builder');
+         let error;
+         try { new cjs.ServiceEditor({ elementId: 'x' }); } catch (e) { error = e; }
+         console.log(error instanceof esm.ServiceEditorError, error instanceof cjs.ServiceEditorError, new Error('x') instanceof esm.ServiceEditorError);`,
+      ],
+      packed.project,
+    );
+    assert.equal(out.trim(), 'true true false');
+  });
+
+  it('ships the docs its README links to', () => {
+    const readme = readFileSync(path.join(installed(), 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)\s]+)\)/g)].map((m) => m[1]!);
+    assert.ok(links.length >= 2, `relative links: ${links}`);
+    for (const link of links)
+      assert.ok(existsSync(path.join(installed(), link)), `${link} is in the package`);
+    assert.equal(
+      existsSync(path.join(installed(), 'dist/iife.d.ts')),
+      false,
+      'no types for the script-tag build',
+    );
+    assert.equal(existsSync(path.join(installed(), 'LICENSE')), true);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * A package as users get it: `npm pack` of a workspace package (built already), installed in a
+ * scratch project outside the workspace with the workspace's own versions of any extra
+ * packages, from npm's cache (no registry needed).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './processes.js';
+
+export interface ScratchInstall {
+  /** The packed `.tgz`. */
+  tarball: string;
+  /** The scratch project, with the tarball installed in its node_modules. */
+  project: string;
+  /** Removes it all. */
+  remove(): void;
+}
+
+/** Runs a command to its end; its output is the failure message when it fails. */
+export function runOrFail(command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    assert.fail(`${path.basename(command)} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+}
+
+/** A tool of the workspace (`publint`, `attw`), from its node_modules/.bin. */
+export const workspaceBin = (name: string): string => path.join(repoRoot, 'node_modules/.bin', name);
+
+/** The name and version installed in the workspace (`typescript@5.9.3`), for the same one in a scratch project. */
+function workspaceVersion(name: string): string {
+  const manifest = path.join(repoRoot, 'node_modules', name, 'package.json');
+  return `${name}@${JSON.parse(readFileSync(manifest, 'utf8')).version}`;
+}
+
+/** Packs `packageDir` (without its prepack build: the test run has built it) and installs the tarball with `extras`. */
+export function installPacked(packageDir: string, extras: string[] = []): ScratchInstall {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'tarball-'));
+  runOrFail('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], packageDir);
+  const tarball = path.join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz'))!);
+  const project = path.join(scratch, 'project');
+  mkdirSync(project);
+  writeFileSync(path.join(project, 'package.json'), '{ "name": "scratch", "private": true }\n');
+  runOrFail(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...extras.map(workspaceVersion)],
+    project,
+  );
+  return { tarball, project, remove: () => rmSync(scratch, { recursive: true, force: true }) };
+}
