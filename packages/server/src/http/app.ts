@@ -116,7 +116,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         version: '1.0.0',
         description:
           'Register email sending domains, get the DKIM and DMARC records to publish, and poll until DNS shows them verified. ' +
-          'Every request carries `Authorization: <API_KEY>` (the key alone).',
+          'Every request carries `Authorization: <API_KEY>` (the key alone). ' +
+          'See also the [email editor playground](/) and the [domains dashboard](/domains).',
       },
       components: {
         securitySchemes: {

@@ -133,7 +133,10 @@ export const ListQuerySchema = Type.Object(
 export function requestSchemas(maxItems: number) {
   // No maxLength on names or types: the body limit bounds them, and an overlong one is an
   // item-level error (DOMAIN_TOO_LONG, DOMAIN_TYPE_INVALID) that leaves its neighbours alone.
-  const domainName = Type.String({ description: 'A fully qualified domain or subdomain name.' });
+  const domainName = Type.String({
+    description: 'A fully qualified domain or subdomain name.',
+    examples: ['mail.example.com'],
+  });
   return {
     registerBody: Type.Object(
       {
@@ -141,8 +144,10 @@ export function requestSchemas(maxItems: number) {
           Type.Object(
             {
               domain: domainName,
+              // a string, not an enum: a wrong type is that entry's error (DOMAIN_TYPE_INVALID), not the batch's
               domainType: Type.String({
                 description: '`Transactional` or `Marketing` (case-insensitive).',
+                examples: ['Transactional', 'Marketing'],
               }),
             },
             { additionalProperties: false },
