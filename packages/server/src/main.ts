@@ -4,6 +4,7 @@
  */
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { productionProblems, weakSecretKeyWarning } from './production.js';
+import { readyBanner } from './ready-banner.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   const weakKey = weakSecretKeyWarning(config);
   if (weakKey) log.warn(weakKey);
   log.info({ url: server.url, database: server.store.kind, dataDir: config.dataDir }, 'service ready');
+  // a person at a terminal gets where to go next; a log collector gets the JSON line above
+  if (process.stderr.isTTY) process.stderr.write(readyBanner(server.url, server.store.kind));
   if (config.dkimProviderHost === 'localhost') {
     log.warn(
       'DKIM_PROVIDER_HOST is unset: CNAME targets use "localhost", fine for trying the service, not for real domains',
@@ -50,7 +53,10 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     server.close().then(
-      () => process.exit(0),
+      () => {
+        if (process.stderr.isTTY) process.stderr.write('stopped\n');
+        process.exit(0);
+      },
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');
         process.exit(1);
