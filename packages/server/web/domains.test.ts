@@ -2,8 +2,11 @@
 // resolves through a private BIND: a domain is registered in the page, its records are published
 // from the zone lines the page copies, and the page shows it turn verified by itself.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import {
   axeViolations,
@@ -12,7 +15,7 @@ import {
   type WatchedPage,
   waitUntil,
 } from '../src/test-support/browser.js';
-import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+import { startTestServer, type TestServer, testDatabaseUrl } from '../src/test-support/test-server.js';
 
 const ZONE = 'example.test';
 const DOMAIN = `mail.${ZONE}`;
@@ -25,11 +28,42 @@ let page: Page;
 let key: string;
 
 const card = () => page.locator(`article[data-domain="${DOMAIN}"]`);
+/** The window sizes the dashboard was reviewed at: a laptop and a phone. */
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
 
 /** Enters the key as a user does: the page keeps it in memory only, so every new page asks. */
-async function signIn(p: Page): Promise<void> {
-  await p.fill('#key-input', key);
+async function signIn(p: Page, withKey = key): Promise<void> {
+  await p.fill('#key-input', withKey);
   await p.click('#key-form button[type="submit"]');
+}
+
+/** Whether `element` has the page's focus. (Reached through the element: this file has no DOM globals.) */
+function hasFocus(element: Locator): Promise<boolean> {
+  return element.evaluate((e) => e === e.ownerDocument.activeElement);
+}
+
+/** One computed style property of `element`, e.g. `color`. */
+function style(element: Locator, property: 'color' | 'boxShadow'): Promise<string> {
+  return element.evaluate((e, name) => e.ownerDocument.defaultView!.getComputedStyle(e)[name], property);
+}
+
+/** A key of a new account holding `names`, registered (pending): a test's own list, which no other test sees. */
+async function accountWith(names: string[]): Promise<string> {
+  const { key: own } = await server.createKey({ name: 'dashboard' });
+  const registered = await server.request('POST', '/api/public/domain', {
+    key: own,
+    body: { domains: names.map((domain) => ({ domain, domainType: 'Transactional' })) },
+  });
+  assert.equal(registered.status, 200);
+  return own;
+}
+
+/** The page's answer to the next status poll, once the page has shown it (the next poll begins only then). */
+async function nextPollShown(p: Page): Promise<void> {
+  const isPoll = (r: { url(): string }) => r.url().endsWith('/api/public/domain/status');
+  await p.waitForResponse(isPoll, { timeout: 30_000 });
+  await p.waitForResponse(isPoll, { timeout: 30_000 });
 }
 
 /** No storage the same origin's scripts could read holds a full key. */
@@ -88,8 +122,27 @@ describe('the domains dashboard', () => {
     }
   });
 
+  it('keeps a refused key in the field, focused, to correct it (it was cleared)', async () => {
+    // The last character missed when pasting: the key is refused.
+    await signIn(page, key.slice(0, -1));
+    await page.locator('#key-error').waitFor();
+    const field = page.locator('#key-input');
+    assert.equal(await field.inputValue(), key.slice(0, -1));
+    assert.equal(await hasFocus(field), true);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    assert.equal(await field.getAttribute('aria-describedby'), 'key-error');
+    // Corrected where it stands: the missing character typed at the end.
+    await page.keyboard.press('End');
+    await page.keyboard.type(key.slice(-1));
+    await page.keyboard.press('Enter');
+    await page.locator('#empty').waitFor();
+    // Accepted, it lives in the page's client only: the field is emptied.
+    assert.equal(await field.inputValue(), '');
+    assert.equal(await field.getAttribute('aria-invalid'), null);
+  });
+
   it('takes a key for this page only, keeping it out of storage, and shows the empty state', async () => {
-    await signIn(page);
+    // (signed in by the test above)
     await page.locator('#empty').waitFor();
     assert.match(await page.locator('#empty').innerText(), /No domains yet/);
     assert.equal(await page.locator('#loading').isVisible(), false);
@@ -150,6 +203,34 @@ describe('the domains dashboard', () => {
         `${record.fqdn} in\n${lines}`,
       );
     }
+  });
+
+  it('keeps keyboard focus, a mouse selection, the scroll position and the open records across refreshes (the whole list was redrawn every 5 s)', async () => {
+    const listed = await server.request('POST', '/api/public/domain/status', {
+      key,
+      body: { domains: [DOMAIN] },
+    });
+    const [first, second]: { fqdn: string; name: string }[] = listed.body[0].data.records;
+    // A record's name selected with the mouse, then a copy button focused from the keyboard.
+    await card().locator('td.value.name .mono').nth(1).click({ clickCount: 3 });
+    const copy = card().getByRole('button', { name: `Copy the value of ${first!.fqdn}` });
+    await copy.focus();
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    const scrolled = await page.evaluate('window.scrollY');
+    const cardNode = await card().elementHandle();
+    const selected = () => page.evaluate('String(getSelection())') as Promise<string>;
+    assert.match(await selected(), new RegExp(second!.name.replaceAll('.', '\\.')));
+
+    await nextPollShown(page);
+    assert.equal(await hasFocus(copy), true, 'the focus left the button');
+    assert.match(await selected(), new RegExp(second!.name.replaceAll('.', '\\.')), 'the selection is gone');
+    assert.equal(await cardNode!.evaluate((e) => e.isConnected), true, 'the card was replaced');
+    assert.equal(await page.evaluate('window.scrollY'), scrolled);
+    assert.equal(
+      await card().getByRole('button', { name: 'Hide records' }).getAttribute('aria-expanded'),
+      'true',
+    );
+    await page.evaluate('getSelection().removeAllRanges(); document.activeElement.blur()');
   });
 
   it('shows why a record is pending, then turns verified live once the copied lines are published', async () => {
@@ -247,6 +328,232 @@ describe('the domains dashboard', () => {
     assert.deepEqual(found, []);
   });
 
+  for (const [size, viewport] of [
+    ['1280 × 800', LAPTOP],
+    ['375 × 812', PHONE],
+  ] as const) {
+    it(`opens one domain at a time at ${size}, in compact rows with inline copy icons and whole zone-file lines (every pending domain was open, zone lines cut off)`, async () => {
+      const names = ['a4', 'b4', 'c4'].map((n) => `${n}-${viewport.width}.${ZONE}`);
+      const own = await accountWith(names);
+      const view = await openPage(browser, server.url, { viewport });
+      try {
+        const p = view.page;
+        await p.goto(`${server.url}/domains`);
+        await signIn(p, own);
+        const [first, second] = names.map((name) => p.locator(`article[data-domain="${name}"]`));
+        await first!.locator('.diagnostic').first().waitFor({ timeout: 30_000 });
+        assert.equal(await p.locator('.domain-body').count(), 1, 'three pending domains, one open');
+        await second!.getByRole('button', { name: 'Records' }).click();
+        await second!.locator('table.records').waitFor();
+        assert.equal(await p.locator('.domain-body').count(), 1, 'opening one closes the other');
+        assert.equal(
+          await first!.getByRole('button', { name: 'Records' }).getAttribute('aria-expanded'),
+          'false',
+        );
+        await second!.locator('.diagnostic').first().waitFor({ timeout: 30_000 });
+
+        // A diagnostic says what is wrong without repeating the name and value beside it.
+        const status = await server.request('POST', '/api/public/domain/status', {
+          key: own,
+          body: { domains: [names[1]] },
+        });
+        const records: { fqdn: string; value: string }[] = status.body[0].data.records;
+        for (const text of await second!.locator('.diagnostic').allInnerTexts()) {
+          for (const record of records) {
+            assert.ok(!text.includes(record.fqdn), `${text} repeats ${record.fqdn}`);
+            assert.ok(!text.includes(record.value), `${text} repeats ${record.value}`);
+          }
+        }
+        // Every copy icon sits on a line of the text it copies, not below it.
+        for (const cell of await second!.locator('td.value').all()) {
+          const text = (await cell.locator('.mono').boundingBox())!;
+          const icon = (await cell.getByRole('button').boundingBox())!;
+          assert.ok(
+            icon.y < text.y + text.height && icon.y + icon.height > text.y,
+            `${await cell.innerText()}: the copy icon is not beside its text`,
+          );
+        }
+        if (viewport === LAPTOP) {
+          // At 1280 px each name and value is one line, as tall as the short DMARC name.
+          const values = await second!.locator('td.value .mono').all();
+          const oneLine = (await values.at(-2)!.boundingBox())!.height;
+          for (const value of values)
+            assert.equal((await value.boundingBox())!.height, oneLine, await value.innerText());
+        }
+        // Zone-file lines wrap: nothing is cut off at the right.
+        const [scrollWidth, clientWidth] = await second!
+          .locator('pre')
+          .evaluate((e) => [e.scrollWidth, e.clientWidth]);
+        assert.ok(
+          scrollWidth! <= clientWidth!,
+          `the zone lines are ${scrollWidth} px wide in ${clientWidth} px`,
+        );
+        assert.deepEqual(view.problems, []);
+      } finally {
+        await view.context.close();
+      }
+      const found = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme: 'light',
+        viewport,
+        prepare: async (p) => {
+          await signIn(p, own);
+          await p.locator('.diagnostic').first().waitFor({ timeout: 30_000 });
+        },
+      });
+      assert.deepEqual(found, [], 'axe, with the pending records and their diagnostics open');
+    });
+  }
+
+  it('announces a registered domain and brings it into view, open and outlined (it was sorted below the fold, unannounced)', async () => {
+    const names = ['a3', 'b3', 'c3', 'd3'].map((n) => `${n}.${ZONE}`);
+    const own = await accountWith(names);
+    const view = await openPage(browser, server.url, { viewport: LAPTOP });
+    try {
+      const p = view.page;
+      await p.goto(`${server.url}/domains`);
+      await signIn(p, own);
+      await p.locator(`article[data-domain="${names[3]}"]`).waitFor();
+      const notice = p.locator('#notice');
+      // A live region present before it speaks: one that appears with its text is often not read.
+      assert.equal(await notice.getAttribute('role'), 'status');
+      assert.equal(await notice.innerText(), '');
+
+      const added = `z3.${ZONE}`;
+      await p.fill('#register-names', added);
+      await p.click('#register-button');
+      const addedCard = p.locator(`article[data-domain="${added}"]`);
+      await addedCard.locator('table.records').waitFor();
+      await waitUntil('the announcement', async () =>
+        /^Registered z3\.example\.test: publish/.test(await notice.innerText()),
+      );
+      const box = (await addedCard.boundingBox())!;
+      assert.ok(box.y >= 0 && box.y + 60 <= LAPTOP.height, `the new card's head is at ${box.y} px`);
+      assert.ok(Number(await p.evaluate('window.scrollY')) > 0, 'the page did not scroll');
+      const outline = (name: string) => style(p.locator(`article[data-domain="${name}"]`), 'boxShadow');
+      assert.notEqual(await outline(added), 'none');
+      assert.equal(await outline(names[0]!), 'none');
+      assert.equal(await p.locator('.domain-body').count(), 1, 'only the new domain is open');
+
+      // Registering one already there says so, and brings that one into view.
+      await p.evaluate('window.scrollTo(0, 0)');
+      await p.fill('#register-names', names[3]!);
+      await p.click('#register-button');
+      await waitUntil('the second announcement', async () =>
+        /^d3\.example\.test was already registered/.test(await notice.innerText()),
+      );
+      await p.locator(`article[data-domain="${names[3]}"] table.records`).waitFor();
+      assert.notEqual(await outline(names[3]!), 'none');
+      assert.equal(await outline(added), 'none');
+      assert.deepEqual(view.problems, []);
+    } finally {
+      await view.context.close();
+    }
+  });
+
+  it('shows the server offline with a backing-off retry countdown, greys the statuses and recovers quietly (it still said "Live", and failed every 5 s)', async () => {
+    const databaseUrl = await testDatabaseUrl();
+    // Its own server, stopped and started again on the same port and data.
+    const env = {
+      DNS_RESOLVERS: dns.address,
+      STATUS_CHECK_MAX_AGE_MS: '0',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dashboard-offline-')),
+      ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+    };
+    let own = await startTestServer(env);
+    let running = true;
+    const view = await openPage(browser, own.url);
+    try {
+      const { key: ownKey } = await own.createKey({ name: 'dashboard' });
+      const name = `offline.${ZONE}`;
+      await own.request('POST', '/api/public/domain', {
+        key: ownKey,
+        body: { domains: [{ domain: name, domainType: 'Transactional' }] },
+      });
+      const p = view.page;
+      let failedRequests = 0;
+      p.on('requestfailed', () => failedRequests++);
+      await p.clock.install();
+      await p.goto(`${own.url}/domains`);
+      await signIn(p, ownKey);
+      const domainCard = p.locator(`article[data-domain="${name}"]`);
+      await domainCard.waitFor();
+      await p.clock.pauseAt(Date.now() + 1000);
+
+      await own.server.close();
+      running = false;
+      await p.clock.runFor(5000);
+      await p.locator('#offline').waitFor();
+      assert.match(await p.locator('#offline-text').innerText(), /^Cannot reach the server/);
+      assert.doesNotMatch(await p.locator('#offline').innerText(), /failed to fetch/i);
+      assert.match(await p.locator('#live').innerText(), /^Offline: statuses as of /);
+      // The statuses lose their colours: a pending badge is as grey as the text beside it.
+      const colour = (selector: string) => style(domainCard.locator(selector), 'color');
+      assert.equal(await colour('.domain-head .badge'), await colour('.domain-meta'));
+
+      // One request per attempt, 5, 10, 20, 40, then 60 s apart, counted down on the page.
+      const countdown = p.locator('#offline-countdown');
+      for (const [i, delay] of [5, 10, 20, 40, 60, 60].entries()) {
+        const shown = `Retrying in ${delay} s (attempt ${i + 2}).`;
+        await waitUntil(`the countdown from ${delay} s`, async () => (await countdown.innerText()) === shown);
+        await waitUntil('the failed requests counted', () => failedRequests === i + 1);
+        await p.clock.runFor((delay - 3) * 1000);
+        assert.equal(await countdown.innerText(), `Retrying in 3 s (attempt ${i + 2}).`);
+        await p.clock.runFor(3000);
+      }
+      await waitUntil('the last attempt to fail', () => failedRequests === 7);
+      // The age of the statuses kept moving while offline.
+      assert.match(await domainCard.locator('.domain-meta').innerText(), /checked \d+ min ago$/);
+      // The page logged nothing itself: only Chromium's line for each refused connection.
+      await waitUntil('the console lines', () => view.problems.length === failedRequests);
+      for (const problem of view.problems)
+        assert.match(problem, /Failed to load resource: net::ERR_CONNECTION_REFUSED/);
+
+      // Back: the next attempt (here the Retry button) finds it, and the page returns to normal.
+      own = await startTestServer({ ...env, PORT: new URL(own.url).port });
+      running = true;
+      await p.getByRole('button', { name: 'Retry now' }).click();
+      await p.locator('#offline').waitFor({ state: 'hidden' });
+      assert.equal(await p.locator('#live').innerText(), 'Live: re-checking 1 pending every 5 s');
+      assert.notEqual(await colour('.domain-head .badge'), await colour('.domain-meta'));
+      assert.equal(await p.locator('[role="alert"]:visible').count(), 0);
+      const polled = p.waitForResponse((r) => r.url().endsWith('/api/public/domain/status'));
+      await p.clock.runFor(5000);
+      assert.equal((await polled).status(), 200);
+    } finally {
+      await view.context.close();
+      if (running) await own.close();
+    }
+  });
+
+  it('passes axe offline (statuses greyed) and with the delete dialog open, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const offline = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme,
+        prepare: async (p) => {
+          await signIn(p);
+          const domain = p.locator(`article[data-domain="${DOMAIN}"]`);
+          await domain.getByRole('button', { name: 'Records' }).click();
+          // The API stops answering: the next poll of the open domain goes unanswered.
+          await p.route('**/api/public/**', (route) => route.abort('connectionrefused'));
+          await p.locator('#offline').waitFor();
+        },
+      });
+      assert.deepEqual(offline, [], `offline, ${colorScheme}`);
+      const dialog = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme,
+        prepare: async (p) => {
+          await signIn(p);
+          await p.getByRole('button', { name: `Delete ${DOMAIN}` }).click();
+          await p.getByRole('dialog').waitFor();
+        },
+      });
+      assert.deepEqual(dialog, [], `dialog, ${colorScheme}`);
+    }
+  });
+
   it('drops a domain deleted elsewhere at the next status poll, with a notice', async () => {
     const other = `other.${ZONE}`;
     await server.request('POST', '/api/public/domain', {
@@ -316,11 +623,40 @@ describe('the domains dashboard', () => {
     }
   });
 
-  it('deletes a domain after confirmation, back to the empty state', async () => {
-    page.once('dialog', (dialog) => void dialog.accept());
+  it('asks before deleting in a labelled dialog: Cancel has the focus, Escape cancels and gives it back (it was window.confirm)', async () => {
+    const native: string[] = [];
+    const onDialog = (dialog: { message(): string; dismiss(): Promise<void> }) => {
+      native.push(dialog.message());
+      void dialog.dismiss();
+    };
+    page.on('dialog', onDialog);
+    try {
+      const remove = card().getByRole('button', { name: 'Delete' });
+      await remove.click();
+      const dialog = page.getByRole('dialog', { name: `Delete ${DOMAIN}?` });
+      await dialog.waitFor();
+      assert.match(await dialog.innerText(), /DKIM keys are destroyed/);
+      assert.equal(await page.evaluate('document.activeElement.textContent'), 'Cancel');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(await hasFocus(remove), true, 'the focus is not back');
+      assert.equal(await card().count(), 1);
+      assert.deepEqual(native, []);
+      // Among several cards, each Delete button says which domain it deletes.
+      assert.equal(await remove.getAttribute('aria-label'), `Delete ${DOMAIN}`);
+    } finally {
+      page.off('dialog', onDialog);
+    }
+  });
+
+  it('deletes a domain once confirmed in the dialog, back to the empty state', async () => {
     await card().getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete domain' }).click();
     await card().waitFor({ state: 'detached' });
     await page.locator('#empty').waitFor();
+    assert.equal(await page.locator('#notice').innerText(), `Deleted ${DOMAIN}.`);
+    // Its card is gone: the focus goes to the list's heading, not to the page's start.
+    assert.equal(await page.evaluate('document.activeElement.id'), 'list-title');
     const after = await server.request('POST', '/api/public/domain/status', {
       key,
       body: { domains: [DOMAIN] },

@@ -1,14 +1,20 @@
 /**
  * The domains dashboard (`/domains`): paste a key (kept for this tab only), register domains,
- * see every record with copy buttons and zone-file lines, watch statuses update live with the
- * per-record diagnostics, and delete domains. Built on `@service/client` in the browser.
+ * see a domain's records with copy buttons and zone-file lines, watch statuses update live with
+ * the per-record diagnostics, and delete domains. Built on `@service/client` in the browser.
  *
  * The page follows changes made elsewhere (another tab, `sendctl`, the API): a polled domain
  * answered as not registered leaves the list, and the whole list is re-read periodically and
- * whenever the tab comes back, so domains added elsewhere appear.
+ * whenever the tab comes back, so domains added elsewhere appear. Every refresh patches the
+ * cards in place (domains/domain-list.ts); while the server does not answer, the page says so
+ * and retries with a growing delay (domains/reconnect.ts).
  */
-import { type DomainResult, ServiceApiError, ServiceClient, zoneFileLines } from '@service/client';
-import { copyToClipboard, el } from './lib/dom.js';
+import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } from '@service/client';
+import { confirmDelete } from './domains/confirm-delete.js';
+import { DomainList } from './domains/domain-list.js';
+import { keepInPlace, setText } from './domains/patch.js';
+import { describeFailure, Reconnector } from './domains/reconnect.js';
+import { byId as $, el } from './lib/dom.js';
 
 /**
  * Where earlier versions kept the key for the tab. The key now lives in this page's memory
@@ -16,171 +22,72 @@ import { copyToClipboard, el } from './lib/dom.js';
  * there could read (storage, cookies) holds the account's full key. A reload asks again.
  */
 const LEGACY_KEY_STORAGE = 'service.apiKey';
-/** Pending domains and open panels are re-polled this often; the server re-checks DNS when stale. */
+/** Pending domains and the open one are re-polled this often; the server re-checks DNS when stale. */
 const POLL_MS = 5000;
 /** The whole list is re-read this often (and when the tab regains focus or visibility). */
 const LIST_REFRESH_MS = 30_000;
 /** Focus and visibility events arrive in pairs: one list read serves both. */
 const LIST_REFRESH_MIN_GAP_MS = 2000;
-/** With at most this many pending domains, each one opens with its records when first listed. */
-const AUTO_OPEN_PENDING = 5;
+/** "checked 23 s ago" and the offline countdown move on this often. */
+const TICK_MS = 1000;
 /** The command that makes a key this page accepts (full access: no `--scope`). */
 const CREATE_KEY_COMMAND = 'npm run --silent cli -- keys create --name dashboard';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
 let client: ServiceClient | undefined;
 const domains = new Map<string, DomainResult>();
-const open = new Set<string>();
-/** Domains this tab has listed before: only new ones are opened automatically. */
+/** The one domain whose records are open: opening another closes it, so the page stays short. */
+let openName: string | undefined;
+/** Domains this tab has listed before: only a new one is opened automatically. */
 const seen = new Set<string>();
 let pollTimer: number | undefined;
 let refreshTimer: number | undefined;
+let tickTimer: number | undefined;
 let lastListAt = 0;
 /** Whether the list has been read since the key was given: later reads do not say "Loading". */
 let listedOnce = false;
 
-function timeAgo(iso: string | null): string {
-  if (!iso) return 'not checked yet';
-  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (seconds < 60) return `checked ${seconds} s ago`;
-  if (seconds < 3600) return `checked ${Math.round(seconds / 60)} min ago`;
-  return `checked ${Math.round(seconds / 3600)} h ago`;
-}
+// Module scripts run once the document is parsed, so the page's elements are there.
+const list = new DomainList($('domains'), {
+  toggle: toggleRecords,
+  remove: (name, button) => void deleteDomain(name, button),
+});
+const reconnect = new Reconnector(() => void loadAll());
 
-function copyButton(text: string, label: string, what: string): HTMLButtonElement {
-  const button = el('button', { type: 'button', className: 'small copy', textContent: label });
-  button.setAttribute('aria-label', `${label} ${what}`);
-  button.addEventListener('click', () => void copyToClipboard(text, button));
-  return button;
-}
-
-function badge(status: string): HTMLElement {
-  return el('span', { className: `badge ${status}`, textContent: status });
-}
-
-function renderDomain(domain: DomainResult): HTMLElement {
-  const dkim = domain.records.filter((r) => r.type === 'CNAME');
-  const dkimVerified = dkim.filter((r) => r.status === 'verified').length;
-  const dmarc = domain.records.find((r) => r.type === 'TXT');
-  const isOpen = open.has(domain.domain);
-  const card = el('article', { className: 'card domain', dataset: { domain: domain.domain } });
-  const toggle = el('button', {
-    type: 'button',
-    className: 'small',
-    textContent: isOpen ? 'Hide records' : 'Records',
-  });
-  toggle.setAttribute('aria-expanded', String(isOpen));
-  toggle.addEventListener('click', () => {
-    if (open.has(domain.domain)) open.delete(domain.domain);
-    else open.add(domain.domain);
-    render();
-  });
-  const remove = el('button', { type: 'button', className: 'small danger', textContent: 'Delete' });
-  remove.addEventListener('click', () => void deleteDomain(domain.domain));
-  card.append(
-    el(
-      'div',
-      { className: 'domain-head' },
-      el('span', { className: 'domain-name', textContent: domain.domain }),
-      badge(domain.status),
-      el('span', {
-        className: 'domain-meta',
-        textContent: `${domain.type} · DKIM ${dkimVerified}/${dkim.length} · DMARC ${dmarc?.status ?? '–'} · ${timeAgo(domain.lastCheckedAt)}`,
-      }),
-      el('span', { className: 'grow' }),
-      toggle,
-      remove,
-    ),
-  );
-  if (!isOpen) return card;
-
-  const rows = domain.records.flatMap((record) => {
-    const row = el(
-      'tr',
-      { className: record.reason ? 'problem' : '' },
-      el('td', { className: 'type', textContent: record.type }),
-      el(
-        'td',
-        { className: 'value name', dataset: { label: 'Name' } },
-        el('span', { className: 'mono', textContent: record.name }),
-        copyButton(record.name, 'Copy', `the name of ${record.fqdn}`),
-      ),
-      el(
-        'td',
-        { className: 'value', dataset: { label: 'Value' } },
-        el('span', { className: 'mono', textContent: record.value }),
-        copyButton(record.value, 'Copy', `the value of ${record.fqdn}`),
-      ),
-      el('td', { className: 'status' }, badge(record.status)),
-    );
-    // a verified record can carry a note too (an inherited DMARC policy, lost reports)
-    if (!record.reason && !record.detail) return [row];
-    const why = el(
-      'td',
-      { colSpan: 4, className: 'diagnostic' },
-      el('strong', { textContent: record.reason?.replace('_', ' ') ?? 'note' }),
-      ` — ${record.detail ?? ''}`,
-    );
-    if (record.found) why.append(el('div', { className: 'mono', textContent: `found: ${record.found}` }));
-    return [row, el('tr', { className: 'diagnostic-row' }, why)];
-  });
-  const zone = zoneFileLines(domain).join('\n');
-  card.append(
-    el(
-      'div',
-      { className: 'domain-body' },
-      // On a narrow screen the rows reflow into stacked blocks (domains.css); the wrapper keeps
-      // anything still too wide scrolling inside the card instead of widening the page.
-      el(
-        'div',
-        { className: 'table-scroll' },
-        el(
-          'table',
-          { className: 'records' },
-          el(
-            'thead',
-            {},
-            el(
-              'tr',
-              {},
-              ...['Type', 'Name (relative to the parent domain)', 'Value', 'Status'].map((h) =>
-                el('th', { textContent: h }),
-              ),
-            ),
-          ),
-          el('tbody', {}, ...rows),
-        ),
-      ),
-      el(
-        'div',
-        {},
-        el(
-          'div',
-          { className: 'zone-head' },
-          el('span', { className: 'hint', textContent: 'Zone-file lines (full names)' }),
-          copyButton(zone, 'Copy zone lines', domain.domain),
-        ),
-        // focusable, so keyboard users can scroll long lines (axe: scrollable-region-focusable)
-        el('pre', { textContent: zone, tabIndex: 0, ariaLabel: `Zone-file lines for ${domain.domain}` }),
-      ),
-    ),
-  );
-  return card;
-}
-
+/** Shows the latest state: cards patched in place, the empty state, the live line. */
 function render(): void {
-  const list = $('domains');
-  const sorted = [...domains.values()].sort((a, b) => a.domain.localeCompare(b.domain));
-  list.replaceChildren(...sorted.map(renderDomain));
-  $('empty').hidden = sorted.length > 0;
-  const pending = sorted.filter((d) => d.status === 'pending').length;
-  $('live').textContent =
-    sorted.length === 0
-      ? ''
-      : pending > 0
-        ? `Live: re-checking ${pending} pending every ${POLL_MS / 1000} s`
-        : 'All verified';
+  list.show(domains.values(), openName);
+  $('empty').hidden = domains.size > 0;
+  showLiveStatus();
+}
+
+/** The line beside "Your domains" (a polite live region), and the statuses greyed while offline. */
+function showLiveStatus(): void {
+  $('domains').classList.toggle('stale', reconnect.offline);
+  const pending = [...domains.values()].filter((d) => d.status === 'pending').length;
+  setText(
+    $('live'),
+    reconnect.offline
+      ? `Offline: statuses as of ${reconnect.lastAnswer}`
+      : domains.size === 0
+        ? ''
+        : pending > 0
+          ? `Live: re-checking ${pending} pending every ${POLL_MS / 1000} s`
+          : 'All verified',
+  );
+}
+
+/**
+ * Puts `text` in the notice above the list. It is a live region that stays in the page (empty
+ * when there is nothing to say): one shown and filled at the same moment is often not read out.
+ */
+function notify(text: string): void {
+  setText($('notice'), text);
+}
+
+/** Opens `name`'s records, closing any other's, or closes them; the card stays where it was on screen. */
+function toggleRecords(name: string): void {
+  openName = openName === name ? undefined : name;
+  keepInPlace(list.card(name)?.element, render);
 }
 
 /** A key the API refuses for this page: unknown or revoked (401), or scoped to other routes (403). */
@@ -189,50 +96,73 @@ function isKeyRefused(error: unknown): error is ServiceApiError {
 }
 
 /**
- * Shows a request-level failure. A refused key is dropped and the key form comes back with
- * what to do: a 403 (`AUTH_SCOPE`, e.g. a `templates,images` key made for the playground) was
- * an answer from the server, not a failure to reach it.
+ * The key form comes back with what to do, and with the key as typed, to correct it. A 403
+ * (`AUTH_SCOPE`, e.g. a `templates,images` key made for the playground) was an answer from
+ * the server, not a failure to reach it.
  */
-function showListError(error: unknown): void {
+function showKeyRefused(error: ServiceApiError): void {
+  forgetKey();
+  const why =
+    error.status === 403
+      ? `That key cannot manage domains (${error.message}). This page needs a full-access key: create one on the server with `
+      : 'That key was refused: it is unknown or revoked. Paste another key, or create one on the server with ';
+  $('key-error').replaceChildren(why, el('code', { textContent: CREATE_KEY_COMMAND }), '.');
+  $('key-error').hidden = false;
+  const input = $<HTMLInputElement>('key-input');
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-describedby', 'key-error');
+  input.focus();
+}
+
+/** The server answered: leave the offline state, and empty the key field (the client holds the key now). */
+function answered(): void {
+  reconnect.answered();
+  const input = $<HTMLInputElement>('key-input');
+  input.value = '';
+  input.removeAttribute('aria-invalid');
+  input.removeAttribute('aria-describedby');
+}
+
+/**
+ * A background read failed: a refused key brings the key form back; anything else (no answer,
+ * an error status) stops the polls and leaves it to the reconnector to try again later.
+ */
+function failed(error: unknown): void {
   if (isKeyRefused(error)) {
-    forgetKey();
-    const why =
-      error.status === 403
-        ? `That key cannot manage domains (${error.message}). This page needs a full-access key: create one on the server with `
-        : 'That key was refused: it is unknown or revoked. Paste another key, or create one on the server with ';
-    $('key-error').replaceChildren(why, el('code', { textContent: CREATE_KEY_COMMAND }), '.');
-    $('key-error').hidden = false;
+    showKeyRefused(error);
     return;
   }
-  const banner = $('list-error');
-  banner.textContent =
-    error instanceof ServiceApiError && error.status !== 0
-      ? `The API answered with an error: ${error.message} (${error.code})`
-      : `Could not reach the API: ${(error as Error).message}`;
-  banner.hidden = false;
+  stopTimers();
+  reconnect.failed(error);
+  showLiveStatus();
+}
+
+/** Shows why an action (register, delete) failed, above the list. */
+function showActionError(message: string): void {
+  $('list-error').textContent = message;
+  $('list-error').hidden = false;
 }
 
 /** Takes domains that are no longer registered (deleted elsewhere) off the page, and says so. */
 function dropDomains(names: string[]): void {
   if (names.length === 0) return;
-  for (const name of names) {
-    domains.delete(name);
-    open.delete(name);
-  }
-  const notice = $('notice');
-  notice.textContent = `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer registered to this account (deleted elsewhere), so ${names.length === 1 ? 'it has' : 'they have'} left the list.`;
-  notice.hidden = false;
+  for (const name of names) domains.delete(name);
+  if (openName !== undefined && !domains.has(openName)) openName = undefined;
+  notify(
+    `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} no longer registered to this account (deleted elsewhere), so ${names.length === 1 ? 'it has' : 'they have'} left the list.`,
+  );
 }
 
 /**
  * Reads the whole list, replacing what the page shows: domains added elsewhere appear, deleted
- * ones leave. One registered in this tab while the list was being read is kept.
+ * ones leave. One registered in this tab while the list was being read is kept. It is also
+ * the reconnector's retry: an answer catches up with everything missed while offline.
  */
 async function loadAll(): Promise<void> {
   const current = client;
   if (!current) return;
   lastListAt = Date.now();
-  clearTimeout(refreshTimer);
+  stopTimers();
   const known = new Set(domains.keys());
   $('loading').hidden = listedOnce;
   try {
@@ -245,32 +175,40 @@ async function loadAll(): Promise<void> {
     for (const [name, domain] of listed) domains.set(name, domain);
     openNewPending();
     listedOnce = true;
-    $('list-error').hidden = true;
+    answered();
     render();
     schedulePoll();
+    refreshTimer = window.setTimeout(() => void loadAll(), LIST_REFRESH_MS);
   } catch (error) {
-    if (client === current) showListError(error);
+    if (client === current) failed(error);
   } finally {
-    if (client === current) {
-      $('loading').hidden = true;
-      refreshTimer = window.setTimeout(() => void loadAll(), LIST_REFRESH_MS);
-    }
+    if (client === current) $('loading').hidden = true;
   }
 }
 
-/** Opens the records of domains listed for the first time, when few are pending (step 5 of the quick start). */
+/**
+ * When no domain is open, opens the first one listed for the first time that is pending: its
+ * records are what the user publishes next (step 5 of the quick start).
+ */
 function openNewPending(): void {
-  const pending = [...domains.values()].filter((d) => d.status === 'pending');
-  if (pending.length <= AUTO_OPEN_PENDING) {
-    for (const domain of pending) if (!seen.has(domain.domain)) open.add(domain.domain);
+  if (openName === undefined) {
+    const fresh = [...domains.values()]
+      .filter((d) => d.status === 'pending' && !seen.has(d.domain))
+      .sort((a, b) => a.domain.localeCompare(b.domain));
+    openName = fresh[0]?.domain;
   }
   for (const name of domains.keys()) seen.add(name);
 }
 
-/** The tab came back (focus or visibility): re-read the list unless it was just read. */
+/**
+ * The tab came back (focus or visibility): re-read the list unless it was just read. While
+ * offline that is the next attempt, brought forward: the user is looking.
+ */
 function refreshOnReturn(): void {
   if (document.visibilityState !== 'visible' || !client) return;
-  if (Date.now() - lastListAt >= LIST_REFRESH_MIN_GAP_MS) void loadAll();
+  if (Date.now() - lastListAt < LIST_REFRESH_MIN_GAP_MS) return;
+  if (reconnect.offline) reconnect.retryNow();
+  else void loadAll();
 }
 
 function schedulePoll(): void {
@@ -278,12 +216,23 @@ function schedulePoll(): void {
   pollTimer = window.setTimeout(() => void poll(), POLL_MS);
 }
 
+function stopTimers(): void {
+  clearTimeout(pollTimer);
+  clearTimeout(refreshTimer);
+}
+
+/** Re-reads the pending domains and the open one; a domain answered as not registered leaves. */
 async function poll(): Promise<void> {
   const current = client;
   if (!current) return;
   const names = [...domains.values()]
-    .filter((d) => d.status === 'pending' || open.has(d.domain))
+    .filter((d) => d.status === 'pending' || d.domain === openName)
     .map((d) => d.domain);
+  // Nothing to ask: no request, so no answer to count as the server's.
+  if (names.length === 0) {
+    schedulePoll();
+    return;
+  }
   try {
     const gone: string[] = [];
     const envelopes = await current.domainStatus(names);
@@ -293,21 +242,21 @@ async function poll(): Promise<void> {
       else if (envelope.error?.code === 'DOMAIN_NOT_REGISTERED') gone.push(names[j]!);
     });
     dropDomains(gone);
-    $('list-error').hidden = true;
+    answered();
     render();
+    schedulePoll();
   } catch (error) {
-    if (client === current) showListError(error);
+    if (client === current) failed(error);
   }
-  if (client === current) schedulePoll();
 }
 
 async function register(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   if (!client) return;
-  const names = $<HTMLInputElement>('register-names')
-    .value.split(/[\s,]+/)
-    .filter(Boolean);
-  const domainType = $<HTMLSelectElement>('register-type').value;
+  const input = $<HTMLInputElement>('register-names');
+  const names = input.value.split(/[\s,]+/).filter(Boolean);
+  // The select's options are the API's two types, spelled as it spells them (domains.html).
+  const domainType = $<HTMLSelectElement>('register-type').value as DomainType;
   const errors = $('register-errors');
   const button = $<HTMLButtonElement>('register-button');
   errors.replaceChildren();
@@ -317,63 +266,105 @@ async function register(event: SubmitEvent): Promise<void> {
     const failures = envelopes.flatMap((e, i) =>
       e.error ? [el('li', { textContent: `${names[i]}: ${e.error.message}` })] : [],
     );
-    for (const envelope of envelopes) {
-      if (!envelope.data) continue;
-      domains.set(envelope.data.domain, envelope.data);
-      open.add(envelope.data.domain);
-      seen.add(envelope.data.domain);
+    const registered = envelopes.flatMap((e) => (e.data ? [e.data] : []));
+    const already = registered.filter((d) => domains.has(d.domain)).map((d) => d.domain);
+    for (const domain of registered) {
+      domains.set(domain.domain, domain);
+      seen.add(domain.domain);
     }
     if (failures.length > 0) errors.append(el('ul', { className: 'errors-list' }, ...failures));
-    else $<HTMLInputElement>('register-names').value = '';
+    else input.value = '';
+    if (registered[0]) openName = registered[0].domain;
     render();
+    showRegistered(
+      registered.map((d) => d.domain),
+      already,
+    );
     schedulePoll();
   } catch (error) {
-    if (isKeyRefused(error)) showListError(error);
+    if (isKeyRefused(error)) showKeyRefused(error);
     else
       errors.append(
-        el('ul', { className: 'errors-list' }, el('li', { textContent: (error as Error).message })),
+        el('ul', { className: 'errors-list' }, el('li', { textContent: describeFailure(error) })),
       );
   } finally {
     button.disabled = false;
   }
 }
 
-async function deleteDomain(name: string): Promise<void> {
-  if (
-    !client ||
-    !window.confirm(`Delete ${name}? Its records stop being checked and its DKIM keys are destroyed.`)
-  )
-    return;
+/**
+ * Says what was registered (the notice is read out), and brings the first new card, open, to
+ * the top of the window, outlined: sorted by name, it often lands below the fold.
+ */
+function showRegistered(names: string[], already: string[]): void {
+  if (names.length === 0) return;
+  const fresh = names.filter((name) => !already.includes(name));
+  const one = fresh.length === 1;
+  const parts = [];
+  if (fresh.length > 0)
+    parts.push(
+      `Registered ${fresh.join(', ')}: publish ${one ? 'its' : 'their'} records at your DNS provider, and ${one ? 'it turns' : 'they turn'} verified here by ${one ? 'itself' : 'themselves'}.`,
+    );
+  if (already.length > 0)
+    parts.push(`${already.join(', ')} ${already.length === 1 ? 'was' : 'were'} already registered.`);
+  notify(parts.join(' '));
+  list.highlight(names);
+  list.card(names[0]!)?.element.scrollIntoView({ block: 'start' });
+}
+
+/** Deletes `name` once confirmed in the dialog; the focus moves to the list's heading when its card leaves. */
+async function deleteDomain(name: string, button: HTMLButtonElement): Promise<void> {
+  const current = client;
+  if (!current || !(await confirmDelete(name, button))) return;
+  $('list-error').hidden = true;
   try {
-    const [envelope] = await client.deleteDomains([name]);
+    const [envelope] = await current.deleteDomains([name]);
     if (envelope?.data || envelope?.error?.code === 'DOMAIN_NOT_REGISTERED') {
       domains.delete(name);
-      open.delete(name);
+      if (openName === name) openName = undefined;
       render();
-    } else if (envelope?.error) showListError(new Error(envelope.error.message));
+      notify(`Deleted ${name}.`);
+      $('list-title').focus();
+      return;
+    }
+    if (envelope?.error) showActionError(`Could not delete ${name}: ${envelope.error.message}`);
   } catch (error) {
-    showListError(error);
+    if (isKeyRefused(error)) {
+      showKeyRefused(error);
+      return;
+    }
+    showActionError(`Could not delete ${name}. ${describeFailure(error)}`);
   }
+  button.focus();
 }
 
 function useKey(key: string): void {
-  client = new ServiceClient({ baseUrl: window.location.origin, apiKey: key });
+  // One attempt per request: when the server is away the reconnector's slower schedule takes
+  // over, instead of the client's three quick retries (each one more console error).
+  client = new ServiceClient({ baseUrl: window.location.origin, apiKey: key, retries: 0 });
   $('key-card').hidden = true;
   $('app').hidden = false;
   $('key-status').hidden = false;
   $('key-prefix').textContent = `${key.slice(0, 11)}…`;
+  tickTimer = window.setInterval(() => {
+    list.tick();
+    reconnect.tick();
+  }, TICK_MS);
   void loadAll();
 }
 
 function forgetKey(): void {
   client = undefined;
-  clearTimeout(pollTimer);
-  clearTimeout(refreshTimer);
+  stopTimers();
+  clearInterval(tickTimer);
+  reconnect.stop();
   domains.clear();
-  open.clear();
+  list.clear();
+  openName = undefined;
   seen.clear();
   listedOnce = false;
-  $('notice').hidden = true;
+  notify('');
+  $('list-error').hidden = true;
   $('key-card').hidden = false;
   $('key-status').hidden = true;
   $('app').hidden = true;
@@ -382,14 +373,16 @@ function forgetKey(): void {
 document.addEventListener('DOMContentLoaded', () => {
   $('key-form').addEventListener('submit', (event) => {
     event.preventDefault();
+    // Left in the field until the server accepts it, so a mistyped key can be corrected.
     const key = $<HTMLInputElement>('key-input').value.trim();
     if (!key) return;
-    $<HTMLInputElement>('key-input').value = '';
-    $('list-error').hidden = true;
     $('key-error').hidden = true;
     useKey(key);
   });
-  $('forget-key').addEventListener('click', forgetKey);
+  $('forget-key').addEventListener('click', () => {
+    forgetKey();
+    $<HTMLInputElement>('key-input').value = '';
+  });
   $('register-form').addEventListener('submit', (event) => void register(event as SubmitEvent));
   window.addEventListener('focus', refreshOnReturn);
   document.addEventListener('visibilitychange', refreshOnReturn);

@@ -129,13 +129,13 @@ describe('the playground', () => {
   it('has a skip link, first in the tab order, that puts the keyboard in the email', async () => {
     const link = page.getByRole('link', { name: 'Skip to the editor' });
     const first = await page.evaluate(
-      () => document.querySelector('a[href], button, input, select, textarea, [tabindex]')?.textContent,
+      `document.querySelector('a[href], button, input, select, textarea, [tabindex]')?.textContent`,
     );
     assert.equal(first, 'Skip to the editor', 'the first Tab stop of the page');
     await link.focus();
     assert.equal(await link.isVisible(), true, 'shown while focused');
     await page.keyboard.press('Enter');
-    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('#editor .sv-content')), true);
+    assert.equal(await page.evaluate(`!!document.activeElement?.closest('#editor .sv-content')`), true);
   });
 
   it('undoes and redoes from the toolbar', async () => {

@@ -1,0 +1,154 @@
+/**
+ * The open part of a domain's card: one compact row per DNS record (type, name and value each
+ * with an inline copy icon, status), a one-line diagnostic under a record that needs one, and
+ * the zone-file lines, wrapped rather than cut off. Built once, then patched by `update`.
+ */
+import { type DnsRecord, type DomainResult, zoneFileLines } from '@service/client';
+import { copyToClipboard, el } from '../lib/dom.js';
+import { copyIconButton, placeInOrder, setBadge, setText } from './patch.js';
+
+/**
+ * The server's diagnostic without what the row above already shows: its sentences name the
+ * record's full name and expected value ("no record at <fqdn>; add a CNAME to <target>"), and
+ * repeating two 50-character names under every record doubled the height of each row.
+ */
+function shortDetail(record: DnsRecord): string {
+  let text = record.detail ?? '';
+  text = text.replaceAll(record.fqdn, 'this name');
+  if (record.value) text = text.replaceAll(record.value, 'the value shown');
+  return text;
+}
+
+/** One record's table row, and the diagnostic row under it while it has something to say. */
+class RecordRow {
+  readonly row: HTMLTableRowElement;
+  private readonly name = el('span', { className: 'mono' });
+  private readonly value = el('span', { className: 'mono' });
+  private readonly badge = el('span');
+  private readonly why = el('div', { className: 'diagnostic-text' });
+  /** What the diagnostic shows now, to rewrite it only when that changes. */
+  private shownNote = '';
+  private readonly diagnostic = el(
+    'tr',
+    { className: 'diagnostic-row' },
+    el('td', { colSpan: 4, className: 'diagnostic' }, this.why),
+  );
+
+  constructor(private record: DnsRecord) {
+    this.row = el(
+      'tr',
+      {},
+      el('td', { className: 'type', textContent: record.type }),
+      el(
+        'td',
+        { className: 'value name', dataset: { label: 'Name' } },
+        this.name,
+        copyIconButton(() => this.record.name, `Copy the name of ${record.fqdn}`),
+      ),
+      el(
+        'td',
+        { className: 'value', dataset: { label: 'Value' } },
+        this.value,
+        copyIconButton(() => this.record.value, `Copy the value of ${record.fqdn}`),
+      ),
+      el('td', { className: 'status' }, this.badge),
+    );
+    this.update(record);
+  }
+
+  /** The rows to show: the record, then its diagnostic when it has one. */
+  get rows(): HTMLTableRowElement[] {
+    return this.hasNote ? [this.row, this.diagnostic] : [this.row];
+  }
+
+  // A verified record can carry a note too (an inherited DMARC policy, lost reports).
+  private get hasNote(): boolean {
+    return Boolean(this.record.reason || this.record.detail);
+  }
+
+  update(record: DnsRecord): void {
+    this.record = record;
+    setText(this.name, record.name);
+    setText(this.value, record.value);
+    setBadge(this.badge, record.status);
+    if (this.hasNote) this.updateDiagnostic();
+  }
+
+  private updateDiagnostic(): void {
+    const { reason, detail, found } = this.record;
+    const note = JSON.stringify([reason, detail, found]);
+    if (note === this.shownNote) return;
+    this.shownNote = note;
+    this.why.replaceChildren(
+      el('strong', { textContent: reason?.replace('_', ' ') ?? 'note' }),
+      ` — ${shortDetail(this.record)}`,
+    );
+    if (found) this.why.append(' ', el('span', { className: 'mono found', textContent: `found: ${found}` }));
+  }
+}
+
+/** Where records are matched between refreshes: a rotated DKIM key is a new record. */
+function recordKey(record: DnsRecord): string {
+  return `${record.type} ${record.fqdn} ${record.value}`;
+}
+
+/** A domain's records and zone-file lines, kept in step with the latest answer by `update`. */
+export class RecordsPanel {
+  readonly element: HTMLElement;
+  private readonly tbody = el('tbody');
+  private readonly zone = el('pre');
+  /** The zone-file lines shown, joined: what Copy zone lines copies. */
+  private zoneText = '';
+  private rows = new Map<string, RecordRow>();
+
+  constructor(domain: DomainResult, id: string) {
+    const copyZone = el('button', { type: 'button', className: 'small', textContent: 'Copy zone lines' });
+    copyZone.setAttribute('aria-label', `Copy zone lines ${domain.domain}`);
+    copyZone.addEventListener('click', () => void copyToClipboard(this.zoneText, copyZone));
+    const headings = ['Type', 'Name (relative to the parent domain)', 'Value', 'Status'];
+    this.element = el(
+      'div',
+      { className: 'domain-body', id },
+      el(
+        'table',
+        { className: 'records' },
+        el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', { textContent: h })))),
+        this.tbody,
+      ),
+      el(
+        'div',
+        { className: 'zone' },
+        el(
+          'div',
+          { className: 'zone-head' },
+          el('span', { className: 'hint', textContent: 'Zone-file lines (full names)' }),
+          copyZone,
+        ),
+        this.zone,
+      ),
+    );
+    this.update(domain);
+  }
+
+  update(domain: DomainResult): void {
+    const keep = new Map<string, RecordRow>();
+    for (const record of domain.records) {
+      const key = recordKey(record);
+      const row = this.rows.get(key) ?? new RecordRow(record);
+      row.update(record);
+      keep.set(key, row);
+    }
+    this.rows = keep;
+    placeInOrder(
+      this.tbody,
+      [...keep.values()].flatMap((row) => row.rows),
+    );
+    const lines = zoneFileLines(domain);
+    if (lines.join('\n') === this.zoneText) return;
+    this.zoneText = lines.join('\n');
+    // One block per line, for the hanging indent of a wrapped line (domains.css).
+    this.zone.replaceChildren(
+      ...lines.map((line) => el('span', { className: 'zone-line', textContent: line })),
+    );
+  }
+}
