@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Generate the client's types from the server's OpenAPI document, so nothing is written twice:
-// `src/generated/openapi.ts` (paths and components as TypeScript) and `dist/openapi.json`.
+// `src/generated/openapi.ts` (paths and components as TypeScript) and `openapi.json` (at the
+// package's root, where even Node 10-style resolution finds `@service/client/openapi.json`).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,5 +24,4 @@ const ast = await openapiTS(parsed);
 const banner = "// Generated from the server's /openapi.json by scripts/generate.mjs. Do not edit.\n";
 mkdirSync(path.join(here, '../src/generated'), { recursive: true });
 writeFileSync(path.join(here, '../src/generated/openapi.ts'), banner + astToString(ast));
-mkdirSync(path.join(here, '../dist'), { recursive: true });
-writeFileSync(path.join(here, '../dist/openapi.json'), `${JSON.stringify(parsed, null, 2)}\n`);
+writeFileSync(path.join(here, '../openapi.json'), `${JSON.stringify(parsed, null, 2)}\n`);

@@ -14,11 +14,19 @@ import { ItemFailedError, ServiceApiError, VerificationTimeoutError } from './er
 import type { components, paths } from './generated/openapi.js';
 import { retryingFetch } from './retrying-fetch.js';
 
+/**
+ * An item envelope of the API as a discriminated union: the API fills exactly one of `data` and
+ * `error`, so narrowing on one (`if (result.error) … else result.data`) gives the other.
+ */
+export type Envelope<S extends { data: unknown; error: unknown }> =
+  | (Omit<S, 'data' | 'error'> & { data: NonNullable<S['data']>; error: null })
+  | (Omit<S, 'data' | 'error'> & { data: null; error: NonNullable<S['error']> });
+
 export type DomainResult = components['schemas']['DomainResult'];
 export type DnsRecord = components['schemas']['DnsRecord'];
-export type DomainEnvelope = components['schemas']['DomainEnvelope'];
-export type DeleteEnvelope = components['schemas']['DeleteEnvelope'];
-export type HistoryEnvelope = components['schemas']['HistoryEnvelope'];
+export type DomainEnvelope = Envelope<components['schemas']['DomainEnvelope']>;
+export type DeleteEnvelope = Envelope<components['schemas']['DeleteEnvelope']>;
+export type HistoryEnvelope = Envelope<components['schemas']['HistoryEnvelope']>;
 /** `Transactional` or `Marketing`, as the API's DomainResult schema names them. */
 export type DomainType = DomainResult['type'];
 
@@ -52,53 +60,82 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
+/** A typed client of every route of the API (openapi-fetch over {@link paths}). */
+export type ApiClient = ReturnType<typeof createClient<paths>>;
+
+/**
+ * A typed client of **every** route (templates, images, health too), checked against the API at
+ * compile time, with the same key, timeouts and retries as `ServiceClient`. Its calls answer
+ * openapi-fetch's `{data, error, response}` instead of throwing.
+ *
+ * @example
+ * const api = createApiClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: browserKey });
+ * const { data, error } = await api.GET('/api/public/templates', { params: { query: { limit: '50' } } });
+ */
+export function createApiClient(options: Omit<ServiceClientOptions, 'batchSize'>): ApiClient {
+  if (!options.baseUrl) throw new TypeError('ServiceClient needs baseUrl, e.g. http://127.0.0.1:3000');
+  if (!options.apiKey) throw new TypeError('ServiceClient needs apiKey');
+  return createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: options.apiKey },
+    fetch: retryingFetch({
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retries: options.retries ?? 3,
+      maxDelayMs: options.maxRetryDelayMs ?? 30_000,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    }),
+  });
+}
+
 export class ServiceClient {
-  private readonly api: ReturnType<typeof createClient<paths>>;
+  private readonly api: ApiClient;
   private readonly batchSize: number;
 
   constructor(options: ServiceClientOptions) {
-    if (!options.baseUrl) throw new TypeError('ServiceClient needs baseUrl, e.g. http://127.0.0.1:3000');
-    if (!options.apiKey) throw new TypeError('ServiceClient needs apiKey');
+    this.api = createApiClient(options);
     this.batchSize = options.batchSize ?? 100;
-    this.api = createClient<paths>({
-      baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      headers: { authorization: options.apiKey },
-      fetch: retryingFetch({
-        timeoutMs: options.timeoutMs ?? 10_000,
-        retries: options.retries ?? 3,
-        maxDelayMs: options.maxRetryDelayMs ?? 30_000,
-        fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-      }),
-    });
   }
 
   /** `POST /api/public/domain`: register domains (idempotent); one envelope per entry. */
   async registerDomains(
-    domains: { domain: string; domainType: DomainType | string }[],
+    // the API reads the type case-insensitively; sendctl passes the lower-case form
+    domains: { domain: string; domainType: DomainType | Lowercase<DomainType> }[],
   ): Promise<DomainEnvelope[]> {
-    return this.batched(domains, async (batch) =>
-      unwrap(await this.api.POST('/api/public/domain', { body: { domains: batch } })),
+    return this.batched(
+      domains,
+      async (batch) =>
+        unwrap(await this.api.POST('/api/public/domain', { body: { domains: batch } })) as DomainEnvelope[],
     );
   }
 
   /** `POST /api/public/domain/status`: current statuses (re-checked in DNS when stale). */
   async domainStatus(domains: string[]): Promise<DomainEnvelope[]> {
-    return this.batched(domains, async (batch) =>
-      unwrap(await this.api.POST('/api/public/domain/status', { body: { domains: batch } })),
+    return this.batched(
+      domains,
+      async (batch) =>
+        unwrap(
+          await this.api.POST('/api/public/domain/status', { body: { domains: batch } }),
+        ) as DomainEnvelope[],
     );
   }
 
   /** `POST /api/public/domain/history`: each domain's status changes, newest first. */
   async domainHistory(domains: string[]): Promise<HistoryEnvelope[]> {
-    return this.batched(domains, async (batch) =>
-      unwrap(await this.api.POST('/api/public/domain/history', { body: { domains: batch } })),
+    return this.batched(
+      domains,
+      async (batch) =>
+        unwrap(
+          await this.api.POST('/api/public/domain/history', { body: { domains: batch } }),
+        ) as HistoryEnvelope[],
     );
   }
 
   /** `DELETE /api/public/domain`: delete registrations; one envelope per name. */
   async deleteDomains(domains: string[]): Promise<DeleteEnvelope[]> {
-    return this.batched(domains, async (batch) =>
-      unwrap(await this.api.DELETE('/api/public/domain', { body: { domains: batch } })),
+    return this.batched(
+      domains,
+      async (batch) =>
+        unwrap(await this.api.DELETE('/api/public/domain', { body: { domains: batch } })) as DeleteEnvelope[],
     );
   }
 

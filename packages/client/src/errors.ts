@@ -18,8 +18,10 @@ export class ServiceApiError extends Error {
     readonly details?: ApiErrorBody['details'],
     /** The `x-request-id` of the response, to quote when reporting a problem. */
     readonly requestId?: string,
+    /** `cause`: the network error behind a `NETWORK_ERROR`. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -1,11 +1,14 @@
 /** Lines for a BIND zone file (absolute names, TTL 3600), from a domain result. */
 export { bindLines as zoneFileLines } from './cli/format.js';
 export {
+  type ApiClient,
+  createApiClient,
   type DeleteEnvelope,
   type DnsRecord,
   type DomainEnvelope,
   type DomainResult,
   type DomainType,
+  type Envelope,
   type HistoryEnvelope,
   ServiceClient,
   type ServiceClientOptions,

@@ -51,7 +51,10 @@ export function retryingFetch(options: RetryOptions): typeof fetch {
             timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
             timedOut
               ? `no answer within ${options.timeoutMs} ms from ${request.url}`
-              : `cannot reach ${request.url}: ${(error as Error).message}`,
+              : `cannot reach ${request.url}: ${describeFailure(error)}`,
+            undefined,
+            undefined,
+            { cause: error },
           );
         }
         await sleep(backoff);
@@ -63,4 +66,18 @@ export function retryingFetch(options: RetryOptions): typeof fetch {
       await sleep(Math.min(wait, options.maxDelayMs));
     }
   };
+}
+
+/**
+ * Why a request never got an answer, with the reason Node's fetch keeps in `cause` ("fetch
+ * failed" alone says nothing): `connect ECONNREFUSED 127.0.0.1:3000`, `bad port`, a DNS failure.
+ */
+export function describeFailure(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    const text = typeof code === 'string' && !e.message.includes(code) ? `${e.message} (${code})` : e.message;
+    if (text && !parts.includes(text)) parts.push(text);
+  }
+  return parts.join(': ') || String(error);
 }

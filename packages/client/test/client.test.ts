@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
+import { findFreeTcpPort } from '../../server/src/test-support/child-process.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
 import { ItemFailedError, ServiceApiError, ServiceClient, VerificationTimeoutError } from '../src/index.js';
 import { retryAfterMs } from '../src/retrying-fetch.js';
@@ -125,11 +126,26 @@ describe('ServiceClient', () => {
     const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
     const slow = new ServiceClient({ baseUrl: url, apiKey: 'k', timeoutMs: 200, retries: 1 });
     assert.equal(((await slow.listDomains().catch((e: unknown) => e)) as ServiceApiError).code, 'TIMEOUT');
-    const down = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', retries: 1 });
-    assert.equal(
-      ((await down.listDomains().catch((e: unknown) => e)) as ServiceApiError).code,
-      'NETWORK_ERROR',
-    );
+    // the reason is in the message, not just "fetch failed", and the network error is its cause
+    const badPort = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', retries: 1 });
+    const refusedPort = new ServiceClient({
+      baseUrl: `http://127.0.0.1:${await findFreeTcpPort()}`,
+      apiKey: 'k',
+      retries: 0,
+    });
+    const cases: [ServiceClient, RegExp][] = [
+      [badPort, /^cannot reach http:\/\/127\.0\.0\.1:9\/api\/public\/domain: fetch failed: bad port$/],
+      [
+        refusedPort,
+        /^cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/public\/domain: fetch failed: connect ECONNREFUSED/,
+      ],
+    ];
+    for (const [down, message] of cases) {
+      const error = (await down.listDomains().catch((e: unknown) => e)) as ServiceApiError;
+      assert.equal(error.code, 'NETWORK_ERROR');
+      assert.match(error.message, message);
+      assert.ok(error.cause instanceof Error, 'the network error is kept as the cause');
+    }
   });
 
   test('waitForVerification resolves when DNS catches up, reporting progress', async () => {
@@ -192,7 +208,7 @@ test('Retry-After is read as seconds or as an HTTP date', () => {
 });
 
 test('the generated types come from the live server’s /openapi.json', async () => {
-  const built = JSON.parse(readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'));
+  const built = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
   const live = await (await fetch(`${t.url}/openapi.json`)).json();
   assert.deepEqual(built, live);
   const generated = readFileSync(new URL('../src/generated/openapi.ts', import.meta.url), 'utf8');

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PACKAGE_DIR } from '../test-support/server.js';
 import {
   workspaceBin as bin,
   installPacked,
   runOrFail as run,
   type ScratchInstall,
-} from '../../server/src/test-support/tarball.js';
-import { PACKAGE_DIR } from '../test-support/server.js';
+} from '../test-support/tarball.js';
 
 let packed: ScratchInstall;
 const installed = () => path.join(packed.project, 'node_modules/@service/email-builder');

@@ -220,9 +220,16 @@ export interface paths {
                     "application/json": {
                         /** @description At most 100 entries. */
                         domains: {
-                            /** @description A fully qualified domain or subdomain name. */
+                            /**
+                             * @description A fully qualified domain or subdomain name.
+                             * @example mail.example.com
+                             */
                             domain: string;
-                            /** @description `Transactional` or `Marketing` (case-insensitive). */
+                            /**
+                             * @description `Transactional` or `Marketing` (case-insensitive).
+                             * @example Transactional
+                             * @example Marketing
+                             */
                             domainType: string;
                         }[];
                     };
