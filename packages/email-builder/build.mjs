@@ -24,18 +24,25 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
 };
+/** Every module of the package: the ESM build keeps them apart (see below). */
+const modules = readdirSync(path.join(here, 'src'), { recursive: true })
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && file !== 'iife.ts')
+  .map((file) => path.join(here, 'src', file));
 await Promise.all([
-  // Code splitting: what the editor loads on demand (the template picker, the stores, the starter
-  // gallery) becomes chunks in dist/chunks/ that a host's bundler loads only when it is used.
+  // ESM, one file per module, as the sources are: a host's bundler then takes only the modules an
+  // import reaches (renderTemplate alone is a few hundred bytes, not the editor), and what the
+  // editor loads on demand (the template picker, the stores, the starter gallery) stays behind
+  // its dynamic import().
   esbuild.build({
-    ...common,
-    entryPoints: { index: entry, templates: templatesEntry },
+    entryPoints: modules,
+    bundle: false,
     format: 'esm',
     platform: 'neutral',
-    external,
-    splitting: true,
+    target: 'es2020',
     outdir: dist,
-    chunkNames: 'chunks/[name]-[hash]',
+    outbase: path.join(here, 'src'),
+    logLevel: 'warning',
+    legalComments: 'none',
   }),
   ...[
     [entry, 'index.cjs'],

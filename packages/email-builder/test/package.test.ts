@@ -78,7 +78,7 @@ describe('the package', () => {
       assert.equal(typeof mod.MailPreview, 'function');
       assert.match(mod.renderEmail({ type: 'doc', content: [{ type: 'paragraph' }] }), /^<!DOCTYPE html>/);
     }
-    const templates = await import(pathToFileURL(path.join(dist, 'templates.js')).href);
+    const templates = await import(pathToFileURL(path.join(dist, 'templates/index.js')).href);
     const templatesCjs = createRequire(import.meta.url)(path.join(dist, 'templates.cjs'));
     for (const mod of [templates, templatesCjs]) {
       assert.equal(typeof mod.HttpTemplateStore, 'function');

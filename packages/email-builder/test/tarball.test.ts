@@ -61,6 +61,31 @@ describe('the packed @service/email-builder', () => {
     assert.equal(out.trim(), 'true true false');
   });
 
+  it('lets a bundler take only what an import reaches', async () => {
+    // the issue's budget: renderTemplate alone within 3 KB gzipped (it pulled the editor, 32 KB)
+    const { build } = await import('esbuild');
+    const { gzipSync } = await import('node:zlib');
+    const size = async (names: string) => {
+      const out = await build({
+        stdin: { contents: `export { ${names} } from '@service/email-builder';`, resolveDir: packed.project },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+      });
+      return gzipSync(out.outputFiles[0]!.contents).length;
+    };
+    const template = await size('renderTemplate');
+    assert.ok(template <= 3 * 1024, `renderTemplate: ${template} bytes gzipped`);
+    const preview = await size('MailPreview');
+    assert.ok(
+      preview < (await size('ServiceEditor')) / 4,
+      `MailPreview: ${preview} bytes, without the editor`,
+    );
+  });
+
   it('ships the docs its README links to', () => {
     const readme = readFileSync(path.join(installed(), 'README.md'), 'utf8');
     const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)\s]+)\)/g)].map((m) => m[1]!);
