@@ -471,6 +471,13 @@ describe('the domains dashboard', () => {
         body: { domains: [{ domain: name, domainType: 'Transactional' }] },
       });
       const p = view.page;
+      // The test drives every attempt: focus or visibility changes the browser may send as other
+      // pages come and go would bring an attempt forward (the page retries when the tab comes back).
+      await p.addInitScript(`{
+        const swallow = (event) => event.stopImmediatePropagation();
+        window.addEventListener('focus', swallow, true);
+        document.addEventListener('visibilitychange', swallow, true);
+      }`);
       let failedRequests = 0;
       p.on('requestfailed', () => failedRequests++);
       await p.clock.install();
@@ -494,12 +501,21 @@ describe('the domains dashboard', () => {
       // One request per attempt, 5, 10, 20, 40, then 60 s apart, counted down on the page.
       const countdown = p.locator('#offline-countdown');
       for (const [i, delay] of [5, 10, 20, 40, 60, 60].entries()) {
-        const shown = `Retrying in ${delay} s (attempt ${i + 2}).`;
-        await waitUntil(`the countdown from ${delay} s`, async () => (await countdown.innerText()) === shown);
+        const pattern = new RegExp(`^Retrying in (\\d+) s \\(attempt ${i + 2}\\)\\.$`);
+        let left = 0;
+        await waitUntil(`the countdown of attempt ${i + 2}`, async () => {
+          left = Number(pattern.exec(await countdown.innerText())?.[1] ?? 0);
+          return left > 0;
+        });
+        // the first countdown may start within the clock step that met the closed server, and
+        // have ticked for the rest of it; every later one starts with the clock paused
+        if (i === 0) assert.ok(left <= delay, `attempt 2 in ${left} s`);
+        else assert.equal(left, delay, `attempt ${i + 2} after ${delay} s`);
         await waitUntil('the failed requests counted', () => failedRequests === i + 1);
-        await p.clock.runFor((delay - 3) * 1000);
-        assert.equal(await countdown.innerText(), `Retrying in 3 s (attempt ${i + 2}).`);
-        await p.clock.runFor(3000);
+        await p.clock.runFor((left - 1) * 1000);
+        assert.equal(await countdown.innerText(), `Retrying in 1 s (attempt ${i + 2}).`);
+        assert.equal(failedRequests, i + 1, 'no attempt before its time');
+        await p.clock.runFor(1000);
       }
       await waitUntil('the last attempt to fail', () => failedRequests === 7);
       // The age of the statuses kept moving while offline.
