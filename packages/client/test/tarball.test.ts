@@ -5,33 +5,20 @@
  * node16 resolutions, as ESM and as CommonJS, without the DOM library.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   workspaceBin as bin,
+  compileInEverySetup,
   installPacked,
+  readmeTypeScript,
   runOrFail as run,
   type ScratchInstall,
 } from '../../email-builder/test-support/tarball.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 let packed: ScratchInstall;
-
-/** The README's ```ts blocks. */
-function readmeBlocks(): string[] {
-  const readme = readFileSync(path.join(packageDir, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
-
-/** A block as a module: its imports on top, the rest in an async function (CommonJS has no top-level await). */
-function asModule(block: string): string {
-  const lines = block.split('\n');
-  const imports = lines.filter((l) => l.startsWith('import '));
-  const body = lines.filter((l) => !l.startsWith('import '));
-  return `${imports.join('\n')}\nexport async function example(): Promise<void> {\n${body.join('\n')}\n}\n`;
-}
 
 before(() => {
   packed = installPacked(packageDir, ['@types/node', 'typescript']);
@@ -67,39 +54,8 @@ describe('the packed @service/client', () => {
   });
 
   it('compiles the README’s examples under strict, bundler and node16, ESM and CommonJS, without the DOM', () => {
-    const blocks = readmeBlocks();
+    const blocks = readmeTypeScript(path.join(packageDir, 'README.md'));
     assert.ok(blocks.length >= 3, `README blocks found: ${blocks.length}`);
-    const setups = [
-      { name: 'bundler-esm', type: 'module', module: 'esnext', resolution: 'bundler' },
-      { name: 'node16-esm', type: 'module', module: 'node16', resolution: 'node16' },
-      { name: 'node16-cjs', type: 'commonjs', module: 'node16', resolution: 'node16' },
-      { name: 'bundler-cjs', type: 'commonjs', module: 'esnext', resolution: 'bundler' },
-    ];
-    for (const setup of setups) {
-      const dir = path.join(packed.project, setup.name);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: setup.type }));
-      const files = blocks.map((block, i) => {
-        writeFileSync(path.join(dir, `example${i}.ts`), asModule(block));
-        return `example${i}.ts`;
-      });
-      writeFileSync(
-        path.join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            target: 'es2022',
-            module: setup.module,
-            moduleResolution: setup.resolution,
-            lib: ['es2023'],
-            types: ['node'],
-            skipLibCheck: false,
-          },
-          files,
-        }),
-      );
-      run(path.join(packed.project, 'node_modules/.bin/tsc'), ['-p', dir], dir);
-    }
+    compileInEverySetup(packed.project, blocks, { lib: ['es2023'], types: ['node'] });
   });
 });

@@ -55,3 +55,56 @@ export function installPacked(packageDir: string, extras: string[] = []): Scratc
   );
   return { tarball, project, remove: () => rmSync(scratch, { recursive: true, force: true }) };
 }
+
+/** The ```ts blocks of a README. */
+export function readmeTypeScript(readmePath: string): string[] {
+  const readme = readFileSync(readmePath, 'utf8');
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+/** A block as a module: its imports on top, the rest in an async function (CommonJS has no top-level await). */
+function asModule(block: string): string {
+  const lines = block.split('\n');
+  const imports = lines.filter((l) => l.startsWith('import '));
+  const body = lines.filter((l) => !l.startsWith('import '));
+  return `${imports.join('\n')}\nexport async function example(): Promise<void> {\n${body.join('\n')}\n}\n`;
+}
+
+/** The four ways a TypeScript project may resolve a package: bundler and node16, ESM and CommonJS. */
+const SETUPS = [
+  { name: 'bundler-esm', type: 'module', module: 'esnext', resolution: 'bundler' },
+  { name: 'node16-esm', type: 'module', module: 'node16', resolution: 'node16' },
+  { name: 'node16-cjs', type: 'commonjs', module: 'node16', resolution: 'node16' },
+  { name: 'bundler-cjs', type: 'commonjs', module: 'esnext', resolution: 'bundler' },
+] as const;
+
+/**
+ * Compiles `blocks` under `strict` in each of the four setups, inside the scratch project (which
+ * has `typescript` installed), with the given `lib` and `types`; fails with tsc's output.
+ */
+export function compileInEverySetup(
+  project: string,
+  blocks: string[],
+  options: { lib: string[]; types: string[] },
+): void {
+  for (const setup of SETUPS) {
+    const dir = path.join(project, setup.name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: setup.type }));
+    const files = blocks.map((block, i) => {
+      writeFileSync(path.join(dir, `example${i}.ts`), asModule(block));
+      return `example${i}.ts`;
+    });
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: 'es2022',
+      module: setup.module,
+      moduleResolution: setup.resolution,
+      skipLibCheck: false,
+      ...options,
+    };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+    runOrFail(path.join(project, 'node_modules/.bin/tsc'), ['-p', dir], dir);
+  }
+}

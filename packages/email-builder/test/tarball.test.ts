@@ -3,7 +3,7 @@
  * workspace. publint (strict) and arethetypeswrong find no problem (the stylesheet entry aside:
  * it has no types to find); every entry point loads with `require` and with `import` in Node;
  * an error from one build is `instanceof` the other's class (the dual-package hazard); the
- * README's doc links resolve inside the package.
+ * README's TypeScript compiles; its doc links resolve inside the package.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +12,9 @@ import { after, before, describe, it } from 'node:test';
 import { PACKAGE_DIR } from '../test-support/server.js';
 import {
   workspaceBin as bin,
+  compileInEverySetup,
   installPacked,
+  readmeTypeScript,
   runOrFail as run,
   type ScratchInstall,
 } from '../test-support/tarball.js';
@@ -21,7 +23,7 @@ let packed: ScratchInstall;
 const installed = () => path.join(packed.project, 'node_modules/@service/email-builder');
 
 before(() => {
-  packed = installPacked(PACKAGE_DIR);
+  packed = installPacked(PACKAGE_DIR, ['typescript']);
 });
 
 after(() => packed.remove());
@@ -84,6 +86,13 @@ describe('the packed @service/email-builder', () => {
       preview < (await size('ServiceEditor')) / 4,
       `MailPreview: ${preview} bytes, without the editor`,
     );
+  });
+
+  it('compiles the README’s TypeScript under strict, bundler and node16, ESM and CommonJS', () => {
+    // browser code, so with the DOM; the one js block imports a host's own module and is left out
+    const blocks = readmeTypeScript(path.join(PACKAGE_DIR, 'README.md'));
+    assert.ok(blocks.length >= 7, `README blocks found: ${blocks.length}`);
+    compileInEverySetup(packed.project, blocks, { lib: ['es2023', 'dom', 'dom.iterable'], types: [] });
   });
 
   it('ships the docs its README links to', () => {
