@@ -421,12 +421,20 @@ describe('the domains dashboard', () => {
 
       const added = `z3.${ZONE}`;
       await p.fill('#register-names', added);
-      await p.click('#register-button');
+      // by keyboard: the button keeps the focus while it works (disabling it dropped the focus)
+      await p.focus('#register-button');
+      await p.keyboard.press('Enter');
       const addedCard = p.locator(`article[data-domain="${added}"]`);
       await addedCard.locator('table.records').waitFor();
       await waitUntil('the announcement', async () =>
         /^Registered z3\.example\.test: publish/.test(await notice.innerText()),
       );
+      assert.equal(
+        await p.evaluate('document.activeElement?.id'),
+        'register-button',
+        'the button kept the focus',
+      );
+      assert.equal(await p.getAttribute('#register-button', 'aria-disabled'), null, 'and works again');
       const box = (await addedCard.boundingBox())!;
       assert.ok(box.y >= 0 && box.y + 60 <= LAPTOP.height, `the new card's head is at ${box.y} px`);
       assert.ok(Number(await p.evaluate('window.scrollY')) > 0, 'the page did not scroll');

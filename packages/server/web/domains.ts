@@ -250,9 +250,12 @@ async function poll(): Promise<void> {
   }
 }
 
+/** A registration under way: the button says so with aria-disabled, as `disabled` would drop its focus. */
+let registering = false;
+
 async function register(event: SubmitEvent): Promise<void> {
   event.preventDefault();
-  if (!client) return;
+  if (!client || registering) return;
   const input = $<HTMLInputElement>('register-names');
   const names = input.value.split(/[\s,]+/).filter(Boolean);
   // The select's options are the API's two types, spelled as it spells them (domains.html).
@@ -260,7 +263,8 @@ async function register(event: SubmitEvent): Promise<void> {
   const errors = $('register-errors');
   const button = $<HTMLButtonElement>('register-button');
   errors.replaceChildren();
-  button.disabled = true;
+  registering = true;
+  button.setAttribute('aria-disabled', 'true');
   try {
     const envelopes = await client.registerDomains(names.map((domain) => ({ domain, domainType })));
     const failures = envelopes.flatMap((e, i) =>
@@ -288,7 +292,8 @@ async function register(event: SubmitEvent): Promise<void> {
         el('ul', { className: 'errors-list' }, el('li', { textContent: describeFailure(error) })),
       );
   } finally {
-    button.disabled = false;
+    registering = false;
+    button.removeAttribute('aria-disabled');
   }
 }
 
