@@ -1,12 +1,15 @@
 // The custom-block example of docs/custom-blocks.md, defined outside the package as a host
 // writes it, through everything that reads a document without a browser: checking, email HTML
-// (with its Outlook button), plain text, problems, branding, and the errors of bad definitions.
+// (with its Outlook button), plain text, problems, branding, its rendering used alone, and the
+// errors of bad definitions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   applyBranding,
   type BlockDefinition,
+  type BlockRendering,
   checkDocument,
+  cleanDocument,
   defineBlock,
   findProblems,
   type JSONNode,
@@ -17,7 +20,9 @@ import {
 
 // A URL held in a variable: the example is plain JavaScript outside this TypeScript project.
 const EXAMPLE = new URL('../docs/examples/product-card.mjs', import.meta.url).href;
+const RENDERING = new URL('../docs/examples/product-card-rendering.mjs', import.meta.url).href;
 const { blocks } = (await import(EXAMPLE)) as { blocks: BlockDefinition[] };
+const { renderings } = (await import(RENDERING)) as { renderings: BlockRendering[] };
 
 const card = (attrs: Record<string, unknown>): JSONNode => ({
   type: 'doc',
@@ -91,13 +96,46 @@ describe('a custom block defined outside the package', () => {
     assert.equal(kept.content?.[1]?.attrs?.buttonColor, '#111111');
   });
 
+  it('renders, brands and lists problems from its rendering alone, as from the full block', () => {
+    const own = card({ title: 'Mug', buttonColor: '#111111' });
+    assert.equal(renderEmail(DOC, { blocks: renderings }), renderEmail(DOC, { blocks }));
+    assert.equal(renderText(DOC, { blocks: renderings }), renderText(DOC, { blocks }));
+    assert.deepEqual(cleanDocument(own, { blocks: renderings }), cleanDocument(own, { blocks }));
+    assert.deepEqual(findProblems(own, { blocks: renderings }), findProblems(own, { blocks }));
+    const brand = { brandColor: '#e11d48' };
+    assert.deepEqual(
+      applyBranding(card({ title: 'Mug' }), brand, undefined, { blocks: renderings }),
+      applyBranding(card({ title: 'Mug' }), brand, undefined, { blocks }),
+    );
+  });
+
+  it('renders an inline block inside text, whether its rendering or only its spec says inline', () => {
+    const chip = { attrs: {}, render: () => '<b>chip</b>', text: () => 'chip' };
+    const inText: JSONNode = {
+      type: 'doc',
+      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'a ' }, { type: 'chip' }] }],
+    };
+    for (const block of [
+      { ...chip, name: 'chip', inline: true },
+      { ...chip, name: 'chip', spec: { inline: true, group: 'inline', atom: true } },
+    ]) {
+      assert.match(renderEmail(inText, { blocks: [block] }), /a <b>chip<\/b>/);
+      const between = { ...block, inline: false, spec: { group: 'block' } };
+      assert.throws(() => renderEmail(inText, { blocks: [between] }), /SEB_ERR_UNKNOWN_NODE/);
+    }
+    const full = [
+      defineBlock({ ...chip, name: 'chip', inline: true, spec: { group: 'inline', atom: true } }),
+    ];
+    assert.equal(checkDocument(inText, { blocks: full }).content?.[0]?.content?.[1]?.type, 'chip');
+  });
+
   it('refuses definitions it cannot use, naming the block', () => {
     const minimal = { attrs: {}, spec: { group: 'block' }, render: () => '', text: () => '' };
     for (const [bad, reason] of [
       [{ ...minimal, name: 'paragraph' }, /"paragraph": a block of that name exists already/],
       [{ ...minimal, name: '1card' }, /the name must be letters and digits/],
       [{ ...minimal, name: 'card', render: undefined }, /render and text are required/],
-      [{ ...minimal, name: 'card', spec: undefined }, /spec is required/],
+      [{ ...minimal, name: 'card', attrs: undefined }, /attrs is required/],
     ] as const) {
       assert.throws(
         () => renderEmail({ type: 'doc', content: [] }, { blocks: [bad as unknown as BlockDefinition] }),
@@ -107,5 +145,16 @@ describe('a custom block defined outside the package', () => {
     }
     const twice = defineBlock({ ...minimal, name: 'card' });
     assert.throws(() => checkDocument({ type: 'doc' }, { blocks: [twice, twice] }), /SEB_ERR_BLOCK/);
+  });
+
+  it('renders a block without a spec, and refuses it where the schema is made of specs', () => {
+    const rendering = { name: 'card', attrs: {}, render: () => '<p>card</p>', text: () => 'card' };
+    const doc: JSONNode = { type: 'doc', content: [{ type: 'card' }] };
+    assert.match(renderEmail(doc, { blocks: [rendering] }), /<p>card<\/p>/);
+    assert.throws(
+      () => checkDocument(doc, { blocks: [rendering as unknown as BlockDefinition] }),
+      (e: unknown) =>
+        e instanceof ServiceEditorError && e.code === 'SEB_ERR_BLOCK' && /spec is required/.test(e.message),
+    );
   });
 });

@@ -81,6 +81,9 @@ describe('the packed @service/email-builder', () => {
     };
     const template = await size('renderTemplate');
     assert.ok(template <= 3 * 1024, `renderTemplate: ${template} bytes gzipped`);
+    // the renderers read blocks through their renderings: no ProseMirror, menus or icons (43 KB)
+    const renderers = await size('renderEmail, renderText');
+    assert.ok(renderers <= 15 * 1024, `renderEmail and renderText: ${renderers} bytes gzipped`);
     const preview = await size('MailPreview');
     assert.ok(
       preview < (await size('ServiceEditor')) / 4,

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyBranding } from '../src/branding/apply.js';
-import { MARKS_BY_NAME } from '../src/marks/registry.js';
 import type { AttrTable } from '../src/model/attrs.js';
 import { checkDocument } from '../src/model/check.js';
 import { DOC_ATTRS } from '../src/model/doc.js';
@@ -45,7 +44,7 @@ function withDefaults(node: JSONNode): JSONNode {
     ...(node.marks
       ? {
           marks: node.marks.map((m) => {
-            const marks = MARKS_BY_NAME.get(m.type)!.attrs;
+            const marks = BUILT_IN.marksByName.get(m.type)!.attrs;
             return Object.keys(marks).length ? { ...m, attrs: { ...defaults(marks), ...m.attrs } } : m;
           }),
         }

@@ -1,7 +1,7 @@
 import type { AttrTable } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import { type BlockSet, blockSet } from '../nodes/block-set.js';
-import type { ColorRole } from '../nodes/define.js';
+import { type RenderSet, renderSet } from '../nodes/render-set.js';
+import type { ColorRole } from '../nodes/rendering.js';
 import type { BrandSettings } from '../options.js';
 import { readable } from '../render/contrast.js';
 import type { BlockOptions } from '../render/email.js';
@@ -19,7 +19,7 @@ const defined = (o: Attrs): Attrs =>
  * The attributes a block of `type` takes from the brand (its definition's `brand`): values the
  * brand does not give are absent; `{}` for blocks that take nothing.
  */
-export function brandAttrs(set: BlockSet, type: string, brand: Brand): Attrs {
+export function brandAttrs(set: RenderSet, type: string, brand: Brand): Attrs {
   return defined(set.byName.get(type)?.brand?.(brand) ?? {});
 }
 
@@ -122,7 +122,7 @@ export function applyBranding(
   previous?: BrandSettings | Brand | null,
   options: BlockOptions = {},
 ): JSONNode {
-  const set = blockSet(options.blocks);
+  const set = renderSet(options.blocks);
   const next = checkBranding(branding).brand;
   const prev = previous === undefined ? null : checkBranding(previous).brand;
   const marks = (list: JSONMark[] | undefined) =>

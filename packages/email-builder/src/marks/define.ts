@@ -1,37 +1,12 @@
 import type { MarkSpec, MarkType } from 'prosemirror-model';
 import type { Command } from 'prosemirror-state';
-import type { AttrTable } from '../model/attrs.js';
-import type { Attrs, ColorRole, RenderContext } from '../nodes/define.js';
+import type { MarkRendering } from './rendering.js';
 
-/** What a mark's email renderer knows of the text it wraps. */
-export interface MarkedText {
-  /**
-   * The text's colour in light mode: its text colour, else a link's, else the body text colour
-   * (marks that set a colour render outside the ones that might need it, so it holds for the
-   * whole run the mark wraps).
-   */
-  ink: string;
-}
-
-/**
- * One inline mark: attributes, ProseMirror spec, and the email HTML that wraps marked text.
- * Marks render in registry order, outermost first.
- */
-export interface MarkDefinition {
-  name: string;
-  attrs: AttrTable;
+/** One inline mark of the editor: its {@link MarkRendering}, ProseMirror spec and shortcuts. */
+export interface MarkDefinition extends MarkRendering {
   spec: MarkSpec;
-  /**
-   * The opening and closing tags around marked text, or null when the attrs make it a no-op.
-   * `ctx` gives an explicit text colour its dark-mode class ({@link RenderContext.darkTextAttr}).
-   */
-  render(attrs: Attrs, ctx: RenderContext, text: MarkedText): [string, string] | null;
-  /** Plain-text suffix after the marked run (links add their URL). */
-  textSuffix?(attrs: Attrs, text: string): string;
   /** Keyboard shortcuts that toggle or apply this mark (`Mod-b`). */
   keys?(type: MarkType): Record<string, Command>;
-  /** Colour attributes that stand for the brand and follow a change of the brand colour. */
-  colors?: Readonly<Record<string, ColorRole>>;
 }
 
 /** Identity with a type. */

@@ -1,9 +1,12 @@
-import { bold, italic, strike, underline } from './basic.js';
+import { bold, italic, strike, underline } from './basic/index.js';
 import type { MarkDefinition } from './define.js';
-import { link } from './link.js';
-import { fontSize, highlight, textColor } from './style.js';
+import { link } from './link/index.js';
+import { fontSize, highlight, textColor } from './style/index.js';
 
-/** Every mark, outermost first (links wrap styled text). One line per mark. */
+/**
+ * Every mark of the editor, one line per mark, each built from its rendering in
+ * `render-registry.ts` and in the same order (outermost first).
+ */
 export const MARKS: readonly MarkDefinition[] = [
   link,
   textColor,
@@ -14,6 +17,3 @@ export const MARKS: readonly MarkDefinition[] = [
   underline,
   strike,
 ];
-
-/** The marks by name. */
-export const MARKS_BY_NAME: ReadonlyMap<string, MarkDefinition> = new Map(MARKS.map((m) => [m.name, m]));

@@ -1,4 +1,4 @@
-import { blockSet } from '../nodes/block-set.js';
+import { renderSet } from '../nodes/render-set.js';
 import { type ContentProblem, PROBLEMS } from '../problems.js';
 import type { BlockOptions } from '../render/email.js';
 import { cleanAttrs } from './attrs.js';
@@ -14,7 +14,7 @@ import type { JSONNode } from './types.js';
  * findProblems(editor.getJSON()) // [{ code: 'SEB_PROBLEM_NO_ADDRESS', block: 'footer', path: [7], … }]
  */
 export function findProblems(doc: JSONNode, options: BlockOptions = {}): ContentProblem[] {
-  const set = blockSet(options.blocks);
+  const set = renderSet(options.blocks);
   const out: ContentProblem[] = [];
   const walk = (node: JSONNode, path: number[]) => {
     const def = set.byName.get(node.type);

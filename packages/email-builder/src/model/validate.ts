@@ -1,6 +1,6 @@
 import { ServiceEditorError } from '../errors.js';
-import { MARKS_BY_NAME } from '../marks/registry.js';
-import { type BlockSet, blockSet } from '../nodes/block-set.js';
+import { MARK_RENDERINGS_BY_NAME } from '../marks/render-registry.js';
+import { type RenderSet, renderSet } from '../nodes/render-set.js';
 import type { BlockOptions } from '../render/email.js';
 import { cleanAttrs } from './attrs.js';
 import { DOC_ATTRS } from './doc.js';
@@ -9,7 +9,7 @@ import type { JSONMark, JSONNode } from './types.js';
 function cleanMark(mark: JSONMark, path: string): JSONMark {
   if (!mark || typeof mark !== 'object')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `a mark at ${path} is not an object` });
-  const def = MARKS_BY_NAME.get(mark.type);
+  const def = MARK_RENDERINGS_BY_NAME.get(mark.type);
   if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(mark.type) });
   const attrs = cleanAttrs(def.attrs, mark.attrs);
   return Object.keys(attrs).length ? { type: mark.type, attrs } : { type: mark.type };
@@ -29,18 +29,18 @@ export function cleanDocument(doc: unknown, options: BlockOptions = {}): JSONNod
   return {
     type: 'doc',
     attrs: cleanAttrs(DOC_ATTRS, root.attrs),
-    content: cleanChildren(blockSet(options.blocks), root.content, 'doc'),
+    content: cleanChildren(renderSet(options.blocks), root.content, 'doc'),
   };
 }
 
-function cleanChildren(set: BlockSet, content: unknown, path: string): JSONNode[] {
+function cleanChildren(set: RenderSet, content: unknown, path: string): JSONNode[] {
   if (content === undefined) return [];
   if (!Array.isArray(content))
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.content is not an array` });
   return content.map((child, i) => cleanNode(set, child, `${path}.content[${i}]`));
 }
 
-function cleanNode(set: BlockSet, node: unknown, path: string): JSONNode {
+function cleanNode(set: RenderSet, node: unknown, path: string): JSONNode {
   if (!node || typeof node !== 'object')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} is not an object` });
   const n = node as JSONNode;

@@ -1,36 +1,24 @@
 import type { Schema } from 'prosemirror-model';
-import { ServiceEditorError } from '../errors.js';
 import type { MarkDefinition } from '../marks/define.js';
 import { MARKS } from '../marks/registry.js';
 import { createSchema } from '../schema.js';
 import type { BlockDefinition } from './define.js';
 import { BLOCKS } from './registry.js';
+import { checkCustomBlocks, type RenderSet, setOf } from './render-set.js';
 
 /**
- * The blocks and marks one editor or one renderer knows: the built-in ones, plus a host's
- * custom blocks. Everything that reads a document (the schema, `checkDocument`, the renderers,
- * branding, problems) looks blocks up here, so a custom block is known everywhere at once.
+ * The blocks and marks one editor knows, with their editing halves: the built-in ones, plus a
+ * host's custom blocks. The schema, `checkDocument`, the keys and the menus read them here; the
+ * renderers read the same blocks through a `RenderSet`, which leaves the editing code out.
  */
-export interface BlockSet {
-  readonly blocks: readonly BlockDefinition[];
-  readonly byName: ReadonlyMap<string, BlockDefinition>;
-  readonly marks: readonly MarkDefinition[];
-  readonly marksByName: ReadonlyMap<string, MarkDefinition>;
+export interface BlockSet extends RenderSet<BlockDefinition, MarkDefinition> {
   /** The ProseMirror schema of these blocks and marks, built on first use. */
   schema(): Schema;
 }
 
-const NAME = /^[a-zA-Z][a-zA-Z0-9]{0,63}$/;
-
 function makeSet(blocks: readonly BlockDefinition[]): BlockSet {
   let schema: Schema | undefined;
-  const set: BlockSet = {
-    blocks,
-    byName: new Map(blocks.map((b) => [b.name, b])),
-    marks: MARKS,
-    marksByName: new Map(MARKS.map((m) => [m.name, m])),
-    schema: () => (schema ??= createSchema(set)),
-  };
+  const set: BlockSet = { ...setOf(blocks, MARKS), schema: () => (schema ??= createSchema(set)) };
   return set;
 }
 
@@ -48,21 +36,7 @@ export function blockSet(custom: readonly BlockDefinition[] | undefined): BlockS
   if (!custom || custom.length === 0) return BUILT_IN;
   const known = sets.get(custom);
   if (known) return known;
-  if (!Array.isArray(custom))
-    throw new ServiceEditorError('SEB_ERR_BLOCK', { name: '?', reason: 'blocks must be an array' });
-  const names = new Set(BLOCKS.map((b) => b.name));
-  for (const block of custom) {
-    const name = String((block as Partial<BlockDefinition>)?.name);
-    const fail = (reason: string) => new ServiceEditorError('SEB_ERR_BLOCK', { name, reason });
-    if (!block || typeof block !== 'object') throw fail('expected an object made with defineBlock');
-    if (!NAME.test(name)) throw fail('the name must be letters and digits, starting with a letter');
-    if (name === 'doc' || names.has(name)) throw fail('a block of that name exists already');
-    if (typeof block.render !== 'function' || typeof block.text !== 'function')
-      throw fail('render and text are required');
-    if (!block.spec || typeof block.spec !== 'object') throw fail('spec is required');
-    if (!block.attrs || typeof block.attrs !== 'object') throw fail('attrs is required (use {} for none)');
-    names.add(name);
-  }
+  checkCustomBlocks(custom, true);
   const set = makeSet([...BLOCKS, ...custom]);
   sets.set(custom, set);
   return set;

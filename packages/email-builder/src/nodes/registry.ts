@@ -17,8 +17,9 @@ import { spacer } from './spacer/index.js';
 import { variable } from './variable/index.js';
 
 /**
- * Every built-in node of the editor, one line each. The order is the schema's (the first block
- * is the default) and the slash menu's. `block-set.ts` adds a host's custom blocks after them.
+ * Every built-in node of the editor, one line each, each built from its rendering in
+ * `render-registry.ts`. The order is the schema's (the first block is the default) and the slash
+ * menu's. `block-set.ts` adds a host's custom blocks after them.
  */
 export const BLOCKS: readonly BlockDefinition[] = [
   paragraph,

@@ -2,17 +2,20 @@ import { ServiceEditorError } from '../errors.js';
 import { changedAttrs, cleanAttrs } from '../model/attrs.js';
 import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
-import { type BlockSet, blockSet } from '../nodes/block-set.js';
-import type { BlockDefinition, RenderContext, TextContext } from '../nodes/define.js';
-import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/index.js';
+import { type RenderSet, renderSet } from '../nodes/render-set.js';
+import type { BlockRendering, RenderContext, TextContext } from '../nodes/rendering.js';
+import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/render.js';
 import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
 import { DARK_MUTED, DARK_TEXT, FONT, textSides, WRAP } from './styles.js';
 
-/** The custom blocks a document may hold besides the built-in ones (the editor's `blocks` option). */
+/**
+ * The custom blocks a document may hold besides the built-in ones: the editor's `blocks` option,
+ * or only their renderings (see `defineRendering`), which keep the editing code out.
+ */
 export interface BlockOptions {
-  blocks?: readonly BlockDefinition[];
+  blocks?: readonly BlockRendering[];
 }
 
 /**
@@ -69,7 +72,7 @@ interface Scope {
   panel: boolean;
   flushEnd: boolean;
   dark: DarkClasses;
-  set: BlockSet;
+  set: RenderSet;
 }
 
 function blockContext(scope: Scope): RenderContext {
@@ -101,7 +104,7 @@ function blockContext(scope: Scope): RenderContext {
 
 /** Renders `nodes` in `ctx`, the last of them in `lastCtx` when given. */
 function renderBlocks(
-  set: BlockSet,
+  set: RenderSet,
   nodes: readonly JSONNode[] | undefined,
   ctx: RenderContext,
   lastCtx: RenderContext = ctx,
@@ -203,7 +206,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
   const s = docSettings({ ...doc.attrs, ...overrides });
   const inner = s.width - 2 * s.padding;
   const dark = darkClasses();
-  const set = blockSet(blocks);
+  const set = renderSet(blocks);
   const body = renderBlocks(
     set,
     doc.content,
@@ -239,7 +242,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
   );
 }
 
-function textContext(set: BlockSet, depth: number): TextContext {
+function textContext(set: RenderSet, depth: number): TextContext {
   const ctx: TextContext = {
     listDepth: depth,
     blocks: (nodes, d) => renderTextBlocks(set, nodes, textContext(set, d ?? depth)),
@@ -248,7 +251,7 @@ function textContext(set: BlockSet, depth: number): TextContext {
   return ctx;
 }
 
-function renderTextBlocks(set: BlockSet, nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
+function renderTextBlocks(set: RenderSet, nodes: readonly JSONNode[] | undefined, ctx: TextContext): string {
   const parts: string[] = [];
   for (const node of nodes ?? []) {
     const def = set.byName.get(node.type);
@@ -266,7 +269,7 @@ function renderTextBlocks(set: BlockSet, nodes: readonly JSONNode[] | undefined,
 export function renderText(doc: JSONNode, options: BlockOptions = {}): string {
   if (doc?.type !== 'doc')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
-  const set = blockSet(options.blocks);
+  const set = renderSet(options.blocks);
   return `${renderTextBlocks(set, doc.content, textContext(set, 0))
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')

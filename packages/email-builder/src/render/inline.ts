@@ -1,18 +1,18 @@
 import { ServiceEditorError } from '../errors.js';
 import { explicitColor } from '../marks/ink.js';
-import { MARKS, MARKS_BY_NAME } from '../marks/registry.js';
+import { MARK_RENDERINGS, MARK_RENDERINGS_BY_NAME } from '../marks/render-registry.js';
 import { cleanAttrs } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import type { BlockSet } from '../nodes/block-set.js';
-import type { RenderContext, TextContext } from '../nodes/define.js';
+import type { RenderSet } from '../nodes/render-set.js';
+import { isInline, type RenderContext, type TextContext } from '../nodes/rendering.js';
 import { escapeHtml } from './escape.js';
 import { TEXT } from './styles.js';
 
-const RANK = new Map(MARKS.map((m, i) => [m.name, i]));
+const RANK = new Map(MARK_RENDERINGS.map((m, i) => [m.name, i]));
 
 function sorted(marks: readonly JSONMark[] | undefined): JSONMark[] {
   for (const m of marks ?? [])
-    if (!MARKS_BY_NAME.has(m.type))
+    if (!MARK_RENDERINGS_BY_NAME.has(m.type))
       throw new ServiceEditorError('SEB_ERR_UNKNOWN_MARK', { type: String(m.type) });
   return [...(marks ?? [])].sort((x, y) => (RANK.get(x.type) ?? 0) - (RANK.get(y.type) ?? 0));
 }
@@ -24,7 +24,7 @@ const key = (m: JSONMark) => `${m.type}${JSON.stringify(m.attrs ?? {})}`;
  * open across neighbouring text that shares them (one `<a>` for a link over bold and plain words).
  */
 export function renderInline(
-  set: BlockSet,
+  set: RenderSet,
   nodes: readonly JSONNode[] | undefined,
   ctx: RenderContext,
 ): string {
@@ -40,7 +40,7 @@ export function renderInline(
     closeTo(keep);
     const text = { ink: explicitColor(marks) || TEXT };
     for (const mark of marks.slice(keep)) {
-      const def = MARKS_BY_NAME.get(mark.type)!;
+      const def = MARK_RENDERINGS_BY_NAME.get(mark.type)!;
       const tags = def.render(cleanAttrs(def.attrs, mark.attrs), ctx, text);
       out += tags?.[0] ?? '';
       open.push({ key: key(mark), close: tags?.[1] ?? '' });
@@ -48,7 +48,7 @@ export function renderInline(
     if (node.type === 'text') out += escapeHtml(node.text ?? '');
     else {
       const def = set.byName.get(node.type);
-      if (!def?.spec.inline)
+      if (!def || !isInline(def))
         throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
       out += def.render(node, cleanAttrs(def.attrs, node.attrs), ctx);
     }
@@ -59,7 +59,7 @@ export function renderInline(
 
 /** Renders inline content as plain text; links are followed by their URL in parentheses. */
 export function renderInlineText(
-  set: BlockSet,
+  set: RenderSet,
   nodes: readonly JSONNode[] | undefined,
   ctx: TextContext,
 ): string {
@@ -81,8 +81,8 @@ export function renderInlineText(
       let run = '';
       while (j >= 0 && list[j]!.marks?.some((m) => key(m) === key(link))) run = (list[j--]!.text ?? '') + run;
       out +=
-        MARKS_BY_NAME.get('link')!.textSuffix?.(
-          cleanAttrs(MARKS_BY_NAME.get('link')!.attrs, link.attrs),
+        MARK_RENDERINGS_BY_NAME.get('link')!.textSuffix?.(
+          cleanAttrs(MARK_RENDERINGS_BY_NAME.get('link')!.attrs, link.attrs),
           run,
         ) ?? '';
     }

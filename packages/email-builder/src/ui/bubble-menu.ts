@@ -2,7 +2,7 @@ import { toggleMark } from 'prosemirror-commands';
 import type { MarkType } from 'prosemirror-model';
 import { type EditorState, Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { FONT_SIZES } from '../marks/style.js';
+import { FONT_SIZES } from '../marks/style/index.js';
 import { normalizeUserUrl } from '../render/url.js';
 import { h } from './dom.js';
 import { ICONS } from './icons.js';

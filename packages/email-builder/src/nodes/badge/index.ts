@@ -1,40 +1,27 @@
-import { a } from '../../model/attrs.js';
-import { escapeHtml } from '../../render/escape.js';
-import { FONT } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertInline } from '../commands.js';
-import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { defineBlock } from '../define.js';
+import { domMarker, markerRule } from '../marker.js';
+import { badgeRendering, badgeStyle } from './render.js';
 
-const ATTRS = {
-  text: a.text('New', 'Text', 40),
-  textColor: a.color('#1d4ed8', 'Text colour'),
-  backgroundColor: a.color('#dbeafe', 'Background'),
-};
-
-const style = (attrs: Attrs) =>
-  `display:inline-block;padding:2px 10px;border-radius:999px;background-color:${attrs.backgroundColor};color:${attrs.textColor};font-family:${FONT};font-size:12px;font-weight:700;line-height:18px;letter-spacing:.02em`;
-
-/** An inline pill label ("New", "Sale") inside text. */
+/** The badge in the editor: an atom in text, its settings in the form. */
 export const badge = defineBlock({
-  name: 'badge',
-  attrs: ATTRS,
+  ...badgeRendering,
   inspect: true,
-  // the label sits on the badge's tint, not on white
-  colors: { backgroundColor: 'bg', textColor: 'textOnTint' },
   spec: {
-    inline: true,
     group: 'inline',
     atom: true,
-    parseDOM: [markerRule('badge', ATTRS)],
+    parseDOM: [markerRule('badge', badgeRendering.attrs)],
     toDOM: (node) => [
       'span',
-      { ...domMarker('badge', ATTRS, node.attrs), class: 'sv-badge', style: style(node.attrs) },
+      {
+        ...domMarker('badge', badgeRendering.attrs, node.attrs),
+        class: 'sv-badge',
+        style: badgeStyle(node.attrs),
+      },
       node.attrs.text,
     ],
   },
-  render: (_node, attrs) =>
-    `<span${htmlMarker('badge', ATTRS, attrs)} style="${style(attrs)}">${escapeHtml(attrs.text)}</span>`,
-  text: (_node, attrs) => `[${attrs.text}]`,
   slash: [
     {
       id: 'badge',

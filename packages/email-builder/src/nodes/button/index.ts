@@ -1,53 +1,23 @@
-import { TEMPLATE_ACCENT } from '../../branding/accent.js';
-import { a } from '../../model/attrs.js';
-import { type ButtonParts, buttonFaceStyle, emailButton } from '../../render/button.js';
-import { textOn } from '../../render/contrast.js';
-import { TABLE } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
+import { type ButtonParts, buttonFaceStyle } from '../../render/button.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
-import { defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { defineBlock } from '../define.js';
+import { domMarker, markerRule } from '../marker.js';
+import { buttonRendering } from './render.js';
 
-const ATTRS = {
-  text: a.text('Get started', 'Text', 120),
-  href: a.link(),
-  backgroundColor: a.color('#18181b', 'Button colour'),
-  textColor: a.color('#ffffff', 'Text colour'),
-  borderRadius: a.number(6, 0, 40, 'Corner radius'),
-  fullWidth: a.bool(false, 'Full width'),
-  align: a.align('center'),
-};
-
-/**
- * A call-to-action button. Everywhere but Outlook for Windows it is a padded link; there, a VML
- * rounded rectangle (the "bulletproof button") draws the same shape.
- */
+/** The button in the editor: its face as the email shows it, its settings in the form. */
 export const button = defineBlock({
-  name: 'button',
-  attrs: ATTRS,
+  ...buttonRendering,
   inspect: true,
-  brand: ({ brandColor }) =>
-    brandColor ? { backgroundColor: brandColor, textColor: textOn(brandColor) } : {},
-  // The label colour follows the button colour, never on its own. Buttons in another colour
-  // than the brand's (a deliberate secondary button) are left alone.
-  rebrand: (current, given, before) => {
-    const bg = current.backgroundColor.toLowerCase();
-    const follows = before?.backgroundColor
-      ? bg === before.backgroundColor
-      : bg === TEMPLATE_ACCENT || bg === ATTRS.backgroundColor.default;
-    return given.backgroundColor && follows
-      ? { backgroundColor: given.backgroundColor, textColor: given.textColor }
-      : {};
-  },
   spec: {
     group: 'block inner',
     atom: true,
     draggable: true,
-    parseDOM: [markerRule('button', ATTRS)],
+    parseDOM: [markerRule('button', buttonRendering.attrs)],
     toDOM: (node) => [
       'div',
       {
-        ...domMarker('button', ATTRS, node.attrs),
+        ...domMarker('button', buttonRendering.attrs, node.attrs),
         class: 'sv-button',
         style: `text-align:${node.attrs.align}`,
       },
@@ -57,13 +27,6 @@ export const button = defineBlock({
         node.attrs.text || ' ',
       ],
     ],
-  },
-  problems: (attrs) => (safeLinkUrl(attrs.href) ? [] : ['SEB_PROBLEM_NO_LINK']),
-  render: (_node, attrs, ctx) =>
-    `${TABLE}${htmlMarker('button', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:${ctx.flushEnd ? '4px 0 0' : '4px 0 20px'}">${emailButton(attrs, ctx.width)}</td></tr></table>`,
-  text: (_node, attrs) => {
-    const href = safeLinkUrl(attrs.href);
-    return href ? `${attrs.text}: ${href}` : attrs.text;
   },
   slash: [
     {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { col, doc, node, p, SAMPLES, t } from '../../../test-support/doc.js';
 import { renderEmail, renderText } from '../../render/email.js';
-import { columnWidths } from '../columns/index.js';
+import { columnWidths } from './render.js';
 
 describe('columns', () => {
   it('splits column widths by layout, the rounding left to the last column', () => {

@@ -1,101 +1,9 @@
 import type { DOMOutputSpec } from 'prosemirror-model';
-import { a } from '../../model/attrs.js';
-import type { ProblemCode } from '../../problems.js';
-import { escapeHtml } from '../../render/escape.js';
-import { LINK, MUTED, textStyle } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
-import { type Attrs, defineBlock, domMarker, htmlMarker, markerRule, problemHints } from '../define.js';
-
-const ATTRS = {
-  // Empty until the brand or the author gives them: an email never carries made-up contact data.
-  company: a.text('', 'Company'),
-  address: a.longText('', 'Postal address'),
-  email: a.text('', 'Contact email', 254),
-  phone: a.text('', 'Contact phone', 40),
-  note: a.longText('You are receiving this email because you signed up.', 'Note'),
-  unsubscribeText: a.text('Unsubscribe', 'Unsubscribe text', 80),
-  unsubscribeUrl: a.link('Unsubscribe link'),
-  align: a.align('center'),
-};
-
-const linkStyle = `color:${LINK};text-decoration:underline`;
-
-/** A link of the footer: its address, its label, and how the label reads in HTML and text. */
-interface Link {
-  href: string;
-  label: string;
-  /** The label as HTML, when more than escaped (a phone number that must not wrap). */
-  labelHtml?: string;
-  /** The link in plain text, when more than its label. */
-  text?: string;
-  newTab?: boolean;
-}
-
-/** A piece of a footer line: text, bold text, a line break, the contact separator, or a link. */
-type Part = string | { strong: string } | 'br' | 'sep' | Link;
-
-/** The footer's lines, each described once; {@link lineHtml}, {@link lineText} and {@link lineView} write them out. */
-function lines(attrs: Attrs): Part[][] {
-  const out: Part[][] = [];
-  if (attrs.company) out.push([{ strong: attrs.company }]);
-  if (attrs.address)
-    out.push(
-      String(attrs.address)
-        .split('\n')
-        .flatMap((part, i): Part[] => (i ? ['br', part] : [part])),
-    );
-  const contact: Link[] = [];
-  const mail = safeLinkUrl(attrs.email ? `mailto:${attrs.email}` : '');
-  if (mail) contact.push({ href: mail, label: attrs.email });
-  const tel = safeLinkUrl(attrs.phone ? `tel:${String(attrs.phone).replace(/[^\d+]/g, '')}` : '');
-  if (tel)
-    contact.push({
-      href: tel,
-      label: attrs.phone,
-      labelHtml: escapeHtml(attrs.phone).replace(/ /g, '&nbsp;').replace(/-/g, '&#8209;'),
-    });
-  if (contact.length) out.push(contact.flatMap((c, i): Part[] => (i ? ['sep', c] : [c])));
-  if (attrs.note) out.push([attrs.note]);
-  const unsub = safeLinkUrl(attrs.unsubscribeUrl);
-  if (unsub) {
-    const label = attrs.unsubscribeText || 'Unsubscribe';
-    out.push([{ href: unsub, label, text: `${label}: ${unsub}`, newTab: true }]);
-  }
-  return out;
-}
-
-/** A line as email HTML; `dark` gives a link its dark-mode class attribute (called per link). */
-const lineHtml = (parts: Part[], dark: () => string): string =>
-  parts
-    .map((p) =>
-      p === 'br'
-        ? '<br>'
-        : p === 'sep'
-          ? ' &middot; '
-          : typeof p === 'string'
-            ? escapeHtml(p)
-            : 'strong' in p
-              ? `<strong>${escapeHtml(p.strong)}</strong>`
-              : `<a href="${escapeHtml(p.href)}"${p.newTab ? ' target="_blank"' : ''}${dark()} style="${linkStyle}">${p.labelHtml ?? escapeHtml(p.label)}</a>`,
-    )
-    .join('');
-
-const lineText = (parts: Part[]): string =>
-  parts
-    .map((p) =>
-      p === 'br'
-        ? '\n'
-        : p === 'sep'
-          ? ' · '
-          : typeof p === 'string'
-            ? p
-            : 'strong' in p
-              ? p.strong
-              : (p.text ?? p.label),
-    )
-    .join('');
+import { defineBlock, problemHints } from '../define.js';
+import { domMarker, markerRule } from '../marker.js';
+import { footerRendering, lines, type Part, problems } from './render.js';
 
 /**
  * A line in the editor: links look like the email's and show their address on hover, but are
@@ -117,36 +25,19 @@ const lineView = (parts: Part[]): DOMOutputSpec =>
     ),
   ] as DOMOutputSpec;
 
-/** What the footer lacks: the postal address, the unsubscribe link. */
-function problems(attrs: Attrs): ProblemCode[] {
-  const out: ProblemCode[] = [];
-  if (!String(attrs.address).trim()) out.push('SEB_PROBLEM_NO_ADDRESS');
-  if (!safeLinkUrl(attrs.unsubscribeUrl)) out.push('SEB_PROBLEM_NO_UNSUBSCRIBE');
-  return out;
-}
-
-/** The email footer: company, postal address, contact links, a note and the unsubscribe link. */
+/** The footer in the editor: its lines as the email shows them, and what it still lacks. */
 export const footer = defineBlock({
-  name: 'footer',
-  attrs: ATTRS,
+  ...footerRendering,
   inspect: true,
-  brand: (b) => ({
-    company: b.signature.company,
-    address: b.contact.address,
-    email: b.contact.email,
-    phone: b.contact.phone,
-    unsubscribeText: b.unsubscribe.text,
-    unsubscribeUrl: b.unsubscribe.link,
-  }),
   spec: {
     group: 'block inner',
     atom: true,
     draggable: true,
-    parseDOM: [markerRule('footer', ATTRS)],
+    parseDOM: [markerRule('footer', footerRendering.attrs)],
     toDOM: (node) => [
       'div',
       {
-        ...domMarker('footer', ATTRS, node.attrs),
+        ...domMarker('footer', footerRendering.attrs, node.attrs),
         class: 'sv-footer',
         style: `text-align:${node.attrs.align}`,
       },
@@ -154,15 +45,6 @@ export const footer = defineBlock({
       ...problemHints(problems(node.attrs)),
     ],
   },
-  problems,
-  render: (_node, attrs, ctx) => {
-    const dark = () => ctx.darkTextAttr(LINK);
-    const body = lines(attrs)
-      .map((l) => `<p class="sv-m" style="${textStyle(12, 1.6, '0 0 4px', MUTED)}">${lineHtml(l, dark)}</p>`)
-      .join('');
-    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"${htmlMarker('footer', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:16px 0 0;text-align:${attrs.align}">${body}</td></tr></table>`;
-  },
-  text: (_node, attrs) => lines(attrs).map(lineText).join('\n'),
   slash: [
     {
       id: 'footer',

@@ -1,13 +1,9 @@
 import { setBlockType } from 'prosemirror-commands';
 import { textblockTypeInputRule } from 'prosemirror-inputrules';
-import { a } from '../../model/attrs.js';
-import { alignStyle, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { toTextBlock } from '../commands.js';
 import { alignFrom, defineBlock, type SlashItem } from '../define.js';
-
-/** Font size and line height of each heading level. */
-const SIZES: Record<number, [number, number]> = { 1: [30, 1.25], 2: [24, 1.3], 3: [20, 1.35] };
+import { headingRendering } from './render.js';
 
 const slash = ([1, 2, 3] as const).map(
   (level): SlashItem => ({
@@ -21,10 +17,9 @@ const slash = ([1, 2, 3] as const).map(
   }),
 );
 
-/** Headings 1–3 (pasted h4–h6 become level 3). */
+/** Headings 1–3 in the editor (pasted h4–h6 become level 3). */
 export const heading = defineBlock({
-  name: 'heading',
-  attrs: { level: a.number(1, 1, 3, 'Level', ''), textAlign: a.align() },
+  ...headingRendering,
   keys: (type) => ({
     'Mod-Alt-1': setBlockType(type, { level: 1 }),
     'Mod-Alt-2': setBlockType(type, { level: 2 }),
@@ -48,12 +43,5 @@ export const heading = defineBlock({
       0,
     ],
   },
-  render: (node, attrs, ctx) => {
-    const [size, lh] = SIZES[attrs.level] ?? [30, 1.25];
-    const tag = `h${attrs.level}`;
-    const inner = ctx.inline(node.content) || '&nbsp;';
-    return `<${tag} class="sv-t" style="${textStyle(size, lh, ctx.flushEnd ? '0' : '0 0 12px')};font-weight:700${alignStyle(attrs.textAlign)}">${inner}</${tag}>`;
-  },
-  text: (node, _attrs, ctx) => ctx.inline(node.content),
   slash,
 });

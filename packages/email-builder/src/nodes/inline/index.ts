@@ -1,21 +1,14 @@
 import { chainCommands } from 'prosemirror-commands';
 import { defineBlock } from '../define.js';
+import { hardBreakRendering, textRendering } from './render.js';
 
-/** Text. Its HTML comes from the inline renderer, which escapes it and applies marks. */
-export const text = defineBlock({
-  name: 'text',
-  attrs: {},
-  spec: { group: 'inline' },
-  render: () => '',
-  text: (node) => node.text ?? '',
-});
+/** Text in the editor: ProseMirror's own text node, in the inline group. */
+export const text = defineBlock({ ...textRendering, spec: { group: 'inline' } });
 
-/** A hard line break (Shift+Enter): `<br>` in the email; the original product dropped these. */
+/** A hard line break in the editor: Shift+Enter (or Mod+Enter) inserts it; a pasted `<br>` is one. */
 export const hardBreak = defineBlock({
-  name: 'hardBreak',
-  attrs: {},
+  ...hardBreakRendering,
   spec: {
-    inline: true,
     group: 'inline',
     selectable: false,
     parseDOM: [{ tag: 'br' }],
@@ -28,6 +21,4 @@ export const hardBreak = defineBlock({
     });
     return { 'Shift-Enter': insert, 'Mod-Enter': insert };
   },
-  render: () => '<br>',
-  text: () => '\n',
 });

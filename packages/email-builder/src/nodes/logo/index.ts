@@ -1,55 +1,28 @@
-import { a } from '../../model/attrs.js';
-import { imageHtml } from '../../render/image.js';
-import { TABLE } from '../../render/styles.js';
-import { safeImageUrl, safeLinkUrl } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
-import { defineBlock, domMarker, htmlMarker, markerRule } from '../define.js';
+import { defineBlock } from '../define.js';
 import { imageView } from '../image/view.js';
+import { domMarker, markerRule } from '../marker.js';
+import { logoRendering } from './render.js';
 
-const ATTRS = {
-  src: a.image('Logo'),
-  darkSrc: a.image('Dark-mode logo'),
-  alt: a.text('Logo', 'Alt text', 200),
-  href: a.link(),
-  width: a.number(120, 24, 600, 'Width'),
-  align: a.align('center'),
-};
-
-/** The brand logo: an image with a fixed pixel width; branding fills its light and dark sources. */
+/** The logo in the editor: the image's upload form until it has a picture; inserted with the brand's. */
 export const logo = defineBlock({
-  name: 'logo',
-  attrs: ATTRS,
+  ...logoRendering,
   inspect: true,
-  brand: (b) => ({ src: b.logo.light, darkSrc: b.logo.dark, alt: b.signature.company }),
   spec: {
     group: 'block inner',
     atom: true,
     draggable: true,
-    parseDOM: [markerRule('logo', ATTRS)],
+    parseDOM: [markerRule('logo', logoRendering.attrs)],
     toDOM: (node) => [
       'figure',
-      { ...domMarker('logo', ATTRS, node.attrs), class: 'sv-image', style: `text-align:${node.attrs.align}` },
+      {
+        ...domMarker('logo', logoRendering.attrs, node.attrs),
+        class: 'sv-image',
+        style: `text-align:${node.attrs.align}`,
+      },
       ['img', { src: node.attrs.src, alt: node.attrs.alt, style: `width:${node.attrs.width}px` }],
     ],
-  },
-  // without a picture the block renders nothing: listed, and shown on the block (view.ts)
-  problems: (attrs) => (safeImageUrl(attrs.src) ? [] : ['SEB_PROBLEM_NO_IMAGE']),
-  render: (_node, attrs, ctx) => {
-    const html = imageHtml({
-      src: attrs.src,
-      darkSrc: attrs.darkSrc,
-      alt: attrs.alt || 'Logo',
-      href: attrs.href,
-      width: Math.min(attrs.width, ctx.width),
-      align: attrs.align,
-    });
-    if (!html) return '';
-    return `${TABLE}${htmlMarker('logo', ATTRS, attrs)}><tr><td align="${attrs.align}" style="padding:${ctx.flushEnd ? '0' : '0 0 24px'}">${html}</td></tr></table>`;
-  },
-  text: (_node, attrs) => {
-    const href = safeLinkUrl(attrs.href);
-    return attrs.src ? `[${attrs.alt || 'Logo'}]${href ? ` (${href})` : ''}` : '';
   },
   view: (node, view, getPos, host) => imageView(node, view, getPos, host),
   slash: [

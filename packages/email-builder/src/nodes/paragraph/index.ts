@@ -1,15 +1,13 @@
 import { setBlockType } from 'prosemirror-commands';
 import { Fragment } from 'prosemirror-model';
-import { a } from '../../model/attrs.js';
-import { alignStyle, textStyle } from '../../render/styles.js';
 import { ICONS } from '../../ui/icons.js';
 import { toTextBlock } from '../commands.js';
 import { alignFrom, defineBlock } from '../define.js';
+import { paragraphRendering } from './render.js';
 
-/** A paragraph. An empty one renders as a blank line (`&nbsp;`), so deliberate gaps survive. */
+/** A paragraph in the editor, the default block. */
 export const paragraph = defineBlock({
-  name: 'paragraph',
-  attrs: { textAlign: a.align() },
+  ...paragraphRendering,
   keys: (type) => ({ 'Mod-Alt-0': setBlockType(type) }),
   spec: {
     content: 'inline*',
@@ -33,11 +31,6 @@ export const paragraph = defineBlock({
       0,
     ],
   },
-  render: (node, attrs, ctx) => {
-    const margin = ctx.listDepth > 0 || ctx.flushEnd ? '0' : '0 0 16px';
-    return `<p class="sv-t" style="${textStyle(16, 1.6, margin)}${alignStyle(attrs.textAlign)}">${ctx.inline(node.content) || '&nbsp;'}</p>`;
-  },
-  text: (node, _attrs, ctx) => ctx.inline(node.content),
   slash: [
     {
       id: 'text',

@@ -1,7 +1,5 @@
 import { InputRule } from 'prosemirror-inputrules';
 import { Fragment, type Node as PMNode, type Schema } from 'prosemirror-model';
-import { a } from '../../model/attrs.js';
-import { escapeHtml } from '../../render/escape.js';
 import { ICONS } from '../../ui/icons.js';
 import {
   cleanFallback,
@@ -11,17 +9,9 @@ import {
   VARIABLE_TAG,
 } from '../../variables/syntax.js';
 import { insertInline } from '../commands.js';
-import { type Attrs, defineBlock, domMarker, markerRule, type SlashItem } from '../define.js';
-
-const ATTRS = {
-  name: a.text('first_name', 'Variable name (letters, digits, _)', 64),
-  fallback: a.text('', 'Fallback when there is no value', 200),
-};
-
-/** The tag a variable renders as, or `''` when its name is not usable (never a broken tag). */
-function tag(attrs: Attrs): string {
-  return isVariableName(attrs.name) ? formatVariable(attrs.name, attrs.fallback) : '';
-}
+import { defineBlock, type SlashItem } from '../define.js';
+import { domMarker, markerRule } from '../marker.js';
+import { variableRendering } from './render.js';
 
 /** A variable the host offers in the `{{` menu (option `variables`). */
 export interface VariableOption {
@@ -42,14 +32,9 @@ export const DEFAULT_VARIABLES: readonly VariableOption[] = [
   { name: 'company', label: 'Company' },
 ];
 
-/**
- * A merge variable: an inline chip in the editor, `{{name}}` or `{{name|fallback}}` in
- * `getHTML()` and `getText()` (fallback escaped like any text), filled by `renderTemplate`.
- * The chip can carry marks, so a bold variable renders bold.
- */
+/** A variable in the editor: an inline chip; typing `{{name}}` in full makes one. */
 export const variable = defineBlock({
-  name: 'variable',
-  attrs: ATTRS,
+  ...variableRendering,
   inspect: true,
   // "{{name}}" or "{{name|fallback}}" typed in full becomes a chip
   inputRules: (type) => [
@@ -70,22 +55,19 @@ export const variable = defineBlock({
     ),
   ],
   spec: {
-    inline: true,
     group: 'inline',
     atom: true,
-    parseDOM: [markerRule('variable', ATTRS)],
+    parseDOM: [markerRule('variable', variableRendering.attrs)],
     toDOM: (node) => [
       'span',
       {
-        ...domMarker('variable', ATTRS, node.attrs),
+        ...domMarker('variable', variableRendering.attrs, node.attrs),
         class: isVariableName(node.attrs.name) ? 'sv-variable' : 'sv-variable sv-variable-bad',
         title: node.attrs.fallback ? `Fallback: ${node.attrs.fallback}` : 'No fallback',
       },
       `{{${node.attrs.name}}}`,
     ],
   },
-  render: (_node, attrs) => escapeHtml(tag(attrs)),
-  text: (_node, attrs) => tag(attrs),
   slash: [
     {
       id: 'variable',

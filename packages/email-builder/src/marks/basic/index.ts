@@ -1,18 +1,18 @@
 import { toggleMark } from 'prosemirror-commands';
-import { defineMark } from './define.js';
+import { defineMark } from '../define.js';
+import { boldRendering, italicRendering, strikeRendering, underlineRendering } from './render.js';
 
-// The span rules below are `consuming: false`, like the style marks' (see marks/style.ts): one
+// The span rules below are `consuming: false`, like the style marks' (see marks/style/index.ts): one
 // pasted span may be bold, italic, coloured and sized at once, and every rule must see it.
 
 /**
- * Bold. `<strong>` everywhere; pasted `font-weight` of 600 or more counts, and a weight of 400
+ * Bold in the editor: pasted `font-weight` of 600 or more counts, and a weight of 400
  * or less inside bold text ends it. Google Docs wraps a whole paste in
  * `<b style="font-weight:normal" id="docs-internal-guid-…">`, which is not bold, and writes
  * each run's real weight on its span.
  */
 export const bold = defineMark({
-  name: 'bold',
-  attrs: {},
+  ...boldRendering,
   keys: (type) => ({ 'Mod-b': toggleMark(type) }),
   spec: {
     parseDOM: [
@@ -31,13 +31,11 @@ export const bold = defineMark({
     ],
     toDOM: () => ['strong', 0],
   },
-  render: () => ['<strong>', '</strong>'],
 });
 
-/** Italic. */
+/** Italic in the editor. */
 export const italic = defineMark({
-  name: 'italic',
-  attrs: {},
+  ...italicRendering,
   keys: (type) => ({ 'Mod-i': toggleMark(type) }),
   spec: {
     parseDOM: [
@@ -51,13 +49,11 @@ export const italic = defineMark({
     ],
     toDOM: () => ['em', 0],
   },
-  render: () => ['<em>', '</em>'],
 });
 
-/** Underline. */
+/** Underline in the editor. */
 export const underline = defineMark({
-  name: 'underline',
-  attrs: {},
+  ...underlineRendering,
   keys: (type) => ({ 'Mod-u': toggleMark(type) }),
   spec: {
     parseDOM: [
@@ -70,13 +66,11 @@ export const underline = defineMark({
     ],
     toDOM: () => ['u', 0],
   },
-  render: () => ['<u>', '</u>'],
 });
 
-/** Strikethrough. */
+/** Strikethrough in the editor. */
 export const strike = defineMark({
-  name: 'strike',
-  attrs: {},
+  ...strikeRendering,
   keys: (type) => ({ 'Mod-Shift-s': toggleMark(type), 'Mod-Shift-x': toggleMark(type) }),
   spec: {
     parseDOM: [
@@ -91,5 +85,4 @@ export const strike = defineMark({
     ],
     toDOM: () => ['s', 0],
   },
-  render: () => ['<s>', '</s>'],
 });

@@ -1,6 +1,6 @@
-import { a } from '../model/attrs.js';
-import { isHexColor, toHexColor } from '../render/color.js';
-import { defineMark } from './define.js';
+import { toHexColor } from '../../render/color.js';
+import { defineMark } from '../define.js';
+import { fontSizeRendering, highlightRendering, textColorRendering } from './render.js';
 
 // Pasted HTML (Google Docs, Word, web pages) puts colour, background, size, weight and slant on
 // one <span>. Each mark's span rule is `consuming: false`, so after it matches, the rules after
@@ -22,11 +22,9 @@ function pastedColor(value: string | null): { color: string } | false {
   return color && color !== '#000000' ? { color } : false;
 }
 
-/** Text colour (hex only). */
+/** Text colour in the editor: pasted coloured spans and `<font color>`. */
 export const textColor = defineMark({
-  name: 'textColor',
-  attrs: { color: a.color('#27272a') },
-  colors: { color: 'text' },
+  ...textColorRendering,
   spec: {
     parseDOM: [
       // Only inline elements: a block's own colour (a heading, a table cell) is not a mark.
@@ -43,17 +41,11 @@ export const textColor = defineMark({
     ],
     toDOM: (mark) => ['span', { style: `color:${mark.attrs.color}` }, 0],
   },
-  render: (attrs, ctx) =>
-    isHexColor(attrs.color)
-      ? [`<span${ctx.darkTextAttr(attrs.color)} style="color:${attrs.color}">`, '</span>']
-      : null,
 });
 
-/** Highlight (background colour, hex only). */
+/** Highlight in the editor: pasted `<mark>` and spans with a background. */
 export const highlight = defineMark({
-  name: 'highlight',
-  attrs: { color: a.color('#fef08a') },
-  colors: { color: 'bg' },
+  ...highlightRendering,
   spec: {
     parseDOM: [
       {
@@ -73,21 +65,11 @@ export const highlight = defineMark({
     ],
     toDOM: (mark) => ['mark', { style: `background-color:${mark.attrs.color};color:inherit` }, 0],
   },
-  // Highlighted text gets a dark-mode colour that reads on the highlight, which keeps its
-  // background in dark mode while the text around it turns light.
-  render: (attrs, ctx, text) =>
-    isHexColor(attrs.color)
-      ? [
-          `<span${ctx.darkHighlightAttr(text.ink, attrs.color)} style="background-color:${attrs.color}">`,
-          '</span>',
-        ]
-      : null,
 });
 
-/** Font size in px, one of {@link FONT_SIZES}. */
+/** Font size in the editor, one of {@link FONT_SIZES}. */
 export const fontSize = defineMark({
-  name: 'fontSize',
-  attrs: { size: a.number(16, 10, 48) },
+  ...fontSizeRendering,
   spec: {
     parseDOM: [
       {
@@ -104,8 +86,4 @@ export const fontSize = defineMark({
     ],
     toDOM: (mark) => ['span', { style: `font-size:${mark.attrs.size}px` }, 0],
   },
-  render: (attrs) =>
-    typeof attrs.size === 'number'
-      ? [`<span style="font-size:${attrs.size}px;line-height:${Math.round(attrs.size * 1.4)}px">`, '</span>']
-      : null,
 });
