@@ -9,6 +9,7 @@ export const SYSTEM_PACKAGES = [
   { pkg: 'bind9-dnsutils', probe: '/usr/bin/nsupdate' },
   { pkg: 'chromium', probe: '/usr/bin/chromium' },
   { pkg: 'postgresql', probe: '/usr/lib/postgresql' },
+  { pkg: 'redis-server', probe: '/usr/bin/redis-server' },
 ];
 
 export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {

@@ -5,6 +5,7 @@ import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
+import { runScaleBench } from './scale.bench.js';
 import { runSoakBench } from './soak.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   verification: runVerificationBench,
   authoritative: runAuthoritativeBench,
   postgres: runPostgresBench,
+  scale: runScaleBench,
   fuzz: runFuzzBench,
   soak: runSoakBench,
   dkim: runDkimBench,

@@ -25,6 +25,8 @@ export interface Config {
   trustProxy: boolean;
   /** Read caching: a revoked key stops working within `keyTtlMs`; see the README. */
   cache: { keyTtlMs: number; domainTtlMs: number };
+  /** `REDIS_URL`: per-key request counts shared by every process; unset: each process counts its own. */
+  redis: RedisConfig | undefined;
   verification: VerificationConfig;
   /** The browser-facing routes (templates, images); see `TemplateLimits`, `ImageLimits`. */
   templates: TemplateLimits;
@@ -71,6 +73,13 @@ export interface VerificationConfig {
   leaseMs: number;
   /** Run the background scheduler in this process. */
   schedulerEnabled: boolean;
+}
+
+export interface RedisConfig {
+  /** `redis://` or `rediss://` (TLS), with user, password and database number as Redis URLs carry them. */
+  url: string;
+  /** The longest a request waits for Redis before it is counted in this process alone. */
+  timeoutMs: number;
 }
 
 export interface TemplateLimits {
@@ -191,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
       keyTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
       domainTtlMs: integer(env, 'DOMAIN_CACHE_TTL_MS', 2_000, 0, 3_600_000),
     },
+    redis: redis(env),
     limits: {
       maxItemsPerRequest: integer(env, 'MAX_ITEMS_PER_REQUEST', 100, 1, 10_000),
       bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
@@ -261,6 +271,15 @@ function corsOrigins(env: Env): '*' | string[] {
       );
   }
   return origins;
+}
+
+/** `REDIS_URL` is never echoed in an error: it may hold a password. */
+function redis(env: Env): RedisConfig | undefined {
+  const url = env.REDIS_URL?.trim();
+  if (!url) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(url) || !URL.canParse(url))
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379');
+  return { url, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 200, 10, 10_000) };
 }
 
 function editorBlocks(env: Env): string | undefined {

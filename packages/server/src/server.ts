@@ -1,14 +1,17 @@
 /**
  * Composition root: open the store, build the services (`services.ts`, with the background
- * jobs), the HTTP app and hosted DKIM, and listen. Used by `main.ts` and by the tests, which start the real thing on a free
- * port.
+ * jobs), the HTTP app (its rate limits counted in Redis when `REDIS_URL` is set), the cache
+ * listener on PostgreSQL and hosted DKIM, and listen. Used by `main.ts` and by the tests,
+ * which start the real thing on a free port.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { buildApp } from './http/app.js';
+import { SharedRateLimit } from './http/shared-rate-limit.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
 import { createServices, type Services } from './services.js';
+import { CacheListener } from './store/cache-listener.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
 
@@ -37,8 +40,10 @@ export async function startServer(
     cache: config.cache,
   });
   let dkim: HostedDkim | undefined;
+  let cacheListener: CacheListener | undefined;
   const services = createServices(config, store);
   const { domains, templates, images, verification } = services;
+  const sharedRateLimit = config.redis && new SharedRateLimit(config.redis);
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({
@@ -47,17 +52,27 @@ export async function startServer(
       domains,
       templates,
       images,
+      ...(sharedRateLimit && { sharedRateLimit }),
       ...(options.logger !== undefined && { logger: options.logger }),
     });
+    // Other processes' revocations and deletions drop this one's cached reads at once.
+    if (store.kind === 'postgres' && config.databaseUrl) {
+      cacheListener = await CacheListener.start(config.databaseUrl, store, app.log);
+    }
+    // So that the first requests are counted in Redis already; start-up goes on without it.
+    await sharedRateLimit?.connected();
     dkim = await startHostedDkim(config, store.db, app.log);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
+    sharedRateLimit?.close();
+    await cacheListener?.close();
     await dkim?.close();
     await services.close();
     await store.close();
     throw error;
   }
+  const listener = cacheListener;
   const hosted = dkim;
   services.hooks.reportError = (error, domain) =>
     app.log.error({ err: error, domain }, 'verification check failed');
@@ -77,6 +92,8 @@ export async function startServer(
     close: () => {
       closing ??= (async () => {
         await app.close();
+        sharedRateLimit?.close();
+        await listener?.close();
         await services.close();
         await hosted.close();
         await store.close();

@@ -1,18 +1,28 @@
 /**
- * Keeps the served zone in step with the database: reloads when keys appear, are revoked or
- * vanish (a domain deletion cascades, possibly in another process), raises the SOA serial when
- * the content changed (compare-and-set in the database, so every process agrees on it), and
- * sends NOTIFY to the secondaries when the serial moved (RFC 1996).
+ * Keeps the served zone in step with the database: follows keys as they appear, are revoked or
+ * vanish (a domain deletion, possibly in another process), raises the SOA serial when the
+ * content changed (compare-and-set in the database, so every process agrees on it), and sends
+ * NOTIFY to the secondaries when the serial moved (RFC 1996).
  *
- * Change detection is a cheap aggregate query (`DkimKeyStore.fingerprint`) every `pollMs`,
- * plus nudges from this process (a key generated, a domain deleted) for immediacy; the full
- * key list is read only when the fingerprint moved.
+ * The keys are read in full once, page by page, at start. After that, every `pollMs` and on
+ * nudges from this process (a key generated, a domain deleted), only what changed is read:
+ * keys stored or revoked, and tombstones of deleted ones, since a little before the newest
+ * change seen ({@link CHANGE_OVERLAP_MS}), so a change committed late, or stamped by a process
+ * whose clock is a little behind, is still seen. Applying a change twice does nothing.
  */
-import { createHash } from 'node:crypto';
 import type { HostPort } from '../config.js';
 import type { DkimKeyStore } from '../store/dkim-key-store.js';
 import { sendNotify } from './notify.js';
 import { DkimZone, type ZoneContent } from './zone.js';
+import { ZoneKeys } from './zone-keys.js';
+
+/**
+ * How far before the newest change seen each poll reads again: longer than a transaction
+ * takes to commit and than the clocks of the processes sharing a database may differ.
+ */
+export const CHANGE_OVERLAP_MS = 30_000;
+/** Keys read per query of the full load at start. */
+const PAGE = 10_000;
 
 export interface ZonePublisherOptions {
   keys: DkimKeyStore;
@@ -31,7 +41,9 @@ export interface ZonePublisherOptions {
 
 export class ZonePublisher {
   private zone: DkimZone;
-  private fingerprint: string | undefined;
+  private readonly keys = new ZoneKeys();
+  /** The newest change seen (ms); `undefined` until the full load. */
+  private seen: number | undefined;
   private reloading: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -40,7 +52,7 @@ export class ZonePublisher {
   private lastReload = 0;
 
   constructor(private readonly options: ZonePublisherOptions) {
-    this.zone = new DkimZone({ ...options.zone, serial: 0, keys: [] });
+    this.zone = new DkimZone({ ...options.zone, serial: 0, keys: this.keys });
   }
 
   /** The zone to answer from now. */
@@ -75,20 +87,40 @@ export class ZonePublisher {
     });
   }
 
-  /** Reload now if the keys changed; resolves when the new zone is served (NOTIFY goes on in the background). */
+  /** Read what changed (everything, the first time); resolves when the new zone is served (NOTIFY goes on in the background). */
   async reload(): Promise<void> {
     this.lastReload = Date.now();
-    const fingerprint = await this.options.keys.fingerprint();
-    if (fingerprint === this.fingerprint) return;
-    const keys = await this.options.keys.publishedKeys();
-    const digest = createHash('sha256');
-    for (const key of keys) digest.update(`${key.token} ${key.publicKey ?? '-'}\n`);
+    const first = this.seen === undefined;
+    const changed = first ? await this.loadAll() : await this.applyChanges(this.seen!);
+    if (!changed && !first) return;
     const now = (this.options.now ?? Date.now)();
-    const serial = await this.options.keys.serialFor(this.zone.origin, digest.digest('hex'), now);
+    const serial = await this.options.keys.serialFor(this.zone.origin, this.keys.digest(), now);
     const previous = this.zone.serial;
-    this.zone = new DkimZone({ ...this.options.zone, serial, keys });
-    this.fingerprint = fingerprint;
+    // a new version even when the serial stays (the content went back): caches of the old one go
+    this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.keys });
     if (this.zone.serial !== previous && this.options.secondaries.length > 0) this.notify(this.zone);
+  }
+
+  /** Every key, page by page; changes made meanwhile are read by the next poll. */
+  private async loadAll(): Promise<boolean> {
+    const started = Date.now();
+    for (let after = ''; ; ) {
+      const page = await this.options.keys.publishedPage(after, PAGE);
+      for (const key of page) this.keys.set(key);
+      if (page.length < PAGE) break;
+      after = page[page.length - 1]!.token;
+    }
+    this.seen = started;
+    return true;
+  }
+
+  private async applyChanges(seen: number): Promise<boolean> {
+    const changes = await this.options.keys.changesSince(seen - CHANGE_OVERLAP_MS);
+    let changed = false;
+    for (const key of changes.keys) changed = this.keys.set(key) || changed;
+    for (const token of changes.deleted) changed = this.keys.delete(token) || changed;
+    this.seen = Math.max(seen, changes.latest);
+    return changed;
   }
 
   /** Stop polling and wait for NOTIFY rounds in flight. */

@@ -1,11 +1,14 @@
 /**
  * The provider zone `dkim.<DKIM_PROVIDER_HOST>` as data: SOA and NS at the apex, one TXT key
- * record per selector token below it. Pure and immutable: a change builds a new zone with a
- * new serial, so a query always sees one consistent version.
+ * record per selector token below it. A zone object is one version: its keys table may be
+ * shared with the versions after it (a change edits one entry, not millions), but each change
+ * makes a new zone object, so caches keyed by the zone start afresh. Every query is answered
+ * in one synchronous step, so it sees one consistent version.
  */
 import type { Answer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
 import type { PublishedKey } from '../store/dkim-key-store.js';
 import { dkimKeyRecord, txtStrings } from './key-record.js';
+import { ZoneKeys } from './zone-keys.js';
 
 /** What a zone is built from. */
 export interface ZoneContent {
@@ -19,7 +22,8 @@ export interface ZoneContent {
   soaContact: string;
   /** TTL of every record and the SOA MINIMUM (negative-caching TTL, RFC 2308 §4). */
   ttl: number;
-  keys: PublishedKey[];
+  /** The key records: a list, or the table the publisher keeps up to date. */
+  keys: readonly PublishedKey[] | ZoneKeys;
 }
 
 /** Where a query name falls relative to the zone. */
@@ -40,8 +44,7 @@ export class DkimZone {
   readonly serial: number;
   readonly ttl: number;
   private readonly content: ZoneContent;
-  /** Lowercase token → the TXT character-strings of its key record. */
-  private readonly records = new Map<string, string[]>();
+  private readonly keys: ZoneKeys;
 
   constructor(content: ZoneContent) {
     if (content.nameServers.length === 0) throw new RangeError('a zone needs at least one name server');
@@ -49,13 +52,12 @@ export class DkimZone {
     this.origin = content.origin.toLowerCase().replace(/\.$/, '');
     this.serial = ((content.serial % 2 ** 32) + 2 ** 32) % 2 ** 32;
     this.ttl = content.ttl;
-    for (const key of content.keys)
-      this.records.set(key.token.toLowerCase(), txtStrings(dkimKeyRecord(key.publicKey)));
+    this.keys = content.keys instanceof ZoneKeys ? content.keys : ZoneKeys.of(content.keys);
   }
 
   /** Number of key records. */
   get size(): number {
-    return this.records.size;
+    return this.keys.size;
   }
 
   /** Classify a query name (any case, with or without the trailing dot). */
@@ -64,8 +66,8 @@ export class DkimZone {
     if (name === this.origin) return { at: 'apex' };
     if (!name.endsWith(`.${this.origin}`)) return { at: 'outside' };
     const label = name.slice(0, -this.origin.length - 1);
-    const strings = label.includes('.') ? undefined : this.records.get(label);
-    return strings ? { at: 'key', strings } : { at: 'none' };
+    const key = label.includes('.') ? undefined : this.keys.get(label);
+    return key === undefined ? { at: 'none' } : { at: 'key', strings: txtStrings(dkimKeyRecord(key)) };
   }
 
   /** The apex SOA record, owned by `owner` (the question's spelling). */
@@ -106,7 +108,8 @@ export class DkimZone {
   /** Every record of the zone in transfer order after the opening SOA: NS, then keys by token. */
   *transferRecords(): Generator<Answer> {
     yield* this.ns();
-    const tokens = [...this.records.keys()].sort();
-    for (const token of tokens) yield this.txt(`${token}.${this.origin}`, this.records.get(token)!);
+    // read in one synchronous step (transferMessages), so every token listed is still there
+    for (const token of this.keys.tokens())
+      yield this.txt(`${token}.${this.origin}`, txtStrings(dkimKeyRecord(this.keys.get(token)!)));
   }
 }

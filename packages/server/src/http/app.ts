@@ -24,6 +24,7 @@ import { pageRoutes } from './routes/pages.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 import { SECURITY_HEADERS } from './security-headers.js';
+import type { SharedRateLimit } from './shared-rate-limit.js';
 
 export interface AppDependencies {
   config: Config;
@@ -31,6 +32,8 @@ export interface AppDependencies {
   domains: DomainService;
   templates: TemplateService;
   images: ImageService;
+  /** Per-key rate limits counted in Redis (`REDIS_URL`); absent: in this process. */
+  sharedRateLimit?: SharedRateLimit;
   /** Pino options, or `false` for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -150,7 +153,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // One rate limiter, shared by every protected route group below.
-  await rateLimitPerKey(app, config.limits);
+  await rateLimitPerKey(app, config.limits, deps.sharedRateLimit);
   await app.register(healthRoutes, { store });
   await app.register(pageRoutes);
 

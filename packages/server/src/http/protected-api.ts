@@ -9,6 +9,7 @@ import type { Limits } from '../config.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { CostBudget } from './cost-budget.js';
+import type { SharedRateLimit } from './shared-rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,11 +31,16 @@ export interface ProtectedApiOptions {
 
 /**
  * Registers the rate limiter once for the whole app, applied to no route by itself: each
- * `protectedApi` group applies it. One registration means one in-memory store, so a key has
- * one budget of `RATE_LIMIT_MAX` per window across every protected route of this process;
- * registered in each group, every group counted it afresh.
+ * `protectedApi` group applies it. One registration means one store, so a key has one budget
+ * of `RATE_LIMIT_MAX` per window across every protected route; registered in each group,
+ * every group counted it afresh. The store is this process's memory, or with `shared` (`REDIS_URL`)
+ * Redis, so that the budget holds across every process.
  */
-export async function rateLimitPerKey(app: FastifyInstance, limits: Limits): Promise<void> {
+export async function rateLimitPerKey(
+  app: FastifyInstance,
+  limits: Limits,
+  shared?: SharedRateLimit,
+): Promise<void> {
   app.decorate(
     'authFailures',
     new CostBudget({
@@ -46,6 +52,7 @@ export async function rateLimitPerKey(app: FastifyInstance, limits: Limits): Pro
   );
   await app.register(rateLimit, {
     global: false,
+    ...(shared && { store: shared.store(app.log) }),
     max: limits.rateLimitMax,
     timeWindow: limits.rateLimitWindowMs,
     // Counted per key once authenticated (per client address before).

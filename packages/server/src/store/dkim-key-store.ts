@@ -21,6 +21,13 @@ export interface PublishedKey {
   publicKey: string | null;
 }
 
+/** See {@link DkimKeyStore.changesSince}. */
+export interface KeyChanges {
+  keys: PublishedKey[];
+  deleted: string[];
+  latest: number;
+}
+
 /** One DKIM selector of a registration, with its key when generated. */
 export interface DomainSelector {
   token: string;
@@ -44,42 +51,41 @@ export interface SigningDomain {
 export class DkimKeyStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** DKIM tokens that have no key yet, oldest registration first. */
+  /** DKIM tokens that have no key yet, oldest registration first (from the key queue: one index range). */
   async tokensWithoutKeys(limit: number): Promise<string[]> {
     const rows = await this.db
-      .selectFrom('domain_records as r')
-      .innerJoin('domains as d', 'd.id', 'r.domain_id')
-      .leftJoin('dkim_keys as k', 'k.token', 'r.token')
-      .select('r.token')
-      .where('r.kind', '=', 'dkim')
-      .where('r.token', 'is not', null)
-      .where('k.token', 'is', null)
-      .orderBy('d.created_at')
-      .orderBy('r.domain_id')
-      .orderBy('r.position')
+      .selectFrom('dkim_key_queue')
+      .select('token')
+      .orderBy('queued_at')
+      .orderBy('token')
       .limit(limit)
       .execute();
-    return rows.map((r) => r.token!);
+    return rows.map((r) => r.token);
   }
 
   /**
-   * Store a new key. Returns `false` when the token already has one (another process won the
-   * race) or no longer exists (its domain was deleted while the key was being generated).
+   * Store a new key and take its token off the key queue, together. Returns `false` when the
+   * token already has one (another process won the race) or no longer exists (its domain was
+   * deleted while the key was being generated).
    */
   async insertKey(key: Omit<StoredDkimKey, 'revokedAt'>): Promise<boolean> {
     try {
-      const result = await this.db
-        .insertInto('dkim_keys')
-        .values({
-          token: key.token,
-          public_key: key.publicKey,
-          private_key_enc: key.privateKeyEnc,
-          created_at: key.createdAt,
-          revoked_at: null,
-        })
-        .onConflict((oc) => oc.column('token').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      return await this.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .insertInto('dkim_keys')
+          .values({
+            token: key.token,
+            public_key: key.publicKey,
+            private_key_enc: key.privateKeyEnc,
+            created_at: key.createdAt,
+            revoked_at: null,
+            changed_at: key.createdAt,
+          })
+          .onConflict((oc) => oc.column('token').doNothing())
+          .executeTakeFirst();
+        await trx.deleteFrom('dkim_key_queue').where('token', '=', key.token).execute();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) return false;
       throw error;
@@ -103,7 +109,7 @@ export class DkimKeyStore {
     if (key.revokedAt === null) {
       await this.db
         .updateTable('dkim_keys')
-        .set({ revoked_at: now })
+        .set({ revoked_at: now, changed_at: now })
         .where('token', '=', token)
         .where('revoked_at', 'is', null)
         .execute();
@@ -111,32 +117,40 @@ export class DkimKeyStore {
     return true;
   }
 
-  /** Every key the zone publishes, by token. */
-  async publishedKeys(): Promise<PublishedKey[]> {
+  /** The keys the zone publishes, by token, `limit` at a time after `after` (a full load, page by page). */
+  async publishedPage(after: string, limit: number): Promise<PublishedKey[]> {
     const rows = await this.db
       .selectFrom('dkim_keys')
       .select(['token', 'public_key', 'revoked_at'])
+      .where('token', '>', after)
       .orderBy('token')
+      .limit(limit)
       .execute();
-    return rows.map((r) => ({ token: r.token, publicKey: r.revoked_at === null ? r.public_key : null }));
+    return rows.map(toPublished);
   }
 
   /**
-   * A cheap summary that changes whenever the published keys do: an insert raises the newest
-   * `created_at`, a delete (by cascade, from any process) lowers the count, a revocation
-   * raises the revoked count or the newest `revoked_at`.
+   * What changed in the published keys after `since` (ms, by the clock of the process that made
+   * the change): keys stored or revoked, and tokens whose key went with its domain. `latest` is
+   * the newest change seen, or `since`.
    */
-  async fingerprint(): Promise<string> {
-    const row = await this.db
-      .selectFrom('dkim_keys')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.max('created_at').as('created'),
-        eb.fn.count<number>('revoked_at').as('revoked'),
-        eb.fn.max('revoked_at').as('last_revoked'),
-      ])
-      .executeTakeFirstOrThrow();
-    return [row.n, row.created, row.revoked, row.last_revoked].map((v) => String(v ?? '')).join('/');
+  async changesSince(since: number): Promise<KeyChanges> {
+    const [changed, deleted] = await Promise.all([
+      this.db
+        .selectFrom('dkim_keys')
+        .select(['token', 'public_key', 'revoked_at', 'changed_at'])
+        .where('changed_at', '>', since)
+        .execute(),
+      this.db
+        .selectFrom('dkim_key_deletions')
+        .select(['token', 'deleted_at'])
+        .where('deleted_at', '>', since)
+        .execute(),
+    ]);
+    let latest = since;
+    for (const row of changed) latest = Math.max(latest, Number(row.changed_at));
+    for (const row of deleted) latest = Math.max(latest, Number(row.deleted_at));
+    return { keys: changed.map(toPublished), deleted: deleted.map((r) => r.token), latest };
   }
 
   /** The zone's serial and content digest, if it was ever published. */
@@ -238,6 +252,10 @@ export class DkimKeyStore {
         })),
     }));
   }
+}
+
+function toPublished(row: { token: string; public_key: string; revoked_at: number | null }): PublishedKey {
+  return { token: row.token, publicKey: row.revoked_at === null ? row.public_key : null };
 }
 
 function toKey(row: {

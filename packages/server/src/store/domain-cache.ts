@@ -52,19 +52,25 @@ export class DomainCache {
 
   /** Run a write that changes these domains of one account. */
   async writing<T>(accountId: string, names: readonly string[], write: () => Promise<T>): Promise<T> {
-    const forget = () => {
-      this.writes += 1;
-      for (const name of names) this.cache.delete(key(accountId, name));
-    };
-    forget();
+    this.forget(accountId, names);
     try {
       return await write();
     } finally {
-      forget();
+      this.forget(accountId, names);
     }
   }
 
+  /**
+   * Drop these domains of one account, as a write does: also when another process changed
+   * them, so a read that overlapped the change does not cache what it found.
+   */
+  forget(accountId: string, names: readonly string[]): void {
+    this.writes += 1;
+    for (const name of names) this.cache.delete(key(accountId, name));
+  }
+
   clear(): void {
+    this.writes += 1;
     this.cache.clear();
   }
 }

@@ -2,10 +2,11 @@
  * The store on Kysely: the same queries for SQLite and PostgreSQL. Only features both
  * speak are used (ON CONFLICT DO NOTHING, RETURNING, transactions).
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { freshRecord, type StoredDomain, type StoredRecord } from '../domain/model.js';
+import { type CacheChange, notifyChange } from './cache-notifications.js';
 import { DomainCache } from './domain-cache.js';
-import { type Db, loadDomains, withRecords } from './domain-rows.js';
+import { loadDomains, withRecords } from './domain-rows.js';
 import { newId } from './ids.js';
 import { ReadCache } from './read-cache.js';
 import type {
@@ -70,18 +71,15 @@ export class KyselyStore implements Store {
     });
   }
 
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const cached = this.keys.get(keyHash);
-    if (cached !== undefined) return cached;
-    const row = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('key_hash', '=', keyHash)
-      .executeTakeFirst();
-    if (row === undefined) return undefined;
-    const key = toApiKey(row);
-    this.keys.set(keyHash, key);
-    return key;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.keys.read(keyHash, async () => {
+      const row = await this.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('key_hash', '=', keyHash)
+        .executeTakeFirst();
+      return row && toApiKey(row);
+    });
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -106,6 +104,7 @@ export class KyselyStore implements Store {
       const row = rows[0]!;
       const revokedAt = row.revoked_at ?? Date.now();
       await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
+      await notifyChange(trx, this.kind, { apiKey: row.id });
       this.keys.delete(row.key_hash);
       return toApiKey({ ...row, revoked_at: revokedAt });
     });
@@ -125,19 +124,26 @@ export class KyselyStore implements Store {
     return this.domainCache.writing(accountId, names, () =>
       this.db.transaction().execute(async (trx) => {
         const existing = await loadDomains(trx, accountId, [...new Set(names)]);
-        let count: number | undefined;
+        // The account's row is locked before any domain row is written, as a deletion does,
+        // so the two take their locks in the same order and never deadlock.
+        const registering = requests.some((r) => !existing.has(r.name));
+        let count = registering ? await this.lockDomainCount(trx, accountId) : 0;
+        let added = 0;
         const outcomes: RegistrationOutcome[] = [];
         for (const request of requests) {
           let domain = existing.get(request.name);
           if (domain === undefined) {
-            count ??= await countDomains(trx, accountId);
             if (count >= options.maxDomains) {
               outcomes.push({ ok: false, reason: 'account_limit' });
               continue;
             }
-            domain = await insertDomain(trx, accountId, request, options);
+            const insert = await insertDomain(trx, accountId, request, options);
+            domain = insert.domain;
             existing.set(domain.name, domain);
-            count += 1;
+            if (insert.inserted) {
+              count += 1;
+              added += 1;
+            }
           } else if (domain.type !== request.type) {
             await trx
               .updateTable('domains')
@@ -149,6 +155,7 @@ export class KyselyStore implements Store {
           }
           outcomes.push({ ok: true, domain });
         }
+        if (added > 0) await changeDomainCount(trx, accountId, added);
         return outcomes;
       }),
     );
@@ -173,15 +180,47 @@ export class KyselyStore implements Store {
 
   async deleteDomains(accountId: string, names: string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    return this.domainCache.writing(accountId, names, async () => {
-      const rows = await this.db
-        .deleteFrom('domains')
-        .where('account_id', '=', accountId)
-        .where('name', 'in', names)
-        .returning('name')
-        .execute();
-      return new Set(rows.map((r) => r.name));
-    });
+    return this.domainCache.writing(accountId, names, () =>
+      this.db.transaction().execute(async (trx) => {
+        await this.lockDomainCount(trx, accountId);
+        await recordKeyDeletions(trx, accountId, names, Date.now());
+        const rows = await trx
+          .deleteFrom('domains')
+          .where('account_id', '=', accountId)
+          .where('name', 'in', names)
+          .returning('name')
+          .execute();
+        if (rows.length > 0) {
+          await changeDomainCount(trx, accountId, -rows.length);
+          await notifyChange(trx, this.kind, { account: accountId, domains: rows.map((r) => r.name) });
+        }
+        return new Set(rows.map((r) => r.name));
+      }),
+    );
+  }
+
+  /**
+   * The account's domain count, its row locked until the transaction ends on PostgreSQL, so
+   * concurrent registrations from several processes cannot pass the limit together. SQLite
+   * has one writer at a time already.
+   */
+  private async lockDomainCount(trx: Transaction<Database>, accountId: string): Promise<number> {
+    let query = trx.selectFrom('accounts').select('domain_count').where('id', '=', accountId);
+    if (this.kind === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return Number(row?.domain_count ?? 0);
+  }
+
+  /** Drops the cached reads `change` made stale: `cache-listener.ts` hands it every process's. */
+  forget(change: CacheChange): void {
+    if ('apiKey' in change) this.keys.deleteWhere((key) => key.id === change.apiKey);
+    else this.domainCache.forget(change.account, change.domains);
+  }
+
+  /** Drops every cached read, when changes may have gone unnoticed. */
+  clearCaches(): void {
+    this.keys.clear();
+    this.domainCache.clear();
   }
 
   async ping(): Promise<void> {
@@ -208,13 +247,43 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   };
 }
 
-async function countDomains(db: Db, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('domains')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * Tombstones for the DKIM tokens of the domains about to be deleted (their keys go by cascade),
+ * so the zone of every process drops them; tombstones older than a day are cleared on the way.
+ * Every token gets one, with a key or not: a key stored while the deletion runs goes too.
+ */
+async function recordKeyDeletions(
+  trx: Transaction<Database>,
+  accountId: string,
+  names: string[],
+  now: number,
+): Promise<void> {
+  await trx
+    .deleteFrom('dkim_key_deletions')
+    .where('deleted_at', '<', now - 86_400_000)
+    .execute();
+  await trx
+    .insertInto('dkim_key_deletions')
+    .columns(['token', 'deleted_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('domain_records as r')
+        .innerJoin('domains as d', 'd.id', 'r.domain_id')
+        .select([sql<string>`r.token`.as('token'), eb.val(now).as('deleted_at')])
+        .where('r.token', 'is not', null)
+        .where('d.account_id', '=', accountId)
+        .where('d.name', 'in', names),
+    )
+    .onConflict((oc) => oc.column('token').doNothing())
+    .execute();
+}
+
+async function changeDomainCount(trx: Transaction<Database>, accountId: string, by: number): Promise<void> {
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ domain_count: eb('domain_count', '+', by) }))
+    .where('id', '=', accountId)
+    .execute();
 }
 
 async function insertDomain(
@@ -222,7 +291,7 @@ async function insertDomain(
   accountId: string,
   request: RegistrationRequest,
   options: { now: number; newToken: () => string },
-): Promise<StoredDomain> {
+): Promise<{ domain: StoredDomain; inserted: boolean }> {
   const id = newId('dom');
   const inserted = await trx
     .insertInto('domains')
@@ -244,7 +313,7 @@ async function insertDomain(
     .executeTakeFirst();
   if (inserted === undefined) {
     const theirs = await loadDomains(trx, accountId, [request.name]);
-    return theirs.get(request.name)!;
+    return { domain: theirs.get(request.name)!, inserted: false };
   }
   const records: StoredRecord[] = [];
   for (let position = 0; position < DKIM_RECORDS; position++) {
@@ -263,7 +332,12 @@ async function insertDomain(
       })),
     )
     .execute();
-  return {
+  // The key generator makes the keys of the oldest registrations first.
+  await trx
+    .insertInto('dkim_key_queue')
+    .values(records.filter((r) => r.token !== null).map((r) => ({ token: r.token!, queued_at: options.now })))
+    .execute();
+  const domain: StoredDomain = {
     id,
     accountId,
     name: request.name,
@@ -276,4 +350,5 @@ async function insertDomain(
     zone: null,
     records,
   };
+  return { domain, inserted: true };
 }

@@ -28,3 +28,36 @@ test('a TTL of 0 disables caching', () => {
   cache.set('a', 1);
   assert.equal(cache.get('a'), undefined);
 });
+
+test('a read through the cache loads a miss once and caches what it found', async () => {
+  const cache = new ReadCache<string>(1000);
+  let loads = 0;
+  const load = async () => {
+    loads += 1;
+    return 'A';
+  };
+  assert.equal(await cache.read('a', load), 'A');
+  assert.equal(await cache.read('a', load), 'A');
+  assert.equal(loads, 1);
+  assert.equal(await cache.read('missing', async () => undefined), undefined);
+  assert.equal(cache.get('missing'), undefined, 'a miss is never cached');
+});
+
+test('a read that overlapped an invalidation does not cache its answer, which may predate it', async () => {
+  const cache = new ReadCache<string>(1000);
+  let release!: () => void;
+  const slow = cache.read('a', () => new Promise<string>((resolve) => (release = () => resolve('old'))));
+  cache.delete('a'); // another process's change arrives while the read is under way
+  release();
+  assert.equal(await slow, 'old');
+  assert.equal(cache.get('a'), undefined);
+});
+
+test('deleteWhere drops the entries whose value matches', () => {
+  const cache = new ReadCache<{ id: string }>(1000);
+  cache.set('h1', { id: 'key_1' });
+  cache.set('h2', { id: 'key_2' });
+  cache.deleteWhere((value) => value.id === 'key_1');
+  assert.equal(cache.get('h1'), undefined);
+  assert.deepEqual(cache.get('h2'), { id: 'key_2' });
+});

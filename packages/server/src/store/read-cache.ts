@@ -2,11 +2,14 @@
  * A small time-bounded read cache for the store's hot reads (API keys, domain state).
  *
  * Writes made through this process invalidate their entries at once; writes made by
- * another process (the CLI, or a sibling server on PostgreSQL) show after at most `ttlMs`.
- * Entries are evicted oldest-first past `maxEntries`, so memory stays bounded.
+ * another process show as soon as its notification drops them (PostgreSQL,
+ * `cache-listener.ts`), and after at most `ttlMs` in any case (the CLI on SQLite, a missed
+ * notification). Entries are evicted oldest-first past `maxEntries`, so memory stays bounded.
  */
 export class ReadCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
+  /** Counts invalidations, so a read that overlapped one does not cache what it found. */
+  private invalidations = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -24,6 +27,19 @@ export class ReadCache<V> {
     return entry.value;
   }
 
+  /**
+   * Read through the cache: `load` on a miss, and what it found is cached unless an entry was
+   * dropped while it ran (its answer may predate the change that dropped it).
+   */
+  async read(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
+    const invalidationsBefore = this.invalidations;
+    const loaded = await load();
+    if (loaded !== undefined && invalidationsBefore === this.invalidations) this.set(key, loaded);
+    return loaded;
+  }
+
   set(key: string, value: V): void {
     if (this.ttlMs <= 0) return;
     this.entries.delete(key);
@@ -32,10 +48,18 @@ export class ReadCache<V> {
   }
 
   delete(key: string): void {
+    this.invalidations += 1;
     this.entries.delete(key);
   }
 
+  /** Drops every entry whose value `matches`. */
+  deleteWhere(matches: (value: V) => boolean): void {
+    this.invalidations += 1;
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
   clear(): void {
+    this.invalidations += 1;
     this.entries.clear();
   }
 }

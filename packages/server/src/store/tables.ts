@@ -9,6 +9,8 @@ export interface AccountsTable {
   id: string;
   name: string;
   created_at: number;
+  /** How many domains the account holds, kept by registration and deletion. */
+  domain_count: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -104,6 +106,20 @@ export interface DkimKeysTable {
   private_key_enc: string;
   created_at: number;
   revoked_at: number | null;
+  /** When the key was stored or revoked, the later: what the zones of every process read for changes. */
+  changed_at: number;
+}
+
+/** A DKIM token still waiting for its key. */
+export interface DkimKeyQueueTable {
+  token: string;
+  queued_at: number;
+}
+
+/** A key that went with its domain, so every process's zone drops it too; kept a day. */
+export interface DkimKeyDeletionsTable {
+  token: string;
+  deleted_at: number;
 }
 
 /** The SOA serial of the provider zone and the digest of what it published. */
@@ -123,6 +139,8 @@ export interface Database {
   templates: TemplatesTable;
   images: ImagesTable;
   dkim_keys: DkimKeysTable;
+  dkim_key_queue: DkimKeyQueueTable;
+  dkim_key_deletions: DkimKeyDeletionsTable;
   dkim_zone: DkimZoneTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };

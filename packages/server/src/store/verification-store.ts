@@ -6,7 +6,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { RecordCheckState, StoredDomain, VerificationStatus } from '../domain/model.js';
 import type { DomainCache } from './domain-cache.js';
-import { loadDomainsById } from './domain-rows.js';
+import { loadDomainsById, withRecords } from './domain-rows.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
 
@@ -53,16 +53,14 @@ export class VerificationStore {
       .orderBy('next_check_at')
       .limit(limit);
     if (this.kind === 'postgres') due = due.forUpdate().skipLocked();
+    // The update returns the claimed rows whole, so only their records are read after it.
     const claimed = await this.db
       .updateTable('domains')
       .set({ claimed_until: now + leaseMs })
       .where('id', 'in', due)
-      .returning('id')
+      .returningAll()
       .execute();
-    return loadDomainsById(
-      this.db,
-      claimed.map((row) => row.id),
-    );
+    return withRecords(this.db, claimed);
   }
 
   /**

@@ -10,6 +10,7 @@ import * as m0004 from './0004-templates.js';
 import * as m0005 from './0005-error-since.js';
 import * as m0006 from './0006-domain-zone.js';
 import * as m0007 from './0007-image-listing.js';
+import * as m0008 from './0008-large-accounts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-error-since': m0005,
   '0006-domain-zone': m0006,
   '0007-image-listing': m0007,
+  '0008-large-accounts': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

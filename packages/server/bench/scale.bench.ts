@@ -1,0 +1,306 @@
+/**
+ * Issue 19: what happens as one account's data grows. Loads registered domains (each with its
+ * four records and three DKIM keys of real size) straight through the store's database handle,
+ * in multi-row inserts, then measures, for each size: status p99 over random domains,
+ * registration p99, the scheduler's claim of 1,000 due domains (with its plan), the first and
+ * the 10,000th page of the listing, the key generator's queue query, bytes on disk per domain,
+ * and start-up time (the DKIM zone served, so every key loaded) and memory with that database.
+ *
+ * Sizes: PostgreSQL 1,000 and 1,000,000; SQLite 1,000 and 100,000 (BENCH_SCALE_MAX lowers the
+ * largest, e.g. 100000 for a quicker run). The loaded keys are copies of one real key pair:
+ * the sizes on disk are real, the keys cannot sign for the copied tokens.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { generateDkimKeyPair } from '../src/dkim/key-pair.js';
+import { seal } from '../src/dkim/secret-box.js';
+import { DkimKeyStore } from '../src/store/dkim-key-store.js';
+import type { KyselyStore } from '../src/store/kysely-store.js';
+import { openStore } from '../src/store/open.js';
+import { VerificationStore } from '../src/store/verification-store.js';
+import { startPostgres } from '../src/test-support/postgres.js';
+import { fmt, type LoadResult, load, newDomainBody, repoRoot, startNode } from './support.js';
+
+const PAGE = 100;
+/** Domain names sort as their numbers do, so the n-th page's cursor is known. */
+const nameOf = (i: number) => `d${String(i).padStart(8, '0')}.scale.example`;
+
+interface Figures {
+  label: string;
+  loadSeconds: number;
+  startSeconds: number;
+  /** The server's resident memory after start-up (its zone holds every key). */
+  rssMb: number;
+  status: LoadResult;
+  registration: LoadResult;
+  claimMs: number;
+  claimPlan: string;
+  firstPageMs: number;
+  deepPageMs: number;
+  deepPage: number;
+  keyQueueMs: number;
+  bytesPerDomain: number;
+}
+
+export async function runScaleBench(): Promise<void> {
+  const max = Number(process.env.BENCH_SCALE_MAX ?? 1_000_000);
+  console.log('\n## A large account: 1,000 domains beside 100,000 (SQLite) and 1,000,000 (PostgreSQL)');
+  const figures: Figures[] = [];
+  const postgres = await startPostgres({ durable: true });
+  try {
+    for (const size of [1_000, Math.min(max, 1_000_000)])
+      figures.push(await measure(`PostgreSQL ${fmt(size)}`, size, await postgres.createDatabase()));
+  } finally {
+    await postgres.stop();
+  }
+  for (const size of [1_000, Math.min(max, 100_000)])
+    figures.push(await measure(`SQLite ${fmt(size)}`, size));
+  report(figures);
+}
+
+async function measure(label: string, size: number, databaseUrl?: string): Promise<Figures> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
+  const env = {
+    DATA_DIR: dataDir,
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    MAX_DOMAINS_PER_ACCOUNT: '10000000',
+    // what is measured is the database: no DNS checks, neither scheduled nor on a status poll
+    SCHEDULER_ENABLED: 'false',
+    STATUS_CHECK_MAX_AGE_MS: '86400000',
+    DNS_RESOLVERS: '127.0.0.1:9',
+    // the DKIM zone is served, as in production: start-up includes loading every key
+    DNS_LISTEN: '127.0.0.1:0',
+  };
+  const key = execFileSync(
+    process.execPath,
+    ['packages/server/dist/cli/main.js', 'keys', 'create', '--name', 'scale'],
+    { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n')
+    .at(-1)!;
+
+  let store = await openStore({ dataDir, databaseUrl });
+  const accountId = (await store.listApiKeys())[0]!.accountId;
+  const loadStarted = performance.now();
+  await loadDomains(store, accountId, size);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  const bytesPerDomain = (await bytesOnDisk(store, dataDir)) / size;
+  await store.close();
+
+  const started = performance.now();
+  const server = await startNode(['packages/server/dist/main.js'], env);
+  const startSeconds = (performance.now() - started) / 1000;
+  const rssMb = residentMegabytes(server.child.pid!);
+  const headers = { authorization: key, 'content-type': 'application/json' };
+  let status: LoadResult;
+  let registration: LoadResult;
+  try {
+    const randomStatus = () => JSON.stringify({ domains: [nameOf(Math.floor(Math.random() * size))] });
+    const requests = (body: () => string) => [{ setupRequest: (req: object) => ({ ...req, body: body() }) }];
+    const url = `${server.url}/api/public/domain`;
+    await load({
+      url: `${url}/status`,
+      method: 'POST',
+      headers,
+      requests: requests(randomStatus),
+      duration: 2,
+    });
+    status = await load({ url: `${url}/status`, method: 'POST', headers, requests: requests(randomStatus) });
+    let n = 0;
+    const register = newDomainBody(`r${Date.now()}-`);
+    registration = await load({ url, method: 'POST', headers, requests: requests(() => register(n++)) });
+  } finally {
+    await server.stop();
+  }
+
+  store = await openStore({ dataDir, databaseUrl });
+  try {
+    const verification = new VerificationStore(store.db, store.kind, store.domainCache);
+    const claims: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const claimed = await verification.claimDue(Date.now(), 1000, 60_000);
+      claims.push(performance.now() - t);
+      if (claimed.length !== 1000) throw new Error(`claimed ${claimed.length} domains, expected 1000`);
+      // given back, so each round claims from the same due set
+      await store.db
+        .updateTable('domains')
+        .set({ claimed_until: null })
+        .where('claimed_until', 'is not', null)
+        .execute();
+    }
+    const deepPage = Math.min(10_000, Math.floor(size / PAGE));
+    const after = nameOf((deepPage - 1) * PAGE - 1);
+    const firstPageMs = await median(20, () => store.listDomains(accountId, { limit: PAGE }));
+    const deepPageMs = await median(20, () => store.listDomains(accountId, { after, limit: PAGE }));
+    const keys = new DkimKeyStore(store.db);
+    const keyQueueMs = await median(5, () => keys.tokensWithoutKeys(16));
+    return {
+      label,
+      loadSeconds,
+      startSeconds,
+      rssMb,
+      status: status!,
+      registration: registration!,
+      claimMs: claims.sort((a, b) => a - b)[2]!,
+      claimPlan: await claimPlan(store),
+      firstPageMs,
+      deepPageMs,
+      deepPage,
+      keyQueueMs,
+      bytesPerDomain,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `size` domains as registrations leave them once their keys exist: four records, three keys,
+ * a check done an hour ago. A tenth are due now, and at least 1,000 (so a claim finds 1,000).
+ */
+async function loadDomains(store: KyselyStore, accountId: string, size: number): Promise<void> {
+  const pair = await generateDkimKeyPair();
+  const privateKeyEnc = seal(randomBytes(32), pair.privateKey, 'bench');
+  const now = Date.now();
+  const batch = store.kind === 'postgres' ? 2_000 : 5_000;
+  for (let from = 0; from < size; from += batch) {
+    const ids = Array.from({ length: Math.min(batch, size - from) }, (_, k) => from + k);
+    const tokens = ids.map((i) =>
+      [0, 1, 2].map(
+        (p) => `${i.toString(36).padStart(6, '0')}${p}${randomBytes(12).toString('hex').slice(0, 25)}`,
+      ),
+    );
+    await store.db.transaction().execute(async (trx) => {
+      for (const chunk of chunks(ids, 1_000))
+        await trx
+          .insertInto('domains')
+          .values(
+            chunk.map((i) => ({
+              id: `dom_${i}`,
+              account_id: accountId,
+              name: nameOf(i),
+              type: i % 2 ? 'Marketing' : 'Transactional',
+              status: 'pending',
+              created_at: now - size + i,
+              updated_at: now,
+              next_check_at: i % 10 === 0 || i < 1000 ? now - 1000 : now + 3_600_000 + i,
+              last_checked_at: now - 3_600_000,
+              check_count: 1,
+            })),
+          )
+          .execute();
+      for (const chunk of chunks(ids, 1_000))
+        await trx
+          .insertInto('domain_records')
+          .values(
+            chunk.flatMap((i) => [
+              ...[0, 1, 2].map((position) => ({
+                domain_id: `dom_${i}`,
+                position,
+                kind: 'dkim',
+                token: tokens[i - from]![position]!,
+                status: 'pending',
+              })),
+              { domain_id: `dom_${i}`, position: 3, kind: 'dmarc', token: null, status: 'pending' },
+            ]),
+          )
+          .execute();
+      for (const chunk of chunks(ids, 500))
+        await trx
+          .insertInto('dkim_keys')
+          .values(
+            chunk.flatMap((i) =>
+              tokens[i - from]!.map((token) => ({
+                token,
+                public_key: pair.publicKey,
+                private_key_enc: privateKeyEnc,
+                // made a day ago: a running zone reads changes of the last seconds only
+                created_at: now - 86_400_000,
+                revoked_at: null,
+                changed_at: now - 86_400_000,
+              })),
+            ),
+          )
+          .execute();
+    });
+  }
+  await store.db.updateTable('accounts').set({ domain_count: size }).where('id', '=', accountId).execute();
+  if (store.kind === 'postgres') await sql`analyze`.execute(store.db);
+  else await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
+}
+
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+async function bytesOnDisk(store: KyselyStore, dataDir: string): Promise<number> {
+  if (store.kind === 'postgres') {
+    const { rows } = await sql<{
+      bytes: number;
+    }>`select pg_database_size(current_database())::int8 as bytes`.execute(store.db);
+    return Number(rows[0]!.bytes);
+  }
+  return readdirSync(dataDir)
+    .filter((f) => f.startsWith('service.sqlite'))
+    .reduce((sum, f) => sum + statSync(path.join(dataDir, f)).size, 0);
+}
+
+/** Whether the claim's search for due domains uses the index on `next_check_at`. */
+async function claimPlan(store: KyselyStore): Promise<string> {
+  const now = Date.now();
+  const query =
+    store.kind === 'postgres'
+      ? sql<
+          Record<string, string>
+        >`explain select id from domains where next_check_at <= ${now} and (claimed_until is null or claimed_until <= ${now}) order by next_check_at limit 1000 for update skip locked`
+      : sql<
+          Record<string, string>
+        >`explain query plan select id from domains where next_check_at <= ${now} and (claimed_until is null or claimed_until <= ${now}) order by next_check_at limit 1000`;
+  const { rows } = await query.execute(store.db);
+  const plan = rows.map((r) => r['QUERY PLAN'] ?? r.detail ?? '').join(' / ');
+  return /domains_next_check/.test(plan) ? 'index domains_next_check' : `NO INDEX: ${plan}`;
+}
+
+function residentMegabytes(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb ?? 0) / 1024;
+}
+
+async function median(times: number, run: () => Promise<unknown>): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await run();
+    ms.push(performance.now() - t);
+  }
+  return ms.sort((a, b) => a - b)[Math.floor(times / 2)]!;
+}
+
+function report(figures: Figures[]): void {
+  const voided = figures.filter((f) => f.status.non2xx + f.registration.non2xx + f.status.errors > 0);
+  for (const f of voided) console.log(`VOID: ${f.label} had non-2xx answers or errors`);
+  const columns: [string, (f: Figures) => string][] = [
+    ['load (s)', (f) => fmt(f.loadSeconds, 1)],
+    ['start-up (s)', (f) => fmt(f.startSeconds, 1)],
+    ['server RSS (MB)', (f) => fmt(f.rssMb)],
+    ['status p99 (ms)', (f) => `${fmt(f.status.p99, 1)} (${fmt(f.status.rps)}/s)`],
+    ['registration p99 (ms)', (f) => `${fmt(f.registration.p99, 1)} (${fmt(f.registration.rps)}/s)`],
+    ['claim 1,000 (ms)', (f) => fmt(f.claimMs, 1)],
+    ['claim plan', (f) => f.claimPlan],
+    ['page 1 (ms)', (f) => fmt(f.firstPageMs, 2)],
+    ['deep page (ms)', (f) => `${fmt(f.deepPageMs, 2)} (page ${fmt(f.deepPage)})`],
+    ['key queue (ms)', (f) => fmt(f.keyQueueMs, 2)],
+    ['bytes/domain', (f) => fmt(f.bytesPerDomain)],
+  ];
+  console.log(`${''.padEnd(24)}${figures.map((f) => f.label.padStart(30)).join('')}`);
+  for (const [name, cell] of columns)
+    console.log(`${name.padEnd(24)}${figures.map((f) => cell(f).padStart(30)).join('')}`);
+}
