@@ -12,7 +12,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -159,6 +159,7 @@ async function measure(label: string, size: number, databaseUrl?: string): Promi
     };
   } finally {
     await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

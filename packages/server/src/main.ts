@@ -3,6 +3,7 @@
  * stop it gracefully: no new connections, in-flight requests finish, the database closes.
  */
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { flushLogsNow } from './http/log-destination.js';
 import { productionProblems, weakSecretKeyWarning } from './production.js';
 import { readyBanner } from './ready-banner.js';
 import { startServer } from './server.js';
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     server.close().then(
       () => {
+        // the log lines before it first: they are written in batches (log-destination.ts)
+        flushLogsNow(log);
         if (process.stderr.isTTY) process.stderr.write('stopped\n');
         process.exit(0);
       },

@@ -13,7 +13,7 @@ import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } fr
 import { confirmDelete } from './domains/confirm-delete.js';
 import { DomainList } from './domains/domain-list.js';
 import { keepInPlace, setText } from './domains/patch.js';
-import { describeFailure, Reconnector } from './domains/reconnect.js';
+import { explainFailure, Reconnector } from './domains/reconnect.js';
 import { byId as $, el } from './lib/dom.js';
 
 /**
@@ -289,7 +289,7 @@ async function register(event: SubmitEvent): Promise<void> {
     if (isKeyRefused(error)) showKeyRefused(error);
     else
       errors.append(
-        el('ul', { className: 'errors-list' }, el('li', { textContent: describeFailure(error) })),
+        el('ul', { className: 'errors-list' }, el('li', { textContent: explainFailure(error) })),
       );
   } finally {
     registering = false;
@@ -338,7 +338,7 @@ async function deleteDomain(name: string, button: HTMLButtonElement): Promise<vo
       showKeyRefused(error);
       return;
     }
-    showActionError(`Could not delete ${name}. ${describeFailure(error)}`);
+    showActionError(`Could not delete ${name}. ${explainFailure(error)}`);
   }
   button.focus();
 }

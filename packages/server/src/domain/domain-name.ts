@@ -50,6 +50,24 @@ const fail = (code: DomainNameErrorCode, message: string): DomainNameResult => (
  * @example normalizeDomainName(' Bücher.DE. ') // { ok: true, name: 'xn--bcher-kva.de' }
  */
 export function normalizeDomainName(input: string): DomainNameResult {
+  // Pollers send the same few names again and again: the answer (pure, frozen) is kept.
+  let result = recent.get(input);
+  if (result === undefined) {
+    result = Object.freeze(normalize(input));
+    if (input.length <= MAX_REMEMBERED_LENGTH) {
+      if (recent.size >= MAX_REMEMBERED) recent.clear();
+      recent.set(input, result);
+    }
+  }
+  return result;
+}
+
+/** How many recent inputs {@link normalizeDomainName} remembers, and up to what length. */
+const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED_LENGTH = 253;
+const recent = new Map<string, DomainNameResult>();
+
+function normalize(input: string): DomainNameResult {
   let raw = input.trim();
   if (raw.length === 0) return fail('DOMAIN_EMPTY', 'domain is empty');
   // Far too long whatever it holds: refused before any Unicode processing.

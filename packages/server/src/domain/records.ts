@@ -108,7 +108,10 @@ export function domainView(domain: StoredDomain, settings: RecordSettings): Doma
   const memo = views.get(domain);
   if (memo?.settings === settings) return memo.view;
   const view = buildDomainView(domain, settings);
-  views.set(domain, { settings, view });
+  // Frozen, so what reads it may keep what it derives (the HTTP layer keeps its JSON).
+  for (const record of view.records) Object.freeze(record);
+  Object.freeze(view.records);
+  views.set(domain, { settings, view: Object.freeze(view) });
   return view;
 }
 

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import pino from 'pino';
 import type { Config } from '../config.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { ImageService } from '../service/image-service.js';
@@ -15,8 +14,10 @@ import type { TemplateService } from '../service/template-service.js';
 import type { Store } from '../store/store.js';
 import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
+import { batchedStdout } from './log-destination.js';
 import { protectedApi, rateLimitPerKey } from './protected-api.js';
 import { RequestLog } from './request-log.js';
+import { responseJson } from './response-json.js';
 import { domainRoutes } from './routes/domains.js';
 import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
@@ -49,10 +50,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       level: config.logLevel,
       // Keys travel in Authorization; nothing logs headers by default, and this makes sure.
       redact: ['req.headers.authorization', 'req.headers.cookie'],
-      // Written asynchronously: lines that arrive while a write is under way go out together
-      // in the next one, so under load there are far fewer write(2) calls than lines, and
-      // none waits when idle. pino flushes what is left when the process exits.
-      stream: pino.destination({ dest: 1, sync: false }),
+      // Batched: see log-destination.ts for what a write per line cost.
+      stream: batchedStdout(),
     },
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -88,11 +87,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   app.setErrorHandler(handleError);
-  // Responses are built by our own code in the documented shapes (tests check every answer
-  // against /openapi.json), so plain JSON.stringify serialises them. The schema-driven
-  // serialiser re-validated every nullable field (`anyOf`) with ajv, formats included, which
-  // cost more than the rest of a status poll.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Responses are built by our own code in the documented shapes, so no schema-driven
+  // serialiser: it re-validated every nullable field (`anyOf`) with ajv, formats included,
+  // which cost more than the rest of a status poll. See response-json.ts.
+  app.setSerializerCompiler(() => responseJson);
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(
       errorEnvelope({

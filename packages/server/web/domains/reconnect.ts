@@ -23,7 +23,7 @@ function retryDelayMs(failures: number): number {
  * A failed request in words for people. The client's own message for a network failure ends in
  * the browser's "Failed to fetch", which says nothing about what to do.
  */
-export function describeFailure(error: unknown): string {
+export function explainFailure(error: unknown): string {
   if (error instanceof ServiceApiError && error.status !== 0)
     return `The server answered with an error (HTTP ${error.status}, ${error.code}): ${error.message}`;
   if (error instanceof ServiceApiError && error.code === 'TIMEOUT')
@@ -75,7 +75,7 @@ export class Reconnector {
     this.timer = window.setTimeout(() => this.retryNow(), delay);
     setText(
       byId('offline-text'),
-      `${describeFailure(error)} The statuses below are from ${this.lastAnswer} and may be out of date.`,
+      `${explainFailure(error)} The statuses below are from ${this.lastAnswer} and may be out of date.`,
     );
     byId('offline').hidden = false;
     this.tick();
