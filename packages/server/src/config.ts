@@ -45,6 +45,29 @@ export interface Config {
   dkim: DkimConfig;
   /** The authoritative responder for `dkim.<dkimProviderHost>` (issue 4). */
   dns: DnsConfig;
+  /** Webhook endpoints and their delivery worker (issue 20). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Run the delivery worker in this process (`WEBHOOKS_ENABLED`). */
+  enabled: boolean;
+  /** Deliver to loopback, private and link-local addresses, and over plain http (tests, development). */
+  allowPrivateUrls: boolean;
+  maxPerAccount: number;
+  /** One attempt's limit, connection to last byte. */
+  timeoutMs: number;
+  /** Delay after the first failure, doubled after each, up to `retryMaxDelayMs`. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** How long a delivery is retried before it has failed. */
+  retryForMs: number;
+  /** An endpoint failing every attempt for this long is disabled. */
+  disableAfterMs: number;
+  intervalMs: number;
+  batch: number;
+  /** How long a claim holds a delivery; an attempt that died is retried after it. */
+  leaseMs: number;
 }
 
 export interface VerificationConfig {
@@ -256,6 +279,19 @@ export function loadConfig(env: Env = process.env): Config {
       rateLimitSlip: integer(env, 'DNS_RATE_LIMIT_SLIP', 2, 0, 10),
       tcpMaxConnections: integer(env, 'DNS_TCP_MAX_CONNECTIONS', 256, 1, 100_000),
       tcpMaxPerClient: integer(env, 'DNS_TCP_MAX_PER_CLIENT', 16, 1, 100_000),
+    },
+    webhooks: {
+      enabled: boolean(env, 'WEBHOOKS_ENABLED', true),
+      allowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+      maxPerAccount: integer(env, 'MAX_WEBHOOKS_PER_ACCOUNT', 10, 1, 1000),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1, 86_400_000),
+      retryMaxDelayMs: integer(env, 'WEBHOOK_RETRY_MAX_DELAY_MS', 6 * 3600_000, 1, 7 * 86_400_000),
+      retryForMs: integer(env, 'WEBHOOK_RETRY_FOR_MS', 3 * 86_400_000, 0, 30 * 86_400_000),
+      disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000, 0, 365 * 86_400_000),
+      intervalMs: integer(env, 'WEBHOOK_INTERVAL_MS', 1_000, 10, 3_600_000),
+      batch: integer(env, 'WEBHOOK_BATCH', 50, 1, 10_000),
+      leaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 1_000, 3_600_000),
     },
   };
 }

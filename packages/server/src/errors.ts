@@ -51,7 +51,7 @@ export const ERROR_CATALOGUE = {
   REQUEST_BODY_TOO_LARGE: {
     status: 413,
     level: 'request',
-    description: 'The body is larger than the limit (64 KiB by default).',
+    description: 'The body is larger than the limit (64 KiB by default; 8 KiB on the webhook routes).',
   },
   REQUEST_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
@@ -211,6 +211,44 @@ export const ERROR_CATALOGUE = {
     status: 409,
     level: 'item',
     description: 'The account already holds the maximum number of templates (1,000 by default).',
+  },
+  WEBHOOK_URL_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      'The webhook `url` is not an absolute `https://` URL without user name or password (`http://` is accepted only with `WEBHOOK_ALLOW_PRIVATE_URLS=true`).',
+  },
+  WEBHOOK_URL_TOO_LONG: {
+    status: 400,
+    level: 'request',
+    description: 'The webhook `url` is longer than 2,048 characters.',
+  },
+  WEBHOOK_URL_FORBIDDEN: {
+    status: 400,
+    level: 'request',
+    description:
+      'The webhook `url`’s host is, or resolves to, an address that is not public: loopback, private, link-local (cloud metadata `169.254.169.254`), carrier-grade NAT, unique-local IPv6 (`fd00:ec2::254`), multicast or reserved. Every address of the host must be public.',
+  },
+  WEBHOOK_URL_UNRESOLVABLE: {
+    status: 400,
+    level: 'request',
+    description: 'The webhook `url`’s host has no address in DNS.',
+  },
+  ACCOUNT_WEBHOOK_LIMIT: {
+    status: 409,
+    level: 'request',
+    description:
+      'The account already holds the maximum number of webhook endpoints (`MAX_WEBHOOKS_PER_ACCOUNT`, 10 by default). Delete one first.',
+  },
+  WEBHOOK_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'This account has no webhook endpoint with this id.',
+  },
+  WEBHOOK_DELIVERY_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'The webhook endpoint has no delivery with this id.',
   },
 } as const satisfies Record<string, CatalogueEntry> & Record<DomainNameErrorCode, CatalogueEntry>;
 

@@ -19,6 +19,8 @@ export interface RunningServer {
   app: FastifyInstance;
   store: KyselyStore;
   verification: Services['verification'];
+  /** Webhook endpoints and the delivery worker (issue 20). */
+  webhooks: Services['webhooks'];
   /** Hosted DKIM keys, signer and DNS responder (issue 4). */
   dkim: HostedDkim;
   /** `http://host:port` */
@@ -42,7 +44,7 @@ export async function startServer(
   let dkim: HostedDkim | undefined;
   let cacheListener: CacheListener | undefined;
   const services = createServices(config, store);
-  const { domains, templates, images, verification } = services;
+  const { domains, templates, images, verification, webhooks } = services;
   const sharedRateLimit = config.redis && new SharedRateLimit(config.redis);
   let app: FastifyInstance | undefined;
   try {
@@ -52,6 +54,7 @@ export async function startServer(
       domains,
       templates,
       images,
+      webhooks: webhooks.service,
       ...(sharedRateLimit && { sharedRateLimit }),
       ...(options.logger !== undefined && { logger: options.logger }),
     });
@@ -77,7 +80,10 @@ export async function startServer(
   services.hooks.reportError = (error, domain) =>
     app.log.error({ err: error, domain }, 'verification check failed');
   services.hooks.domainsChanged = () => hosted.domainsChanged();
+  services.hooks.reportWebhookError = (error) =>
+    app.log.error({ err: error }, 'webhook delivery failed to run');
   if (config.verification.schedulerEnabled) verification.scheduler.start();
+  if (config.webhooks.enabled) webhooks.deliverer.start();
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -87,6 +93,7 @@ export async function startServer(
     app,
     store,
     verification,
+    webhooks,
     dkim: hosted,
     url: `http://${host}:${port}`,
     close: () => {

@@ -4,16 +4,20 @@
  * builds the app over the same wiring, so the two cannot drift apart.
  */
 import type { Config } from './config.js';
+import { resolveSecretKey } from './dkim/secret-key.js';
 import { dkimKeyRecord } from './dns/key-record.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
+import { WebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
 import type { ImageService } from './service/image-service.js';
 import type { TemplateService } from './service/template-service.js';
 import { VerificationService } from './service/verification-service.js';
+import { WebhookService } from './service/webhook-service.js';
 import { DkimKeyStore } from './store/dkim-key-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { VerificationStore } from './store/verification-store.js';
+import { WebhookStore } from './store/webhook-store.js';
 import { createAuthoritativeResolve } from './verify/authoritative.js';
 import { createResolver } from './verify/resolver.js';
 
@@ -22,18 +26,29 @@ export interface Services {
   templates: TemplateService;
   images: ImageService;
   verification: { store: VerificationStore; service: VerificationService; scheduler: VerificationScheduler };
+  /** Webhook endpoints and the delivery worker (issue 20); the server starts the worker. */
+  webhooks: { service: WebhookService; deliverer: WebhookDeliverer };
   /**
    * Where a failed check and a change of the domains go: set by the server once its logger
    * and hosted DKIM exist (until then, nowhere).
    */
-  hooks: { reportError(error: unknown, domainName?: string): void; domainsChanged(): void };
-  /** Stops the scheduler, waits for running checks, stops the render threads (not the store). */
+  hooks: {
+    reportError(error: unknown, domainName?: string): void;
+    /** A webhook attempt that could not run or be recorded (not a receiver's failure: that is recorded). */
+    reportWebhookError(error: unknown): void;
+    domainsChanged(): void;
+  };
+  /** Stops the scheduler and the webhook worker, waits for running checks and attempts, stops the render threads (not the store). */
   close(): Promise<void>;
 }
 
 export function createServices(config: Config, store: KyselyStore): Services {
   const v = config.verification;
-  const hooks: Services['hooks'] = { reportError: () => {}, domainsChanged: () => {} };
+  const hooks: Services['hooks'] = {
+    reportError: () => {},
+    reportWebhookError: () => {},
+    domainsChanged: () => {},
+  };
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
   const keys = new DkimKeyStore(store.db);
   const dnsOptions = {
@@ -62,6 +77,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     leaseMs: v.leaseMs,
     onError: (error, domain) => hooks.reportError(error, domain?.name),
   });
+  const webhooks = createWebhooks(config, store, (error) => hooks.reportWebhookError(error));
   const domains = new DomainService({
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
@@ -73,7 +89,11 @@ export function createServices(config: Config, store: KyselyStore): Services {
       waitMs: v.statusWaitMs,
     },
     onRegistered: () => scheduler.nudge(),
-    onDomainsChanged: () => hooks.domainsChanged(),
+    onDomainsChanged: () => {
+      // A registration or deletion may have written events: deliver them now.
+      webhooks.deliverer.nudge();
+      hooks.domainsChanged();
+    },
   });
   const browser = createBrowserServices(config, store);
   return {
@@ -81,11 +101,50 @@ export function createServices(config: Config, store: KyselyStore): Services {
     templates: browser.templates,
     images: browser.images,
     verification: { store: verificationStore, service: verification, scheduler },
+    webhooks,
     hooks,
     close: async () => {
       await scheduler.stop();
+      await webhooks.deliverer.stop();
       await verification.idle();
       await browser.close();
     },
   };
+}
+
+function createWebhooks(
+  config: Config,
+  store: KyselyStore,
+  onError: (error: unknown) => void,
+): Services['webhooks'] {
+  const w = config.webhooks;
+  const webhookStore = new WebhookStore(store.db, store.kind);
+  // Endpoint secrets are sealed like DKIM private keys, under the same key; read when first
+  // needed, so building the app for its OpenAPI document creates no key file.
+  let key: Buffer | undefined;
+  const secretKey = () => {
+    key ??= resolveSecretKey(config.dkim.secretKey, config.dataDir).key;
+    return key;
+  };
+  const deliverer = new WebhookDeliverer({
+    store: webhookStore,
+    secretKey,
+    records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
+    retry: { baseMs: w.retryBaseMs, maxDelayMs: w.retryMaxDelayMs, retryForMs: w.retryForMs },
+    disableAfterMs: w.disableAfterMs,
+    timeoutMs: w.timeoutMs,
+    allowPrivate: w.allowPrivateUrls,
+    intervalMs: w.intervalMs,
+    batchSize: w.batch,
+    leaseMs: w.leaseMs,
+    onError,
+  });
+  const service = new WebhookService({
+    store: webhookStore,
+    secretKey,
+    maxPerAccount: w.maxPerAccount,
+    allowPrivateUrls: w.allowPrivateUrls,
+    onRetry: () => deliverer.nudge(),
+  });
+  return { service, deliverer };
 }

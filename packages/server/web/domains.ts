@@ -288,9 +288,7 @@ async function register(event: SubmitEvent): Promise<void> {
   } catch (error) {
     if (isKeyRefused(error)) showKeyRefused(error);
     else
-      errors.append(
-        el('ul', { className: 'errors-list' }, el('li', { textContent: explainFailure(error) })),
-      );
+      errors.append(el('ul', { className: 'errors-list' }, el('li', { textContent: explainFailure(error) })));
   } finally {
     registering = false;
     button.removeAttribute('aria-disabled');

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { ImageService } from '../service/image-service.js';
 import type { TemplateService } from '../service/template-service.js';
+import type { WebhookService } from '../service/webhook-service.js';
 import type { Store } from '../store/store.js';
 import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
@@ -23,6 +24,7 @@ import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
+import { webhookEventsOpenApi, webhookRoutes } from './routes/webhooks.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import type { SharedRateLimit } from './shared-rate-limit.js';
@@ -33,6 +35,8 @@ export interface AppDependencies {
   domains: DomainService;
   templates: TemplateService;
   images: ImageService;
+  /** Webhook endpoints (issue 20); absent: no webhook routes. */
+  webhooks?: WebhookService;
   /** Per-key rate limits counted in Redis (`REDIS_URL`); absent: in this process. */
   sharedRateLimit?: SharedRateLimit;
   /** Pino options, or `false` for no logs (tests). */
@@ -131,6 +135,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         },
       },
       tags: [{ name: 'Domains', description: 'Sending-domain registrations' }, { name: 'Operations' }],
+      // The event bodies webhook endpoints receive (issue 20).
+      webhooks: webhookEventsOpenApi(),
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
@@ -177,6 +183,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     service: deps.images,
   });
   await app.register(imageFileRoutes, { files: deps.images.files });
+
+  // Webhook endpoints (issue 20): full keys only, no CORS.
+  if (deps.webhooks) {
+    await app.register(webhookRoutes, { prefix: '/api/public/webhooks', store, service: deps.webhooks });
+  }
 
   return app;
 }

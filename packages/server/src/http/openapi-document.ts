@@ -16,8 +16,16 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
   // The server's own wiring; nothing runs (the scheduler is never started, no request comes).
   const services = createServices(config, store);
   try {
-    const { domains, templates, images } = services;
-    const app = await buildApp({ config, store, domains, templates, images, logger: false });
+    const { domains, templates, images, webhooks } = services;
+    const app = await buildApp({
+      config,
+      store,
+      domains,
+      templates,
+      images,
+      webhooks: webhooks.service,
+      logger: false,
+    });
     await app.ready();
     const document = app.swagger() as unknown as Record<string, unknown>;
     await app.close();

@@ -19,6 +19,7 @@ import type {
   Store,
 } from './store.js';
 import type { ApiKeysTable, Database } from './tables.js';
+import { appendDomainEvents } from './webhook-outbox.js';
 
 /** Records of a fresh registration: three DKIM selectors then DMARC (spec order). */
 const DKIM_RECORDS = 3;
@@ -129,6 +130,7 @@ export class KyselyStore implements Store {
         const registering = requests.some((r) => !existing.has(r.name));
         let count = registering ? await this.lockDomainCount(trx, accountId) : 0;
         let added = 0;
+        const created: StoredDomain[] = [];
         const outcomes: RegistrationOutcome[] = [];
         for (const request of requests) {
           let domain = existing.get(request.name);
@@ -143,6 +145,7 @@ export class KyselyStore implements Store {
             if (insert.inserted) {
               count += 1;
               added += 1;
+              created.push(domain);
             }
           } else if (domain.type !== request.type) {
             await trx
@@ -155,7 +158,15 @@ export class KyselyStore implements Store {
           }
           outcomes.push({ ok: true, domain });
         }
-        if (added > 0) await changeDomainCount(trx, accountId, added);
+        if (added > 0) {
+          await changeDomainCount(trx, accountId, added);
+          await appendDomainEvents(
+            trx,
+            accountId,
+            () => created.map((d) => ({ type: 'domain.created', snapshot: { domain: d, previous: null } })),
+            options.now,
+          );
+        }
         return outcomes;
       }),
     );
@@ -183,7 +194,20 @@ export class KyselyStore implements Store {
     return this.domainCache.writing(accountId, names, () =>
       this.db.transaction().execute(async (trx) => {
         await this.lockDomainCount(trx, accountId);
-        await recordKeyDeletions(trx, accountId, names, Date.now());
+        const now = Date.now();
+        // Before the rows go: the event carries the domain's last state. The account's row
+        // is locked, so what is read here is what the statement below deletes.
+        await appendDomainEvents(
+          trx,
+          accountId,
+          async () =>
+            [...(await loadDomains(trx, accountId, names)).values()].map((d) => ({
+              type: 'domain.deleted' as const,
+              snapshot: { domain: d, previous: null },
+            })),
+          now,
+        );
+        await recordKeyDeletions(trx, accountId, names, now);
         const rows = await trx
           .deleteFrom('domains')
           .where('account_id', '=', accountId)

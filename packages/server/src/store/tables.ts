@@ -130,6 +130,50 @@ export interface DkimZoneTable {
   updated_at: number;
 }
 
+/** A webhook endpoint of an account (issue 20). */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** Comma-separated event types. */
+  events: string;
+  /** The signing secret's bytes sealed with AES-256-GCM under SECRET_KEY, bound to the id. */
+  secret_enc: string;
+  created_at: number;
+  disabled_at: number | null;
+  failing_since: number | null;
+}
+
+/** The outbox: one domain event, written with the change that caused it. */
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  type: string;
+  /** JSON `{domain, previous}`: the domain as it was at the event. */
+  snapshot: string;
+  created_at: number;
+}
+
+/** One event for one endpoint: its attempts so far and the next. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  domain_id: string;
+  seq: number;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  failed_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -142,6 +186,9 @@ export interface Database {
   dkim_key_queue: DkimKeyQueueTable;
   dkim_key_deletions: DkimKeyDeletionsTable;
   dkim_zone: DkimZoneTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

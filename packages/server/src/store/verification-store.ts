@@ -5,10 +5,12 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { RecordCheckState, StoredDomain, VerificationStatus } from '../domain/model.js';
+import { checkEvents } from '../webhook/events.js';
 import type { DomainCache } from './domain-cache.js';
 import { loadDomainsById, withRecords } from './domain-rows.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
+import { appendDomainEvents } from './webhook-outbox.js';
 
 /** One status change of a domain (position `null`) or of one of its records. */
 export interface StatusEvent {
@@ -112,7 +114,6 @@ export class VerificationStore {
     await this.db.updateTable('domains').set({ claimed_until: null }).where('id', '=', domainId).execute();
   }
 
-  /** Store a check's results, its status changes, the next check time, and release the claim. */
   /**
    * Store a check's results, its status changes, the next check time, and release the claim.
    * The domain row is written first, as a deletion (domain, then records by cascade) locks
@@ -170,6 +171,12 @@ export class VerificationStore {
               })),
             )
             .execute();
+          await appendDomainEvents(
+            trx,
+            domain.accountId,
+            () => checkEvents(domain, afterCheck(domain, result)),
+            result.checkedAt,
+          );
         }
       }),
     );
@@ -195,4 +202,20 @@ export class VerificationStore {
       at: Number(row.at),
     }));
   }
+}
+
+/** The domain as `saveCheck` leaves it: what its webhook events describe. */
+function afterCheck(domain: StoredDomain, result: CheckResult): StoredDomain {
+  return {
+    ...domain,
+    status: result.status,
+    lastCheckedAt: result.checkedAt,
+    nextCheckAt: result.nextCheckAt,
+    checkCount: domain.checkCount + 1,
+    zone: result.zone ?? domain.zone,
+    records: domain.records.map((r) => {
+      const state = result.records.get(r.position);
+      return state ? { ...r, ...state } : r;
+    }),
+  };
 }

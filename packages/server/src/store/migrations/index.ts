@@ -11,6 +11,7 @@ import * as m0005 from './0005-error-since.js';
 import * as m0006 from './0006-domain-zone.js';
 import * as m0007 from './0007-image-listing.js';
 import * as m0008 from './0008-large-accounts.js';
+import * as m0009 from './0009-webhooks.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-domain-zone': m0006,
   '0007-image-listing': m0007,
   '0008-large-accounts': m0008,
+  '0009-webhooks': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,335 @@
+/**
+ * Webhooks end to end (issue 20): the real server, a real receiver on loopback, BIND as the
+ * customer's DNS, and every received request verified with the `standardwebhooks` package
+ * (an outside implementation of the specification), never with our own signing code.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { seal } from '../../dkim/secret-box.js';
+import { resolveSecretKey } from '../../dkim/secret-key.js';
+import { WebhookStore } from '../../store/webhook-store.js';
+import { type BindServer, startBind } from '../../test-support/bind.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { waitUntil } from '../../test-support/wait.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/webhook-receiver.js';
+
+let bind: BindServer;
+const servers: TestServer[] = [];
+const receivers: WebhookReceiver[] = [];
+
+before(async () => {
+  bind = await startBind({ zones: ['example.test'] });
+});
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all(receivers.map((r) => r.close()));
+  await bind.close();
+});
+
+/** Fast retries, private URLs allowed (the receiver is on loopback). */
+const FAST = {
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_INTERVAL_MS: '20',
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_RETRY_MAX_DELAY_MS: '200',
+};
+
+async function setup(env: Record<string, string> = FAST) {
+  const t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0', ...env });
+  servers.push(t);
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const { key, accountId } = await t.createKey();
+  const call = async (method: string, route: string, body?: unknown, expected = 200) => {
+    const res = await t.request(method, route, { key, ...(body !== undefined && { body }) });
+    assert.equal(res.status, expected, JSON.stringify(res.body));
+    assert.deepEqual(res.contractProblems, []);
+    return res.body;
+  };
+  return { t, key, accountId, receiver, call };
+}
+
+/** The received events, each verified with the Standard Webhooks reference package. */
+function verified(receiver: WebhookReceiver, secret: string) {
+  const wh = new Webhook(secret);
+  return receiver.received.map((r) => {
+    const headers = {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    };
+    return { id: headers['webhook-id'], event: wh.verify(r.body, headers) as any };
+  });
+}
+
+describe('webhook endpoints', () => {
+  test('a domain registered, published and verified sends created, updated and verified, each signed', async () => {
+    const { receiver, call } = await setup();
+    const created = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
+    assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+    assert.deepEqual(created.events, [
+      'domain.created',
+      'domain.updated',
+      'domain.verified',
+      'domain.deleted',
+    ]);
+    const listed = (await call('GET', '/api/public/webhooks')).data;
+    assert.deepEqual(
+      listed,
+      [{ ...created, secret: undefined }].map(({ secret: _, ...e }) => e),
+    );
+
+    const domain = 'mail.example.test';
+    const registered = (
+      await call('POST', '/api/public/domain', { domains: [{ domain, domainType: 'Transactional' }] })
+    )[0].data;
+    await waitUntil('domain.created', () => receiver.received.length >= 1 || undefined);
+    const [first] = verified(receiver, created.secret);
+    assert.equal(first!.event.type, 'domain.created');
+    assert.equal(first!.event.data.domain, domain);
+    assert.equal(first!.event.data.previous, null);
+    assert.deepEqual(first!.event.data.records, registered.records);
+
+    for (const record of registered.records.filter((r: { type: string }) => r.type === 'CNAME')) {
+      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    }
+    // Polling runs the check whose status change writes the events.
+    assert.equal(
+      (await call('POST', '/api/public/domain/status', { domains: [domain] }))[0].data.status,
+      'verified',
+    );
+    await waitUntil(
+      'domain.updated and domain.verified',
+      () => verified(receiver, created.secret).some((r) => r.event.type === 'domain.verified') || undefined,
+    );
+    const events = verified(receiver, created.secret).map((r) => r.event);
+    const types = events.map((e) => e.type);
+    // Other checks may have sent updates before (the DMARC record's reason changing is no
+    // status change, so there are none here); the verification comes after its update.
+    assert.deepEqual(types.slice(-2), ['domain.updated', 'domain.verified']);
+    const [updated, verifiedEvent] = events.slice(-2);
+    assert.equal(updated.data.status, 'verified');
+    assert.equal(updated.data.previous.status, 'pending');
+    assert.deepEqual(
+      updated.data.previous.records.map((r: { status: string }) => r.status),
+      ['pending', 'pending', 'pending', 'pending'],
+    );
+    assert.deepEqual(
+      updated.data.records.map((r: { status: string }) => r.status),
+      ['verified', 'verified', 'verified', 'pending'],
+    );
+    assert.deepEqual(verifiedEvent.data, updated.data);
+
+    const deliveries = (await call('GET', `/api/public/webhooks/${created.id}/deliveries`)).data;
+    assert.equal(deliveries.length, 3);
+    for (const d of deliveries) {
+      assert.equal(d.status, 'delivered');
+      assert.equal(d.lastStatusCode, 204);
+      assert.equal(d.nextAttemptAt, null);
+    }
+
+    await call('DELETE', '/api/public/domain', { domains: [domain] });
+    await waitUntil(
+      'domain.deleted',
+      () => verified(receiver, created.secret).some((r) => r.event.type === 'domain.deleted') || undefined,
+    );
+  });
+
+  test('a receiver down for several attempts gets the event once, with the same webhook-id', async () => {
+    const { receiver, call } = await setup();
+    const created = (
+      await call('POST', '/api/public/webhooks', { url: receiver.url, events: ['domain.created'] })
+    ).data;
+    await receiver.down();
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'retry.example.test', domainType: 'Marketing' }],
+    });
+    const failures = await waitUntil('three failed attempts', async () => {
+      const [d] = (await call('GET', `/api/public/webhooks/${created.id}/deliveries`)).data;
+      return d?.attempts >= 3 ? d : undefined;
+    });
+    assert.equal(failures.status, 'pending');
+    assert.equal(failures.lastStatusCode, null);
+    assert.match(failures.lastError, /ECONNREFUSED/);
+    assert.notEqual(failures.nextAttemptAt, null);
+    // Up, but answering 500: still a failure, with its status recorded.
+    receiver.failing = true;
+    await receiver.up();
+    await waitUntil('a 500 recorded', async () => {
+      const [d] = (await call('GET', `/api/public/webhooks/${created.id}/deliveries`)).data;
+      return d?.lastStatusCode === 500 || undefined;
+    });
+    receiver.failing = false;
+    const [delivered] = await waitUntil('delivered', async () => {
+      const list = (await call('GET', `/api/public/webhooks/${created.id}/deliveries`)).data;
+      return list[0]?.status === 'delivered' ? list : undefined;
+    });
+    assert.equal(receiver.received.length, 1);
+    const [event] = verified(receiver, created.secret);
+    assert.equal(event!.id, delivered.eventId);
+    assert.equal(event!.event.data.domain, 'retry.example.test');
+
+    // A manual retry sends it again, with the same id.
+    await call('POST', `/api/public/webhooks/${created.id}/deliveries/${delivered.id}/retry`);
+    await waitUntil('the retry', () => receiver.received.length === 2 || undefined);
+    const ids = verified(receiver, created.secret).map((r) => r.id);
+    assert.deepEqual(ids, [delivered.eventId, delivered.eventId]);
+  });
+
+  test('an endpoint subscribed to some events receives only those', async () => {
+    const { receiver, call } = await setup();
+    const created = (
+      await call('POST', '/api/public/webhooks', { url: receiver.url, events: ['domain.deleted'] })
+    ).data;
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'only.example.test', domainType: 'Marketing' }],
+    });
+    await call('DELETE', '/api/public/domain', { domains: ['only.example.test'] });
+    await waitUntil('domain.deleted', () => receiver.received.length >= 1 || undefined);
+    const [event] = verified(receiver, created.secret);
+    assert.equal(event!.event.type, 'domain.deleted');
+    assert.equal(event!.event.data.domain, 'only.example.test');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(receiver.received.length, 1);
+  });
+
+  test('endpoint limits, unknown ids and deletion answer their documented errors', async () => {
+    const { t, key, receiver, call } = await setup({ ...FAST, MAX_WEBHOOKS_PER_ACCOUNT: '2' });
+    const a = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
+    await call('POST', '/api/public/webhooks', { url: `${receiver.url}/2` });
+    const over = await call('POST', '/api/public/webhooks', { url: `${receiver.url}/3` }, 409);
+    assert.equal(over.error.code, 'ACCOUNT_WEBHOOK_LIMIT');
+    const long = await call(
+      'POST',
+      '/api/public/webhooks',
+      { url: `https://example.com/${'a'.repeat(2100)}` },
+      400,
+    );
+    assert.equal(long.error.code, 'WEBHOOK_URL_TOO_LONG');
+    const bad = await call('POST', '/api/public/webhooks', { url: 'ftp://example.com/' }, 400);
+    assert.equal(bad.error.code, 'WEBHOOK_URL_INVALID');
+    const unknownEvent = await call(
+      'POST',
+      '/api/public/webhooks',
+      { url: receiver.url, events: ['domain.exploded'] },
+      400,
+    );
+    assert.equal(unknownEvent.error.code, 'REQUEST_INVALID');
+    const huge = await t.request('POST', '/api/public/webhooks', {
+      key,
+      rawBody: JSON.stringify({ url: receiver.url, pad: 'x'.repeat(9000) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(huge.status, 413);
+    assert.equal(huge.body.error.code, 'REQUEST_BODY_TOO_LARGE');
+    assert.equal(
+      (await call('DELETE', '/api/public/webhooks/whk_nope', undefined, 404)).error.code,
+      'WEBHOOK_NOT_FOUND',
+    );
+    assert.equal(
+      (await call('GET', '/api/public/webhooks/whk_nope/deliveries', undefined, 404)).error.code,
+      'WEBHOOK_NOT_FOUND',
+    );
+    assert.equal(
+      (await call('POST', `/api/public/webhooks/${a.id}/deliveries/dlv_nope/retry`, undefined, 404)).error
+        .code,
+      'WEBHOOK_DELIVERY_NOT_FOUND',
+    );
+    assert.deepEqual((await call('DELETE', `/api/public/webhooks/${a.id}`)).data, {
+      id: a.id,
+      deleted: true,
+    });
+    assert.equal((await call('GET', '/api/public/webhooks')).data.length, 1);
+  });
+
+  test('another account sees none of the endpoints', async () => {
+    const { t, receiver, call } = await setup();
+    const a = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
+    const other = await t.createKey();
+    const list = await t.request('GET', '/api/public/webhooks', { key: other.key });
+    assert.deepEqual(list.body.data, []);
+    const gone = await t.request('DELETE', `/api/public/webhooks/${a.id}`, { key: other.key });
+    assert.equal(gone.status, 404);
+  });
+
+  test('browser keys cannot manage webhooks', async () => {
+    const { t, receiver } = await setup();
+    const browser = await t.createKey({ scopes: ['templates', 'images'] });
+    for (const [method, route] of [
+      ['GET', '/api/public/webhooks'],
+      ['POST', '/api/public/webhooks'],
+    ] as const) {
+      const res = await t.request(method, route, {
+        key: browser.key,
+        ...(method === 'POST' && { body: { url: receiver.url } }),
+      });
+      assert.equal(res.status, 403);
+      assert.equal(res.body.error.code, 'AUTH_SCOPE');
+    }
+  });
+});
+
+describe('no SSRF', () => {
+  test('creation refuses non-public addresses and plain http unless private URLs are allowed', async () => {
+    const { call } = await setup({});
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://[::1]/hook',
+      'https://10.1.2.3/hook',
+      'https://192.168.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.64.0.1/hook',
+      'https://[fd00:ec2::254]/hook',
+      'https://[::ffff:10.0.0.1]/hook',
+      'https://localhost/hook',
+    ]) {
+      const res = await call('POST', '/api/public/webhooks', { url }, 400);
+      assert.equal(res.error.code, 'WEBHOOK_URL_FORBIDDEN', url);
+    }
+    const http = await call('POST', '/api/public/webhooks', { url: 'http://93.184.215.14/hook' }, 400);
+    assert.equal(http.error.code, 'WEBHOOK_URL_INVALID');
+    const nowhere = await call(
+      'POST',
+      '/api/public/webhooks',
+      { url: 'https://no-such-host.invalid/hook' },
+      400,
+    );
+    assert.equal(nowhere.error.code, 'WEBHOOK_URL_UNRESOLVABLE');
+  });
+
+  test('delivery checks the address again: an endpoint whose host now resolves to loopback is refused', async () => {
+    // The endpoint is written straight to the store, as if its host had resolved to a public
+    // address at creation and to loopback since (DNS rebinding): delivery must refuse it.
+    const { t, accountId, receiver, call } = await setup({
+      WEBHOOK_INTERVAL_MS: '20',
+      WEBHOOK_RETRY_BASE_MS: '100',
+    });
+    const store = new WebhookStore(t.server.store.db, t.server.store.kind);
+    const id = 'whk_rebound';
+    const url = receiver.url.replace('127.0.0.1', 'localhost').replace('http:', 'https:');
+    const secretKey = resolveSecretKey(undefined, t.dataDir).key;
+    await store.createEndpoint(
+      {
+        id,
+        accountId,
+        url,
+        events: ['domain.created'],
+        secretEnc: seal(secretKey, randomBytes(24), id),
+        createdAt: Date.now(),
+      },
+      10,
+    );
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'ssrf.example.test', domainType: 'Marketing' }],
+    });
+    const delivery = await waitUntil('a refused attempt', async () => {
+      const [d] = (await call('GET', `/api/public/webhooks/${id}/deliveries`)).data;
+      return d?.attempts >= 1 ? d : undefined;
+    });
+    assert.match(delivery.lastError, /^refused: localhost resolves to the loopback address /);
+    assert.equal(delivery.lastStatusCode, null);
+    assert.equal(receiver.received.length, 0);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The webhook delivery worker (issue 20): every tick it claims due deliveries (each once
+ * across processes, in order per domain and endpoint, `WebhookStore.claimDue`), sends each
+ * signed, and records the attempt: delivered, retried later, or failed once the retry window
+ * has ended. The tick loop is the verification scheduler's.
+ */
+import { open } from '../dkim/secret-box.js';
+import type { RecordSettings } from '../domain/records.js';
+import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '../store/webhook-store.js';
+import { webhookBody } from '../webhook/events.js';
+import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
+import { sendWebhook } from '../webhook/send.js';
+import { signatureHeaders } from '../webhook/signature.js';
+
+export interface DelivererOptions {
+  store: WebhookStore;
+  /** The key endpoint secrets are sealed with (`SECRET_KEY`), read when first needed. */
+  secretKey: () => Buffer;
+  records: RecordSettings;
+  retry: RetryPolicy;
+  /** An endpoint failing every attempt for this long is disabled. */
+  disableAfterMs: number;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  intervalMs: number;
+  batchSize: number;
+  leaseMs: number;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+export class WebhookDeliverer {
+  private timer: NodeJS.Timeout | undefined;
+  private tick: Promise<void> | undefined;
+  private stopped = true;
+  constructor(private readonly options: DelivererOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Run a tick now (e.g. right after a change wrote events) instead of waiting for the next. */
+  nudge(): void {
+    if (this.stopped || this.tick) return;
+    this.schedule(0);
+  }
+
+  /** Stop ticking and wait for the attempts under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.tick;
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.tick = this.runTick().finally(() => {
+        this.tick = undefined;
+      });
+    }, delay);
+    this.timer.unref();
+  }
+
+  private async runTick(): Promise<void> {
+    const { store, batchSize, leaseMs } = this.options;
+    const now = this.options.now ?? Date.now;
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      claimed = await store.claimDue(now(), batchSize, leaseMs);
+      await Promise.all(
+        claimed.map((claim) => this.attempt(claim).catch((error: unknown) => this.options.onError?.(error))),
+      );
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    if (!this.stopped) this.schedule(claimed.length === batchSize ? 0 : this.options.intervalMs);
+  }
+
+  /** One signed attempt of a claimed delivery, recorded. */
+  private async attempt(claim: ClaimedDelivery): Promise<void> {
+    const o = this.options;
+    const now = o.now ?? Date.now;
+    const { event, endpoint } = claim;
+    const body = webhookBody(event.type, event.createdAt, event.snapshot, o.records);
+    const secret = open(o.secretKey(), endpoint.secretEnc, endpoint.id);
+    // The event id is the webhook-id: the same on every retry, so receivers can deduplicate.
+    const headers = signatureHeaders(secret, event.id, Math.floor(now() / 1000), body);
+    const result = await sendWebhook(endpoint.url, headers, body, {
+      timeoutMs: o.timeoutMs,
+      allowPrivate: o.allowPrivate,
+      now,
+    });
+    const at = now();
+    let outcome: AttemptOutcome = { kind: 'delivered' };
+    if (result.error !== null) {
+      const next = nextAttemptAt(o.retry, claim.attempts + 1, claim.createdAt, at);
+      outcome = next === null ? { kind: 'failed' } : { kind: 'retry', nextAttemptAt: next };
+    }
+    await o.store.recordAttempt(
+      claim,
+      { at, status: result.status, durationMs: result.durationMs, error: result.error, outcome },
+      o.disableAfterMs,
+    );
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * A real webhook receiver for tests: node:http on a loopback port that records every request
+ * and answers 204, or 500 while `failing`. It can stop listening and listen again on the same
+ * port, as a receiver that goes down and comes back.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** Answer 500 to every request while true. */
+  failing: boolean;
+  /** Stop listening: connections are refused until `up()`. */
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookReceiver> {
+  let server: Server | undefined;
+  let port = 0;
+  const receiver: WebhookReceiver = {
+    url: '',
+    received: [],
+    failing: false,
+    async down() {
+      const s = server;
+      server = undefined;
+      s?.closeAllConnections();
+      await new Promise<void>((resolve) => (s ? s.close(() => resolve()) : resolve()));
+    },
+    async up() {
+      const s = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (c: Buffer) => chunks.push(c));
+        request.on('end', () => {
+          if (receiver.failing) {
+            response.writeHead(500).end('down for maintenance');
+            return;
+          }
+          receiver.received.push({
+            headers: request.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            at: Date.now(),
+          });
+          response.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((resolve) => s.listen(port, '127.0.0.1', resolve));
+      port = (s.address() as AddressInfo).port;
+      receiver.url = `http://127.0.0.1:${port}${path}`;
+      server = s;
+    },
+    close: () => receiver.down(),
+  };
+  await receiver.up();
+  return receiver;
+}

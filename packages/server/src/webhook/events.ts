@@ -1,0 +1,80 @@
+/**
+ * Domain events for webhooks (issue 20): their types, the snapshot the outbox keeps, and the
+ * body built from it. Pure: the body depends only on the snapshot and the record settings,
+ * so a retry days later sends what the first attempt sent.
+ */
+import type { StoredDomain, VerificationStatus } from '../domain/model.js';
+import { domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
+import type { DomainView } from '../views.js';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'domain.created',
+  'domain.updated',
+  'domain.verified',
+  'domain.deleted',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Statuses before a change: the domain's and each record's, in record order. */
+export interface PreviousStatuses {
+  status: VerificationStatus;
+  records: { fqdn: string; status: VerificationStatus }[];
+}
+
+/** What the outbox stores for one event: the domain as it was, and its statuses before. */
+export interface EventSnapshot {
+  domain: StoredDomain;
+  previous: PreviousStatuses | null;
+}
+
+/** An event about to be written to the outbox. */
+export interface DomainEvent {
+  type: WebhookEventType;
+  snapshot: EventSnapshot;
+}
+
+/** The body every endpoint receives. */
+export interface WebhookBody {
+  type: WebhookEventType;
+  createdAt: string;
+  data: DomainView & { previous: PreviousStatuses | null };
+}
+
+/** The statuses of `domain`, to keep as an event's `previous`. */
+export function statusesOf(domain: StoredDomain): PreviousStatuses {
+  return {
+    status: domain.status,
+    records: domain.records.map((r) => ({ fqdn: recordFqdn(domain.name, r), status: r.status })),
+  };
+}
+
+/**
+ * The events of one check: `domain.updated` when the domain's or a record's status changed,
+ * and `domain.verified` too when the domain itself became verified.
+ */
+export function checkEvents(before: StoredDomain, after: StoredDomain): DomainEvent[] {
+  const changed =
+    before.status !== after.status ||
+    after.records.some((r) => before.records.find((b) => b.position === r.position)?.status !== r.status);
+  if (!changed) return [];
+  const snapshot = { domain: after, previous: statusesOf(before) };
+  const events: DomainEvent[] = [{ type: 'domain.updated', snapshot }];
+  if (before.status !== 'verified' && after.status === 'verified')
+    events.push({ type: 'domain.verified', snapshot });
+  return events;
+}
+
+/** The JSON body of an event, exactly as every attempt sends it. */
+export function webhookBody(
+  type: WebhookEventType,
+  createdAt: number,
+  snapshot: EventSnapshot,
+  settings: RecordSettings,
+): string {
+  const body: WebhookBody = {
+    type,
+    createdAt: new Date(createdAt).toISOString(),
+    data: { ...domainView(snapshot.domain, settings), previous: snapshot.previous },
+  };
+  return JSON.stringify(body);
+}

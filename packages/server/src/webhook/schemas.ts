@@ -1,0 +1,136 @@
+/**
+ * The webhook shapes (issue 20), written once with TypeBox: endpoints and deliveries as the
+ * API answers them, and the event body endpoints receive. The routes validate and document
+ * with them; the services' types derive from them. Layer-neutral, as `views.ts`.
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { DomainResultSchema, VerificationStatusSchema } from '../views.js';
+import { WEBHOOK_EVENT_TYPES } from './events.js';
+
+const dateTime = (description: string) => Type.String({ format: 'date-time', description });
+const nullableDateTime = (description: string) =>
+  Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
+
+export const WebhookEventTypeSchema = Type.Union(
+  WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
+  {
+    description:
+      '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`.',
+  },
+);
+
+export const WebhookEndpointSchema = Type.Object(
+  {
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(WebhookEventTypeSchema),
+    createdAt: dateTime('When the endpoint was added.'),
+    disabledAt: nullableDateTime(
+      'When deliveries stopped because every attempt failed for 5 days (`WEBHOOK_DISABLE_AFTER_MS`); `null` while enabled. `POST /api/public/webhooks/{id}/enable` resumes them.',
+    ),
+    failingSince: nullableDateTime('Since when every attempt has failed; `null` after any success.'),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedWebhookSchema = Type.Object(
+  {
+    ...WebhookEndpointSchema.properties,
+    secret: Type.String({
+      description:
+        'The signing secret, `whsec_<base64>` (Standard Webhooks). Shown only in this answer: store it to verify `webhook-signature`.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookDeliverySchema = Type.Object(
+  {
+    id: Type.String(),
+    eventId: Type.String({ description: 'The event’s id, sent as `webhook-id` on every attempt.' }),
+    event: WebhookEventTypeSchema,
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
+      description: '`failed`: no attempt succeeded within the retry window (3 days by default).',
+    }),
+    attempts: Type.Integer(),
+    lastStatusCode: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'The HTTP status of the last attempt; `null` when none came (timeout, connection refused).',
+    }),
+    lastDurationMs: Type.Union([Type.Integer(), Type.Null()]),
+    lastError: Type.Union([Type.String(), Type.Null()], { description: 'Why the last attempt failed.' }),
+    lastAttemptAt: nullableDateTime('When the last attempt ended.'),
+    nextAttemptAt: nullableDateTime('When the next attempt is due; `null` once delivered or failed.'),
+    createdAt: dateTime('When the event happened.'),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateWebhookBodySchema = Type.Object(
+  {
+    url: Type.String({
+      description:
+        'Where events are POSTed: `https://`, at most 2,048 characters, resolving only to public addresses.',
+      examples: ['https://hooks.example.com/domains'],
+    }),
+    events: Type.Optional(
+      Type.Array(WebhookEventTypeSchema, {
+        maxItems: WEBHOOK_EVENT_TYPES.length * 2,
+        description: 'Default: all.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The statuses before the change: the domain's, and each record's by `fqdn`. */
+export const PreviousStatusesSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        status: Type.Ref(VerificationStatusSchema),
+        records: Type.Array(
+          Type.Object(
+            { fqdn: Type.String(), status: Type.Ref(VerificationStatusSchema) },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      'The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`.',
+  },
+);
+
+/** The body of every webhook request. */
+export const WebhookEventBodySchema = Type.Object(
+  {
+    type: WebhookEventTypeSchema,
+    createdAt: dateTime('When the change happened.'),
+    data: Type.Object(
+      { ...DomainResultSchema.properties, previous: PreviousStatusesSchema },
+      {
+        additionalProperties: false,
+        description:
+          'The domain result as `POST /api/public/domain/status` returns it, as it was at the event, plus `previous`.',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `{data, error: null, status: 200}` around `data`. */
+export function dataEnvelope(data: TSchema) {
+  return Type.Object(
+    { data, error: Type.Null(), status: Type.Literal(200) },
+    { additionalProperties: false },
+  );
+}
+
+export type WebhookEndpointView = Static<typeof WebhookEndpointSchema>;
+export type CreatedWebhookView = Static<typeof CreatedWebhookSchema>;
+export type WebhookDeliveryView = Static<typeof WebhookDeliverySchema>;

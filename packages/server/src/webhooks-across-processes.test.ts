@@ -1,0 +1,128 @@
+/**
+ * Webhooks from several server processes on one PostgreSQL database (issue 20): each event
+ * reaches an endpoint once however many processes deliver, a domain's events arrive in
+ * order, and an event committed by a process killed before delivering it is delivered after
+ * a restart (the outbox). Every request is verified with the `standardwebhooks` package.
+ *
+ * Always on PostgreSQL (a private cluster): SQLite is one process.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { type PostgresServer, startPostgres } from './test-support/postgres.js';
+import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { waitUntil } from './test-support/wait.js';
+import { startWebhookReceiver, type WebhookReceiver } from './test-support/webhook-receiver.js';
+
+let postgres: PostgresServer;
+let receiver: WebhookReceiver;
+const processes: ServerProcess[] = [];
+const dataDir = mkdtempSync(path.join(tmpdir(), 'webhooks-multi-'));
+
+before(async () => {
+  [postgres, receiver] = await Promise.all([startPostgres(), startWebhookReceiver()]);
+});
+after(async () => {
+  for (const p of processes) p.child.kill('SIGKILL');
+  await Promise.all(processes.map((p) => p.exited));
+  await Promise.all([postgres.stop(), receiver.close()]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const p = await startServerProcess({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DKIM_PROVIDER_HOST: 'provider.test',
+    // No DNS answers: checks fail with dns_error, which changes no status and sends nothing.
+    DNS_RESOLVERS: '127.0.0.1:9',
+    DNS_TIMEOUT_MS: '200',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_INTERVAL_MS: '20',
+    WEBHOOK_BATCH: '5',
+    ...env,
+  });
+  processes.push(p);
+  return p;
+}
+
+async function call(url: string, key: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { authorization: key, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()) as any;
+}
+
+/** Received events, verified, since `from`. */
+function received(secret: string, from = 0) {
+  const wh = new Webhook(secret);
+  return receiver.received.slice(from).map((r) => {
+    const headers = {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    };
+    return { id: headers['webhook-id'], event: wh.verify(r.body, headers) as any };
+  });
+}
+
+test('three processes deliver each event once, in order per domain; a killed process’s events are delivered after restart', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  const env = { DATABASE_URL: databaseUrl };
+  const servers = await Promise.all([start(env), start(env), start(env)]);
+  const key = (await runCli(['keys', 'create', '--name', 'hooks'], env)).stdout.trim().split('\n').at(-1)!;
+  const secret = (await call(servers[0]!.url, key, 'POST', '/api/public/webhooks', { url: receiver.url }))
+    .data.secret;
+
+  // 20 domains registered then deleted, spread over the processes: 40 events.
+  const names = Array.from({ length: 20 }, (_, i) => `d${i}.hooks.example.com`);
+  await Promise.all(
+    names.map((domain, i) =>
+      call(servers[i % 3]!.url, key, 'POST', '/api/public/domain', {
+        domains: [{ domain, domainType: 'Marketing' }],
+      }),
+    ),
+  );
+  await Promise.all(
+    names.map((domain, i) =>
+      call(servers[(i + 1) % 3]!.url, key, 'DELETE', '/api/public/domain', { domains: [domain] }),
+    ),
+  );
+  await waitUntil('40 events', () => receiver.received.length >= 40 || undefined);
+  // Time for any duplicate to arrive.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const events = received(secret);
+  assert.equal(events.length, 40);
+  assert.equal(new Set(events.map((e) => e.id)).size, 40, 'each event once');
+  for (const name of names) {
+    assert.deepEqual(
+      events.filter((e) => e.event.data.domain === name).map((e) => e.event.type),
+      ['domain.created', 'domain.deleted'],
+      name,
+    );
+  }
+
+  // A process that commits a registration and dies before delivering it: the event waits in
+  // the outbox and the next process delivers it.
+  for (const p of servers) p.child.kill('SIGKILL');
+  await Promise.all(servers.map((p) => p.exited));
+  const before = receiver.received.length;
+  const silent = await start({ ...env, WEBHOOKS_ENABLED: 'false' });
+  await call(silent.url, key, 'POST', '/api/public/domain', {
+    domains: [{ domain: 'crash.hooks.example.com', domainType: 'Marketing' }],
+  });
+  silent.child.kill('SIGKILL');
+  await silent.exited;
+  assert.equal(receiver.received.length, before);
+  await start(env);
+  await waitUntil('the event after restart', () => receiver.received.length > before || undefined);
+  const [late] = received(secret, before);
+  assert.equal(late!.event.type, 'domain.created');
+  assert.equal(late!.event.data.domain, 'crash.hooks.example.com');
+});
