@@ -1,5 +1,5 @@
 /**
- * `ServiceClient`: the domain routes of the sending-domain API and `waitForVerification`,
+ * `ServiceClient`: the domain and webhook routes of the sending-domain API and `waitForVerification`,
  * typed from the server's OpenAPI document, for Node 20+ and browsers. (The templates, images
  * and health routes have generated types, `paths`, but no methods here.) Request-level errors throw `ServiceApiError`; item-level
  * results come back as the API's envelopes, in request order.
@@ -29,6 +29,16 @@ export type DeleteEnvelope = Envelope<components['schemas']['DeleteEnvelope']>;
 export type HistoryEnvelope = Envelope<components['schemas']['HistoryEnvelope']>;
 /** `Transactional` or `Marketing`, as the API's DomainResult schema names them. */
 export type DomainType = DomainResult['type'];
+/** A webhook endpoint as listed (no secret). */
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+/** A new webhook endpoint, with its signing secret: shown only in the creation answer. */
+export type CreatedWebhook = components['schemas']['CreatedWebhook'];
+/** One event's delivery to one endpoint: its status and its last attempt. */
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+/** The body an endpoint receives. */
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+/** `domain.created`, `domain.updated`, `domain.verified`, `domain.deleted`. */
+export type WebhookEventType = WebhookEvent['type'];
 
 export interface ServiceClientOptions {
   /** e.g. `http://127.0.0.1:3000` */
@@ -148,6 +158,44 @@ export class ServiceClient {
       ...(options.cursor !== undefined && { cursor: options.cursor }),
     };
     return unwrap(await this.api.GET('/api/public/domain', { params: { query } })).data;
+  }
+
+  /**
+   * `POST /api/public/webhooks`: add an endpoint for domain events (all of them when `events` is
+   * absent). The answer's `secret` is shown only this once: keep it to verify signatures.
+   */
+  async createWebhook(input: { url: string; events?: WebhookEventType[] }): Promise<CreatedWebhook> {
+    return unwrap(await this.api.POST('/api/public/webhooks', { body: input })).data;
+  }
+
+  /** `GET /api/public/webhooks`: the account's endpoints, oldest first, without secrets. */
+  async listWebhooks(): Promise<WebhookEndpoint[]> {
+    return unwrap(await this.api.GET('/api/public/webhooks')).data;
+  }
+
+  /** `DELETE /api/public/webhooks/{id}`: nothing more is sent to it. */
+  async deleteWebhook(id: string): Promise<{ id: string; deleted: true }> {
+    return unwrap(await this.api.DELETE('/api/public/webhooks/{id}', { params: { path: { id } } })).data;
+  }
+
+  /** `POST /api/public/webhooks/{id}/enable`: resume an endpoint disabled after 5 days of failures. */
+  async enableWebhook(id: string): Promise<WebhookEndpoint> {
+    return unwrap(await this.api.POST('/api/public/webhooks/{id}/enable', { params: { path: { id } } })).data;
+  }
+
+  /** `GET /api/public/webhooks/{id}/deliveries`: the 100 most recent, newest first. */
+  async webhookDeliveries(id: string): Promise<WebhookDelivery[]> {
+    return unwrap(await this.api.GET('/api/public/webhooks/{id}/deliveries', { params: { path: { id } } }))
+      .data;
+  }
+
+  /** `POST /api/public/webhooks/{id}/deliveries/{deliveryId}/retry`: send it again now, same `webhook-id`. */
+  async retryWebhookDelivery(id: string, deliveryId: string): Promise<WebhookDelivery> {
+    return unwrap(
+      await this.api.POST('/api/public/webhooks/{id}/deliveries/{deliveryId}/retry', {
+        params: { path: { id, deliveryId } },
+      }),
+    ).data;
   }
 
   /** `call` on `batchSize` entries at a time, in order; the envelopes joined. */

@@ -2,6 +2,7 @@
 export { bindLines as zoneFileLines } from './cli/format.js';
 export {
   type ApiClient,
+  type CreatedWebhook,
   createApiClient,
   type DeleteEnvelope,
   type DnsRecord,
@@ -13,6 +14,10 @@ export {
   ServiceClient,
   type ServiceClientOptions,
   type WaitOptions,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEvent,
+  type WebhookEventType,
 } from './client.js';
 export {
   type ApiErrorBody,

@@ -1771,20 +1771,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id: string;
-                                url: string;
-                                events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was added.
-                                 */
-                                createdAt: string;
-                                /** @description When deliveries stopped because every attempt failed for 5 days (`WEBHOOK_DISABLE_AFTER_MS`); `null` while enabled. `POST /api/public/webhooks/{id}/enable` resumes them. */
-                                disabledAt: string | null;
-                                /** @description Since when every attempt has failed; `null` after any success. */
-                                failingSince: string | null;
-                            }[];
+                            data: components["schemas"]["WebhookEndpoint"][];
                             error: null;
                             /** @enum {number} */
                             status: 200;
@@ -1916,22 +1903,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id: string;
-                                url: string;
-                                events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was added.
-                                 */
-                                createdAt: string;
-                                /** @description When deliveries stopped because every attempt failed for 5 days (`WEBHOOK_DISABLE_AFTER_MS`); `null` while enabled. `POST /api/public/webhooks/{id}/enable` resumes them. */
-                                disabledAt: string | null;
-                                /** @description Since when every attempt has failed; `null` after any success. */
-                                failingSince: string | null;
-                                /** @description The signing secret, `whsec_<base64>` (Standard Webhooks). Shown only in this answer: store it to verify `webhook-signature`. */
-                                secret: string;
-                            };
+                            data: components["schemas"]["CreatedWebhook"];
                             error: null;
                             /** @enum {number} */
                             status: 200;
@@ -2207,20 +2179,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id: string;
-                                url: string;
-                                events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was added.
-                                 */
-                                createdAt: string;
-                                /** @description When deliveries stopped because every attempt failed for 5 days (`WEBHOOK_DISABLE_AFTER_MS`); `null` while enabled. `POST /api/public/webhooks/{id}/enable` resumes them. */
-                                disabledAt: string | null;
-                                /** @description Since when every attempt has failed; `null` after any success. */
-                                failingSince: string | null;
-                            };
+                            data: components["schemas"]["WebhookEndpoint"];
                             error: null;
                             /** @enum {number} */
                             status: 200;
@@ -2354,30 +2313,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id: string;
-                                /** @description The event’s id, sent as `webhook-id` on every attempt. */
-                                eventId: string;
-                                /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-                                event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
-                                /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
-                                status: "pending" | "delivered" | "failed";
-                                attempts: number;
-                                /** @description The HTTP status of the last attempt; `null` when none came (timeout, connection refused). */
-                                lastStatusCode: number | null;
-                                lastDurationMs: number | null;
-                                /** @description Why the last attempt failed. */
-                                lastError: string | null;
-                                /** @description When the last attempt ended. */
-                                lastAttemptAt: string | null;
-                                /** @description When the next attempt is due; `null` once delivered or failed. */
-                                nextAttemptAt: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the event happened.
-                                 */
-                                createdAt: string;
-                            }[];
+                            data: components["schemas"]["WebhookDelivery"][];
                             error: null;
                             /** @enum {number} */
                             status: 200;
@@ -2516,30 +2452,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id: string;
-                                /** @description The event’s id, sent as `webhook-id` on every attempt. */
-                                eventId: string;
-                                /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-                                event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
-                                /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
-                                status: "pending" | "delivered" | "failed";
-                                attempts: number;
-                                /** @description The HTTP status of the last attempt; `null` when none came (timeout, connection refused). */
-                                lastStatusCode: number | null;
-                                lastDurationMs: number | null;
-                                /** @description Why the last attempt failed. */
-                                lastError: string | null;
-                                /** @description When the last attempt ended. */
-                                lastAttemptAt: string | null;
-                                /** @description When the next attempt is due; `null` once delivered or failed. */
-                                nextAttemptAt: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the event happened.
-                                 */
-                                createdAt: string;
-                            };
+                            data: components["schemas"]["WebhookDelivery"];
                             error: null;
                             /** @enum {number} */
                             status: 200;
@@ -2668,37 +2581,7 @@ export interface webhooks {
             };
             requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-                        type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
-                        /**
-                         * Format: date-time
-                         * @description When the change happened.
-                         */
-                        createdAt: string;
-                        /** @description The domain result as `POST /api/public/domain/status` returns it, as it was at the event, plus `previous`. */
-                        data: {
-                            /** @description The domain in its ASCII (punycode) form. */
-                            domain: string;
-                            status: components["schemas"]["VerificationStatus"];
-                            /** @description Three DKIM CNAME records, then one DMARC TXT record. */
-                            records: components["schemas"]["DnsRecord"][];
-                            /** @description The domain type, in canonical spelling. */
-                            type: "Transactional" | "Marketing";
-                            /** @description When DNS was last checked; `null` before the first check. */
-                            lastCheckedAt: string | null;
-                            /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
-                            nextCheckAt: string | null;
-                            /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
-                            previous: {
-                                status: components["schemas"]["VerificationStatus"];
-                                records: {
-                                    fqdn: string;
-                                    status: components["schemas"]["VerificationStatus"];
-                                }[];
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             responses: {
@@ -2739,37 +2622,7 @@ export interface webhooks {
             };
             requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-                        type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
-                        /**
-                         * Format: date-time
-                         * @description When the change happened.
-                         */
-                        createdAt: string;
-                        /** @description The domain result as `POST /api/public/domain/status` returns it, as it was at the event, plus `previous`. */
-                        data: {
-                            /** @description The domain in its ASCII (punycode) form. */
-                            domain: string;
-                            status: components["schemas"]["VerificationStatus"];
-                            /** @description Three DKIM CNAME records, then one DMARC TXT record. */
-                            records: components["schemas"]["DnsRecord"][];
-                            /** @description The domain type, in canonical spelling. */
-                            type: "Transactional" | "Marketing";
-                            /** @description When DNS was last checked; `null` before the first check. */
-                            lastCheckedAt: string | null;
-                            /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
-                            nextCheckAt: string | null;
-                            /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
-                            previous: {
-                                status: components["schemas"]["VerificationStatus"];
-                                records: {
-                                    fqdn: string;
-                                    status: components["schemas"]["VerificationStatus"];
-                                }[];
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             responses: {
@@ -2810,37 +2663,7 @@ export interface webhooks {
             };
             requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-                        type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
-                        /**
-                         * Format: date-time
-                         * @description When the change happened.
-                         */
-                        createdAt: string;
-                        /** @description The domain result as `POST /api/public/domain/status` returns it, as it was at the event, plus `previous`. */
-                        data: {
-                            /** @description The domain in its ASCII (punycode) form. */
-                            domain: string;
-                            status: components["schemas"]["VerificationStatus"];
-                            /** @description Three DKIM CNAME records, then one DMARC TXT record. */
-                            records: components["schemas"]["DnsRecord"][];
-                            /** @description The domain type, in canonical spelling. */
-                            type: "Transactional" | "Marketing";
-                            /** @description When DNS was last checked; `null` before the first check. */
-                            lastCheckedAt: string | null;
-                            /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
-                            nextCheckAt: string | null;
-                            /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
-                            previous: {
-                                status: components["schemas"]["VerificationStatus"];
-                                records: {
-                                    fqdn: string;
-                                    status: components["schemas"]["VerificationStatus"];
-                                }[];
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             responses: {
@@ -2881,37 +2704,7 @@ export interface webhooks {
             };
             requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-                        type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
-                        /**
-                         * Format: date-time
-                         * @description When the change happened.
-                         */
-                        createdAt: string;
-                        /** @description The domain result as `POST /api/public/domain/status` returns it, as it was at the event, plus `previous`. */
-                        data: {
-                            /** @description The domain in its ASCII (punycode) form. */
-                            domain: string;
-                            status: components["schemas"]["VerificationStatus"];
-                            /** @description Three DKIM CNAME records, then one DMARC TXT record. */
-                            records: components["schemas"]["DnsRecord"][];
-                            /** @description The domain type, in canonical spelling. */
-                            type: "Transactional" | "Marketing";
-                            /** @description When DNS was last checked; `null` before the first check. */
-                            lastCheckedAt: string | null;
-                            /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
-                            nextCheckAt: string | null;
-                            /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
-                            previous: {
-                                status: components["schemas"]["VerificationStatus"];
-                                records: {
-                                    fqdn: string;
-                                    status: components["schemas"]["VerificationStatus"];
-                                }[];
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             responses: {
@@ -3163,6 +2956,91 @@ export interface components {
             error: null;
             /** @enum {number} */
             status: 200;
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
+            /**
+             * Format: date-time
+             * @description When the endpoint was added.
+             */
+            createdAt: string;
+            /** @description When deliveries stopped because every attempt failed for 5 days (`WEBHOOK_DISABLE_AFTER_MS`); `null` while enabled. `POST /api/public/webhooks/{id}/enable` resumes them. */
+            disabledAt: string | null;
+            /** @description Since when every attempt has failed; `null` after any success. */
+            failingSince: string | null;
+        };
+        CreatedWebhook: {
+            id: string;
+            url: string;
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
+            /**
+             * Format: date-time
+             * @description When the endpoint was added.
+             */
+            createdAt: string;
+            /** @description When deliveries stopped because every attempt failed for 5 days (`WEBHOOK_DISABLE_AFTER_MS`); `null` while enabled. `POST /api/public/webhooks/{id}/enable` resumes them. */
+            disabledAt: string | null;
+            /** @description Since when every attempt has failed; `null` after any success. */
+            failingSince: string | null;
+            /** @description The signing secret, `whsec_<base64>` (Standard Webhooks). Shown only in this answer: store it to verify `webhook-signature`. */
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The event’s id, sent as `webhook-id` on every attempt. */
+            eventId: string;
+            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
+            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
+            /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** @description The HTTP status of the last attempt; `null` when none came (timeout, connection refused). */
+            lastStatusCode: number | null;
+            lastDurationMs: number | null;
+            /** @description Why the last attempt failed. */
+            lastError: string | null;
+            /** @description When the last attempt ended. */
+            lastAttemptAt: string | null;
+            /** @description When the next attempt is due; `null` once delivered or failed. */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+        };
+        WebhookEvent: {
+            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
+            type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @description The domain result as `POST /api/public/domain/status` returns it, as it was at the event, plus `previous`. */
+            data: {
+                /** @description The domain in its ASCII (punycode) form. */
+                domain: string;
+                status: components["schemas"]["VerificationStatus"];
+                /** @description Three DKIM CNAME records, then one DMARC TXT record. */
+                records: components["schemas"]["DnsRecord"][];
+                /** @description The domain type, in canonical spelling. */
+                type: "Transactional" | "Marketing";
+                /** @description When DNS was last checked; `null` before the first check. */
+                lastCheckedAt: string | null;
+                /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
+                nextCheckAt: string | null;
+                /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
+                previous: {
+                    status: components["schemas"]["VerificationStatus"];
+                    records: {
+                        fqdn: string;
+                        status: components["schemas"]["VerificationStatus"];
+                    }[];
+                } | null;
+            };
         };
     };
     responses: never;

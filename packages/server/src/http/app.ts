@@ -13,6 +13,7 @@ import type { ImageService } from '../service/image-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { WebhookService } from '../service/webhook-service.js';
 import type { Store } from '../store/store.js';
+import { WEBHOOK_SCHEMAS } from '../webhook/schemas.js';
 import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { batchedStdout } from './log-destination.js';
@@ -111,7 +112,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  for (const schema of [...TEMPLATE_SCHEMAS, ...IMAGE_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...TEMPLATE_SCHEMAS, ...IMAGE_SCHEMAS, ...WEBHOOK_SCHEMAS]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {

@@ -30,7 +30,7 @@ export const WebhookEndpointSchema = Type.Object(
     ),
     failingSince: nullableDateTime('Since when every attempt has failed; `null` after any success.'),
   },
-  { additionalProperties: false },
+  { $id: 'WebhookEndpoint', additionalProperties: false },
 );
 
 export const CreatedWebhookSchema = Type.Object(
@@ -41,7 +41,7 @@ export const CreatedWebhookSchema = Type.Object(
         'The signing secret, `whsec_<base64>` (Standard Webhooks). Shown only in this answer: store it to verify `webhook-signature`.',
     }),
   },
-  { additionalProperties: false },
+  { $id: 'CreatedWebhook', additionalProperties: false },
 );
 
 export const WebhookDeliverySchema = Type.Object(
@@ -63,7 +63,7 @@ export const WebhookDeliverySchema = Type.Object(
     nextAttemptAt: nullableDateTime('When the next attempt is due; `null` once delivered or failed.'),
     createdAt: dateTime('When the event happened.'),
   },
-  { additionalProperties: false },
+  { $id: 'WebhookDelivery', additionalProperties: false },
 );
 
 export const CreateWebhookBodySchema = Type.Object(
@@ -120,8 +120,19 @@ export const WebhookEventBodySchema = Type.Object(
       },
     ),
   },
-  { additionalProperties: false },
+  { $id: 'WebhookEvent', additionalProperties: false },
 );
+
+/**
+ * Registered with Fastify under their `$id` and published as OpenAPI components, so the typed
+ * client names them and the four event entries share one body schema.
+ */
+export const WEBHOOK_SCHEMAS = [
+  WebhookEndpointSchema,
+  CreatedWebhookSchema,
+  WebhookDeliverySchema,
+  WebhookEventBodySchema,
+];
 
 /** `{data, error: null, status: 200}` around `data`. */
 export function dataEnvelope(data: TSchema) {
