@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { seal } from '../../dkim/secret-box.js';
@@ -176,6 +178,105 @@ describe('webhook endpoints', () => {
     await waitUntil('the retry', () => receiver.received.length === 2 || undefined);
     const ids = verified(receiver, created.secret).map((r) => r.id);
     assert.deepEqual(ids, [delivered.eventId, delivered.eventId]);
+  });
+
+  test('past the retry window a delivery has failed, and is not attempted again', async () => {
+    const { receiver, call } = await setup({ ...FAST, WEBHOOK_RETRY_FOR_MS: '800' });
+    const endpoint = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
+    await receiver.down();
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'window.example.test', domainType: 'Marketing' }],
+    });
+    const failed = await waitUntil('the delivery failed', async () => {
+      const [d] = (await call('GET', `/api/public/webhooks/${endpoint.id}/deliveries`)).data;
+      return d?.status === 'failed' ? d : undefined;
+    });
+    assert.ok(failed.attempts >= 2, `${failed.attempts} attempts`);
+    assert.equal(failed.nextAttemptAt, null);
+    assert.ok(Date.parse(failed.lastAttemptAt) - Date.parse(failed.createdAt) >= 800);
+    await receiver.up();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [after] = (await call('GET', `/api/public/webhooks/${endpoint.id}/deliveries`)).data;
+    assert.equal(after.attempts, failed.attempts);
+    assert.equal(receiver.received.length, 0);
+  });
+
+  test('an endpoint failing long enough is disabled and gets no new events; enabling it delivers what waited', async () => {
+    // Disabled after 0.4 s of failures instead of 5 days.
+    const { receiver, call } = await setup({ ...FAST, WEBHOOK_DISABLE_AFTER_MS: '400' });
+    const endpoint = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
+    await receiver.down();
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'first.example.test', domainType: 'Marketing' }],
+    });
+    const disabled = await waitUntil('the endpoint disabled', async () => {
+      const [e] = (await call('GET', '/api/public/webhooks')).data;
+      return e.disabledAt !== null ? e : undefined;
+    });
+    assert.ok(Date.parse(disabled.disabledAt) - Date.parse(disabled.failingSince) >= 400);
+    // Disabled: the attempt count no longer moves, and an event now is not for this endpoint.
+    const [waiting] = (await call('GET', `/api/public/webhooks/${endpoint.id}/deliveries`)).data;
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'second.example.test', domainType: 'Marketing' }],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const still = (await call('GET', `/api/public/webhooks/${endpoint.id}/deliveries`)).data;
+    assert.deepEqual(
+      still.map((d: any) => [d.id, d.status, d.attempts]),
+      [[waiting.id, 'pending', waiting.attempts]],
+    );
+
+    await receiver.up();
+    const enabled = (await call('POST', `/api/public/webhooks/${endpoint.id}/enable`)).data;
+    assert.equal(enabled.disabledAt, null);
+    assert.equal(enabled.failingSince, null);
+    await waitUntil('the waiting one delivered', async () => {
+      const [d] = (await call('GET', `/api/public/webhooks/${endpoint.id}/deliveries`)).data;
+      return d.status === 'delivered' || undefined;
+    });
+    const [event] = verified(receiver, endpoint.secret);
+    assert.equal(event!.id, waiting.eventId);
+    assert.equal(event!.event.data.domain, 'first.example.test');
+    assert.equal(receiver.received.length, 1);
+  });
+
+  test('an answer that takes longer than the timeout, or a redirect, is a failed attempt', async () => {
+    const { call } = await setup({ ...FAST, WEBHOOK_TIMEOUT_MS: '300' });
+    const other = await startWebhookReceiver();
+    receivers.push(other);
+    // One server: /slow never answers in time, /moved redirects to the other receiver.
+    const hits: string[] = [];
+    const server = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      if (request.url === '/moved') response.writeHead(307, { location: other.url }).end();
+      else setTimeout(() => response.writeHead(204).end(), 2_000);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const slow = (await call('POST', '/api/public/webhooks', { url: `${base}/slow` })).data;
+    const moved = (await call('POST', '/api/public/webhooks', { url: `${base}/moved` })).data;
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'slow.example.test', domainType: 'Marketing' }],
+    });
+    const lastAttempt = (id: string) =>
+      waitUntil(`an attempt to ${id}`, async () => {
+        const [d] = (await call('GET', `/api/public/webhooks/${id}/deliveries`)).data;
+        return d?.attempts >= 1 ? d : undefined;
+      });
+    const timedOut = await lastAttempt(slow.id);
+    assert.equal(timedOut.status, 'pending');
+    assert.equal(timedOut.lastStatusCode, null);
+    assert.match(timedOut.lastError, /no answer within 300 ms/);
+    assert.ok(
+      timedOut.lastDurationMs >= 300 && timedOut.lastDurationMs < 2_000,
+      String(timedOut.lastDurationMs),
+    );
+    const redirected = await lastAttempt(moved.id);
+    assert.equal(redirected.status, 'pending');
+    assert.equal(redirected.lastStatusCode, 307);
+    assert.equal(redirected.lastError, 'answered HTTP 307');
+    assert.equal(other.received.length, 0);
   });
 
   test('an endpoint subscribed to some events receives only those', async () => {
