@@ -8,6 +8,7 @@ import { runPostgresBench } from './postgres.bench.js';
 import { runScaleBench } from './scale.bench.js';
 import { runSoakBench } from './soak.bench.js';
 import { runVerificationBench } from './verification.bench.js';
+import { runWebhooksBench } from './webhooks.bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   soak: runSoakBench,
   dkim: runDkimBench,
   abuse: runAbuseBench,
+  webhooks: runWebhooksBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -50,6 +50,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     domainsChanged: () => {},
   };
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+  const webhooks = createWebhooks(config, store, (error) => hooks.reportWebhookError(error));
   const keys = new DkimKeyStore(store.db);
   const dnsOptions = {
     servers: v.resolvers,
@@ -68,6 +69,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
       const key = await keys.findKey(token);
       return key && key.revokedAt === null ? dkimKeyRecord(key.publicKey) : undefined;
     },
+    onStatusChanged: () => webhooks.deliverer.nudge(),
   });
   const scheduler = new VerificationScheduler({
     store: verificationStore,
@@ -77,7 +79,6 @@ export function createServices(config: Config, store: KyselyStore): Services {
     leaseMs: v.leaseMs,
     onError: (error, domain) => hooks.reportError(error, domain?.name),
   });
-  const webhooks = createWebhooks(config, store, (error) => hooks.reportWebhookError(error));
   const domains = new DomainService({
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },

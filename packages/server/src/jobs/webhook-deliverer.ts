@@ -33,6 +33,8 @@ export class WebhookDeliverer {
   private timer: NodeJS.Timeout | undefined;
   private tick: Promise<void> | undefined;
   private stopped = true;
+  /** A nudge came during the running tick. */
+  private again = false;
   constructor(private readonly options: DelivererOptions) {}
 
   start(): void {
@@ -41,10 +43,14 @@ export class WebhookDeliverer {
     this.schedule(0);
   }
 
-  /** Run a tick now (e.g. right after a change wrote events) instead of waiting for the next. */
+  /**
+   * Run a tick now (e.g. right after a change wrote events) instead of waiting for the next;
+   * during a tick, run another as soon as it ends (its claim may have missed the new events).
+   */
   nudge(): void {
-    if (this.stopped || this.tick) return;
-    this.schedule(0);
+    if (this.stopped) return;
+    if (this.tick) this.again = true;
+    else this.schedule(0);
   }
 
   /** Stop ticking and wait for the attempts under way. */
@@ -68,6 +74,7 @@ export class WebhookDeliverer {
     const { store, batchSize, leaseMs } = this.options;
     const now = this.options.now ?? Date.now;
     let claimed: ClaimedDelivery[] = [];
+    this.again = false;
     try {
       claimed = await store.claimDue(now(), batchSize, leaseMs);
       await Promise.all(
@@ -76,7 +83,8 @@ export class WebhookDeliverer {
     } catch (error) {
       this.options.onError?.(error);
     }
-    if (!this.stopped) this.schedule(claimed.length === batchSize ? 0 : this.options.intervalMs);
+    const more = claimed.length === batchSize || this.again;
+    if (!this.stopped) this.schedule(more ? 0 : this.options.intervalMs);
   }
 
   /** One signed attempt of a claimed delivery, recorded. */

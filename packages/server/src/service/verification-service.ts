@@ -41,6 +41,11 @@ export interface VerificationServiceOptions {
   keyRecordOf?: (token: string) => Promise<string | undefined>;
   /** The zone a domain belongs to in DNS (its deepest zone cut), kept with each check. */
   findZone?: (name: string) => Promise<string | undefined>;
+  /**
+   * Called after a check that changed a status was saved: its webhook events are in the
+   * outbox, and the delivery worker can send them now instead of at its next tick.
+   */
+  onStatusChanged?: () => void;
 }
 
 export class VerificationService {
@@ -204,6 +209,7 @@ export class VerificationService {
       nextCheckAt,
       ...(zone !== undefined && { zone }),
     });
+    if (events.length > 0) this.options.onStatusChanged?.();
     return {
       ...domain,
       status,

@@ -4,7 +4,7 @@
  * and the record of each attempt. Events are written by `webhook-outbox.ts`, inside the
  * transactions of the changes that cause them.
  */
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import type { EventSnapshot, WebhookEventType } from '../webhook/events.js';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables.js';
 
@@ -193,9 +193,13 @@ export class WebhookStore {
 
   /**
    * Claim up to `limit` due deliveries of enabled endpoints until `now + leaseMs`. A delivery
-   * waits while an earlier event of the same domain is still open for the same endpoint, so
-   * each endpoint sees a domain's events in order. On PostgreSQL the candidates are locked
-   * with SKIP LOCKED, so processes claiming at once get disjoint sets.
+   * is claimable only at the head of its endpoint's and domain's queue (the open delivery with
+   * the lowest `(seq, id)`), so each endpoint sees a domain's events in order. The head is a
+   * correlated lookup in the partial order index, one per candidate in due order, so a claim
+   * costs the same whatever the backlog and whatever the planner's statistics say (an
+   * anti-join here was planned as a nested loop over the whole backlog on a fresh table:
+   * 4.5 s for 5,000 open deliveries). On PostgreSQL the candidates are locked with SKIP
+   * LOCKED, so processes claiming at once get disjoint sets.
    */
   async claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     let due = this.db
@@ -213,18 +217,17 @@ export class WebhookStore {
             .where('w.disabled_at', 'is', null),
         ),
       )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhook_deliveries as o')
-              .select('o.id')
-              .whereRef('o.endpoint_id', '=', 'd.endpoint_id')
-              .whereRef('o.domain_id', '=', 'd.domain_id')
-              .where('o.delivered_at', 'is', null)
-              .where('o.failed_at', 'is', null)
-              .where(sql<boolean>`(o.seq < d.seq or (o.seq = d.seq and o.id < d.id))`),
-          ),
-        ),
+      .where('d.id', '=', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries as o')
+          .select('o.id')
+          .whereRef('o.endpoint_id', '=', 'd.endpoint_id')
+          .whereRef('o.domain_id', '=', 'd.domain_id')
+          .where('o.delivered_at', 'is', null)
+          .where('o.failed_at', 'is', null)
+          .orderBy('o.seq')
+          .orderBy('o.id')
+          .limit(1),
       )
       .orderBy('d.next_attempt_at')
       .limit(limit);

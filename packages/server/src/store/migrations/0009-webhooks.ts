@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Webhooks (issue 20): an account's endpoints, the outbox of domain events, and one delivery
@@ -65,17 +65,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('failed_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  // The claim: open deliveries by due time; the order check: open deliveries of one endpoint
-  // and domain by seq. Settled ones drop out of neither, hence `open` first.
+  // Both indexes hold open deliveries only (partial), so they stay the size of the backlog
+  // however many deliveries are kept settled. The claim: open deliveries by due time. The order:
+  // the head of each endpoint's and domain's queue, `(seq, id)` first.
   await db.schema
     .createIndex('webhook_deliveries_due')
     .on('webhook_deliveries')
-    .columns(['delivered_at', 'failed_at', 'next_attempt_at'])
+    .column('next_attempt_at')
+    .where(sql.ref('delivered_at'), 'is', null)
+    .where(sql.ref('failed_at'), 'is', null)
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_order')
     .on('webhook_deliveries')
-    .columns(['endpoint_id', 'domain_id', 'seq'])
+    .columns(['endpoint_id', 'domain_id', 'seq', 'id'])
+    .where(sql.ref('delivered_at'), 'is', null)
+    .where(sql.ref('failed_at'), 'is', null)
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_endpoint')
