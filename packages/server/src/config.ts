@@ -68,6 +68,8 @@ export interface WebhookConfig {
   batch: number;
   /** How long a claim holds a delivery; an attempt that died is retried after it. */
   leaseMs: number;
+  /** Events whose deliveries are all settled are deleted this long after they happened. */
+  retentionMs: number;
 }
 
 export interface VerificationConfig {
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
       intervalMs: integer(env, 'WEBHOOK_INTERVAL_MS', 1_000, 10, 3_600_000),
       batch: integer(env, 'WEBHOOK_BATCH', 50, 1, 10_000),
       leaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 1_000, 3_600_000),
+      retentionMs: integer(env, 'WEBHOOK_RETENTION_MS', 30 * 86_400_000, 0, 3650 * 86_400_000),
     },
   };
 }

@@ -138,6 +138,7 @@ function createWebhooks(
     intervalMs: w.intervalMs,
     batchSize: w.batch,
     leaseMs: w.leaseMs,
+    retentionMs: w.retentionMs,
     onError,
   });
   const service = new WebhookService({

@@ -25,9 +25,14 @@ export interface DelivererOptions {
   intervalMs: number;
   batchSize: number;
   leaseMs: number;
+  /** Settled events are deleted this long after they happened (`WEBHOOK_RETENTION_MS`). */
+  retentionMs: number;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 5_000;
 
 export class WebhookDeliverer {
   private timer: NodeJS.Timeout | undefined;
@@ -35,6 +40,8 @@ export class WebhookDeliverer {
   private stopped = true;
   /** A nudge came during the running tick. */
   private again = false;
+  /** When this process last deleted old events; hourly is enough. */
+  private prunedAt = 0;
   constructor(private readonly options: DelivererOptions) {}
 
   start(): void {
@@ -83,8 +90,21 @@ export class WebhookDeliverer {
     } catch (error) {
       this.options.onError?.(error);
     }
+    await this.pruneHourly(now()).catch((error: unknown) => this.options.onError?.(error));
     const more = claimed.length === batchSize || this.again;
     if (!this.stopped) this.schedule(more ? 0 : this.options.intervalMs);
+  }
+
+  /**
+   * Once an hour (or once a retention period, when shorter), delete the settled deliveries
+   * and the events past retention, a few thousand per statement so no transaction holds many
+   * locks. Every process may do it: deleting what another process deleted deletes nothing.
+   */
+  private async pruneHourly(now: number): Promise<void> {
+    if (now - this.prunedAt < Math.min(PRUNE_EVERY_MS, this.options.retentionMs)) return;
+    this.prunedAt = now;
+    const before = now - this.options.retentionMs;
+    while (!this.stopped && (await this.options.store.prune(before, PRUNE_BATCH)) === PRUNE_BATCH);
   }
 
   /** One signed attempt of a claimed delivery, recorded. */

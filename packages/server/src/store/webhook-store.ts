@@ -4,7 +4,7 @@
  * and the record of each attempt. Events are written by `webhook-outbox.ts`, inside the
  * transactions of the changes that cause them.
  */
-import { type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { EventSnapshot, WebhookEventType } from '../webhook/events.js';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables.js';
 
@@ -276,6 +276,36 @@ export class WebhookStore {
       },
       endpoint: { id: row.endpoint_id, url: row.url, secretEnc: row.secret_enc },
     }));
+  }
+
+  /**
+   * Retention: delete up to `limit` settled deliveries (delivered or failed) of events older
+   * than `before`, then up to `limit` such events left without any delivery (every endpoint's
+   * settled and deleted, or the endpoint removed). A delivery still open keeps its event.
+   * Returns how many rows went, so a caller can repeat until fewer than `limit`.
+   */
+  async prune(before: number, limit: number): Promise<number> {
+    const settled = this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .select('d.id')
+      .where('e.created_at', '<', before)
+      .where((eb) => eb.or([eb('d.delivered_at', 'is not', null), eb('d.failed_at', 'is not', null)]))
+      .limit(limit);
+    const deliveries = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', settled)
+      .executeTakeFirst();
+    const orphans = this.db
+      .selectFrom('webhook_events as e')
+      .select('e.id')
+      .where('e.created_at', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))),
+      )
+      .limit(limit);
+    const events = await this.db.deleteFrom('webhook_events').where('id', 'in', orphans).executeTakeFirst();
+    return Math.max(Number(deliveries.numDeletedRows), Number(events.numDeletedRows));
   }
 
   /**

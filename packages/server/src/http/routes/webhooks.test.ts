@@ -279,6 +279,32 @@ describe('webhook endpoints', () => {
     assert.equal(other.received.length, 0);
   });
 
+  test('settled events are deleted after the retention period; open ones are kept', async () => {
+    const { receiver, call } = await setup({ ...FAST, WEBHOOK_RETENTION_MS: '300' });
+    const up = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
+    const other = await startWebhookReceiver();
+    receivers.push(other);
+    await other.down();
+    const down = (await call('POST', '/api/public/webhooks', { url: other.url })).data;
+    await call('POST', '/api/public/domain', {
+      domains: [{ domain: 'kept.example.test', domainType: 'Marketing' }],
+    });
+    const deliveries = async (id: string) =>
+      (await call('GET', `/api/public/webhooks/${id}/deliveries`)).data;
+    await waitUntil(
+      'delivered',
+      async () => (await deliveries(up.id))[0]?.status === 'delivered' || undefined,
+    );
+    await waitUntil('pruned', async () => (await deliveries(up.id)).length === 0 || undefined);
+    assert.equal(receiver.received.length, 1);
+    // The same event is still open for the endpoint that is down: kept, and delivered later.
+    const [open] = await deliveries(down.id);
+    assert.equal(open.status, 'pending');
+    await other.up();
+    await waitUntil('delivered late', () => other.received.length === 1 || undefined);
+    assert.equal(verified(other, down.secret)[0]!.id, open.eventId);
+  });
+
   test('an endpoint subscribed to some events receives only those', async () => {
     const { receiver, call } = await setup();
     const created = (

@@ -82,6 +82,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql.ref('delivered_at'), 'is', null)
     .where(sql.ref('failed_at'), 'is', null)
     .execute();
+  // Retention: old events by time; their deliveries by event (and for the cascade).
+  await db.schema.createIndex('webhook_events_created').on('webhook_events').column('created_at').execute();
+  await db.schema
+    .createIndex('webhook_deliveries_event')
+    .on('webhook_deliveries')
+    .column('event_id')
+    .execute();
   await db.schema
     .createIndex('webhook_deliveries_endpoint')
     .on('webhook_deliveries')
