@@ -126,3 +126,28 @@ test('three processes deliver each event once, in order per domain; a killed pro
   assert.equal(late!.event.type, 'domain.created');
   assert.equal(late!.event.data.domain, 'crash.hooks.example.com');
 });
+
+test('a process killed while its receiver is still answering: the next one delivers the event again, with the same webhook-id', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  const env = { DATABASE_URL: databaseUrl, WEBHOOK_LEASE_MS: '1000' };
+  const first = await start(env);
+  const key = (await runCli(['keys', 'create', '--name', 'hooks'], env)).stdout.trim().split('\n').at(-1)!;
+  const secret = (await call(first.url, key, 'POST', '/api/public/webhooks', { url: receiver.url })).data
+    .secret;
+  const before = receiver.received.length;
+  receiver.holdMs = 60_000;
+  await call(first.url, key, 'POST', '/api/public/domain', {
+    domains: [{ domain: 'mid-flight.hooks.example.com', domainType: 'Marketing' }],
+  });
+  // The request has arrived; its answer is held: the process dies not knowing it was delivered.
+  await waitUntil('the first attempt', () => receiver.received.length > before || undefined);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  receiver.holdMs = 0;
+  await start(env);
+  await waitUntil('the attempt after the lease', () => receiver.received.length > before + 1 || undefined);
+  const [attempt, again] = received(secret, before);
+  assert.equal(again!.id, attempt!.id);
+  assert.equal(again!.event.data.domain, 'mid-flight.hooks.example.com');
+  assert.equal(again!.event.type, 'domain.created');
+});

@@ -1,6 +1,6 @@
 /**
  * A real webhook receiver for tests: node:http on a loopback port that records every request
- * and answers 204, or 500 while `failing`. It can stop listening and listen again on the same
+ * and answers 204 (after `holdMs`, if set), or 500 while `failing`. It can stop listening and listen again on the same
  * port, as a receiver that goes down and comes back.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -17,6 +17,8 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** Answer 500 to every request while true. */
   failing: boolean;
+  /** Record each request on arrival but answer only this much later (a slow receiver). */
+  holdMs: number;
   /** Stop listening: connections are refused until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -30,6 +32,7 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
     url: '',
     received: [],
     failing: false,
+    holdMs: 0,
     async down() {
       const s = server;
       server = undefined;
@@ -50,7 +53,8 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
             body: Buffer.concat(chunks).toString('utf8'),
             at: Date.now(),
           });
-          response.writeHead(204).end();
+          if (receiver.holdMs > 0) setTimeout(() => response.writeHead(204).end(), receiver.holdMs).unref();
+          else response.writeHead(204).end();
         });
       });
       await new Promise<void>((resolve) => s.listen(port, '127.0.0.1', resolve));
