@@ -2,9 +2,9 @@
  * Configuration from the environment, validated once at start-up with precise errors.
  * Every variable is documented in the README's configuration reference.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -47,6 +47,35 @@ export interface Config {
   dns: DnsConfig;
   /** Webhook endpoints and their delivery worker (issue 20). */
   webhooks: WebhookConfig;
+  /** Sending mail from verified domains (issue 21). */
+  sending: SendingConfig;
+}
+
+export interface SendingConfig {
+  /** Run the sending worker in this process (`SENDING_ENABLED`). */
+  enabled: boolean;
+  /** `SMTP_RELAY_URL`: submit every message there; unset: deliver to each recipient's MX. */
+  relayUrl: URL | undefined;
+  /** `SMTP_RELAY_CA_FILE`: PEM certificates a private relay's certificate chains to. */
+  relayCa: string | undefined;
+  /** Port of recipients' MX hosts (`SMTP_MX_PORT`, 25). */
+  mxPort: number;
+  /** The name given in EHLO (`SMTP_HELO_NAME`). */
+  heloName: string;
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** 4xx answers and connection failures are retried this long, then the recipient has failed. */
+  retryForMs: number;
+  intervalMs: number;
+  batch: number;
+  leaseMs: number;
+  /** Recipients (to + cc + bcc) per message. */
+  maxRecipients: number;
+  /** The composed message's size. */
+  maxMessageBytes: number;
+  /** Messages an account may submit per minute. */
+  perMinute: number;
 }
 
 export interface WebhookConfig {
@@ -296,7 +325,49 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 1_000, 3_600_000),
       retentionMs: integer(env, 'WEBHOOK_RETENTION_MS', 30 * 86_400_000, 0, 3650 * 86_400_000),
     },
+    sending: {
+      enabled: boolean(env, 'SENDING_ENABLED', true),
+      relayUrl: relayUrl(env),
+      relayCa: relayCa(env),
+      mxPort: integer(env, 'SMTP_MX_PORT', 25, 1, 65_535),
+      heloName: hostName(env, 'SMTP_HELO_NAME', machineName()),
+      timeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 60_000, 100, 600_000),
+      retryBaseMs: integer(env, 'SEND_RETRY_BASE_MS', 60_000, 1, 86_400_000),
+      retryMaxDelayMs: integer(env, 'SEND_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 86_400_000),
+      retryForMs: integer(env, 'SEND_RETRY_FOR_MS', 72 * 3600_000, 0, 30 * 86_400_000),
+      intervalMs: integer(env, 'SEND_INTERVAL_MS', 1_000, 10, 3_600_000),
+      batch: integer(env, 'SEND_BATCH', 20, 1, 1_000),
+      leaseMs: integer(env, 'SEND_LEASE_MS', 600_000, 1_000, 3_600_000),
+      maxRecipients: integer(env, 'MAX_RECIPIENTS_PER_EMAIL', 50, 1, 1_000),
+      maxMessageBytes: integer(env, 'MAX_EMAIL_BYTES', 5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+      perMinute: integer(env, 'MAX_EMAILS_PER_MINUTE', 600, 1, 1_000_000),
+    },
   };
+}
+
+/** This machine's name if it is a valid host name, for EHLO; `localhost` otherwise. */
+function machineName(): string {
+  const name = hostname().toLowerCase();
+  return /^[a-z0-9]([a-z0-9.-]{0,198}[a-z0-9])?$/.test(name) ? name : 'localhost';
+}
+
+function relayUrl(env: Env): URL | undefined {
+  const raw = env.SMTP_RELAY_URL?.trim();
+  if (!raw) return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url === undefined || !['smtp:', 'smtps:'].includes(url.protocol) || url.hostname === '') {
+    throw new ConfigError(
+      `SMTP_RELAY_URL must be smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465; got "${raw.replace(/:[^:@/]*@/, ':…@')}"`,
+    );
+  }
+  return url;
+}
+
+function relayCa(env: Env): string | undefined {
+  const file = env.SMTP_RELAY_CA_FILE?.trim();
+  if (!file) return undefined;
+  if (!existsSync(file)) throw new ConfigError(`SMTP_RELAY_CA_FILE names ${file}, which does not exist`);
+  return readFileSync(file, 'utf8');
 }
 
 function corsOrigins(env: Env): '*' | string[] {

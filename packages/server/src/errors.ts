@@ -250,6 +250,68 @@ export const ERROR_CATALOGUE = {
     level: 'request',
     description: 'The webhook endpoint has no delivery with this id.',
   },
+  EMAIL_ADDRESS_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      'An address in `from`, `to`, `cc`, `bcc` or `replyTo` is not one we can send to (one address per entry, an ASCII local part of at most 64 characters, a valid domain, no line breaks); the message names the field.',
+  },
+  EMAIL_FROM_NOT_VERIFIED: {
+    status: 403,
+    level: 'request',
+    description:
+      'The `from` address’s domain is not a verified domain of this account: register it, publish its records and wait for `verified`.',
+  },
+  EMAIL_TOO_MANY_RECIPIENTS: {
+    status: 400,
+    level: 'request',
+    description:
+      '`to`, `cc` and `bcc` together hold more addresses than `MAX_RECIPIENTS_PER_EMAIL` (50 by default).',
+  },
+  EMAIL_CONTENT_MISSING: {
+    status: 400,
+    level: 'request',
+    description: 'Give exactly one of `html` and `templateId`.',
+  },
+  EMAIL_HEADER_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      'A `headers` entry has an invalid name, a value with a line break or over 998 characters, or names a header the service sets itself (From, To, Subject, Date, Message-ID, MIME and DKIM headers…).',
+  },
+  EMAIL_TOO_LARGE: {
+    status: 413,
+    level: 'request',
+    description: 'The composed message is larger than `MAX_EMAIL_BYTES` (5 MiB by default).',
+  },
+  EMAIL_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'This account has no message with this id.',
+  },
+  IDEMPOTENCY_KEY_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      'The `Idempotency-Key` header is empty, longer than 255 characters or holds characters other than printable ASCII.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    level: 'request',
+    description:
+      'This `Idempotency-Key` was used before with a different request body; a retry must send the same body (or use a new key for a new message).',
+  },
+  ACCOUNT_SENDING_RATE: {
+    status: 429,
+    level: 'request',
+    description:
+      'The account submitted `MAX_EMAILS_PER_MINUTE` messages (600 by default) in the last minute; retry after the `Retry-After` header’s seconds.',
+  },
+  SUPPRESSION_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'The address is not on this account’s suppression list.',
+  },
 } as const satisfies Record<string, CatalogueEntry> & Record<DomainNameErrorCode, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

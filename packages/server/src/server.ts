@@ -44,7 +44,7 @@ export async function startServer(
   let dkim: HostedDkim | undefined;
   let cacheListener: CacheListener | undefined;
   const services = createServices(config, store);
-  const { domains, templates, images, verification, webhooks } = services;
+  const { domains, templates, images, verification, webhooks, sending } = services;
   const sharedRateLimit = config.redis && new SharedRateLimit(config.redis);
   let app: FastifyInstance | undefined;
   try {
@@ -55,6 +55,7 @@ export async function startServer(
       templates,
       images,
       webhooks: webhooks.service,
+      emails: sending.service,
       ...(sharedRateLimit && { sharedRateLimit }),
       ...(options.logger !== undefined && { logger: options.logger }),
     });
@@ -84,10 +85,13 @@ export async function startServer(
     app.log.error({ err: error }, 'webhook delivery failed to run');
   if (config.verification.schedulerEnabled) verification.scheduler.start();
   if (config.webhooks.enabled) webhooks.deliverer.start();
+  services.hooks.reportSendingError = (error) => app.log.error({ err: error }, 'sending failed to run');
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (config.publicUrl === undefined) services.hooks.baseUrl = () => `http://${host}:${port}`;
+  if (config.sending.enabled) sending.sender.start();
   let closing: Promise<void> | undefined;
   return {
     app,

@@ -5,16 +5,22 @@
  */
 import type { Config } from './config.js';
 import { resolveSecretKey } from './dkim/secret-key.js';
+import { DkimSigner } from './dkim/signer.js';
 import { dkimKeyRecord } from './dns/key-record.js';
+import { createMailRouter } from './email/mx.js';
+import { unsubscribeKey } from './email/unsubscribe.js';
+import { EmailSender } from './jobs/email-sender.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { WebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
+import { EmailService } from './service/email-service.js';
 import type { ImageService } from './service/image-service.js';
 import type { TemplateService } from './service/template-service.js';
 import { VerificationService } from './service/verification-service.js';
 import { WebhookService } from './service/webhook-service.js';
 import { DkimKeyStore } from './store/dkim-key-store.js';
+import { EmailStore } from './store/email-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { VerificationStore } from './store/verification-store.js';
 import { WebhookStore } from './store/webhook-store.js';
@@ -28,6 +34,8 @@ export interface Services {
   verification: { store: VerificationStore; service: VerificationService; scheduler: VerificationScheduler };
   /** Webhook endpoints and the delivery worker (issue 20); the server starts the worker. */
   webhooks: { service: WebhookService; deliverer: WebhookDeliverer };
+  /** Accepting mail and the sending worker (issue 21); the server starts the worker. */
+  sending: { service: EmailService; sender: EmailSender };
   /**
    * Where a failed check and a change of the domains go: set by the server once its logger
    * and hosted DKIM exist (until then, nowhere).
@@ -36,7 +44,11 @@ export interface Services {
     reportError(error: unknown, domainName?: string): void;
     /** A webhook attempt that could not run or be recorded (not a receiver's failure: that is recorded). */
     reportWebhookError(error: unknown): void;
+    /** A sending attempt that could not run or be recorded (not an SMTP refusal: that is recorded). */
+    reportSendingError(error: unknown): void;
     domainsChanged(): void;
+    /** Where recipients reach this service (List-Unsubscribe links): `PUBLIC_URL`, else set by the server. */
+    baseUrl(): string;
   };
   /** Stops the scheduler and the webhook worker, waits for running checks and attempts, stops the render threads (not the store). */
   close(): Promise<void>;
@@ -47,10 +59,19 @@ export function createServices(config: Config, store: KyselyStore): Services {
   const hooks: Services['hooks'] = {
     reportError: () => {},
     reportWebhookError: () => {},
+    reportSendingError: () => {},
     domainsChanged: () => {},
+    baseUrl: () => config.publicUrl ?? `http://127.0.0.1:${config.port}`,
   };
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
-  const webhooks = createWebhooks(config, store, (error) => hooks.reportWebhookError(error));
+  // Webhook secrets and DKIM private keys are sealed under this key; read when first needed,
+  // so building the app for its OpenAPI document creates no key file.
+  let key: Buffer | undefined;
+  const secretKey = () => {
+    key ??= resolveSecretKey(config.dkim.secretKey, config.dataDir).key;
+    return key;
+  };
+  const webhooks = createWebhooks(config, store, secretKey, (error) => hooks.reportWebhookError(error));
   const keys = new DkimKeyStore(store.db);
   const dnsOptions = {
     servers: v.resolvers,
@@ -97,16 +118,19 @@ export function createServices(config: Config, store: KyselyStore): Services {
     },
   });
   const browser = createBrowserServices(config, store);
+  const sending = createSending(config, store, keys, secretKey, browser.templates, hooks);
   return {
     domains,
     templates: browser.templates,
     images: browser.images,
     verification: { store: verificationStore, service: verification, scheduler },
     webhooks,
+    sending,
     hooks,
     close: async () => {
       await scheduler.stop();
       await webhooks.deliverer.stop();
+      await sending.sender.stop();
       await verification.idle();
       await browser.close();
     },
@@ -116,17 +140,11 @@ export function createServices(config: Config, store: KyselyStore): Services {
 function createWebhooks(
   config: Config,
   store: KyselyStore,
+  secretKey: () => Buffer,
   onError: (error: unknown) => void,
 ): Services['webhooks'] {
   const w = config.webhooks;
   const webhookStore = new WebhookStore(store.db, store.kind);
-  // Endpoint secrets are sealed like DKIM private keys, under the same key; read when first
-  // needed, so building the app for its OpenAPI document creates no key file.
-  let key: Buffer | undefined;
-  const secretKey = () => {
-    key ??= resolveSecretKey(config.dkim.secretKey, config.dataDir).key;
-    return key;
-  };
   const deliverer = new WebhookDeliverer({
     store: webhookStore,
     secretKey,
@@ -149,4 +167,54 @@ function createWebhooks(
     onRetry: () => deliverer.nudge(),
   });
   return { service, deliverer };
+}
+
+function createSending(
+  config: Config,
+  store: KyselyStore,
+  keys: DkimKeyStore,
+  secretKey: () => Buffer,
+  templates: TemplateService,
+  hooks: Services['hooks'],
+): Services['sending'] {
+  const c = config.sending;
+  const v = config.verification;
+  const emails = new EmailStore(store.db, store.kind);
+  let tokenKey: Buffer | undefined;
+  const unsubscribeKeyOnce = () => {
+    tokenKey ??= unsubscribeKey(secretKey());
+    return tokenKey;
+  };
+  let signer: DkimSigner | undefined;
+  const sender = new EmailSender({
+    store: emails,
+    signer: () => {
+      signer ??= new DkimSigner({ keys, secretKey: secretKey() });
+      return signer;
+    },
+    smtp: {
+      relayUrl: c.relayUrl,
+      relayCa: c.relayCa,
+      mxPort: c.mxPort,
+      heloName: c.heloName,
+      timeoutMs: c.timeoutMs,
+    },
+    findHosts: createMailRouter({ servers: v.resolvers, timeoutMs: v.dnsTimeoutMs, tries: v.dnsTries }),
+    retry: { baseMs: c.retryBaseMs, maxDelayMs: c.retryMaxDelayMs, retryForMs: c.retryForMs },
+    intervalMs: c.intervalMs,
+    batchSize: c.batch,
+    leaseMs: c.leaseMs,
+    baseUrl: () => hooks.baseUrl(),
+    unsubscribeKey: unsubscribeKeyOnce,
+    onError: (error) => hooks.reportSendingError(error),
+  });
+  const service = new EmailService({
+    emails,
+    store,
+    templates,
+    limits: c,
+    unsubscribeKey: unsubscribeKeyOnce,
+    onQueued: () => sender.nudge(),
+  });
+  return { service, sender };
 }

@@ -2767,7 +2767,7 @@ export interface components {
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {
@@ -3041,6 +3041,80 @@ export interface components {
                     }[];
                 } | null;
             };
+        };
+        SendEmailBody: {
+            /**
+             * @description An address on a verified domain of this account, e.g. `Ann <ann@mail.example.com>`.
+             * @example Ann <ann@mail.example.com>
+             */
+            from: string;
+            /**
+             * @example [
+             *       "bob@example.org"
+             *     ]
+             */
+            to: string[];
+            /** @description Copied recipients, shown in the `Cc` header. */
+            cc?: string[];
+            /** @description Blind copies: in the SMTP envelope only, never in a header. */
+            bcc?: string[];
+            replyTo?: string | string[];
+            /** @example Your receipt */
+            subject: string;
+            /** @description The HTML body; give this or `templateId`. */
+            html?: string;
+            /** @description The plain-text body. Default: the editor’s plain-text rendering of the template, or a text rendering of `html`. */
+            text?: string;
+            /** @description A stored template, rendered by the editor’s own renderer. */
+            templateId?: string;
+            /** @description Merge variables for `templateId`. */
+            variables?: {
+                [key: string]: unknown;
+            };
+            /** @description Extra header fields (not those the service sets: From, To, Subject, Date, Message-ID…). */
+            headers?: {
+                [key: string]: string;
+            };
+            tags?: {
+                name: string;
+                value: string;
+            }[];
+        };
+        Email: {
+            id: string;
+            /** @description `queued` (no attempt yet), `sending`, `deferred` (a recipient waits for a retry), `sent` (every recipient accepted by the next hop, or some and the rest refused), `bounced` (every recipient refused), `failed` (none could be sent). */
+            status: "queued" | "sending" | "sent" | "deferred" | "bounced" | "failed";
+            from: string;
+            subject: string;
+            tags: {
+                name: string;
+                value: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            recipients: {
+                address: string;
+                kind: "to" | "cc" | "bcc";
+                status: "queued" | "sending" | "sent" | "deferred" | "bounced" | "failed" | "suppressed";
+                attempts: number;
+                nextAttemptAt: string | null;
+                events: {
+                    type: "sent" | "delivered" | "deferred" | "bounced" | "failed" | "suppressed";
+                    smtpCode: number | null;
+                    smtpText: string | null;
+                    mxHost: string | null;
+                    /** Format: date-time */
+                    at: string;
+                }[];
+            }[];
+        };
+        Suppression: {
+            address: string;
+            /** @description The refusal that put it here (SMTP code and text), or `unsubscribed`. */
+            reason: string;
+            emailId: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: never;

@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import type { DomainService } from '../service/domain-service.js';
+import type { EmailService } from '../service/email-service.js';
 import type { ImageService } from '../service/image-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { WebhookService } from '../service/webhook-service.js';
@@ -21,10 +22,12 @@ import { protectedApi, rateLimitPerKey } from './protected-api.js';
 import { RequestLog } from './request-log.js';
 import { responseJson } from './response-json.js';
 import { domainRoutes } from './routes/domains.js';
+import { EMAIL_SCHEMAS, emailRoutes } from './routes/emails.js';
 import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { webhookEventsOpenApi, webhookRoutes } from './routes/webhooks.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -38,6 +41,8 @@ export interface AppDependencies {
   images: ImageService;
   /** Webhook endpoints (issue 20); absent: no webhook routes. */
   webhooks?: WebhookService;
+  /** Sending (issue 21); absent: no sending routes. */
+  emails?: EmailService;
   /** Per-key rate limits counted in Redis (`REDIS_URL`); absent: in this process. */
   sharedRateLimit?: SharedRateLimit;
   /** Pino options, or `false` for no logs (tests). */
@@ -112,7 +117,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  for (const schema of [...TEMPLATE_SCHEMAS, ...IMAGE_SCHEMAS, ...WEBHOOK_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...TEMPLATE_SCHEMAS, ...IMAGE_SCHEMAS, ...WEBHOOK_SCHEMAS, ...EMAIL_SCHEMAS])
+    app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -135,7 +141,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
           },
         },
       },
-      tags: [{ name: 'Domains', description: 'Sending-domain registrations' }, { name: 'Operations' }],
+      tags: [
+        { name: 'Domains', description: 'Sending-domain registrations' },
+        { name: 'Sending', description: 'Mail from verified domains' },
+        { name: 'Operations' },
+      ],
       // The event bodies webhook endpoints receive (issue 20).
       webhooks: webhookEventsOpenApi(),
     },
@@ -188,6 +198,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Webhook endpoints (issue 20): full keys only, no CORS.
   if (deps.webhooks) {
     await app.register(webhookRoutes, { prefix: '/api/public/webhooks', store, service: deps.webhooks });
+  }
+
+  // Sending (issue 21): full keys only, no CORS; unsubscribe links are public.
+  if (deps.emails) {
+    await app.register(emailRoutes, {
+      prefix: '/api/public',
+      store,
+      service: deps.emails,
+      // JSON escaping can double the message's bytes; the composed size is checked after.
+      bodyLimit: 2 * config.sending.maxMessageBytes,
+    });
+    await app.register(unsubscribeRoutes, { service: deps.emails });
   }
 
   return app;

@@ -11,6 +11,7 @@ import { webhookBody } from '../webhook/events.js';
 import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
 import { sendWebhook } from '../webhook/send.js';
 import { signatureHeaders } from '../webhook/signature.js';
+import { ClaimLoop } from './claim-loop.js';
 
 export interface DelivererOptions {
   store: WebhookStore;
@@ -35,64 +36,44 @@ const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5_000;
 
 export class WebhookDeliverer {
-  private timer: NodeJS.Timeout | undefined;
-  private tick: Promise<void> | undefined;
-  private stopped = true;
-  /** A nudge came during the running tick. */
-  private again = false;
+  private readonly loop: ClaimLoop;
   /** When this process last deleted old events; hourly is enough. */
   private prunedAt = 0;
-  constructor(private readonly options: DelivererOptions) {}
+  private stopped = false;
 
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+  constructor(private readonly options: DelivererOptions) {
+    this.loop = new ClaimLoop({
+      intervalMs: options.intervalMs,
+      tick: () => this.tick(),
+      ...(options.onError && { onError: options.onError }),
+    });
   }
 
-  /**
-   * Run a tick now (e.g. right after a change wrote events) instead of waiting for the next;
-   * during a tick, run another as soon as it ends (its claim may have missed the new events).
-   */
+  start(): void {
+    this.stopped = false;
+    this.loop.start();
+  }
+
+  /** Deliver now (e.g. right after a change wrote events) instead of at the next tick. */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.tick) this.again = true;
-    else this.schedule(0);
+    this.loop.nudge();
   }
 
   /** Stop ticking and wait for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.tick;
+    await this.loop.stop();
   }
 
-  private schedule(delay: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.tick = this.runTick().finally(() => {
-        this.tick = undefined;
-      });
-    }, delay);
-    this.timer.unref();
-  }
-
-  private async runTick(): Promise<void> {
+  private async tick(): Promise<boolean> {
     const { store, batchSize, leaseMs } = this.options;
     const now = this.options.now ?? Date.now;
-    let claimed: ClaimedDelivery[] = [];
-    this.again = false;
-    try {
-      claimed = await store.claimDue(now(), batchSize, leaseMs);
-      await Promise.all(
-        claimed.map((claim) => this.attempt(claim).catch((error: unknown) => this.options.onError?.(error))),
-      );
-    } catch (error) {
-      this.options.onError?.(error);
-    }
+    const claimed = await store.claimDue(now(), batchSize, leaseMs);
+    await Promise.all(
+      claimed.map((claim) => this.attempt(claim).catch((error: unknown) => this.options.onError?.(error))),
+    );
     await this.pruneHourly(now()).catch((error: unknown) => this.options.onError?.(error));
-    const more = claimed.length === batchSize || this.again;
-    if (!this.stopped) this.schedule(more ? 0 : this.options.intervalMs);
+    return claimed.length === batchSize;
   }
 
   /**

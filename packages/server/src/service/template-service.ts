@@ -251,6 +251,24 @@ export class TemplateService {
     }
     return joinJsonArray(parts);
   }
+
+  /**
+   * One stored template rendered with `variables` for a message (`POST /api/public/emails`): its
+   * HTML and the editor's plain-text rendering, or `undefined` when the account has no such
+   * template. Renders in the pool, as every render does.
+   */
+  async renderForSending(
+    accountId: string,
+    id: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ html: string; text: string } | undefined> {
+    const record = (await this.store.get(accountId, [id])).get(id);
+    if (record === undefined) return undefined;
+    const entry = JSON.parse(
+      Buffer.from(await this.pool.render(id, record.document, variables)).toString('utf8'),
+    );
+    return { html: entry.data.html, text: entry.data.text };
+  }
 }
 
 const json = (value: unknown): Uint8Array => Buffer.from(JSON.stringify(value));

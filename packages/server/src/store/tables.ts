@@ -174,6 +174,60 @@ export interface WebhookDeliveriesTable {
   created_at: number;
 }
 
+/** An accepted message (issue 21). */
+export interface EmailsTable {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  from_address: string;
+  subject: string;
+  /** The MIME message, CRLF line endings, without its DKIM signature. */
+  message: string;
+  /** JSON `[{name, value}]`. */
+  tags: string;
+  idempotency_key: string | null;
+  /** SHA-256 of the request body, hex: a reused key with another body is refused. */
+  request_hash: string | null;
+  created_at: number;
+}
+
+/** One envelope recipient of a message: the sending queue's unit. */
+export interface EmailRecipientsTable {
+  id: string;
+  email_id: string;
+  position: number;
+  address: string;
+  kind: string;
+  status: string;
+  attempts: Generated<number>;
+  /** When to try next; `null` once settled (sent, bounced, failed, suppressed). */
+  next_attempt_at: number | null;
+  claimed_until: number | null;
+  updated_at: number;
+}
+
+/** What one attempt did for one recipient. */
+export interface EmailEventsTable {
+  id: string;
+  email_id: string;
+  recipient_id: string;
+  address: string;
+  type: string;
+  smtp_code: number | null;
+  smtp_text: string | null;
+  mx_host: string | null;
+  at: number;
+}
+
+/** An address the account may not send to any more (a hard bounce). */
+export interface SuppressionsTable {
+  account_id: string;
+  address: string;
+  reason: string;
+  email_id: string | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -189,6 +243,10 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  emails: EmailsTable;
+  email_recipients: EmailRecipientsTable;
+  email_events: EmailEventsTable;
+  suppressions: SuppressionsTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

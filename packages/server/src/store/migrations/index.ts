@@ -12,6 +12,7 @@ import * as m0006 from './0006-domain-zone.js';
 import * as m0007 from './0007-image-listing.js';
 import * as m0008 from './0008-large-accounts.js';
 import * as m0009 from './0009-webhooks.js';
+import * as m0010 from './0010-emails.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-image-listing': m0007,
   '0008-large-accounts': m0008,
   '0009-webhooks': m0009,
+  '0010-emails': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

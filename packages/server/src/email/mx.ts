@@ -1,0 +1,75 @@
+/**
+ * Where mail for a domain goes (RFC 5321 §5.1), through the resolvers of `DNS_RESOLVERS`: its
+ * MX hosts by preference (equal preferences in random order, as §5.1 asks); none, then the
+ * domain itself (the implicit MX) if it has an address; a "null MX" (RFC 7505: one MX of `.`)
+ * means the domain accepts no mail, a permanent failure.
+ */
+import { Resolver } from 'node:dns/promises';
+import { classifyLookupError, describeLookupError } from '../verify/resolver.js';
+
+/** An MX host and its addresses, resolved through the same resolvers. */
+export interface MailHost {
+  host: string;
+  addresses: string[];
+}
+
+export type MailRoute = { ok: true; hosts: MailHost[] } | { ok: false; permanent: boolean; reason: string };
+
+export interface MxResolverOptions {
+  servers: string[];
+  timeoutMs: number;
+  tries: number;
+}
+
+export type FindMailHosts = (domain: string) => Promise<MailRoute>;
+
+export function createMailRouter(options: MxResolverOptions): FindMailHosts {
+  const resolver = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
+  if (options.servers.length > 0) resolver.setServers(options.servers);
+  return async (domain) => {
+    let records: { exchange: string; priority: number }[];
+    try {
+      records = await resolver.resolveMx(domain);
+    } catch (error) {
+      const kind = classifyLookupError(error);
+      if (kind === 'nxdomain')
+        return { ok: false, permanent: true, reason: `${domain} does not exist in DNS` };
+      if (kind === 'error')
+        return { ok: false, permanent: false, reason: `MX of ${domain}: ${describeLookupError(error)}` };
+      records = [];
+    }
+    if (records.length === 1 && (records[0]!.exchange === '' || records[0]!.exchange === '.')) {
+      return {
+        ok: false,
+        permanent: true,
+        reason: `${domain} publishes a null MX: it accepts no mail (RFC 7505)`,
+      };
+    }
+    const addressesOf = async (host: string) =>
+      (
+        await Promise.all([
+          resolver.resolve4(host).catch(() => [] as string[]),
+          resolver.resolve6(host).catch(() => [] as string[]),
+        ])
+      ).flat();
+    if (records.length === 0) {
+      // The implicit MX: the domain itself, if it has an address.
+      const addresses = await addressesOf(domain);
+      if (addresses.length === 0)
+        return { ok: false, permanent: true, reason: `${domain} has neither MX nor address records` };
+      return { ok: true, hosts: [{ host: domain, addresses }] };
+    }
+    const shuffled = records.map((r) => ({ ...r, tie: Math.random() }));
+    shuffled.sort((a, b) => a.priority - b.priority || a.tie - b.tie);
+    const hosts = await Promise.all(
+      shuffled.map(async (r) => {
+        const host = r.exchange.replace(/\.$/, '');
+        return { host, addresses: await addressesOf(host) };
+      }),
+    );
+    const reachable = hosts.filter((h) => h.addresses.length > 0);
+    if (reachable.length === 0)
+      return { ok: false, permanent: false, reason: `no MX host of ${domain} has an address in DNS` };
+    return { ok: true, hosts: reachable };
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * One SMTP attempt for one recipient, with nodemailer's SMTP transport (a maintained client:
+ * EHLO, STARTTLS, AUTH, dot-stuffing, pipelining), in one of two modes:
+ *
+ * - **relay** (`SMTP_RELAY_URL`): submit to the relay, STARTTLS required before AUTH;
+ * - **direct**: to the recipient domain's MX hosts in preference order (`mx.ts`), each address
+ *   in turn until one answers, with opportunistic STARTTLS (RFC 7435: encrypt when offered,
+ *   without authenticating the certificate, which MX hosts rarely have for their MX name).
+ *
+ * The answer is classified as RFC 5321 does: 2xx sent, 4xx (and no answer at all) temporary,
+ * 5xx permanent; `atRecipient` tells a 5xx to RCPT TO (the address itself refused) from one
+ * to the message.
+ */
+import nodemailer from 'nodemailer';
+import type { FindMailHosts } from './mx.js';
+
+export interface SmtpSettings {
+  /** `smtp://user:pass@host:587` or `smtps://…:465`; direct delivery to MX hosts when absent. */
+  relayUrl: URL | undefined;
+  /** PEM certificates the relay's certificate may chain to, beside the system's. */
+  relayCa: string | undefined;
+  /** Port of MX hosts (25; tests may move it). */
+  mxPort: number;
+  /** The name this service gives in EHLO. */
+  heloName: string;
+  timeoutMs: number;
+}
+
+export type SmtpResult =
+  | { kind: 'sent'; code: number | null; text: string; host: string; viaRelay: boolean }
+  | {
+      kind: 'temporary' | 'permanent';
+      code: number | null;
+      text: string;
+      host: string | null;
+      atRecipient: boolean;
+    };
+
+export async function sendOnce(
+  settings: SmtpSettings,
+  findHosts: FindMailHosts,
+  envelope: { from: string; to: string },
+  message: Buffer,
+): Promise<SmtpResult> {
+  if (settings.relayUrl) return viaRelay(settings, envelope, message);
+  const domain = envelope.to.slice(envelope.to.lastIndexOf('@') + 1);
+  const route = await findHosts(domain);
+  if (!route.ok) {
+    return {
+      kind: route.permanent ? 'permanent' : 'temporary',
+      code: null,
+      text: route.reason,
+      host: null,
+      atRecipient: route.permanent,
+    };
+  }
+  let last: SmtpResult | undefined;
+  for (const { host, addresses } of route.hosts) {
+    for (const address of addresses) {
+      const transport = nodemailer.createTransport({
+        host: address,
+        port: settings.mxPort,
+        secure: false,
+        name: settings.heloName,
+        tls: { servername: host, rejectUnauthorized: false },
+        ...timeouts(settings.timeoutMs),
+      });
+      const result = await attempt(transport, envelope, message, host, false);
+      transport.close();
+      // An answer (accepting or refusing) ends the attempt; no connection tries the next host.
+      if (result.kind !== 'temporary' || result.code !== null) return result;
+      last = result;
+    }
+  }
+  return last!;
+}
+
+async function viaRelay(
+  settings: SmtpSettings,
+  envelope: { from: string; to: string },
+  message: Buffer,
+): Promise<SmtpResult> {
+  const url = settings.relayUrl!;
+  const secure = url.protocol === 'smtps:';
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port) || (secure ? 465 : 587),
+    secure,
+    // Credentials never travel in clear: without STARTTLS the relay is refused.
+    requireTLS: !secure,
+    name: settings.heloName,
+    ...(url.username && {
+      auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
+    }),
+    ...(settings.relayCa && { tls: { ca: settings.relayCa } }),
+    ...timeouts(settings.timeoutMs),
+  });
+  try {
+    return await attempt(transport, envelope, message, url.hostname, true);
+  } finally {
+    transport.close();
+  }
+}
+
+const timeouts = (ms: number) => ({ connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms });
+
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+}
+
+async function attempt(
+  transport: nodemailer.Transporter,
+  envelope: { from: string; to: string },
+  message: Buffer,
+  host: string,
+  relay: boolean,
+): Promise<SmtpResult> {
+  try {
+    const info = await transport.sendMail({
+      envelope: { from: envelope.from, to: [envelope.to] },
+      raw: message,
+    });
+    const code = Number(/^\d{3}/.exec(info.response ?? '')?.[0]) || null;
+    return { kind: 'sent', code, text: info.response ?? '', host, viaRelay: relay };
+  } catch (error) {
+    const e = error as SmtpError;
+    const code = typeof e.responseCode === 'number' ? e.responseCode : null;
+    const text = (e.response ?? e.message).slice(0, 500);
+    // Authentication and TLS problems of a relay are its configuration: retried, never a bounce.
+    const permanent = code !== null && code >= 500 && code < 600 && e.code !== 'EAUTH';
+    return {
+      kind: permanent ? 'permanent' : 'temporary',
+      code,
+      text,
+      host,
+      atRecipient: permanent && e.command === 'RCPT TO',
+    };
+  }
+}

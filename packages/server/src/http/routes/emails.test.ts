@@ -1,0 +1,208 @@
+/**
+ * Accepting mail (issue 21) through the real server: what is refused, with which code, before
+ * anything is queued; idempotent retries; the account's sending rate. The worker is off here:
+ * delivery, signing and bounces are tested against Postfix in `sending.test.ts`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type BindServer, startBind } from '../../test-support/bind.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+
+let bind: BindServer;
+let t: TestServer;
+let key: string;
+const VERIFIED = 'news.shop.test';
+const PENDING = 'pending.shop.test';
+
+async function call(method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await t.request(method, route, { key, ...(body !== undefined && { body }), headers });
+  assert.deepEqual(res.contractProblems, [], JSON.stringify(res.body));
+  return res;
+}
+
+const message = (extra: Record<string, unknown> = {}) => ({
+  from: `Shop <hello@${VERIFIED}>`,
+  to: ['ann@example.org'],
+  subject: 'Hello',
+  html: '<p>Hello <b>Ann</b></p>',
+  ...extra,
+});
+
+before(async () => {
+  bind = await startBind({ zones: ['shop.test'] });
+  t = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SENDING_ENABLED: 'false',
+    MAX_RECIPIENTS_PER_EMAIL: '3',
+    MAX_EMAIL_BYTES: '4096',
+    MAX_EMAILS_PER_MINUTE: '1000',
+  });
+  ({ key } = await t.createKey());
+  const registered = await call('POST', '/api/public/domain', {
+    domains: [
+      { domain: VERIFIED, domainType: 'Transactional' },
+      { domain: PENDING, domainType: 'Transactional' },
+    ],
+  });
+  for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  const status = await call('POST', '/api/public/domain/status', { domains: [VERIFIED] });
+  assert.equal(status.body[0].data.status, 'verified');
+});
+after(async () => {
+  await t?.close();
+  await bind?.close();
+});
+
+describe('POST /api/public/emails', () => {
+  test('a message from a verified domain is queued, and its status lists each recipient once', async () => {
+    const res = await call(
+      'POST',
+      '/api/public/emails',
+      message({
+        to: ['ann@example.org', 'Bob <bob@example.org>'],
+        cc: ['ANN@example.org'],
+        bcc: ['carol@example.org'],
+      }),
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.data.status, 'queued');
+    assert.match(res.body.data.id, /^eml_/);
+    const read = await call('GET', `/api/public/emails/${res.body.data.id}`);
+    assert.equal(read.status, 200);
+    const email = read.body.data;
+    assert.equal(email.status, 'queued');
+    assert.equal(email.from, `hello@${VERIFIED}`);
+    assert.deepEqual(
+      email.recipients.map((r: any) => [r.address, r.kind, r.status, r.attempts, r.events.length]),
+      [
+        ['ann@example.org', 'to', 'queued', 0, 0],
+        ['bob@example.org', 'to', 'queued', 0, 0],
+        ['carol@example.org', 'bcc', 'queued', 0, 0],
+      ],
+    );
+  });
+
+  test('from a domain that is not verified, or not this account’s: EMAIL_FROM_NOT_VERIFIED', async () => {
+    for (const from of [`a@${PENDING}`, 'a@other.shop.test']) {
+      const res = await call('POST', '/api/public/emails', message({ from }));
+      assert.equal(res.status, 403);
+      assert.equal(res.body.error.code, 'EMAIL_FROM_NOT_VERIFIED');
+    }
+    const other = await t.createKey();
+    const res = await t.request('POST', '/api/public/emails', { key: other.key, body: message() });
+    assert.equal(res.status, 403);
+    assert.match(res.body.error.message, /not a registered domain of this account/);
+  });
+
+  test('addresses, headers and content that could not be sent as given are refused, naming the field', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [
+        { to: ['ann@example.org\r\nBcc: victim@example.org'] },
+        'EMAIL_ADDRESS_INVALID',
+        /to\[0\] must not contain line breaks/,
+      ],
+      [{ to: ['not an address'] }, 'EMAIL_ADDRESS_INVALID', /to\[0\]/],
+      [{ cc: ['a@b@example.org'] }, 'EMAIL_ADDRESS_INVALID', /cc\[0\]/],
+      [
+        { from: 'Shop <hello@news.shop.test>, evil@example.org' },
+        'EMAIL_ADDRESS_INVALID',
+        /from must be one address/,
+      ],
+      [{ to: ['ann@localhost'] }, 'EMAIL_ADDRESS_INVALID', /to\[0\]/],
+      [{ headers: { 'X-Campaign': 'a\r\nBcc: victim@example.org' } }, 'EMAIL_HEADER_INVALID', /one line/],
+      [{ headers: { From: 'ceo@bank.example' } }, 'EMAIL_HEADER_INVALID', /From is set by the service/],
+      [{ headers: { 'Bad Name': 'x' } }, 'EMAIL_HEADER_INVALID', /not a header name/],
+      [{ html: undefined }, 'EMAIL_CONTENT_MISSING', /exactly one of html and templateId/],
+      [{ templateId: 'tpl_x' }, 'EMAIL_CONTENT_MISSING', /exactly one/],
+      [
+        { to: ['a@example.org', 'b@example.org'], cc: ['c@example.org'], bcc: ['d@example.org'] },
+        'EMAIL_TOO_MANY_RECIPIENTS',
+        /4 different addresses; at most 3/,
+      ],
+    ];
+    for (const [extra, code, text] of cases) {
+      const res = await call('POST', '/api/public/emails', message(extra));
+      assert.equal(res.body.error?.code, code, JSON.stringify(extra));
+      assert.match(res.body.error.message, text);
+    }
+    const big = await call('POST', '/api/public/emails', message({ html: `<p>${'x'.repeat(5000)}</p>` }));
+    assert.equal(big.status, 413);
+    assert.equal(big.body.error.code, 'EMAIL_TOO_LARGE');
+    const noTemplate = await call(
+      'POST',
+      '/api/public/emails',
+      message({ html: undefined, templateId: 'tpl_nope' }),
+    );
+    assert.equal(noTemplate.status, 404);
+    assert.equal(noTemplate.body.error.code, 'TEMPLATE_NOT_FOUND');
+    const missing = await call('GET', '/api/public/emails/eml_nope');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error.code, 'EMAIL_NOT_FOUND');
+  });
+
+  test('an Idempotency-Key retry answers the first message; the key with another body is refused', async () => {
+    const headers = { 'idempotency-key': 'order-1234' };
+    const first = await call('POST', '/api/public/emails', message(), headers);
+    const again = await call('POST', '/api/public/emails', message(), headers);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.data.id, first.body.data.id);
+    const changed = await call('POST', '/api/public/emails', message({ subject: 'Other' }), headers);
+    assert.equal(changed.status, 409);
+    assert.equal(changed.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
+    const bad = await call('POST', '/api/public/emails', message(), { 'idempotency-key': 'has space' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'IDEMPOTENCY_KEY_INVALID');
+    // Ten retries at once: one message.
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call('POST', '/api/public/emails', message(), { 'idempotency-key': 'race-1' }),
+      ),
+    );
+    assert.equal(new Set(racing.map((r) => r.body.data.id)).size, 1);
+  });
+
+  test('browser keys cannot send', async () => {
+    const browser = await t.createKey({ scopes: ['templates', 'images'] });
+    const res = await t.request('POST', '/api/public/emails', { key: browser.key, body: message() });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error.code, 'AUTH_SCOPE');
+  });
+});
+
+test('past MAX_EMAILS_PER_MINUTE an account gets 429 ACCOUNT_SENDING_RATE with Retry-After', async () => {
+  const limited = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SENDING_ENABLED: 'false',
+    MAX_EMAILS_PER_MINUTE: '3',
+  });
+  try {
+    const fresh = await limited.createKey();
+    const domain = 'rate.shop.test';
+    const registered = await limited.request('POST', '/api/public/domain', {
+      key: fresh.key,
+      body: { domains: [{ domain, domainType: 'Transactional' }] },
+    });
+    for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    await limited.request('POST', '/api/public/domain/status', {
+      key: fresh.key,
+      body: { domains: [domain] },
+    });
+    const send = () =>
+      limited.request('POST', '/api/public/emails', {
+        key: fresh.key,
+        body: message({ from: `a@${domain}` }),
+      });
+    for (let i = 0; i < 3; i++) assert.equal((await send()).status, 200);
+    const refused = await send();
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'ACCOUNT_SENDING_RATE');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+  } finally {
+    await limited.close();
+  }
+});

@@ -1,0 +1,144 @@
+/**
+ * The sending worker (issue 21): every tick it claims due recipients (each once across
+ * processes, with a lease), and for each builds that recipient's copy (List-Unsubscribe for
+ * Marketing domains), signs it with the domain's active DKIM selector, attempts it over SMTP
+ * (`email/smtp.ts`) and records the outcome: sent, deferred with back-off (4xx, no answer),
+ * bounced (5xx; the address suppressed when the refusal named it), or failed once the retry
+ * window is over or the message cannot be signed any more.
+ */
+import { DkimError } from '../dkim/errors.js';
+import type { DkimSigner } from '../dkim/signer.js';
+import type { FindMailHosts } from '../email/mx.js';
+import { type SmtpSettings, sendOnce } from '../email/smtp.js';
+import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
+import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
+import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
+import { ClaimLoop } from './claim-loop.js';
+
+export interface EmailSenderOptions {
+  store: EmailStore;
+  signer: () => DkimSigner;
+  smtp: SmtpSettings;
+  findHosts: FindMailHosts;
+  retry: RetryPolicy;
+  intervalMs: number;
+  batchSize: number;
+  leaseMs: number;
+  /** Where the service is reached from outside, for List-Unsubscribe links. */
+  baseUrl: () => string;
+  /** The key unsubscribe tokens are authenticated with. */
+  unsubscribeKey: () => Buffer;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+export class EmailSender {
+  private readonly loop: ClaimLoop;
+
+  constructor(private readonly options: EmailSenderOptions) {
+    this.loop = new ClaimLoop({
+      intervalMs: options.intervalMs,
+      tick: () => this.tick(),
+      ...(options.onError && { onError: options.onError }),
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Send now (a message was just accepted) instead of at the next tick. */
+  nudge(): void {
+    this.loop.nudge();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  private async tick(): Promise<boolean> {
+    const { store, batchSize, leaseMs } = this.options;
+    const now = this.options.now ?? Date.now;
+    const claimed = await store.claimDue(now(), batchSize, leaseMs);
+    await Promise.all(
+      claimed.map((claim) => this.attempt(claim).catch((error: unknown) => this.options.onError?.(error))),
+    );
+    return claimed.length === batchSize;
+  }
+
+  private async attempt(claim: ClaimedRecipient): Promise<void> {
+    const o = this.options;
+    const now = o.now ?? Date.now;
+    const outcome = await this.outcomeOf(claim).catch((error: unknown): AttemptOutcome => {
+      if (error instanceof DkimError)
+        return { kind: 'failed', code: null, text: `${error.code}: ${error.message}`, mxHost: null };
+      throw error;
+    });
+    await o.store.recordAttempt(claim, outcome, now());
+  }
+
+  private async outcomeOf(claim: ClaimedRecipient): Promise<AttemptOutcome> {
+    const o = this.options;
+    const now = o.now ?? Date.now;
+    if (claim.domainType === null) {
+      return {
+        kind: 'failed',
+        code: null,
+        text: 'the sending domain was deleted before the message left',
+        mxHost: null,
+      };
+    }
+    const fromDomain = claim.fromAddress.slice(claim.fromAddress.lastIndexOf('@') + 1);
+    let copy = claim.message;
+    if (claim.domainType === 'Marketing' && !/^List-Unsubscribe:/im.test(headerBlock(copy))) {
+      copy = unsubscribeHeaders(o.baseUrl(), unsubscribeToken(o.unsubscribeKey(), claim.id)) + copy;
+    }
+    const signed = await o.signer().sign(copy, { domain: fromDomain, accountId: claim.accountId });
+    const result = await sendOnce(
+      o.smtp,
+      o.findHosts,
+      { from: claim.fromAddress, to: claim.address },
+      signed.message,
+    );
+    if (result.kind === 'sent') {
+      return {
+        kind: 'sent',
+        delivered: !result.viaRelay,
+        code: result.code,
+        text: result.text,
+        mxHost: result.host,
+      };
+    }
+    if (result.kind === 'permanent') {
+      return {
+        kind: 'bounced',
+        suppress: result.atRecipient,
+        code: result.code,
+        text: result.text,
+        mxHost: result.host,
+      };
+    }
+    const next = nextAttemptAt(o.retry, claim.attempts + 1, claim.createdAt, now());
+    if (next === null) {
+      return {
+        kind: 'failed',
+        code: result.code,
+        text: `gave up after the retry window: ${result.text}`,
+        mxHost: result.host,
+      };
+    }
+    return {
+      kind: 'deferred',
+      nextAttemptAt: next,
+      code: result.code,
+      text: result.text,
+      mxHost: result.host,
+    };
+  }
+}
+
+/** The header block of a message (up to the first empty line). */
+function headerBlock(message: string): string {
+  const end = message.indexOf('\r\n\r\n');
+  return end === -1 ? message : message.slice(0, end);
+}

@@ -1,0 +1,294 @@
+/**
+ * Accepting a message (`POST /api/public/emails`, issue 21) and reading what became of it.
+ * Acceptance checks everything a send could fail on up front (addresses, the `from` domain
+ * verified for this account, content, headers, size, the account's rate), composes the MIME
+ * message once, and stores it with its recipients in one transaction; the sending worker
+ * (`jobs/email-sender.ts`) does the rest. Every refusal is a coded `ApiError`.
+ */
+import { createHash } from 'node:crypto';
+import { convert as htmlToText } from 'html-to-text';
+import type { SendingConfig } from '../config.js';
+import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
+import { composeMessage } from '../email/compose.js';
+import { checkHeaders } from '../email/headers.js';
+import { readUnsubscribeToken } from '../email/unsubscribe.js';
+import { ApiError } from '../errors.js';
+import { type EmailStore, IdempotencyConflict, type StoredEmail } from '../store/email-store.js';
+import { newId } from '../store/ids.js';
+import type { Store } from '../store/store.js';
+import type { TemplateService } from './template-service.js';
+
+export interface SendEmailInput {
+  from: string;
+  to: string[];
+  cc?: string[];
+  bcc?: string[];
+  replyTo?: string | string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  templateId?: string;
+  variables?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  tags?: { name: string; value: string }[];
+}
+
+export type EmailStatus = 'queued' | 'sending' | 'sent' | 'deferred' | 'bounced' | 'failed';
+
+export interface EmailServiceOptions {
+  emails: EmailStore;
+  store: Store;
+  templates: TemplateService;
+  limits: Pick<SendingConfig, 'maxRecipients' | 'maxMessageBytes' | 'perMinute'>;
+  /** The key unsubscribe tokens are authenticated with (`email/unsubscribe.ts`). */
+  unsubscribeKey: () => Buffer;
+  onQueued?: () => void;
+  now?: () => number;
+}
+
+export class EmailService {
+  private readonly now: () => number;
+
+  constructor(private readonly options: EmailServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async send(
+    accountId: string,
+    input: SendEmailInput,
+    idempotencyKey: string | undefined,
+  ): Promise<{ id: string; status: 'queued' }> {
+    const key = checkIdempotencyKey(idempotencyKey);
+    const requestHash =
+      key === null ? null : createHash('sha256').update(JSON.stringify(input)).digest('hex');
+    if (key !== null) {
+      const earlier = await this.options.emails.findByIdempotencyKey(accountId, key);
+      if (earlier !== undefined) {
+        if (earlier.requestHash !== requestHash) throw reused();
+        return { id: earlier.id, status: 'queued' };
+      }
+    }
+    const from = address(input.from, 'from');
+    const to = input.to.map((a, i) => address(a, `to[${i}]`));
+    const cc = (input.cc ?? []).map((a, i) => address(a, `cc[${i}]`));
+    const bcc = (input.bcc ?? []).map((a, i) => address(a, `bcc[${i}]`));
+    const replyTo = [input.replyTo ?? []].flat().map((a, i) => address(a, `replyTo[${i}]`));
+    const { maxRecipients, maxMessageBytes } = this.options.limits;
+    const recipients = [
+      ...to.map((a) => ({ a, kind: 'to' as const })),
+      ...cc.map((a) => ({ a, kind: 'cc' as const })),
+      ...bcc.map((a) => ({ a, kind: 'bcc' as const })),
+    ];
+    // One envelope recipient per address, whichever field named it first.
+    const firsts = new Map<string, (typeof recipients)[number]>();
+    for (const r of recipients)
+      if (!firsts.has(suppressionKey(r.a.address))) firsts.set(suppressionKey(r.a.address), r);
+    const unique = [...firsts.values()];
+    if (unique.length > maxRecipients) {
+      throw new ApiError(
+        'EMAIL_TOO_MANY_RECIPIENTS',
+        `to, cc and bcc hold ${unique.length} different addresses; at most ${maxRecipients}`,
+      );
+    }
+    const headers = checkHeaders(input.headers);
+    if (!headers.ok) throw new ApiError('EMAIL_HEADER_INVALID', headers.message);
+    if ((input.html === undefined) === (input.templateId === undefined)) {
+      throw new ApiError('EMAIL_CONTENT_MISSING', 'give exactly one of html and templateId');
+    }
+    const domain = (await this.options.store.findDomains(accountId, [from.domain])).get(from.domain);
+    if (domain?.status !== 'verified') {
+      throw new ApiError(
+        'EMAIL_FROM_NOT_VERIFIED',
+        domain === undefined
+          ? `${from.domain} is not a registered domain of this account; register it and publish its records first`
+          : `${from.domain} is ${domain.status}, not verified: publish its records and wait for "verified"`,
+      );
+    }
+    await this.checkRate(accountId);
+    const content = await this.content(accountId, input);
+    const id = newId('eml');
+    const now = this.now();
+    const message = await composeMessage({
+      id,
+      from,
+      to,
+      cc,
+      replyTo,
+      subject: input.subject,
+      html: content.html,
+      text: content.text,
+      headers: headers.value,
+      date: new Date(now),
+    });
+    if (Buffer.byteLength(message) > maxMessageBytes) {
+      throw new ApiError(
+        'EMAIL_TOO_LARGE',
+        `the message is ${Buffer.byteLength(message)} bytes once composed; at most ${maxMessageBytes}`,
+      );
+    }
+    const suppressed = await this.options.emails.suppressed(
+      accountId,
+      unique.map((r) => suppressionKey(r.a.address)),
+    );
+    try {
+      const accepted = await this.options.emails.accept({
+        id,
+        accountId,
+        domainId: domain.id,
+        fromAddress: from.address,
+        subject: input.subject,
+        message,
+        tags: input.tags ?? [],
+        idempotencyKey: key,
+        requestHash,
+        createdAt: now,
+        recipients: unique.map((r) => ({
+          address: r.a.address,
+          kind: r.kind,
+          suppressed: suppressed.has(suppressionKey(r.a.address)),
+        })),
+      });
+      if (accepted.created) this.options.onQueued?.();
+      return { id: accepted.id, status: 'queued' };
+    } catch (error) {
+      if (error instanceof IdempotencyConflict) throw reused();
+      throw error;
+    }
+  }
+
+  /** `GET /api/public/emails/{id}`. */
+  async get(accountId: string, id: string) {
+    const email = await this.options.emails.get(accountId, id);
+    if (email === undefined) throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    return emailView(email);
+  }
+
+  /** `GET /api/public/suppressions`: 100 addresses a page, after `after`. */
+  async suppressions(accountId: string, after: string | undefined) {
+    const rows = await this.options.emails.listSuppressions(accountId, {
+      limit: 100,
+      ...(after !== undefined && { after: suppressionKey(after) }),
+    });
+    return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() }));
+  }
+
+  /** `DELETE /api/public/suppressions/{address}`: later messages reach it again. */
+  async removeSuppression(accountId: string, address: string): Promise<{ address: string; deleted: true }> {
+    if (!(await this.options.emails.removeSuppression(accountId, suppressionKey(address)))) {
+      throw new ApiError('SUPPRESSION_NOT_FOUND', `${address} is not on this account's suppression list`);
+    }
+    return { address: suppressionKey(address), deleted: true };
+  }
+
+  /**
+   * A one-click unsubscribe (`POST /unsubscribe/{token}`): the recipient's address joins its
+   * account's suppression list. `false` when the token is not one of ours.
+   */
+  async unsubscribe(token: string): Promise<boolean> {
+    const recipientId = readUnsubscribeToken(this.options.unsubscribeKey(), token);
+    return recipientId !== undefined && (await this.options.emails.unsubscribe(recipientId, this.now()));
+  }
+
+  /** The HTML and text to send: the request's, or the template's rendering. */
+  private async content(accountId: string, input: SendEmailInput): Promise<{ html: string; text: string }> {
+    if (input.templateId !== undefined) {
+      const rendered = await this.options.templates.renderForSending(
+        accountId,
+        input.templateId,
+        input.variables ?? {},
+      );
+      if (rendered === undefined) {
+        throw new ApiError(
+          'TEMPLATE_NOT_FOUND',
+          `this account has no template "${input.templateId.slice(0, 64)}"`,
+        );
+      }
+      return { html: rendered.html, text: input.text ?? rendered.text };
+    }
+    const html = input.html!;
+    return { html, text: input.text ?? htmlToText(html, { wordwrap: 78 }) };
+  }
+
+  /**
+   * At most `perMinute` messages per account in any 60 s, counted in the database so the limit
+   * holds across processes (two requests at the same instant may both pass the last slot).
+   */
+  private async checkRate(accountId: string): Promise<void> {
+    const now = this.now();
+    const { perMinute } = this.options.limits;
+    const recent = await this.options.emails.acceptedSince(accountId, now - 60_000, perMinute);
+    if (recent.length < perMinute) return;
+    const error = new ApiError(
+      'ACCOUNT_SENDING_RATE',
+      `the account submitted ${perMinute} messages in the last minute; at most ${perMinute}`,
+    );
+    // The oldest of the last `perMinute` leaves the window first.
+    error.retryAfter = Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
+    throw error;
+  }
+}
+
+function address(input: string, field: string): MailAddress {
+  const parsed = parseAddress(input, field);
+  if (!parsed.ok) throw new ApiError('EMAIL_ADDRESS_INVALID', parsed.message);
+  return parsed.value;
+}
+
+/** Printable ASCII, 1–255 characters, as the IETF idempotency-key draft and Stripe take it. */
+function checkIdempotencyKey(key: string | undefined): string | null {
+  if (key === undefined) return null;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new ApiError(
+      'IDEMPOTENCY_KEY_INVALID',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces',
+    );
+  }
+  return key;
+}
+
+const reused = () =>
+  new ApiError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'this Idempotency-Key was used with a different request; send the same body to retry, or a new key',
+  );
+
+/** A message's status from its recipients' (suppressed ones aside while others remain). */
+export function emailStatus(recipients: StoredEmail['recipients']): EmailStatus {
+  const live = recipients.filter((r) => r.status !== 'suppressed');
+  if (live.length === 0) return 'failed';
+  const has = (s: string) => live.some((r) => r.status === s);
+  if (live.every((r) => r.status === 'queued')) return 'queued';
+  if (has('queued') || has('sending')) return 'sending';
+  if (has('deferred')) return 'deferred';
+  if (has('sent')) return 'sent';
+  if (has('bounced')) return 'bounced';
+  return 'failed';
+}
+
+function emailView(email: StoredEmail) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: email.id,
+    status: emailStatus(email.recipients),
+    from: email.fromAddress,
+    subject: email.subject,
+    tags: email.tags,
+    createdAt: iso(email.createdAt)!,
+    recipients: email.recipients.map((r) => ({
+      address: r.address,
+      kind: r.kind,
+      status: r.status,
+      attempts: r.attempts,
+      nextAttemptAt: iso(r.nextAttemptAt),
+      events: email.events
+        .filter((e) => e.address === r.address)
+        .map((e) => ({
+          type: e.type,
+          smtpCode: e.smtpCode,
+          smtpText: e.smtpText,
+          mxHost: e.mxHost,
+          at: iso(e.at)!,
+        })),
+    })),
+  };
+}

@@ -1,0 +1,410 @@
+/**
+ * Storage of the sending queue (issue 21): an accepted message and its recipients in one
+ * transaction (so an answer of `queued` means nothing can be lost), the claim of due
+ * recipients with a lease (`SKIP LOCKED` on PostgreSQL, as the webhook deliveries), each
+ * attempt's outcome with its event, and the account's suppression list.
+ */
+import type { Kysely } from 'kysely';
+import { newId } from './ids.js';
+import type { Database } from './tables.js';
+
+export type RecipientKind = 'to' | 'cc' | 'bcc';
+export type RecipientStatus =
+  | 'queued'
+  | 'sending'
+  | 'sent'
+  | 'deferred'
+  | 'bounced'
+  | 'failed'
+  | 'suppressed';
+export type EmailEventType = 'sent' | 'delivered' | 'deferred' | 'bounced' | 'failed' | 'suppressed';
+
+export interface NewEmail {
+  id: string;
+  accountId: string;
+  domainId: string;
+  fromAddress: string;
+  subject: string;
+  message: string;
+  tags: { name: string; value: string }[];
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  createdAt: number;
+  recipients: { address: string; kind: RecipientKind; suppressed: boolean }[];
+}
+
+export interface StoredEvent {
+  type: EmailEventType;
+  address: string;
+  smtpCode: number | null;
+  smtpText: string | null;
+  mxHost: string | null;
+  at: number;
+}
+
+export interface StoredRecipient {
+  id: string;
+  address: string;
+  kind: RecipientKind;
+  status: RecipientStatus;
+  attempts: number;
+  nextAttemptAt: number | null;
+}
+
+export interface StoredEmail {
+  id: string;
+  fromAddress: string;
+  subject: string;
+  tags: { name: string; value: string }[];
+  createdAt: number;
+  recipients: StoredRecipient[];
+  events: StoredEvent[];
+}
+
+/** A recipient claimed for one attempt, with what the attempt needs. */
+export interface ClaimedRecipient {
+  id: string;
+  emailId: string;
+  accountId: string;
+  address: string;
+  attempts: number;
+  claimedUntil: number;
+  createdAt: number;
+  fromAddress: string;
+  message: string;
+  /** The sending domain's type (`Marketing` adds List-Unsubscribe), `null` if it was deleted. */
+  domainType: string | null;
+}
+
+export type AttemptOutcome =
+  | { kind: 'sent'; delivered: boolean; code: number | null; text: string | null; mxHost: string | null }
+  | { kind: 'deferred'; nextAttemptAt: number; code: number | null; text: string; mxHost: string | null }
+  | { kind: 'bounced'; suppress: boolean; code: number | null; text: string; mxHost: string | null }
+  | { kind: 'failed'; code: number | null; text: string; mxHost: string | null };
+
+/** The reused key's first request differs from this one. */
+export class IdempotencyConflict extends Error {}
+
+export class EmailStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: 'sqlite' | 'postgres',
+  ) {}
+
+  /**
+   * Which of `addresses` (suppression keys) the account may not send to. One query for the
+   * whole request.
+   */
+  async suppressed(accountId: string, addresses: string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('suppressions')
+      .select('address')
+      .where('account_id', '=', accountId)
+      .where('address', 'in', addresses)
+      .execute();
+    return new Set(rows.map((r) => r.address));
+  }
+
+  /**
+   * Acceptance times of the account's messages since `since`, the most recent `limit`, oldest
+   * first: enough to tell whether the rate limit is reached and when a slot frees.
+   */
+  async acceptedSince(accountId: string, since: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('emails')
+      .select('created_at')
+      .where('account_id', '=', accountId)
+      .where('created_at', '>', since)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => Number(r.created_at)).reverse();
+  }
+
+  /** The message accepted earlier under this idempotency key, if any. */
+  async findByIdempotencyKey(
+    accountId: string,
+    key: string,
+  ): Promise<{ id: string; requestHash: string | null } | undefined> {
+    const row = await this.db
+      .selectFrom('emails')
+      .select(['id', 'request_hash'])
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    return row && { id: row.id, requestHash: row.request_hash };
+  }
+
+  /**
+   * Store the message, its recipients (suppressed ones settled at once, with their event) in
+   * one transaction. With an idempotency key already used, answers the earlier message's id
+   * (same request) or throws {@link IdempotencyConflict} (another request).
+   */
+  async accept(email: NewEmail): Promise<{ id: string; created: boolean }> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('emails')
+          .values({
+            id: email.id,
+            account_id: email.accountId,
+            domain_id: email.domainId,
+            from_address: email.fromAddress,
+            subject: email.subject,
+            message: email.message,
+            tags: JSON.stringify(email.tags),
+            idempotency_key: email.idempotencyKey,
+            request_hash: email.requestHash,
+            created_at: email.createdAt,
+          })
+          .execute();
+        const rows = email.recipients.map((r, position) => ({
+          id: newId('rcp'),
+          email_id: email.id,
+          position,
+          address: r.address,
+          kind: r.kind,
+          status: r.suppressed ? 'suppressed' : 'queued',
+          next_attempt_at: r.suppressed ? null : email.createdAt,
+          updated_at: email.createdAt,
+        }));
+        await trx.insertInto('email_recipients').values(rows).execute();
+        const suppressed = rows.filter((r) => r.status === 'suppressed');
+        if (suppressed.length > 0) {
+          await trx
+            .insertInto('email_events')
+            .values(
+              suppressed.map((r) => ({
+                id: newId('eev'),
+                email_id: email.id,
+                recipient_id: r.id,
+                address: r.address,
+                type: 'suppressed',
+                smtp_code: null,
+                smtp_text: 'the address is on the account’s suppression list',
+                mx_host: null,
+                at: email.createdAt,
+              })),
+            )
+            .execute();
+        }
+      });
+      return { id: email.id, created: true };
+    } catch (error) {
+      // Two requests with one key at once: the unique index let one in; answer as it answered.
+      if (email.idempotencyKey === null) throw error;
+      const earlier = await this.findByIdempotencyKey(email.accountId, email.idempotencyKey);
+      if (earlier === undefined) throw error;
+      if (earlier.requestHash !== email.requestHash) throw new IdempotencyConflict();
+      return { id: earlier.id, created: false };
+    }
+  }
+
+  /** The account's message with its recipients and events, or `undefined`. */
+  async get(accountId: string, id: string): Promise<StoredEmail | undefined> {
+    const email = await this.db
+      .selectFrom('emails')
+      .select(['id', 'from_address', 'subject', 'tags', 'created_at'])
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (email === undefined) return undefined;
+    const [recipients, events] = await Promise.all([
+      this.db
+        .selectFrom('email_recipients')
+        .select(['id', 'address', 'kind', 'status', 'attempts', 'next_attempt_at'])
+        .where('email_id', '=', id)
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('email_events')
+        .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'at'])
+        .where('email_id', '=', id)
+        .orderBy('at')
+        .orderBy('id')
+        .execute(),
+    ]);
+    return {
+      id: email.id,
+      fromAddress: email.from_address,
+      subject: email.subject,
+      tags: JSON.parse(email.tags),
+      createdAt: Number(email.created_at),
+      recipients: recipients.map((r) => ({
+        id: r.id,
+        address: r.address,
+        kind: r.kind as RecipientKind,
+        status: r.status as RecipientStatus,
+        attempts: Number(r.attempts),
+        nextAttemptAt: r.next_attempt_at === null ? null : Number(r.next_attempt_at),
+      })),
+      events: events.map((e) => ({
+        type: e.type as EmailEventType,
+        address: e.address,
+        smtpCode: e.smtp_code,
+        smtpText: e.smtp_text,
+        mxHost: e.mx_host,
+        at: Number(e.at),
+      })),
+    };
+  }
+
+  /** Claim up to `limit` due recipients until `now + leaseMs`, each by one process. */
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedRecipient[]> {
+    let due = this.db
+      .selectFrom('email_recipients')
+      .select('id')
+      .where('next_attempt_at', 'is not', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (this.kind === 'postgres') due = due.forUpdate().skipLocked();
+    const claimedUntil = now + leaseMs;
+    const ids = await this.db
+      .updateTable('email_recipients')
+      .set({ claimed_until: claimedUntil, status: 'sending', updated_at: now })
+      .where('id', 'in', due)
+      .returning('id')
+      .execute();
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('email_recipients as r')
+      .innerJoin('emails as e', 'e.id', 'r.email_id')
+      .leftJoin('domains as d', 'd.id', 'e.domain_id')
+      .select([
+        'r.id',
+        'r.email_id',
+        'r.address',
+        'r.attempts',
+        'e.account_id',
+        'e.from_address',
+        'e.message',
+        'e.created_at',
+        'd.type as domain_type',
+      ])
+      .where(
+        'r.id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      emailId: r.email_id,
+      accountId: r.account_id,
+      address: r.address,
+      attempts: Number(r.attempts),
+      claimedUntil,
+      createdAt: Number(r.created_at),
+      fromAddress: r.from_address,
+      message: r.message,
+      domainType: r.domain_type,
+    }));
+  }
+
+  /**
+   * Record one attempt's outcome and release the recipient; a hard bounce that names the
+   * address puts it on the account's suppression list. Nothing is written if the lease was
+   * lost (another process has the recipient now).
+   */
+  async recordAttempt(claim: ClaimedRecipient, outcome: AttemptOutcome, at: number): Promise<void> {
+    const status: RecipientStatus = outcome.kind;
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('email_recipients')
+        .set((eb) => ({
+          status,
+          attempts: eb('attempts', '+', 1),
+          next_attempt_at: outcome.kind === 'deferred' ? outcome.nextAttemptAt : null,
+          claimed_until: null,
+          updated_at: at,
+        }))
+        .where('id', '=', claim.id)
+        .where('claimed_until', '=', claim.claimedUntil)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return;
+      const event = (type: EmailEventType) => ({
+        id: newId('eev'),
+        email_id: claim.emailId,
+        recipient_id: claim.id,
+        address: claim.address,
+        type,
+        smtp_code: outcome.code,
+        smtp_text: outcome.text,
+        mx_host: outcome.mxHost,
+        at,
+      });
+      const events = [event(outcome.kind)];
+      if (outcome.kind === 'sent' && outcome.delivered) events.push(event('delivered'));
+      await trx.insertInto('email_events').values(events).execute();
+      if (outcome.kind === 'bounced' && outcome.suppress) {
+        await trx
+          .insertInto('suppressions')
+          .values({
+            account_id: claim.accountId,
+            address: claim.address.toLowerCase(),
+            reason: `${outcome.code ?? ''} ${outcome.text}`.trim().slice(0, 500),
+            email_id: claim.emailId,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
+          .execute();
+      }
+    });
+  }
+
+  /** Suppress the address of this recipient for its account (one-click unsubscribe). */
+  async unsubscribe(recipientId: string, at: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('email_recipients as r')
+      .innerJoin('emails as e', 'e.id', 'r.email_id')
+      .select(['r.address', 'e.account_id', 'e.id as email_id'])
+      .where('r.id', '=', recipientId)
+      .executeTakeFirst();
+    if (row === undefined) return false;
+    await this.db
+      .insertInto('suppressions')
+      .values({
+        account_id: row.account_id,
+        address: row.address.toLowerCase(),
+        reason: 'unsubscribed',
+        email_id: row.email_id,
+        created_at: at,
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
+      .execute();
+    return true;
+  }
+
+  /** The account's suppressed addresses, by address, a page at a time. */
+  async listSuppressions(
+    accountId: string,
+    options: { after?: string; limit: number },
+  ): Promise<{ address: string; reason: string; emailId: string | null; createdAt: number }[]> {
+    let query = this.db
+      .selectFrom('suppressions')
+      .select(['address', 'reason', 'email_id', 'created_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('address')
+      .limit(options.limit);
+    if (options.after !== undefined) query = query.where('address', '>', options.after);
+    return (await query.execute()).map((r) => ({
+      address: r.address,
+      reason: r.reason,
+      emailId: r.email_id,
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  /** Remove an address from the list; `false` if it was not on it. */
+  async removeSuppression(accountId: string, address: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('suppressions')
+      .where('account_id', '=', accountId)
+      .where('address', '=', address.toLowerCase())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
