@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
 import { findFreeTcpPort } from '../../server/src/test-support/child-process.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
+import { waitUntil } from '../../server/src/test-support/wait.js';
+import { startWebhookReceiver } from '../../server/src/test-support/webhook-receiver.js';
 import { ItemFailedError, ServiceApiError, ServiceClient, VerificationTimeoutError } from '../src/index.js';
 import { retryAfterMs } from '../src/retrying-fetch.js';
 
@@ -194,6 +196,99 @@ describe('ServiceClient', () => {
     const error = await scoped
       .waitForVerification(['never.client.test'], { timeoutMs: 400 })
       .catch((e: unknown) => e);
+    assert.ok(error instanceof ServiceApiError, String(error));
+    assert.equal(error.status, 403);
+    assert.equal(error.code, 'AUTH_SCOPE');
+  });
+});
+
+describe('ServiceClient webhooks', () => {
+  test('creates, lists, reads and retries deliveries, enables a disabled endpoint, deletes; unknown ids are WEBHOOK_NOT_FOUND', async (ctx) => {
+    // A loopback receiver is allowed, deliveries run every 20 ms, retries come within 0.2 s, and
+    // an endpoint failing for 0.3 s is disabled (5 days in production).
+    const hooked = await startTestServer({
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_INTERVAL_MS: '20',
+      WEBHOOK_RETRY_BASE_MS: '100',
+      WEBHOOK_RETRY_MAX_DELAY_MS: '200',
+      WEBHOOK_DISABLE_AFTER_MS: '300',
+    });
+    const receiver = await startWebhookReceiver();
+    ctx.after(async () => {
+      await hooked.close();
+      await receiver.close();
+    });
+    const hooks = new ServiceClient({ baseUrl: hooked.url, apiKey: (await hooked.createKey()).key });
+
+    const created = await hooks.createWebhook({ url: receiver.url, events: ['domain.created'] });
+    assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+    assert.deepEqual(created.events, ['domain.created']);
+    const { secret: _, ...endpoint } = created;
+    assert.deepEqual(await hooks.listWebhooks(), [endpoint], 'listed without the secret');
+
+    // registering a domain is the event
+    await hooks.registerDomains([{ domain: 'hook.client.test', domainType: 'Transactional' }]);
+    const delivered = await waitUntil('domain.created delivered', async () => {
+      const [d] = await hooks.webhookDeliveries(created.id);
+      return d?.status === 'delivered' ? d : undefined;
+    });
+    assert.equal(delivered.event, 'domain.created');
+    assert.equal(delivered.attempts, 1);
+    assert.equal(delivered.lastStatusCode, 204);
+    assert.equal(delivered.lastError, null);
+    assert.equal(receiver.received.length, 1);
+
+    // a retry sends it again now, with the same webhook-id
+    const retried = await hooks.retryWebhookDelivery(created.id, delivered.id);
+    assert.equal(retried.id, delivered.id);
+    assert.equal(retried.status, 'pending');
+    await waitUntil('the retry received', () => receiver.received.length === 2);
+    assert.deepEqual(
+      receiver.received.map((r) => r.headers['webhook-id']),
+      [delivered.eventId, delivered.eventId],
+    );
+    const wrongDelivery = await hooks.retryWebhookDelivery(created.id, 'dlv_nope').catch((e: unknown) => e);
+    assert.ok(wrongDelivery instanceof ServiceApiError, String(wrongDelivery));
+    assert.equal(wrongDelivery.status, 404);
+    assert.equal(wrongDelivery.code, 'WEBHOOK_DELIVERY_NOT_FOUND');
+
+    // an endpoint down long enough is disabled; enabling it delivers what waited
+    await receiver.down();
+    await hooks.registerDomains([{ domain: 'down.client.test', domainType: 'Transactional' }]);
+    const disabled = await waitUntil('the endpoint disabled', async () => {
+      const [e] = await hooks.listWebhooks();
+      return e?.disabledAt ? e : undefined;
+    });
+    assert.ok(disabled.failingSince !== null);
+    await receiver.up();
+    const enabled = await hooks.enableWebhook(created.id);
+    assert.deepEqual(enabled, endpoint, 'enabled: no longer disabled nor failing');
+    await waitUntil('the waiting one delivered', async () => {
+      const [d] = await hooks.webhookDeliveries(created.id);
+      return d?.status === 'delivered' && d.id !== delivered.id;
+    });
+    assert.equal(receiver.received.length, 3);
+
+    assert.deepEqual(await hooks.deleteWebhook(created.id), { id: created.id, deleted: true });
+    assert.deepEqual(await hooks.listWebhooks(), []);
+    for (const call of [
+      () => hooks.deleteWebhook(created.id),
+      () => hooks.enableWebhook(created.id),
+      () => hooks.webhookDeliveries(created.id),
+      () => hooks.retryWebhookDelivery(created.id, delivered.id),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      assert.ok(error instanceof ServiceApiError, String(error));
+      assert.equal(error.status, 404);
+      assert.equal(error.code, 'WEBHOOK_NOT_FOUND');
+      assert.match(error.message, new RegExp(`no webhook ${created.id}`));
+    }
+  });
+
+  test('a key limited to templates,images is refused (AUTH_SCOPE, 403)', async () => {
+    const { key } = await t.createKey({ name: 'playground', scopes: ['templates', 'images'] });
+    const scoped = new ServiceClient({ baseUrl: t.url, apiKey: key });
+    const error = await scoped.listWebhooks().catch((e: unknown) => e);
     assert.ok(error instanceof ServiceApiError, String(error));
     assert.equal(error.status, 403);
     assert.equal(error.code, 'AUTH_SCOPE');

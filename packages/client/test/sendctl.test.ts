@@ -6,19 +6,35 @@ import { fileURLToPath } from 'node:url';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
 import { type ProcessResult, runProcess } from '../../server/src/test-support/processes.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/test-server.js';
+import { waitUntil } from '../../server/src/test-support/wait.js';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../server/src/test-support/webhook-receiver.js';
 
 const bin = fileURLToPath(new URL('../bin/sendctl.mjs', import.meta.url));
 let bind: BindServer;
 let t: TestServer;
+let receiver: WebhookReceiver;
 let env: Record<string, string>;
 
 before(async () => {
   bind = await startBind({ zones: ['cli.test'] });
-  t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  t = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    // the webhook receiver is on loopback; deliveries and their retries come within 0.2 s
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_INTERVAL_MS: '20',
+    WEBHOOK_RETRY_BASE_MS: '100',
+    WEBHOOK_RETRY_MAX_DELAY_MS: '200',
+  });
+  receiver = await startWebhookReceiver();
   env = { SERVICE_URL: t.url, SERVICE_API_KEY: (await t.createKey()).key };
 });
 after(async () => {
   await t.close();
+  await receiver.close();
   await bind.close();
 });
 
@@ -165,6 +181,173 @@ describe('sendctl domains', () => {
     const invalid = await sendctl(['domains', 'add', '192.0.2.1']);
     assert.equal(invalid.code, 4);
     assert.match(invalid.stderr, /DOMAIN_IP_ADDRESS/);
+  });
+});
+
+describe('sendctl webhooks', () => {
+  test('add prints the secret once, set apart; list, deliveries, retry, enable and rm', async () => {
+    // an account of its own, so that list shows only this test's endpoint
+    const own = { SERVICE_API_KEY: (await t.createKey({ name: 'webhooks' })).key };
+    const added = await sendctl(['webhooks', 'add', receiver.url, '--events', 'domain.created'], own);
+    assert.equal(added.code, 0, added.stderr);
+    const id = /^added (whk_\w+): http:\/\/127\.0\.0\.1:\d+\/hooks$/m.exec(added.stdout)?.[1];
+    assert.ok(id, added.stdout);
+    assert.match(added.stdout, /^events: domain\.created$/m);
+    assert.match(added.stdout, /signing secret \(shown only once: store it now/);
+    assert.match(added.stdout, /^ {4}whsec_[A-Za-z0-9+/]+=*$/m, 'the secret on a line of its own');
+
+    const list = await sendctl(['webhooks', 'list'], own);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^ID\s+URL\s+EVENTS\s+STATE\s+CREATED$/m);
+    assert.match(
+      list.stdout,
+      new RegExp(`^${id}\\s+http://127\\.0\\.0\\.1:\\d+/hooks\\s+domain\\.created\\s+active\\s+\\d{4}-`, 'm'),
+    );
+    const listed = JSON.parse((await sendctl(['webhooks', 'list', '--json'], own)).stdout);
+    assert.deepEqual(
+      listed.map((e: { id: string; secret?: string }) => [e.id, e.secret]),
+      [[id, undefined]],
+      'no secret in the listing',
+    );
+
+    const none = await sendctl(['webhooks', 'deliveries', id], own);
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stdout.trim(), 'no deliveries yet');
+    await sendctl(['domains', 'add', 'hooked.cli.test'], own);
+    const [delivery] = await waitUntil('domain.created delivered', async () => {
+      const json = JSON.parse((await sendctl(['webhooks', 'deliveries', id, '--json'], own)).stdout);
+      return json[0]?.status === 'delivered' ? json : undefined;
+    });
+    const deliveries = await sendctl(['webhooks', 'deliveries', id], own);
+    assert.match(
+      deliveries.stdout,
+      /^ID\s+EVENT\s+STATUS\s+ATTEMPTS\s+LAST ATTEMPT\s+ANSWER\s+NEXT ATTEMPT$/m,
+    );
+    assert.match(
+      deliveries.stdout,
+      new RegExp(
+        `^${delivery.id}\\s+domain\\.created\\s+delivered\\s+1\\s+\\S+\\s+204 in \\d+ ms\\s+-$`,
+        'm',
+      ),
+    );
+
+    // retried while the receiver answers 500: the failure and its reason show
+    receiver.failing = true;
+    const retried = await sendctl(['webhooks', 'retry', id, delivery.id], own);
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.match(retried.stdout, new RegExp(`^${delivery.id} \\(domain\\.created\\) is due again now`));
+    const failing = await waitUntil('the retry failed', async () => {
+      const result = await sendctl(['webhooks', 'deliveries', id], own);
+      return /\b500 in \d+ ms/.test(result.stdout) ? result : undefined;
+    });
+    receiver.failing = false;
+    assert.match(failing.stdout, new RegExp(`^${delivery.id}\\s+domain\\.created\\s+pending\\s+[2-9]`, 'm'));
+    assert.match(failing.stdout, new RegExp(`last errors:\\n {2}${delivery.id}: answered HTTP 500`));
+
+    const enabled = await sendctl(['webhooks', 'enable', id], own);
+    assert.equal(enabled.code, 0, enabled.stderr);
+    assert.match(
+      enabled.stdout,
+      new RegExp(`^enabled ${id} \\(http://127\\.0\\.0\\.1:\\d+/hooks\\): its deliveries resume`),
+    );
+
+    const removed = await sendctl(['webhooks', 'rm', id], own);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal(removed.stdout.trim(), `deleted ${id}`);
+    assert.equal((await sendctl(['webhooks', 'list'], own)).stdout.trim(), 'no webhooks');
+  });
+
+  test('add --json prints the API’s answer, secret included; --events picks the events', async () => {
+    const added = await sendctl([
+      'webhooks',
+      'add',
+      receiver.url,
+      '--events',
+      'domain.verified, Domain.Updated',
+      '--json',
+    ]);
+    assert.equal(added.code, 0, added.stderr);
+    const created = JSON.parse(added.stdout);
+    assert.deepEqual(created.events, ['domain.verified', 'domain.updated']);
+    assert.match(created.secret, /^whsec_/);
+    assert.deepEqual(JSON.parse((await sendctl(['webhooks', 'rm', created.id, '--json'])).stdout), {
+      id: created.id,
+      deleted: true,
+    });
+  });
+
+  test('unknown ids and refused URLs exit 4, naming each', async () => {
+    for (const args of [
+      ['rm', 'whk_nope'],
+      ['enable', 'whk_nope'],
+      ['deliveries', 'whk_nope'],
+      ['retry', 'whk_nope', 'dlv_nope'],
+    ]) {
+      const result = await sendctl(['webhooks', ...args]);
+      assert.equal(result.code, 4, args.join(' '));
+      assert.match(result.stderr, /^\w+_nope: this account has no webhook whk_nope \(WEBHOOK_NOT_FOUND\)$/m);
+      assert.equal(result.stdout, '');
+    }
+    const { id } = JSON.parse((await sendctl(['webhooks', 'add', receiver.url, '--json'])).stdout);
+    const noDelivery = await sendctl(['webhooks', 'retry', id, 'dlv_nope']);
+    assert.equal(noDelivery.code, 4);
+    assert.match(
+      noDelivery.stderr,
+      new RegExp(`^dlv_nope: webhook ${id} has no delivery dlv_nope \\(WEBHOOK_DELIVERY_NOT_FOUND\\)$`, 'm'),
+    );
+    await sendctl(['webhooks', 'rm', id]);
+
+    const refused = await sendctl(['webhooks', 'add', 'ftp://hooks.example.com/']);
+    assert.equal(refused.code, 4);
+    assert.match(
+      refused.stderr,
+      /^ftp:\/\/hooks\.example\.com\/: url must be an absolute .*\(WEBHOOK_URL_INVALID\)$/m,
+    );
+  });
+
+  test('unknown events exit 2 listing the valid ones, before any request', async () => {
+    // the server named cannot be reached: a request would exit 1
+    const down = { SERVICE_URL: 'http://127.0.0.1:9' };
+    for (const events of ['domain.create', 'domain.created,bounced', ' , ']) {
+      const result = await sendctl(
+        ['webhooks', 'add', 'https://hooks.example.com/', '--events', events],
+        down,
+      );
+      assert.equal(result.code, 2, `${events}: ${result.stderr}`);
+      assert.match(
+        result.stderr,
+        /events are domain\.created \(registered\), domain\.updated \(.+\), domain\.verified \(.+\), domain\.deleted \(deleted\)/,
+      );
+    }
+    const unknown = await sendctl(
+      ['webhooks', 'add', 'https://h.example.com/', '--events', 'domain.created,bounced'],
+      down,
+    );
+    assert.match(unknown.stderr, /^error: unknown event "bounced"; events are/m);
+  });
+
+  test('usage mistakes exit 2 with help; a browser (templates,images) key exits 1', async () => {
+    for (const args of [
+      ['webhooks'],
+      ['webhooks', 'add'],
+      ['webhooks', 'add', 'https://a.example.com/', 'https://b.example.com/'],
+      ['webhooks', 'list', 'extra'],
+      ['webhooks', 'retry', 'whk_x'],
+      ['webhooks', 'frob'],
+    ]) {
+      const result = await sendctl(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, /usage: sendctl/);
+    }
+    assert.match((await sendctl(['--help'])).stdout, /webhooks add <url> \[--events/);
+
+    const { key } = await t.createKey({ name: 'playground', scopes: ['templates', 'images'] });
+    for (const args of [['list'], ['add', receiver.url], ['rm', 'whk_x']]) {
+      const result = await sendctl(['webhooks', ...args], { SERVICE_API_KEY: key });
+      assert.equal(result.code, 1, `webhooks ${args[0]}: ${result.stderr}`);
+      assert.match(result.stderr, /limited to templates, images .*\(AUTH_SCOPE, HTTP 403\)/);
+      assert.equal(result.stdout, '');
+    }
   });
 });
 

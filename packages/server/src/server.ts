@@ -10,7 +10,7 @@ import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import { buildApp } from './http/app.js';
 import { SharedRateLimit } from './http/shared-rate-limit.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
-import { createServices, type Services } from './services.js';
+import { createServices, routeServices, type Services } from './services.js';
 import { CacheListener } from './store/cache-listener.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
@@ -44,18 +44,14 @@ export async function startServer(
   let dkim: HostedDkim | undefined;
   let cacheListener: CacheListener | undefined;
   const services = createServices(config, store);
-  const { domains, templates, images, verification, webhooks, sending } = services;
+  const { verification, webhooks, sending } = services;
   const sharedRateLimit = config.redis && new SharedRateLimit(config.redis);
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({
       config,
       store,
-      domains,
-      templates,
-      images,
-      webhooks: webhooks.service,
-      emails: sending.service,
+      ...routeServices(services),
       ...(sharedRateLimit && { sharedRateLimit }),
       ...(options.logger !== undefined && { logger: options.logger }),
     });

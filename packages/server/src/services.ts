@@ -54,6 +54,17 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** What the HTTP app serves, from the services: one list for the server and the OpenAPI document. */
+export function routeServices(services: Services) {
+  return {
+    domains: services.domains,
+    templates: services.templates,
+    images: services.images,
+    webhooks: services.webhooks.service,
+    emails: services.sending.service,
+  };
+}
+
 export function createServices(config: Config, store: KyselyStore): Services {
   const v = config.verification;
   const hooks: Services['hooks'] = {

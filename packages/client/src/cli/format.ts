@@ -1,5 +1,5 @@
 /** Text output of sendctl: tables and zone-file lines. Pure. */
-import type { DnsRecord, DomainResult } from '../client.js';
+import type { CreatedWebhook, DnsRecord, DomainResult, WebhookDelivery, WebhookEndpoint } from '../client.js';
 
 /** Columns padded to their widest cell. */
 export function table(header: string[], rows: string[][]): string {
@@ -96,4 +96,70 @@ export function waitLines(
       lines.push(`  ${r.type.padEnd(5)} ${r.fqdn}  ${r.reason ?? 'not checked yet'}`);
   }
   return lines;
+}
+
+export const WEBHOOK_HEADER = ['ID', 'URL', 'EVENTS', 'STATE', 'CREATED'];
+
+/** An endpoint as `webhooks list` shows it: disabled and failing ones say since when. */
+export function webhookRow(endpoint: WebhookEndpoint): string[] {
+  const state = endpoint.disabledAt
+    ? `disabled since ${endpoint.disabledAt}`
+    : endpoint.failingSince
+      ? `failing since ${endpoint.failingSince}`
+      : 'active';
+  return [endpoint.id, endpoint.url, endpoint.events.join(','), state, endpoint.createdAt];
+}
+
+/**
+ * What `webhooks add` prints: the endpoint, then its signing secret set apart on a line of its
+ * own, with the warning that the API shows it only in this answer.
+ */
+export function createdWebhookLines(created: CreatedWebhook): string[] {
+  return [
+    `added ${created.id}: ${created.url}`,
+    `events: ${created.events.join(', ')}`,
+    '',
+    "signing secret (shown only once: store it now, it verifies each request's webhook-signature):",
+    '',
+    `    ${created.secret}`,
+    '',
+    'It cannot be shown again; if it is lost, remove the endpoint and add it again.',
+  ];
+}
+
+export const DELIVERY_HEADER = [
+  'ID',
+  'EVENT',
+  'STATUS',
+  'ATTEMPTS',
+  'LAST ATTEMPT',
+  'ANSWER',
+  'NEXT ATTEMPT',
+];
+
+/**
+ * A delivery as `webhooks deliveries` shows it. ANSWER is the last attempt's HTTP status and
+ * duration, `none` when no answer came (timeout, connection refused: `lastError` says which).
+ */
+export function deliveryRow(delivery: WebhookDelivery): string[] {
+  const answer =
+    delivery.lastAttemptAt === null
+      ? '-'
+      : delivery.lastStatusCode === null
+        ? 'none'
+        : `${delivery.lastStatusCode}${delivery.lastDurationMs === null ? '' : ` in ${delivery.lastDurationMs} ms`}`;
+  return [
+    delivery.id,
+    delivery.event,
+    delivery.status,
+    String(delivery.attempts),
+    delivery.lastAttemptAt ?? 'never',
+    answer,
+    delivery.nextAttemptAt ?? '-',
+  ];
+}
+
+/** One line per delivery whose last attempt failed, with the reason (too long for the table). */
+export function deliveryErrors(deliveries: readonly WebhookDelivery[]): string[] {
+  return deliveries.filter((d) => d.lastError !== null).map((d) => `  ${d.id}: ${d.lastError}`);
 }

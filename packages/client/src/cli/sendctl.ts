@@ -1,12 +1,14 @@
 /**
- * `sendctl`: the sending-domain service from a shell, on the typed client.
+ * `sendctl`: the sending-domain service from a shell, on the typed client: the `domains`
+ * commands here, the `webhooks` commands in `webhooks.ts`.
  *
  * Configuration: `--url` / `SERVICE_URL` (default http://127.0.0.1:3000) and `--key` /
  * `SERVICE_API_KEY`. `--json` prints machine-readable results.
  *
- * Exit codes: 0 success; 1 the request failed (network, auth — 401 or 403 —, rate limit…);
- * 2 usage error; 3 `domains wait` timed out; 4 some items failed (invalid or unknown domains).
- * `domains wait` follows the same split: a refused key is 1, an unregistered name is 4.
+ * Exit codes (`EXIT`): 0 success; 1 the request failed (network, auth — 401 or 403 —, rate
+ * limit…); 2 usage error; 3 `domains wait` timed out; 4 some items failed (invalid or unknown
+ * domains, a refused webhook URL, an unknown webhook or delivery id). `domains wait` follows the
+ * same split: a refused key is 1, an unregistered name is 4.
  */
 import { parseArgs } from 'node:util';
 import { type DomainEnvelope, type DomainResult, ServiceClient } from '../client.js';
@@ -21,8 +23,10 @@ import {
   table,
   waitLines,
 } from './format.js';
+import { EXIT, type Io, UsageError } from './io.js';
+import { WEBHOOKS_USAGE, webhooks } from './webhooks.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, timeout: 3, itemsFailed: 4, interrupted: 130 } as const;
+export { EXIT, type Io } from './io.js';
 
 const USAGE = `usage: sendctl <command> [options]
 
@@ -33,23 +37,10 @@ const USAGE = `usage: sendctl <command> [options]
   domains wait <domain…> [--timeout 10m] [--interval 5s]   poll until verified: each record's state and reason, live; Ctrl-C prints where things stand
   domains history <domain>                                 status changes, newest first
   domains remove <domain…>                                 delete registrations
+${WEBHOOKS_USAGE}
   keys …, dkim …                                           server-side commands (run on the server's machine)
 
 options: --url URL (SERVICE_URL), --key KEY (SERVICE_API_KEY), --json, --help`;
-
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  /** A terminal: progress is redrawn in place every second; otherwise printed when it changes. */
-  isTty: boolean;
-  env: Record<string, string | undefined>;
-  /** The terminal's width, when `isTty`. */
-  columns?: number;
-  /** Calls `handler` on Ctrl-C (SIGINT) instead of exiting; returns a function that stops that. */
-  onInterrupt?(handler: () => void): () => void;
-}
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -58,6 +49,7 @@ const OPTIONS = {
   format: { type: 'string' },
   timeout: { type: 'string' },
   interval: { type: 'string' },
+  events: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   // Server-side commands' own options pass through.
@@ -85,12 +77,14 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
   }
   try {
     const [group, command, ...args] = positionals;
-    if (group !== 'domains') throw new UsageError(`unknown command "${group}"`);
+    if (group !== 'domains' && group !== 'webhooks') throw new UsageError(`unknown command "${group}"`);
     const url = values.url ?? io.env.SERVICE_URL ?? 'http://127.0.0.1:3000';
     const key = values.key ?? io.env.SERVICE_API_KEY;
     if (!key) throw new UsageError('no API key: pass --key or set SERVICE_API_KEY');
     const client = new ServiceClient({ baseUrl: url, apiKey: key });
     const json = values.json === true;
+    if (group === 'webhooks')
+      return await webhooks(client, command, args, { events: values.events, json }, io);
     switch (command) {
       case 'add':
         return await add(client, args, values.type, json, io);

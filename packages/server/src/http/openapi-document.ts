@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { createServices } from '../services.js';
+import { createServices, routeServices } from '../services.js';
 import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 
@@ -16,16 +16,7 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
   // The server's own wiring; nothing runs (the scheduler is never started, no request comes).
   const services = createServices(config, store);
   try {
-    const { domains, templates, images, webhooks } = services;
-    const app = await buildApp({
-      config,
-      store,
-      domains,
-      templates,
-      images,
-      webhooks: webhooks.service,
-      logger: false,
-    });
+    const app = await buildApp({ config, store, ...routeServices(services), logger: false });
     await app.ready();
     const document = app.swagger() as unknown as Record<string, unknown>;
     await app.close();
