@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import {
   axeViolations,
@@ -16,6 +17,7 @@ import {
   waitUntil,
 } from '../src/test-support/browser.js';
 import { startTestServer, type TestServer, testDatabaseUrl } from '../src/test-support/test-server.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
 
 const ZONE = 'example.test';
 const DOMAIN = `mail.${ZONE}`;
@@ -75,7 +77,16 @@ async function assertKeyNotStored(p: Page): Promise<void> {
 before(async () => {
   dns = await startBind({ zones: [ZONE] });
   // Every status poll of the page re-checks DNS, so it shows a change at its next poll.
-  server = await startTestServer({ DNS_RESOLVERS: dns.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  server = await startTestServer({
+    DNS_RESOLVERS: dns.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    // Webhooks go to receivers on 127.0.0.1, are sent within 20 ms, and an endpoint is disabled
+    // at its first failure (it would take 5 days), retried 50 ms later once enabled.
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_INTERVAL_MS: '20',
+    WEBHOOK_DISABLE_AFTER_MS: '0',
+    WEBHOOK_RETRY_BASE_MS: '50',
+  });
   ({ key } = await server.createKey({ name: 'dashboard' }));
   browser = await launchChromium();
   watched = await openPage(browser, server.url);
@@ -697,5 +708,270 @@ describe('the domains dashboard', () => {
 
   it('raised no page error and no console error (CSP violations included)', () => {
     assert.deepEqual(watched.problems, []);
+  });
+});
+
+describe('the Webhooks section of the dashboard', () => {
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  after(async () => {
+    await receiver?.close();
+  });
+
+  /** A new account's key, signed in on a new page at `viewport`, its (empty) Webhooks section shown. */
+  async function signedIn(viewport = LAPTOP): Promise<{ view: WatchedPage; own: string }> {
+    const { key: own } = await server.createKey({ name: 'dashboard' });
+    const view = await openPage(browser, server.url, { viewport });
+    await view.page.goto(`${server.url}/domains`);
+    await signIn(view.page, own);
+    await view.page.locator('#webhooks-empty').waitFor();
+    return { view, own };
+  }
+
+  /** Adds an endpoint for `url` in the page, as a user does; resolves to the secret shown. */
+  async function addEndpoint(p: Page, url: string): Promise<string> {
+    await p.getByLabel('Endpoint URL').fill(url);
+    await p.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = p.locator('#webhook-secret .secret-value');
+    await secret.waitFor();
+    return secret.innerText();
+  }
+
+  it('adds an endpoint, shows its secret once, shows the domain.created delivery, retries it and removes the endpoint after confirming', async () => {
+    const { view, own } = await signedIn();
+    const p = view.page;
+    try {
+      // Each event is a checkbox, all ticked: one is left out.
+      await p.getByRole('checkbox', { name: /domain\.deleted/ }).uncheck();
+      const secret = await addEndpoint(p, receiver.url);
+      assert.match(secret, /^whsec_[A-Za-z0-9+/=]+$/);
+      const box = p.getByRole('region', { name: 'Signing secret of the new endpoint' });
+      assert.match(await box.innerText(), /Shown only once\..*cannot be shown again/s);
+      // The focus is on its Copy button, which copies it whole.
+      const copy = box.getByRole('button', { name: 'Copy secret' });
+      assert.equal(await hasFocus(copy), true);
+      await copy.click();
+      assert.equal(
+        await waitUntil('the secret copied', async () => (await view.clipboard()) === secret),
+        true,
+      );
+      assert.match(
+        await p.locator('#webhooks-notice').innerText(),
+        /^Added http:\/\/127\.0\.0\.1:\d+\/hooks\. Copy/,
+      );
+
+      const item = p.locator('li.webhook');
+      assert.equal(await item.count(), 1);
+      assert.equal(await item.locator('.webhook-url').innerText(), receiver.url);
+      assert.equal(await item.locator('.badge').innerText(), 'active');
+      assert.match(
+        await item.locator('.webhook-meta').innerText(),
+        /^domain\.created, domain\.updated, domain\.verified · added /,
+      );
+      // The new endpoint's deliveries are open, empty so far.
+      await item.getByText('No deliveries yet').waitFor();
+      assert.equal(
+        await item.getByRole('button', { name: 'Hide deliveries' }).getAttribute('aria-expanded'),
+        'true',
+      );
+
+      // Dismissed, the secret is nowhere in the page, nor in the API's list.
+      await box.getByRole('button', { name: 'I have stored it' }).click();
+      await box.waitFor({ state: 'hidden' });
+      assert.equal(await p.evaluate('document.activeElement.id'), 'webhooks-title');
+      assert.ok(!(await p.content()).includes(secret));
+      const listed = await server.request('GET', '/api/public/webhooks', { key: own });
+      assert.ok(!JSON.stringify(listed.body).includes(secret));
+
+      // A domain registered in the page: its domain.created reaches the receiver, signed with the secret shown.
+      const name = `hooked.${ZONE}`;
+      await p.fill('#register-names', name);
+      await p.click('#register-button');
+      const received = await waitUntil('the domain.created request', () => receiver.received.at(-1));
+      const verified = new Webhook(secret).verify(
+        received.body,
+        received.headers as Record<string, string>,
+      ) as {
+        type: string;
+        data: { domain: string };
+      };
+      assert.equal(verified.type, 'domain.created');
+      assert.equal(verified.data.domain, name);
+
+      // The deliveries list shows it delivered at the next poll.
+      const row = item.locator('table.deliveries tbody tr', { hasText: 'domain.created' });
+      await row.locator('.badge.delivered').waitFor({ timeout: 15_000 });
+      assert.match(await row.locator('td.event').innerText(), /^domain\.created /);
+      assert.equal(await row.locator('td.attempts').innerText(), '1');
+      assert.match(await row.locator('td.last').innerText(), /^HTTP 204 · \d+ ms$/);
+      assert.equal(await row.locator('td.next').innerText(), '–');
+
+      // Retry: the same webhook-id again; the row counts the second attempt, the focus stays on Retry.
+      const before = receiver.received.length;
+      const retry = row.getByRole('button', { name: /^Retry domain\.created of / });
+      await retry.click();
+      const again = await waitUntil('the retried request', () => receiver.received[before]);
+      assert.equal(again.headers['webhook-id'], received.headers['webhook-id']);
+      await waitUntil(
+        'the second attempt shown',
+        async () => (await row.locator('td.attempts').innerText()) === '2',
+      );
+      await row.locator('.badge.delivered').waitFor();
+      assert.equal(await hasFocus(retry), true);
+      assert.equal(await p.locator('#webhooks-notice').innerText(), 'Sending domain.created again.');
+
+      // Remove, in the domains' confirmation dialog with its own words; Escape first keeps it.
+      const remove = item.getByRole('button', { name: `Remove ${receiver.url}` });
+      await remove.click();
+      const dialog = p.getByRole('dialog', { name: `Remove ${receiver.url}?` });
+      await dialog.waitFor();
+      assert.match(await dialog.innerText(), /Nothing more is sent to it/);
+      assert.equal(await p.evaluate('document.activeElement.textContent'), 'Cancel');
+      await p.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(await hasFocus(remove), true);
+      await remove.click();
+      await dialog.getByRole('button', { name: 'Remove endpoint' }).click();
+      await item.waitFor({ state: 'detached' });
+      await p.locator('#webhooks-empty').waitFor();
+      assert.equal(await p.locator('#webhooks-notice').innerText(), `Removed ${receiver.url}.`);
+      assert.equal(await p.evaluate('document.activeElement.id'), 'webhooks-title');
+      const gone = await server.request('GET', '/api/public/webhooks', { key: own });
+      assert.deepEqual(gone.body.data, []);
+
+      // The same dialog still speaks of domains for a domain.
+      await p.getByRole('button', { name: `Delete ${name}` }).click();
+      const domainDialog = p.getByRole('dialog', { name: `Delete ${name}?` });
+      await domainDialog.waitFor();
+      assert.match(await domainDialog.innerText(), /DKIM keys are destroyed/);
+      assert.equal(await domainDialog.getByRole('button', { name: 'Delete domain' }).count(), 1);
+      await p.keyboard.press('Escape');
+      assert.deepEqual(view.problems, []);
+    } finally {
+      await view.context.close();
+    }
+  });
+
+  it('shows the API’s error for a refused URL in the form', async () => {
+    const { view } = await signedIn();
+    try {
+      const p = view.page;
+      await p.getByLabel('Endpoint URL').fill('ftp://hooks.example.com/');
+      await p.getByRole('button', { name: 'Add endpoint' }).click();
+      const error = p.locator('#webhook-form-errors li');
+      await error.waitFor();
+      assert.match(
+        await error.innerText(),
+        /^The server answered with an error \(HTTP 400, WEBHOOK_URL_INVALID\)/,
+      );
+      assert.equal(await p.locator('li.webhook').count(), 0);
+      assert.equal(await p.locator('#webhook-secret').isVisible(), false);
+    } finally {
+      await view.context.close();
+    }
+  });
+
+  it('shows an endpoint disabled after failing, with the failed attempt, and enables it again', async () => {
+    const failing = await startWebhookReceiver('/down');
+    failing.failing = true;
+    const { key: own } = await server.createKey({ name: 'dashboard' });
+    const view = await openPage(browser, server.url);
+    try {
+      const created = await server.request('POST', '/api/public/webhooks', {
+        key: own,
+        body: { url: failing.url },
+      });
+      assert.equal(created.status, 200);
+      await server.request('POST', '/api/public/domain', {
+        key: own,
+        body: { domains: [{ domain: `down.${ZONE}`, domainType: 'Transactional' }] },
+      });
+      await waitUntil('the endpoint disabled', async () => {
+        const listed = await server.request('GET', '/api/public/webhooks', { key: own });
+        return listed.body.data[0].disabledAt !== null;
+      });
+      const p = view.page;
+      await p.goto(`${server.url}/domains`);
+      await signIn(p, own);
+      const item = p.locator('li.webhook');
+      await item.locator('.badge.disabled').waitFor();
+      assert.match(await item.locator('.webhook-note').innerText(), /^Disabled .*nothing is sent/);
+      const enable = item.getByRole('button', { name: `Enable ${failing.url}` });
+      assert.equal(await enable.isVisible(), true);
+      await item.getByRole('button', { name: 'Deliveries' }).click();
+      const row = item.locator('table.deliveries tbody tr', { hasText: 'domain.created' });
+      await row.waitFor();
+      assert.equal(await row.locator('.badge').innerText(), 'pending');
+      assert.match(await row.locator('td.last').innerText(), /^HTTP 500 · \d+ ms/);
+      assert.equal(await row.locator('td.next').innerText(), 'when enabled');
+
+      const found = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme: 'dark',
+        prepare: async (q) => {
+          await signIn(q, own);
+          await q.getByRole('button', { name: 'Deliveries' }).click();
+          await q.locator('table.deliveries tbody tr').waitFor();
+        },
+      });
+      assert.deepEqual(found, [], 'axe, a disabled endpoint with its deliveries open, dark');
+
+      // The receiver is fixed: Enable sends the waiting delivery.
+      failing.failing = false;
+      await enable.click();
+      await item.locator('.badge.active').waitFor();
+      assert.equal(await enable.isVisible(), false);
+      assert.equal(await hasFocus(item.getByRole('button', { name: 'Hide deliveries' })), true);
+      await waitUntil('the waiting delivery received', () => failing.received.length > 0);
+      await item.getByRole('button', { name: `Refresh deliveries of ${failing.url}` }).click();
+      await row.locator('.badge.delivered').waitFor({ timeout: 10_000 });
+      assert.deepEqual(view.problems, []);
+    } finally {
+      await view.context.close();
+      await failing.close();
+    }
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`passes axe with the secret shown and deliveries listed, ${colorScheme}`, async () => {
+      const { key: own } = await server.createKey({ name: 'dashboard' });
+      const found = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme,
+        prepare: async (q) => {
+          await signIn(q, own);
+          await q.locator('#webhooks-empty').waitFor();
+          await addEndpoint(q, receiver.url);
+          await q.fill('#register-names', `axe-${colorScheme}.${ZONE}`);
+          await q.click('#register-button');
+          await q.locator('table.deliveries .badge.delivered').waitFor({ timeout: 15_000 });
+        },
+      });
+      assert.deepEqual(found, []);
+    });
+  }
+
+  it('fits a 390 px phone with the secret shown and deliveries open: no sideways scrolling', async () => {
+    const width = 390;
+    const { view } = await signedIn({ width, height: 844 });
+    try {
+      const p = view.page;
+      await addEndpoint(p, receiver.url);
+      await p.fill('#register-names', `phone.${ZONE}`);
+      await p.click('#register-button');
+      await p.locator('table.deliveries .badge.delivered').waitFor({ timeout: 15_000 });
+      const scrollWidth = Number(await p.evaluate('document.documentElement.scrollWidth'));
+      assert.ok(scrollWidth <= width, `the page is ${scrollWidth} px wide: it scrolls sideways`);
+      const section = (await p.locator('#webhooks').boundingBox())!;
+      for (const inner of await p.locator('#webhooks :is(button, .badge, input):visible').all()) {
+        const b = (await inner.boundingBox())!;
+        assert.ok(b.x >= section.x && b.x + b.width <= section.x + section.width, await inner.innerText());
+      }
+      assert.deepEqual(view.problems, []);
+    } finally {
+      await view.context.close();
+    }
   });
 });

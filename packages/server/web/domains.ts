@@ -8,12 +8,17 @@
  * whenever the tab comes back, so domains added elsewhere appear. Every refresh patches the
  * cards in place (domains/domain-list.ts); while the server does not answer, the page says so
  * and retries with a growing delay (domains/reconnect.ts).
+ *
+ * Below the domains, the account's webhook endpoints and one endpoint's recent deliveries
+ * (domains/webhooks-panel.ts), read along with the domains: the endpoints with the list, the
+ * open endpoint's deliveries at every status poll.
  */
 import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } from '@service/client';
 import { confirmDelete } from './domains/confirm-delete.js';
 import { DomainList } from './domains/domain-list.js';
 import { keepInPlace, setText } from './domains/patch.js';
 import { explainFailure, Reconnector } from './domains/reconnect.js';
+import { WebhooksPanel } from './domains/webhooks-panel.js';
 import { byId as $, el } from './lib/dom.js';
 
 /**
@@ -52,6 +57,10 @@ const list = new DomainList($('domains'), {
   remove: (name, button) => void deleteDomain(name, button),
 });
 const reconnect = new Reconnector(() => void loadAll());
+const webhooks = new WebhooksPanel($('webhooks'), {
+  client: () => client,
+  keyRefused: showKeyRefused,
+});
 
 /** Shows the latest state: cards patched in place, the empty state, the live line. */
 function render(): void {
@@ -169,6 +178,9 @@ async function loadAll(): Promise<void> {
     const listed = new Map<string, DomainResult>();
     for await (const domain of current.allDomains()) listed.set(domain.domain, domain);
     if (client !== current) return;
+    // After the domains, not beside them: while the server is away an attempt is one request.
+    await webhooks.load(current);
+    if (client !== current) return;
     for (const [name, domain] of domains) if (!known.has(name) && !listed.has(name)) listed.set(name, domain);
     dropDomains([...known].filter((name) => !listed.has(name)));
     domains.clear();
@@ -221,29 +233,36 @@ function stopTimers(): void {
   clearTimeout(refreshTimer);
 }
 
-/** Re-reads the pending domains and the open one; a domain answered as not registered leaves. */
+/**
+ * Re-reads the pending domains and the open one, then the open webhook endpoint's deliveries;
+ * a domain answered as not registered leaves.
+ */
 async function poll(): Promise<void> {
   const current = client;
   if (!current) return;
   const names = [...domains.values()]
     .filter((d) => d.status === 'pending' || d.domain === openName)
     .map((d) => d.domain);
-  // Nothing to ask: no request, so no answer to count as the server's.
-  if (names.length === 0) {
-    schedulePoll();
-    return;
-  }
   try {
-    const gone: string[] = [];
-    const envelopes = await current.domainStatus(names);
+    let asked = false;
+    if (names.length > 0) {
+      asked = true;
+      const gone: string[] = [];
+      const envelopes = await current.domainStatus(names);
+      if (client !== current) return;
+      envelopes.forEach((envelope, j) => {
+        if (envelope.data) domains.set(envelope.data.domain, envelope.data);
+        else if (envelope.error?.code === 'DOMAIN_NOT_REGISTERED') gone.push(names[j]!);
+      });
+      dropDomains(gone);
+    }
+    if (await webhooks.poll(current)) asked = true;
     if (client !== current) return;
-    envelopes.forEach((envelope, j) => {
-      if (envelope.data) domains.set(envelope.data.domain, envelope.data);
-      else if (envelope.error?.code === 'DOMAIN_NOT_REGISTERED') gone.push(names[j]!);
-    });
-    dropDomains(gone);
-    answered();
-    render();
+    // Nothing asked: no request, so no answer to count as the server's.
+    if (asked) {
+      answered();
+      render();
+    }
     schedulePoll();
   } catch (error) {
     if (client === current) failed(error);
@@ -366,6 +385,7 @@ function forgetKey(): void {
   openName = undefined;
   seen.clear();
   listedOnce = false;
+  webhooks.clear();
   notify('');
   $('list-error').hidden = true;
   $('key-card').hidden = false;
