@@ -10,7 +10,22 @@ export const SYSTEM_PACKAGES = [
   { pkg: 'chromium', probe: '/usr/bin/chromium' },
   { pkg: 'postgresql', probe: '/usr/lib/postgresql' },
   { pkg: 'redis-server', probe: '/usr/bin/redis-server' },
+  // Postfix 3.7 as a test MX and submission relay (packages/server/src/test-support/postfix.ts).
+  { pkg: 'postfix', probe: '/usr/sbin/postfix' },
+  // saslpasswd2, to write the relay's sasldb of SMTP AUTH users
+  { pkg: 'sasl2-bin', probe: '/usr/sbin/saslpasswd2' },
+  // the PLAIN and LOGIN mechanisms (only recommended by libsasl2-2, and we skip recommends)
+  { pkg: 'libsasl2-modules', probe: '/usr/share/doc/libsasl2-modules/copyright' },
 ];
+
+/**
+ * debconf answers given before installing, so no package asks. Postfix's default answer
+ * ("Internet Site") writes /etc/postfix/main.cf with `inet_interfaces = all` and starts a system
+ * postfix on *:25 wherever services may start, which would hold port 25 of every loopback
+ * address the test instances listen on. "No configuration" writes no main.cf, and without one
+ * the init script starts nothing.
+ */
+export const DEBCONF_SELECTIONS = ['postfix postfix/main_mailer_type select No configuration'];
 
 export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
   const missing = packages.filter((p) => !existsSync(p.probe)).map((p) => p.pkg);
@@ -22,6 +37,7 @@ export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
   }
   console.log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('debconf-set-selections', [], { input: `${DEBCONF_SELECTIONS.join('\n')}\n`, env });
   const install = () =>
     spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], {
       stdio: 'inherit',

@@ -35,10 +35,12 @@ export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type CreatedWebhook = components['schemas']['CreatedWebhook'];
 /** One event's delivery to one endpoint: its status and its last attempt. */
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
-/** The body an endpoint receives. */
+/** The body an endpoint receives for `domain.*` events. */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
-/** `domain.created`, `domain.updated`, `domain.verified`, `domain.deleted`. */
-export type WebhookEventType = WebhookEvent['type'];
+/** The body an endpoint receives for `email.*` events. */
+export type EmailWebhookEvent = components['schemas']['EmailWebhookEvent'];
+/** `domain.created`, `domain.updated`, `domain.verified`, `domain.deleted`, and the `email.*` events. */
+export type WebhookEventType = WebhookEndpoint['events'][number];
 
 export interface ServiceClientOptions {
   /** e.g. `http://127.0.0.1:3000` */

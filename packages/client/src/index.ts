@@ -9,6 +9,7 @@ export {
   type DomainEnvelope,
   type DomainResult,
   type DomainType,
+  type EmailWebhookEvent,
   type Envelope,
   type HistoryEnvelope,
   ServiceClient,

@@ -768,7 +768,7 @@ describe('the Webhooks section of the dashboard', () => {
       assert.equal(await item.locator('.badge').innerText(), 'active');
       assert.match(
         await item.locator('.webhook-meta').innerText(),
-        /^domain\.created, domain\.updated, domain\.verified · added /,
+        /^domain\.created, domain\.updated, domain\.verified, email\.sent, email\.delivered, email\.deferred, email\.bounced, email\.failed · added /,
       );
       // The new endpoint's deliveries are open, empty so far.
       await item.getByText('No deliveries yet').waitFor();

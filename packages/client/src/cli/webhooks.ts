@@ -26,6 +26,11 @@ const EVENTS: Record<WebhookEventType, string> = {
   'domain.updated': 'the domain’s or a record’s status changed',
   'domain.verified': 'the domain became verified',
   'domain.deleted': 'deleted',
+  'email.sent': 'a relay or the recipient’s MX took a message',
+  'email.delivered': 'the recipient’s MX took a message (direct delivery)',
+  'email.deferred': 'a message waits for a retry (4xx or no answer)',
+  'email.bounced': 'a recipient refused a message (5xx)',
+  'email.failed': 'a message could not be sent',
 };
 
 /** Every event type, in the API's order. */

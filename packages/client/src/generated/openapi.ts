@@ -1891,7 +1891,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Default: all. */
-                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
+                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
                     };
                 };
             };
@@ -3276,6 +3276,211 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "email.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.sent event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.delivered event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.deferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.deferred event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.bounced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.bounced event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.failed event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3513,7 +3718,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -3527,7 +3732,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -3544,8 +3749,8 @@ export interface components {
             id: string;
             /** @description The event’s id, sent as `webhook-id` on every attempt. */
             eventId: string;
-            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
-            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
+            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`; `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed). */
+            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed";
             /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -3565,7 +3770,6 @@ export interface components {
             createdAt: string;
         };
         WebhookEvent: {
-            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`. */
             type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
             /**
              * Format: date-time
@@ -3593,6 +3797,31 @@ export interface components {
                         status: components["schemas"]["VerificationStatus"];
                     }[];
                 } | null;
+            };
+        };
+        EmailWebhookEvent: {
+            type: "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed";
+            /**
+             * Format: date-time
+             * @description When the attempt ended.
+             */
+            createdAt: string;
+            data: {
+                /** @description The message’s id: `GET /api/public/emails/{id}`. */
+                id: string;
+                from: string;
+                subject: string;
+                tags: {
+                    name: string;
+                    value: string;
+                }[];
+                recipient: string;
+                /** @description The SMTP reply code, `null` when none came. */
+                smtpCode: number | null;
+                smtpText: string | null;
+                /** @description The host that answered (the relay, with `SMTP_RELAY_URL`). */
+                mxHost: string | null;
+                attempts: number;
             };
         };
         SendEmailBody: {

@@ -4,9 +4,11 @@
  * recipients with a lease (`SKIP LOCKED` on PostgreSQL, as the webhook deliveries), each
  * attempt's outcome with its event, and the account's suppression list.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { WebhookEventType } from '../webhook/events.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
+import { appendEvents } from './webhook-outbox.js';
 
 export type RecipientKind = 'to' | 'cc' | 'bcc';
 export type RecipientStatus =
@@ -71,6 +73,8 @@ export interface ClaimedRecipient {
   claimedUntil: number;
   createdAt: number;
   fromAddress: string;
+  subject: string;
+  tags: { name: string; value: string }[];
   message: string;
   /** The sending domain's type (`Marketing` adds List-Unsubscribe), `null` if it was deleted. */
   domainType: string | null;
@@ -222,7 +226,8 @@ export class EmailStore {
         .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'at'])
         .where('email_id', '=', id)
         .orderBy('at')
-        .orderBy('id')
+        // One attempt's `sent` and `delivered` share their time: sent first.
+        .orderBy(sql`case type when 'sent' then 0 when 'delivered' then 1 else 2 end`)
         .execute(),
     ]);
     return {
@@ -280,6 +285,8 @@ export class EmailStore {
         'r.attempts',
         'e.account_id',
         'e.from_address',
+        'e.subject',
+        'e.tags',
         'e.message',
         'e.created_at',
         'd.type as domain_type',
@@ -299,6 +306,8 @@ export class EmailStore {
       claimedUntil,
       createdAt: Number(r.created_at),
       fromAddress: r.from_address,
+      subject: r.subject,
+      tags: JSON.parse(r.tags),
       message: r.message,
       domainType: r.domain_type,
     }));
@@ -339,6 +348,29 @@ export class EmailStore {
       const events = [event(outcome.kind)];
       if (outcome.kind === 'sent' && outcome.delivered) events.push(event('delivered'));
       await trx.insertInto('email_events').values(events).execute();
+      // The same events for webhooks, in this transaction (the outbox), in this message's stream.
+      const data = {
+        id: claim.emailId,
+        from: claim.fromAddress,
+        subject: claim.subject,
+        tags: claim.tags,
+        recipient: claim.address,
+        smtpCode: outcome.code,
+        smtpText: outcome.text,
+        mxHost: outcome.mxHost,
+        attempts: claim.attempts + 1,
+      };
+      await appendEvents(
+        trx,
+        claim.accountId,
+        () =>
+          events.map((e) => ({
+            type: `email.${e.type}` as WebhookEventType,
+            stream: claim.emailId,
+            snapshot: { email: data },
+          })),
+        at,
+      );
       if (outcome.kind === 'bounced' && outcome.suppress) {
         await trx
           .insertInto('suppressions')

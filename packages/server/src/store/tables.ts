@@ -148,9 +148,10 @@ export interface WebhookEndpointsTable {
 export interface WebhookEventsTable {
   id: string;
   account_id: string;
-  domain_id: string;
+  /** What the event is about, in order per endpoint: a domain's id, or a message's. */
+  stream: string;
   type: string;
-  /** JSON `{domain, previous}`: the domain as it was at the event. */
+  /** JSON: `{domain, previous}` (the domain as it was at the event) or `{email}` (the body's data). */
   snapshot: string;
   created_at: number;
 }
@@ -160,7 +161,7 @@ export interface WebhookDeliveriesTable {
   id: string;
   event_id: string;
   endpoint_id: string;
-  domain_id: string;
+  stream: string;
   seq: number;
   attempts: Generated<number>;
   next_attempt_at: number;

@@ -1,10 +1,10 @@
 /**
- * The webhook outbox (issue 20): domain events written inside the transaction of the change
- * that causes them, with one delivery per subscribed endpoint. Committed together or not at
+ * The webhook outbox (issues 20, 21): domain and email events written inside the transaction
+ * of the change that causes them, with one delivery per subscribed endpoint. Committed together or not at
  * all, so a crash between a change and its delivery loses nothing.
  */
 import type { Transaction } from 'kysely';
-import type { DomainEvent } from '../webhook/events.js';
+import type { DomainEvent, OutboxEvent } from '../webhook/events.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
 
@@ -14,15 +14,30 @@ import type { Database } from './tables.js';
  */
 const SEQ_PER_MS = 16;
 
+/** Write a change's domain events (see {@link appendEvents}), each in its domain's stream. */
+export function appendDomainEvents(
+  trx: Transaction<Database>,
+  accountId: string,
+  build: () => DomainEvent[] | Promise<DomainEvent[]>,
+  now: number,
+): Promise<void> {
+  return appendEvents(
+    trx,
+    accountId,
+    async () => (await build()).map((e) => ({ ...e, stream: e.snapshot.domain.id })),
+    now,
+  );
+}
+
 /**
  * Write the events `build` returns (all of one account) and their deliveries. `build` runs
  * only when the account has an active endpoint: otherwise nobody is to be told, and the change
  * costs one indexed read.
  */
-export async function appendDomainEvents(
+export async function appendEvents(
   trx: Transaction<Database>,
   accountId: string,
-  build: () => DomainEvent[] | Promise<DomainEvent[]>,
+  build: () => OutboxEvent[] | Promise<OutboxEvent[]>,
   now: number,
 ): Promise<void> {
   const endpoints = await trx
@@ -42,7 +57,7 @@ export async function appendDomainEvents(
     eventRows.push({
       id,
       account_id: accountId,
-      domain_id: event.snapshot.domain.id,
+      stream: event.stream,
       type: event.type,
       snapshot: JSON.stringify(event.snapshot),
       created_at: now,
@@ -52,7 +67,7 @@ export async function appendDomainEvents(
         id: newId('dlv'),
         event_id: id,
         endpoint_id: endpoint.id,
-        domain_id: event.snapshot.domain.id,
+        stream: event.stream,
         seq: now * SEQ_PER_MS + Math.min(index, SEQ_PER_MS - 1),
         next_attempt_at: now,
         created_at: now,

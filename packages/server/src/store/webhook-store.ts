@@ -1,6 +1,7 @@
 /**
  * Webhook endpoints and deliveries in the database (issue 20): an account's endpoints, the
- * claim of due deliveries (each once across processes, in order per domain and endpoint),
+ * claim of due deliveries (each once across processes, in order per stream — a domain or a
+ * message — and endpoint),
  * and the record of each attempt. Events are written by `webhook-outbox.ts`, inside the
  * transactions of the changes that cause them.
  */
@@ -193,8 +194,8 @@ export class WebhookStore {
 
   /**
    * Claim up to `limit` due deliveries of enabled endpoints until `now + leaseMs`. A delivery
-   * is claimable only at the head of its endpoint's and domain's queue (the open delivery with
-   * the lowest `(seq, id)`), so each endpoint sees a domain's events in order. The head is a
+   * is claimable only at the head of its endpoint's and stream's queue (the open delivery with
+   * the lowest `(seq, id)`), so each endpoint sees a domain's (or a message's) events in order. The head is a
    * correlated lookup in the partial order index, one per candidate in due order, so a claim
    * costs the same whatever the backlog and whatever the planner's statistics say (an
    * anti-join here was planned as a nested loop over the whole backlog on a fresh table:
@@ -222,7 +223,7 @@ export class WebhookStore {
           .selectFrom('webhook_deliveries as o')
           .select('o.id')
           .whereRef('o.endpoint_id', '=', 'd.endpoint_id')
-          .whereRef('o.domain_id', '=', 'd.domain_id')
+          .whereRef('o.stream', '=', 'd.stream')
           .where('o.delivered_at', 'is', null)
           .where('o.failed_at', 'is', null)
           .orderBy('o.seq')

@@ -1,19 +1,30 @@
 /**
- * Domain events for webhooks (issue 20): their types, the snapshot the outbox keeps, and the
- * body built from it. Pure: the body depends only on the snapshot and the record settings,
- * so a retry days later sends what the first attempt sent.
+ * Webhook events (issues 20 and 21): their types, the snapshot the outbox keeps, and the body
+ * built from it. Pure: the body depends only on the snapshot and the record settings, so a
+ * retry days later sends what the first attempt sent. Domain events keep the domain and build
+ * its view at delivery; email events keep their data as it is sent.
  */
 import type { StoredDomain, VerificationStatus } from '../domain/model.js';
 import { domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import type { DomainView } from '../views.js';
 
-export const WEBHOOK_EVENT_TYPES = [
+export const DOMAIN_EVENT_TYPES = [
   'domain.created',
   'domain.updated',
   'domain.verified',
   'domain.deleted',
 ] as const;
+export const EMAIL_EVENT_TYPES = [
+  'email.sent',
+  'email.delivered',
+  'email.deferred',
+  'email.bounced',
+  'email.failed',
+] as const;
+export const WEBHOOK_EVENT_TYPES = [...DOMAIN_EVENT_TYPES, ...EMAIL_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
 /** Statuses before a change: the domain's and each record's, in record order. */
 export interface PreviousStatuses {
@@ -21,15 +32,39 @@ export interface PreviousStatuses {
   records: { fqdn: string; status: VerificationStatus }[];
 }
 
-/** What the outbox stores for one event: the domain as it was, and its statuses before. */
-export interface EventSnapshot {
+/** What the outbox stores for a domain event: the domain as it was, and its statuses before. */
+export interface DomainSnapshot {
   domain: StoredDomain;
   previous: PreviousStatuses | null;
 }
 
-/** An event about to be written to the outbox. */
+/** The data of an email event: one recipient's attempt of one message. */
+export interface EmailEventData {
+  /** The message's id (`GET /api/public/emails/{id}`). */
+  id: string;
+  from: string;
+  subject: string;
+  tags: { name: string; value: string }[];
+  recipient: string;
+  smtpCode: number | null;
+  smtpText: string | null;
+  mxHost: string | null;
+  attempts: number;
+}
+
+/** What the outbox stores for one event. */
+export type EventSnapshot = DomainSnapshot | { email: EmailEventData };
+
+/** A domain event about to be written to the outbox. */
 export interface DomainEvent {
+  type: DomainEventType;
+  snapshot: DomainSnapshot;
+}
+
+/** Any event about to be written: its stream (a domain's or a message's id) keeps its order. */
+export interface OutboxEvent {
   type: WebhookEventType;
+  stream: string;
   snapshot: EventSnapshot;
 }
 
@@ -37,7 +72,7 @@ export interface DomainEvent {
 export interface WebhookBody {
   type: WebhookEventType;
   createdAt: string;
-  data: DomainView & { previous: PreviousStatuses | null };
+  data: (DomainView & { previous: PreviousStatuses | null }) | EmailEventData;
 }
 
 /** The statuses of `domain`, to keep as an event's `previous`. */
@@ -74,7 +109,10 @@ export function webhookBody(
   const body: WebhookBody = {
     type,
     createdAt: new Date(createdAt).toISOString(),
-    data: { ...domainView(snapshot.domain, settings), previous: snapshot.previous },
+    data:
+      'email' in snapshot
+        ? snapshot.email
+        : { ...domainView(snapshot.domain, settings), previous: snapshot.previous },
   };
   return JSON.stringify(body);
 }

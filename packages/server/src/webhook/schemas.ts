@@ -5,7 +5,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { DomainResultSchema, VerificationStatusSchema } from '../views.js';
-import { WEBHOOK_EVENT_TYPES } from './events.js';
+import { DOMAIN_EVENT_TYPES, EMAIL_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './events.js';
 
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 const nullableDateTime = (description: string) =>
@@ -15,7 +15,8 @@ export const WebhookEventTypeSchema = Type.Union(
   WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
   {
     description:
-      '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`.',
+      '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`; ' +
+      '`email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed).',
   },
 );
 
@@ -109,7 +110,7 @@ export const PreviousStatusesSchema = Type.Union(
 /** The body of every webhook request. */
 export const WebhookEventBodySchema = Type.Object(
   {
-    type: WebhookEventTypeSchema,
+    type: Type.Union(DOMAIN_EVENT_TYPES.map((t) => Type.Literal(t))),
     createdAt: dateTime('When the change happened.'),
     data: Type.Object(
       { ...DomainResultSchema.properties, previous: PreviousStatusesSchema },
@@ -123,6 +124,35 @@ export const WebhookEventBodySchema = Type.Object(
   { $id: 'WebhookEvent', additionalProperties: false },
 );
 
+/** The body of `email.*` events: one recipient's attempt of one message. */
+export const EmailWebhookEventSchema = Type.Object(
+  {
+    type: Type.Union(EMAIL_EVENT_TYPES.map((t) => Type.Literal(t))),
+    createdAt: dateTime('When the attempt ended.'),
+    data: Type.Object(
+      {
+        id: Type.String({ description: 'The message’s id: `GET /api/public/emails/{id}`.' }),
+        from: Type.String(),
+        subject: Type.String(),
+        tags: Type.Array(
+          Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }),
+        ),
+        recipient: Type.String(),
+        smtpCode: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'The SMTP reply code, `null` when none came.',
+        }),
+        smtpText: Type.Union([Type.String(), Type.Null()]),
+        mxHost: Type.Union([Type.String(), Type.Null()], {
+          description: 'The host that answered (the relay, with `SMTP_RELAY_URL`).',
+        }),
+        attempts: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'EmailWebhookEvent', additionalProperties: false },
+);
+
 /**
  * Registered with Fastify under their `$id` and published as OpenAPI components, so the typed
  * client names them and the four event entries share one body schema.
@@ -132,6 +162,7 @@ export const WEBHOOK_SCHEMAS = [
   CreatedWebhookSchema,
   WebhookDeliverySchema,
   WebhookEventBodySchema,
+  EmailWebhookEventSchema,
 ];
 
 /** `{data, error: null, status: 200}` around `data`. */

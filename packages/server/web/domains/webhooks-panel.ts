@@ -23,6 +23,11 @@ const EVENTS: Record<WebhookEventType, string> = {
   'domain.updated': 'the status of a domain or of one of its records changes',
   'domain.verified': 'a domain becomes verified',
   'domain.deleted': 'a domain is deleted',
+  'email.sent': 'a message is handed to a relay or the recipient’s mail server',
+  'email.delivered': 'the recipient’s mail server takes a message',
+  'email.deferred': 'a message waits for a retry',
+  'email.bounced': 'a recipient refuses a message',
+  'email.failed': 'a message cannot be sent',
 };
 
 const REMOVE_ENDPOINT: DeleteWording = {

@@ -19,11 +19,10 @@ export async function unsubscribeRoutes(
   app: FastifyInstance,
   options: { service: EmailService },
 ): Promise<void> {
-  // The one-click body is a form, not JSON; a few bytes are all it holds.
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 1024 },
-    (_r, body, done) => done(null, body),
+  // The one-click body is a form (RFC 8058), but a click is a click: any body of a few bytes,
+  // of any type, is taken and ignored.
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
+    done(null, undefined),
   );
   const params = {
     type: 'object',

@@ -71,11 +71,17 @@ describe('webhook endpoints', () => {
     const { receiver, call } = await setup();
     const created = (await call('POST', '/api/public/webhooks', { url: receiver.url })).data;
     assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+    // No `events`: all of them.
     assert.deepEqual(created.events, [
       'domain.created',
       'domain.updated',
       'domain.verified',
       'domain.deleted',
+      'email.sent',
+      'email.delivered',
+      'email.deferred',
+      'email.bounced',
+      'email.failed',
     ]);
     const listed = (await call('GET', '/api/public/webhooks')).data;
     assert.deepEqual(

@@ -15,6 +15,7 @@ import {
   CreatedWebhookSchema,
   CreateWebhookBodySchema,
   dataEnvelope,
+  EmailWebhookEventSchema,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
   WebhookEventBodySchema,
@@ -156,14 +157,21 @@ type OpenApiWebhooks = NonNullable<
 >;
 
 export function webhookEventsOpenApi(): OpenApiWebhooks {
-  const schema = { $ref: `#/components/schemas/${WebhookEventBodySchema.$id}` };
   const operation = (type: string): OpenApiWebhooks[string] => ({
     post: {
       summary: `${type} event`,
       description:
         'Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). ' +
         'Answer 2xx within 10 s; anything else is retried with back-off for 3 days.',
-      requestBody: { content: { 'application/json': { schema } } },
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              $ref: `#/components/schemas/${type.startsWith('email.') ? EmailWebhookEventSchema.$id : WebhookEventBodySchema.$id}`,
+            },
+          },
+        },
+      },
       responses: { '200': { description: 'Received.' } },
     },
   });

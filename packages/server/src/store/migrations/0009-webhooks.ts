@@ -10,8 +10,8 @@ import { type Kysely, sql } from 'kysely';
  *   JSON snapshot of the domain as it was then, so a crash loses nothing and the body describes
  *   the state at the event, not at delivery.
  * - `webhook_deliveries`: written in the same transaction, one per subscribed endpoint. They
- *   carry the event's domain and order (`seq`), so the claim can keep per-domain order with
- *   one index, and a lease (`claimed_until`) so several processes deliver each once.
+ *   carry the event's stream (its domain or message) and order (`seq`), so the claim can keep
+ *   the order per stream with one index, and a lease (`claimed_until`) so several processes deliver each once.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -37,7 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('webhook_events')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('account_id', 'text', (c) => c.notNull())
-    .addColumn('domain_id', 'text', (c) => c.notNull())
+    /** What the event is about, its order kept per endpoint: a domain's id, or a message's. */
+    .addColumn('stream', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
     /** `{domain: StoredDomain, previous}` as JSON: the state the event describes. */
     .addColumn('snapshot', 'text', (c) => c.notNull())
@@ -51,8 +52,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('endpoint_id', 'text', (c) =>
       c.notNull().references('webhook_endpoints.id').onDelete('cascade'),
     )
-    .addColumn('domain_id', 'text', (c) => c.notNull())
-    /** The event's order within its domain: its time in ms × 16 + its place in its transaction. */
+    .addColumn('stream', 'text', (c) => c.notNull())
+    /** The event's order within its stream: its time in ms × 16 + its place in its transaction. */
     .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
@@ -78,7 +79,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('webhook_deliveries_order')
     .on('webhook_deliveries')
-    .columns(['endpoint_id', 'domain_id', 'seq', 'id'])
+    .columns(['endpoint_id', 'stream', 'seq', 'id'])
     .where(sql.ref('delivered_at'), 'is', null)
     .where(sql.ref('failed_at'), 'is', null)
     .execute();

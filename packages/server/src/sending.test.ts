@@ -1,0 +1,315 @@
+/**
+ * Sending end to end (issue 21) with real parts: BIND is the customer's DNS (the three DKIM
+ * CNAMEs and DMARC) and the recipients' (MX records), a secondary of our DKIM zone fed by AXFR
+ * from the service's responder; Postfix from Debian is the recipients' MX on port 25 of its own
+ * loopback address, delivering to a Maildir. Every delivered message is checked with mailauth:
+ * DKIM passes through the customer's CNAME and our key, and DMARC passes.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { authenticate } from 'mailauth';
+import { Webhook } from 'standardwebhooks';
+import { findFreeDnsPort, startBind } from './test-support/bind.js';
+import { type PostfixServer, startPostfix } from './test-support/postfix.js';
+import { startTestServer } from './test-support/test-server.js';
+import { waitUntil } from './test-support/wait.js';
+import { startWebhookReceiver } from './test-support/webhook-receiver.js';
+
+const DOMAIN = 'mail.customer.test';
+
+/**
+ * One sending world: BIND, the recipients' Postfix MX, a server (with `env`) whose DKIM zone
+ * BIND carries as a secondary, and a verified Marketing domain of one account.
+ */
+async function startWorld(
+  env: Record<string, string> = {},
+  before?: (mx: PostfixServer) => Promise<Record<string, string>>,
+) {
+  const bindPort = await findFreeDnsPort();
+  const mx = await startPostfix({ domains: ['recipient.test'] });
+  const extra = before ? await before(mx) : {};
+  const api = await startTestServer({
+    DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
+    DNS_LISTEN: '127.0.0.1:0',
+    DNS_SECONDARIES: `127.0.0.1:${bindPort}`,
+    DNS_NS: 'ns1.provider.test,ns2.provider.test',
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SMTP_MX_PORT: String(mx.port),
+    SMTP_HELO_NAME: 'sender.test',
+    SMTP_TIMEOUT_MS: '5000',
+    SEND_INTERVAL_MS: '20',
+    SEND_RETRY_BASE_MS: '200',
+    SEND_RETRY_MAX_DELAY_MS: '400',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_INTERVAL_MS: '20',
+    ...env,
+    ...extra,
+  });
+  const bind = await startBind({
+    port: bindPort,
+    zones: ['customer.test', 'recipient.test'],
+    secondaries: [
+      { zone: 'dkim.provider.test', primary: `127.0.0.1:${api.server.dkim.responder!.address.port}` },
+    ],
+    recursion: true,
+  });
+  // BIND refuses an MX whose host has no address yet.
+  await bind.addRecord('mx.recipient.test', 'A', mx.address);
+  await bind.addRecord('recipient.test', 'MX', '10 mx.recipient.test.');
+  const { key } = await api.createKey();
+
+  const call = async (method: string, route: string, body?: unknown) => {
+    const res = await api.request(method, route, { key, ...(body !== undefined && { body }) });
+    assert.deepEqual(res.contractProblems, []);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // The domain routes answer an array of envelopes; the others one envelope.
+    return Array.isArray(res.body) ? res.body : res.body.data;
+  };
+  const send = (extra: Record<string, unknown>) =>
+    call('POST', '/api/public/emails', {
+      from: `Customer Shop <orders@${DOMAIN}>`,
+      subject: 'Your order',
+      html: '<h1>Thank you</h1><p>Your order <b>#1234</b> ships today.</p>',
+      ...extra,
+    });
+  /** The message's state once `done` holds for it. */
+  const emailWhen = (id: string, what: string, done: (email: any) => boolean) =>
+    waitUntil(
+      what,
+      async () => {
+        const email = await call('GET', `/api/public/emails/${id}`);
+        return done(email) ? email : undefined;
+      },
+      20_000,
+    );
+  /** mailauth's verdict on a delivered message, asking only the test BIND. */
+  const authenticated = (raw: Buffer) => {
+    const resolver = bind.resolver();
+    return authenticate(raw, {
+      ip: '127.0.0.1',
+      helo: 'sender.test',
+      sender: `orders@${DOMAIN}`,
+      mta: 'mx.recipient.test',
+      resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
+    });
+  };
+
+  const [registered] = await call('POST', '/api/public/domain', {
+    domains: [{ domain: DOMAIN, domainType: 'Marketing' }],
+  });
+  await api.server.dkim.generator.idle();
+  for (const record of registered.data.records) {
+    if (record.type === 'CNAME') {
+      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+      await bind.waitFor(`${record.value}`, 'TXT', (a) => a.length === 1, 20_000);
+    } else await bind.addRecord(record.fqdn, 'TXT', record.value.replace(/^"|"$/g, ''));
+  }
+  const [status] = await call('POST', '/api/public/domain/status', { domains: [DOMAIN] });
+  assert.equal(status.data.status, 'verified');
+  const close = async () => {
+    await api.close();
+    await mx.close();
+    await bind.close();
+  };
+  return { api, bind, mx, call, send, emailWhen, authenticated, close };
+}
+
+/** DKIM and DMARC verdicts of a delivered message: both must pass, `d=` the From domain. */
+function assertAuthenticated(verdict: Awaited<ReturnType<typeof authenticate>>) {
+  const dkim = verdict.dkim.results[0]!;
+  assert.equal(dkim.status.result, 'pass', JSON.stringify(dkim.status));
+  assert.equal(dkim.signingDomain, DOMAIN);
+  const dmarc = verdict.dmarc as { status: { result: string } };
+  assert.equal(dmarc.status.result, 'pass', JSON.stringify(dmarc.status));
+}
+
+let world: Awaited<ReturnType<typeof startWorld>>;
+before(async () => {
+  world = await startWorld();
+});
+after(async () => {
+  await world?.close();
+});
+
+describe('sending through the recipients’ MX', () => {
+  test('a message is delivered to the MX, signed so that DKIM and DMARC pass, with one-click unsubscribe', async () => {
+    const { api, mx, call, send, emailWhen, authenticated } = world;
+    const queued = await send({ to: ['Ann <ann@recipient.test>'], tags: [{ name: 'kind', value: 'order' }] });
+    assert.equal(queued.status, 'queued');
+    const email = await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [ann] = email.recipients;
+    assert.equal(ann.status, 'sent');
+    assert.deepEqual(
+      ann.events.map((e: any) => [e.type, e.smtpCode, e.mxHost]),
+      [
+        ['sent', 250, 'mx.recipient.test'],
+        ['delivered', 250, 'mx.recipient.test'],
+      ],
+    );
+    const [delivered] = await mx.waitForMessages(1);
+    const raw = delivered!.raw;
+    const text = raw.toString('utf8');
+    assert.match(text, new RegExp(`^Message-ID: <${queued.id}@${DOMAIN.replaceAll('.', '\\.')}>`, 'im'));
+    assert.match(text, /^Date: /m);
+    assert.match(text, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+    assert.match(text, /Content-Type: text\/plain/);
+    assertAuthenticated(await authenticated(raw));
+
+    // The link unsubscribes: the address goes on the account's suppression list.
+    const link = /^List-Unsubscribe: <([^>]+)>/m.exec(text)![1]!;
+    assert.ok(link.startsWith(api.url), link);
+    const res = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    assert.equal(res.status, 200);
+    const tampered = await fetch(`${link.slice(0, -2)}xx`, {
+      method: 'POST',
+      body: 'List-Unsubscribe=One-Click',
+    });
+    assert.equal(tampered.status, 404);
+    const listed = await call('GET', '/api/public/suppressions');
+    assert.deepEqual(
+      listed.map((s: any) => [s.address, s.reason, s.emailId]),
+      [['ann@recipient.test', 'unsubscribed', queued.id]],
+    );
+    assert.deepEqual(await call('DELETE', '/api/public/suppressions/ann@recipient.test'), {
+      address: 'ann@recipient.test',
+      deleted: true,
+    });
+  });
+
+  test('a 4xx answer defers the recipient; it is sent once the MX accepts', async () => {
+    const { mx, send, emailWhen } = world;
+    await mx.rejectRecipient('later@recipient.test', '450 4.2.0 mailbox busy, try later');
+    const queued = await send({ to: ['later@recipient.test'] });
+    const deferred = await emailWhen(queued.id, 'deferred', (e) => e.status === 'deferred');
+    const [event] = deferred.recipients[0].events;
+    assert.equal(event.type, 'deferred');
+    assert.equal(event.smtpCode, 450);
+    assert.match(event.smtpText, /try later/);
+    assert.notEqual(deferred.recipients[0].nextAttemptAt, null);
+    await mx.acceptRecipient('later@recipient.test');
+    const sent = await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    assert.ok(sent.recipients[0].attempts >= 2);
+  });
+
+  test('a 5xx answer to the address bounces it and suppresses it for later messages', async () => {
+    const { mx, call, send, emailWhen } = world;
+    await mx.rejectRecipient('gone@recipient.test', '550 5.1.1 no such user here');
+    const queued = await send({ to: ['gone@recipient.test', 'bo@recipient.test'] });
+    const settled = await emailWhen(
+      queued.id,
+      'settled',
+      (e) => !['queued', 'sending', 'deferred'].includes(e.status),
+    );
+    assert.deepEqual(
+      settled.recipients.map((r: any) => [r.address, r.status]),
+      [
+        ['gone@recipient.test', 'bounced'],
+        ['bo@recipient.test', 'sent'],
+      ],
+    );
+    assert.equal(settled.status, 'sent');
+    const [bounce] = settled.recipients[0].events;
+    assert.deepEqual([bounce.type, bounce.smtpCode], ['bounced', 550]);
+    const suppressions = await call('GET', '/api/public/suppressions');
+    assert.ok(suppressions.some((s: any) => s.address === 'gone@recipient.test' && /550/.test(s.reason)));
+
+    const later = await send({ to: ['gone@recipient.test'] });
+    const refused = await call('GET', `/api/public/emails/${later.id}`);
+    assert.equal(refused.status, 'failed');
+    assert.deepEqual(
+      refused.recipients[0].events.map((e: any) => e.type),
+      ['suppressed'],
+    );
+  });
+});
+
+test('each attempt reaches webhook endpoints as email.* events, signed, in order', async () => {
+  const { mx, call, send, emailWhen } = world;
+  const receiver = await startWebhookReceiver();
+  after(() => receiver.close());
+  const endpoint = await call('POST', '/api/public/webhooks', {
+    url: receiver.url,
+    events: ['email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.failed'],
+  });
+  await mx.rejectRecipient('hooked@recipient.test', '451 4.3.0 greylisted, come back later');
+  const queued = await send({ to: ['hooked@recipient.test'], tags: [{ name: 'campaign', value: 'c1' }] });
+  await emailWhen(queued.id, 'deferred', (e) => e.status === 'deferred');
+  await mx.acceptRecipient('hooked@recipient.test');
+  await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+  await waitUntil('three events', () => receiver.received.length >= 3 || undefined);
+  const wh = new Webhook(endpoint.secret);
+  const events = receiver.received.map((r) =>
+    wh.verify(r.body, {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    }),
+  ) as any[];
+  assert.deepEqual(
+    events.map((e) => [e.type, e.data.smtpCode]),
+    [
+      ['email.deferred', 451],
+      ['email.sent', 250],
+      ['email.delivered', 250],
+    ],
+  );
+  assert.deepEqual(events[0].data, {
+    id: queued.id,
+    from: `orders@${DOMAIN}`,
+    subject: 'Your order',
+    tags: [{ name: 'campaign', value: 'c1' }],
+    recipient: 'hooked@recipient.test',
+    smtpCode: 451,
+    smtpText: events[0].data.smtpText,
+    mxHost: 'mx.recipient.test',
+    attempts: 1,
+  });
+  assert.match(events[0].data.smtpText, /greylisted/);
+});
+
+describe('sending through a relay', () => {
+  let relayed: Awaited<ReturnType<typeof startWorld>>;
+  let relay: PostfixServer;
+  const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'relay-ca-')), 'relay.pem');
+  before(async () => {
+    relayed = await startWorld({}, async (mx) => {
+      relay = await startPostfix({
+        domains: [],
+        relay: { user: 'app', password: 'relay-secret', nextHop: `${mx.address}:${mx.port}` },
+      });
+      writeFileSync(caFile, relay.certificate!);
+      return {
+        SMTP_RELAY_URL: `smtp://app:relay-secret@${relay.address}:${relay.port}`,
+        SMTP_RELAY_CA_FILE: caFile,
+      };
+    });
+  });
+  after(async () => {
+    await relayed?.close();
+    await relay?.close();
+  });
+
+  test('with SMTP_RELAY_URL every message goes through the relay, after STARTTLS and AUTH, and still passes DKIM and DMARC', async () => {
+    const { mx, send, emailWhen, authenticated } = relayed;
+    const queued = await send({ to: ['zoe@recipient.test'] });
+    const email = await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    // The relay took it: that is all a relay tells, so no `delivered` event.
+    assert.deepEqual(
+      email.recipients[0].events.map((e: any) => [e.type, e.smtpCode, e.mxHost]),
+      [['sent', 250, relay.address]],
+    );
+    const [delivered] = await mx.waitForMessages(1);
+    assert.match(
+      delivered!.raw.toString('utf8'),
+      new RegExp(`Received: from ${relay.hostname.replaceAll('.', '\\.')}`),
+    );
+    assertAuthenticated(await authenticated(delivered!.raw));
+  });
+});
