@@ -124,6 +124,8 @@ test('Redis killed or hung: requests succeed under per-process limits, one warni
   for (const server of servers) {
     assert.deepEqual(await repeat(server, whileDead, LIMIT + 5), [...times(200, LIMIT), ...times(429, 5)]);
   }
+  // Log lines reach stdout in batches (within 200 ms): wait for the warning, then count.
+  await waitUntil('the warnings', () => servers.every((server) => logged(server, REDIS_DOWN).length >= 1));
   for (const server of servers) assert.equal(logged(server, REDIS_DOWN).length, 1, 'one warning per outage');
 
   await redis.restart();
@@ -145,6 +147,7 @@ test('Redis killed or hung: requests succeed under per-process limits, one warni
       assert.deepEqual(await repeat(server, whileHung, LIMIT + 5), [...times(200, LIMIT), ...times(429, 5)]);
       t.diagnostic(`${LIMIT + 5} requests to one process while Redis hung: ${Date.now() - started} ms`);
     }
+    await waitUntil('the warnings', () => servers.every((server) => logged(server, REDIS_DOWN).length >= 2));
     for (const server of servers)
       assert.equal(logged(server, REDIS_DOWN).length, 2, 'one warning per outage');
   } finally {

@@ -69,6 +69,16 @@ export class Inspector {
           this.dismiss();
           return true;
         },
+        handleDOMEvents: {
+          // Text inside a block without editable content (a custom block's `toDOM` may hold
+          // text) has no document position, so ProseMirror drops a click on it and the block
+          // is not selected. Once the click is over, select the block, as a click on its
+          // margin does (a block ProseMirror selected is left alone).
+          click: (view, event) => {
+            if (event.button === 0 && !event.shiftKey) selectClickedAtom(view, event);
+            return false;
+          },
+        },
         // a click on the block whose settings were closed, still selected, opens them again
         handleClickOn: (_view, _pos, _node, nodePos, _event, direct) => {
           if (direct && nodePos === this.dismissedAt) {
@@ -211,4 +221,19 @@ export class Inspector {
     if (text) view.dispatch(view.state.tr.setSelection(text));
     view.focus();
   }
+}
+
+/** Selects the atom block whose DOM holds the click's target, unless it is selected already. */
+function selectClickedAtom(view: EditorView, event: MouseEvent): void {
+  const target = event.target instanceof Element ? event.target : null;
+  const dom = target?.closest('[data-block][contenteditable="false"]');
+  if (!dom || dom === view.dom || !view.dom.contains(dom) || !view.editable) return;
+  // The position before the block: where `posAtDOM` puts its start, or one before that.
+  const at = view.posAtDOM(dom, 0);
+  const pos = [at, at - 1].find((p) => p >= 0 && view.nodeDOM(p) === dom);
+  const node = pos === undefined ? null : view.state.doc.nodeAt(pos);
+  if (pos === undefined || !node?.isAtom || !NodeSelection.isSelectable(node)) return;
+  const { selection } = view.state;
+  if (selection instanceof NodeSelection && selection.from === pos) return;
+  view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, pos)));
 }

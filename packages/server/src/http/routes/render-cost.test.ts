@@ -64,26 +64,32 @@ describe('render cost', () => {
     assert.deepEqual(res.contractProblems, []);
   });
 
-  test('rendering runs off the event loop: a health check is answered while a batch renders', async () => {
-    const order: string[] = [];
+  test('rendering runs off the event loop: health checks are answered while a batch renders', async () => {
     // fetch resolves when the headers arrive: on the event loop, the render's headers would go
-    // out before the health check was even read, since rendering held the loop throughout.
+    // out before any health check sent during it was even read, since rendering held the loop.
+    let rendered = false;
     const batch = fetch(`${t.url}/api/public/templates/render`, {
       method: 'POST',
       headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ templates: [{ id: large }, { id: large }] }),
+      body: JSON.stringify({ templates: [{ id: large }, { id: large, variables: { n: 1 } }] }),
     }).then((res) => {
-      order.push('render');
+      rendered = true;
       return res;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const health = await fetch(`${t.url}/healthz`);
-    order.push('health');
-    assert.equal(health.status, 200);
+    // Health checks one after another while the batch is under way (from 10 ms on, once the
+    // render has begun; two renders of 255 KB take some 30 ms or more): at least one is answered
+    // before the batch, none could be if the render held the loop.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    let answeredDuring = 0;
+    while (!rendered) {
+      const health = await fetch(`${t.url}/healthz`);
+      assert.equal(health.status, 200);
+      if (!rendered) answeredDuring++;
+    }
     const res = await batch;
     assert.equal(res.status, 200);
     await res.arrayBuffer();
-    assert.deepEqual(order, ['health', 'render']);
+    assert.ok(answeredDuring >= 1, `${answeredDuring} health checks answered during the render`);
   });
 
   test('the answer is bounded: entries past TEMPLATE_RENDER_MAX_OUTPUT_BYTES fail alone', async () => {
