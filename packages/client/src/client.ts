@@ -1,5 +1,5 @@
 /**
- * `ServiceClient`: the domain and webhook routes of the sending-domain API and `waitForVerification`,
+ * `ServiceClient`: the domain, webhook and sending routes of the sending-domain API and `waitForVerification`,
  * typed from the server's OpenAPI document, for Node 20+ and browsers. (The templates, images
  * and health routes have generated types, `paths`, but no methods here.) Request-level errors throw `ServiceApiError`; item-level
  * results come back as the API's envelopes, in request order.
@@ -39,6 +39,12 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 /** The body an endpoint receives for `email.*` events. */
 export type EmailWebhookEvent = components['schemas']['EmailWebhookEvent'];
+/** A message to send (`POST /api/public/emails`). */
+export type SendEmailInput = components['schemas']['SendEmailBody'];
+/** A message's status and each recipient's, with every attempt's SMTP answer. */
+export type Email = components['schemas']['Email'];
+/** An address the account no longer sends to (a hard bounce or an unsubscribe). */
+export type Suppression = components['schemas']['Suppression'];
 /** `domain.created`, `domain.updated`, `domain.verified`, `domain.deleted`, and the `email.*` events. */
 export type WebhookEventType = WebhookEndpoint['events'][number];
 
@@ -197,6 +203,45 @@ export class ServiceClient {
       await this.api.POST('/api/public/webhooks/{id}/deliveries/{deliveryId}/retry', {
         params: { path: { id, deliveryId } },
       }),
+    ).data;
+  }
+
+  /**
+   * `POST /api/public/emails`: queue a message from a verified domain. With `idempotencyKey`,
+   * the same call again (a retry after a timeout) answers the first message instead of sending twice.
+   */
+  async sendEmail(
+    input: SendEmailInput,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ id: string; status: 'queued' }> {
+    return unwrap(
+      await this.api.POST('/api/public/emails', {
+        body: input,
+        ...(options.idempotencyKey !== undefined && {
+          params: { header: { 'idempotency-key': options.idempotencyKey } },
+        }),
+      }),
+    ).data;
+  }
+
+  /** `GET /api/public/emails/{id}`: what became of a message, per recipient. */
+  async getEmail(id: string): Promise<Email> {
+    return unwrap(await this.api.GET('/api/public/emails/{id}', { params: { path: { id } } })).data;
+  }
+
+  /** `GET /api/public/suppressions`: 100 suppressed addresses a page, after `after`. */
+  async listSuppressions(options: { after?: string } = {}): Promise<Suppression[]> {
+    return unwrap(
+      await this.api.GET('/api/public/suppressions', {
+        params: { query: { ...(options.after !== undefined && { after: options.after }) } },
+      }),
+    ).data;
+  }
+
+  /** `DELETE /api/public/suppressions/{address}`: later messages reach the address again. */
+  async removeSuppression(address: string): Promise<{ address: string; deleted: true }> {
+    return unwrap(
+      await this.api.DELETE('/api/public/suppressions/{address}', { params: { path: { address } } }),
     ).data;
   }
 

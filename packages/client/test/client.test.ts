@@ -295,6 +295,40 @@ describe('ServiceClient webhooks', () => {
   });
 });
 
+test('sendEmail queues from a verified domain (once per idempotency key), getEmail reads it, suppressions list and refuse', async () => {
+  const domain = 'send.client.test';
+  const [registered] = await client.registerDomains([{ domain, domainType: 'Transactional' }]);
+  for (const record of registered!.data!.records.filter((r) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  await client.waitForVerification([domain], { intervalMs: 50, timeoutMs: 10_000 });
+  const message = { from: `Shop <hi@${domain}>`, to: ['ann@example.org'], subject: 'Hi', html: '<p>Hi</p>' };
+  const first = await client.sendEmail(message, { idempotencyKey: 'client-test-1' });
+  assert.equal(first.status, 'queued');
+  assert.deepEqual(await client.sendEmail(message, { idempotencyKey: 'client-test-1' }), first);
+  const email = await client.getEmail(first.id);
+  assert.equal(email.id, first.id);
+  assert.equal(email.from, `hi@${domain}`);
+  assert.deepEqual(
+    email.recipients.map((r) => [r.address, r.kind]),
+    [['ann@example.org', 'to']],
+  );
+  await assert.rejects(
+    client.sendEmail({ ...message, from: 'hi@unverified.client.test' }),
+    (error: unknown) =>
+      error instanceof ServiceApiError && error.status === 403 && error.code === 'EMAIL_FROM_NOT_VERIFIED',
+  );
+  await assert.rejects(
+    client.sendEmail({ ...message, subject: 'Other' }, { idempotencyKey: 'client-test-1' }),
+    (error: unknown) => error instanceof ServiceApiError && error.code === 'IDEMPOTENCY_KEY_REUSED',
+  );
+  assert.deepEqual(await client.listSuppressions(), []);
+  await assert.rejects(
+    client.removeSuppression('nobody@example.org'),
+    (error: unknown) =>
+      error instanceof ServiceApiError && error.status === 404 && error.code === 'SUPPRESSION_NOT_FOUND',
+  );
+});
+
 test('Retry-After is read as seconds or as an HTTP date', () => {
   assert.equal(retryAfterMs('3'), 3000);
   assert.equal(retryAfterMs(new Date(10_000).toUTCString(), 4_000), 6000);

@@ -70,9 +70,16 @@ export class EmailSender {
     const o = this.options;
     const now = o.now ?? Date.now;
     const outcome = await this.outcomeOf(claim).catch((error: unknown): AttemptOutcome => {
-      if (error instanceof DkimError)
-        return { kind: 'failed', code: null, text: `${error.code}: ${error.message}`, mxHost: null };
-      throw error;
+      if (!(error instanceof DkimError)) throw error;
+      const text = `${error.code}: ${error.message}`;
+      // A key still being generated is a matter of seconds: wait for it, as for a 4xx.
+      const next =
+        error.code === 'DKIM_KEY_NOT_READY'
+          ? nextAttemptAt(o.retry, claim.attempts + 1, claim.createdAt, now())
+          : null;
+      return next === null
+        ? { kind: 'failed', code: null, text, mxHost: null }
+        : { kind: 'deferred', nextAttemptAt: next, code: null, text, mxHost: null };
     });
     await o.store.recordAttempt(claim, outcome, now());
   }

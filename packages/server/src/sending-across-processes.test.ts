@@ -1,0 +1,141 @@
+/**
+ * Sending from several server processes on one PostgreSQL database (issue 21): each recipient
+ * gets each message once however many processes send, and a message accepted by a process
+ * killed before sending it is sent after a restart (the queue is in the database). Real parts:
+ * BIND for the customer's and the recipients' DNS, Postfix as the recipients' MX.
+ *
+ * Always on PostgreSQL (a private cluster): SQLite is one process.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { type BindServer, startBind } from './test-support/bind.js';
+import { type PostfixServer, startPostfix } from './test-support/postfix.js';
+import { type PostgresServer, startPostgres } from './test-support/postgres.js';
+import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { waitUntil } from './test-support/wait.js';
+
+const DOMAIN = 'mail.sender.test';
+let postgres: PostgresServer;
+let bind: BindServer;
+let mx: PostfixServer;
+const processes: ServerProcess[] = [];
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sending-multi-'));
+
+before(async () => {
+  [postgres, bind, mx] = await Promise.all([
+    startPostgres(),
+    startBind({ zones: ['sender.test', 'recipient.test'] }),
+    startPostfix({ domains: ['recipient.test'] }),
+  ]);
+  await bind.addRecord('mx.recipient.test', 'A', mx.address);
+  await bind.addRecord('recipient.test', 'MX', '10 mx.recipient.test.');
+});
+after(async () => {
+  for (const p of processes) p.child.kill('SIGKILL');
+  await Promise.all(processes.map((p) => p.exited));
+  await Promise.all([postgres?.stop(), mx?.close(), bind?.close()]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const p = await startServerProcess({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DKIM_PROVIDER_HOST: 'provider.test',
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SMTP_MX_PORT: String(mx.port),
+    SMTP_HELO_NAME: 'sender.test',
+    SEND_INTERVAL_MS: '20',
+    SEND_BATCH: '3',
+    // A message sent before its domain's keys exist waits for them (DKIM_KEY_NOT_READY): briefly here.
+    SEND_RETRY_BASE_MS: '200',
+    SEND_RETRY_MAX_DELAY_MS: '400',
+    ...env,
+  });
+  processes.push(p);
+  return p;
+}
+
+async function call(url: string, key: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { authorization: key, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as any;
+  assert.equal(res.status, 200, JSON.stringify(json));
+  return Array.isArray(json) ? json : json.data;
+}
+
+/** Each delivered copy as `message id → recipient`, one entry per Maildir file. */
+async function deliveredCopies(): Promise<string[]> {
+  return (await mx.messages()).map(
+    (m) => `${/^Message-ID: (<[^>]+>)/im.exec(m.raw.toString('utf8'))?.[1]} → ${m.recipient}`,
+  );
+}
+
+test('three processes send each message to each recipient once; a killed process’s queue is sent after restart', async () => {
+  const env = { DATABASE_URL: await postgres.createDatabase() };
+  const servers = await Promise.all([start(env), start(env), start(env)]);
+  const key = (await runCli(['keys', 'create', '--name', 'send'], env)).stdout.trim().split('\n').at(-1)!;
+  const [registered] = await call(servers[0]!.url, key, 'POST', '/api/public/domain', {
+    domains: [{ domain: DOMAIN, domainType: 'Transactional' }],
+  });
+  for (const record of registered.data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  const [status] = await call(servers[1]!.url, key, 'POST', '/api/public/domain/status', {
+    domains: [DOMAIN],
+  });
+  assert.equal(status.data.status, 'verified');
+
+  // 12 messages of 2 recipients each, accepted by the three processes in turn: 24 copies.
+  const ids = await Promise.all(
+    Array.from({ length: 12 }, async (_, i) => {
+      const accepted = await call(servers[i % 3]!.url, key, 'POST', '/api/public/emails', {
+        from: `news@${DOMAIN}`,
+        to: [`a${i}@recipient.test`, `b${i}@recipient.test`],
+        subject: `Message ${i}`,
+        html: `<p>Number ${i}</p>`,
+      });
+      return accepted.id as string;
+    }),
+  );
+  await waitUntil('24 copies', async () => (await mx.messages()).length >= 24 || undefined, 30_000);
+  // Time for any duplicate to arrive.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const copies = await deliveredCopies();
+  assert.equal(copies.length, 24);
+  assert.equal(new Set(copies).size, 24, 'each message once per recipient');
+  for (const id of ids) {
+    const email = await call(servers[2]!.url, key, 'GET', `/api/public/emails/${id}`);
+    assert.equal(email.status, 'sent');
+  }
+
+  // A process that accepts a message and dies before sending it: the next process sends it.
+  for (const p of servers) p.child.kill('SIGKILL');
+  await Promise.all(servers.map((p) => p.exited));
+  const silent = await start({ ...env, SENDING_ENABLED: 'false' });
+  const crash = await call(silent.url, key, 'POST', '/api/public/emails', {
+    from: `news@${DOMAIN}`,
+    to: ['crash@recipient.test'],
+    subject: 'Accepted before the crash',
+    html: '<p>Still here</p>',
+  });
+  silent.child.kill('SIGKILL');
+  await silent.exited;
+  assert.equal((await mx.messages()).length, 24);
+  const restarted = await start(env);
+  await waitUntil(
+    'the message after restart',
+    async () => (await mx.messages()).length > 24 || undefined,
+    30_000,
+  );
+  const late = (await mx.messages()).at(-1)!;
+  assert.equal(late.recipient, 'crash@recipient.test');
+  assert.match(late.raw.toString('utf8'), new RegExp(`Message-ID: <${crash.id}@`));
+  assert.equal((await call(restarted.url, key, 'GET', `/api/public/emails/${crash.id}`)).status, 'sent');
+});
