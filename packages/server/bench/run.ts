@@ -6,6 +6,7 @@ import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
 import { runScaleBench } from './scale.bench.js';
+import { runSendingBench } from './sending.bench.js';
 import { runSoakBench } from './soak.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   dkim: runDkimBench,
   abuse: runAbuseBench,
   webhooks: runWebhooksBench,
+  sending: runSendingBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();
