@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { callApi, runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
 
 const DOMAIN = 'mail.sender.test';
@@ -60,14 +60,9 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
   return p;
 }
 
+/** The API's `data`, or the array of envelopes the domain routes answer. */
 async function call(url: string, key: string, method: string, route: string, body?: unknown) {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: { authorization: key, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as any;
-  assert.equal(res.status, 200, JSON.stringify(json));
+  const json = await callApi(url, key, method, route, body);
   return Array.isArray(json) ? json : json.data;
 }
 

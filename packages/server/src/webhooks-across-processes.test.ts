@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { callApi, runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from './test-support/webhook-receiver.js';
 
@@ -49,16 +49,6 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
   return p;
 }
 
-async function call(url: string, key: string, method: string, route: string, body?: unknown) {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: { authorization: key, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as any;
-}
-
 /** Received events, verified, since `from`. */
 function received(secret: string, from = 0) {
   const wh = new Webhook(secret);
@@ -77,21 +67,21 @@ test('three processes deliver each event once, in order per domain; a killed pro
   const env = { DATABASE_URL: databaseUrl };
   const servers = await Promise.all([start(env), start(env), start(env)]);
   const key = (await runCli(['keys', 'create', '--name', 'hooks'], env)).stdout.trim().split('\n').at(-1)!;
-  const secret = (await call(servers[0]!.url, key, 'POST', '/api/public/webhooks', { url: receiver.url }))
+  const secret = (await callApi(servers[0]!.url, key, 'POST', '/api/public/webhooks', { url: receiver.url }))
     .data.secret;
 
   // 20 domains registered then deleted, spread over the processes: 40 events.
   const names = Array.from({ length: 20 }, (_, i) => `d${i}.hooks.example.com`);
   await Promise.all(
     names.map((domain, i) =>
-      call(servers[i % 3]!.url, key, 'POST', '/api/public/domain', {
+      callApi(servers[i % 3]!.url, key, 'POST', '/api/public/domain', {
         domains: [{ domain, domainType: 'Marketing' }],
       }),
     ),
   );
   await Promise.all(
     names.map((domain, i) =>
-      call(servers[(i + 1) % 3]!.url, key, 'DELETE', '/api/public/domain', { domains: [domain] }),
+      callApi(servers[(i + 1) % 3]!.url, key, 'DELETE', '/api/public/domain', { domains: [domain] }),
     ),
   );
   await waitUntil('40 events', () => receiver.received.length >= 40 || undefined);
@@ -114,7 +104,7 @@ test('three processes deliver each event once, in order per domain; a killed pro
   await Promise.all(servers.map((p) => p.exited));
   const before = receiver.received.length;
   const silent = await start({ ...env, WEBHOOKS_ENABLED: 'false' });
-  await call(silent.url, key, 'POST', '/api/public/domain', {
+  await callApi(silent.url, key, 'POST', '/api/public/domain', {
     domains: [{ domain: 'crash.hooks.example.com', domainType: 'Marketing' }],
   });
   silent.child.kill('SIGKILL');
@@ -132,11 +122,11 @@ test('a process killed while its receiver is still answering: the next one deliv
   const env = { DATABASE_URL: databaseUrl, WEBHOOK_LEASE_MS: '1000' };
   const first = await start(env);
   const key = (await runCli(['keys', 'create', '--name', 'hooks'], env)).stdout.trim().split('\n').at(-1)!;
-  const secret = (await call(first.url, key, 'POST', '/api/public/webhooks', { url: receiver.url })).data
+  const secret = (await callApi(first.url, key, 'POST', '/api/public/webhooks', { url: receiver.url })).data
     .secret;
   const before = receiver.received.length;
   receiver.holdMs = 60_000;
-  await call(first.url, key, 'POST', '/api/public/domain', {
+  await callApi(first.url, key, 'POST', '/api/public/domain', {
     domains: [{ domain: 'mid-flight.hooks.example.com', domainType: 'Marketing' }],
   });
   // The request has arrived; its answer is held: the process dies not knowing it was delivered.

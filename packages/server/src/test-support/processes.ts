@@ -2,6 +2,7 @@
  * Run the project's entry points as child processes, as a user would: the CLI through
  * npm, the server through `main.ts`.
  */
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,4 +107,16 @@ export async function startServerProcess(
     });
   });
   return { child, url, output: () => out, exited };
+}
+
+/** A JSON request to a server process with an API key; asserts a 200 and returns the body. */
+export async function callApi(url: string, key: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { authorization: key, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as any;
+  assert.equal(res.status, 200, `${method} ${route}: ${JSON.stringify(json)}`);
+  return json;
 }
