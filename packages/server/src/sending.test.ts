@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { authenticate } from 'mailauth';
+import { simpleParser } from 'mailparser';
 import { Webhook } from 'standardwebhooks';
 import { findFreeDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
@@ -29,7 +30,7 @@ async function startWorld(
   before?: (mx: PostfixServer) => Promise<Record<string, string>>,
 ) {
   const bindPort = await findFreeDnsPort();
-  const mx = await startPostfix({ domains: ['recipient.test'] });
+  const mx = await startPostfix({ domains: ['recipient.test', 'solo.recipient.test'] });
   const extra = before ? await before(mx) : {};
   const api = await startTestServer({
     DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
@@ -59,6 +60,9 @@ async function startWorld(
   // BIND refuses an MX whose host has no address yet.
   await bind.addRecord('mx.recipient.test', 'A', mx.address);
   await bind.addRecord('recipient.test', 'MX', '10 mx.recipient.test.');
+  // No MX: mail goes to the domain's own address (RFC 5321 §5.1). A null MX: no mail at all (RFC 7505).
+  await bind.addRecord('solo.recipient.test', 'A', mx.address);
+  await bind.addRecord('nomail.recipient.test', 'MX', '0 .');
   const { key } = await api.createKey();
 
   const call = async (method: string, route: string, body?: unknown) => {
@@ -228,6 +232,59 @@ describe('sending through the recipients’ MX', () => {
       ['suppressed'],
     );
   });
+});
+
+test('a stored template is rendered with its variables by the editor’s renderer, text part included', async () => {
+  const { mx, call, send, emailWhen } = world;
+  const text = (value: string) => ({ type: 'text', text: value });
+  const [template] = await call('POST', '/api/public/templates', {
+    templates: [
+      {
+        name: 'Shipped',
+        document: {
+          type: 'doc',
+          content: [
+            {
+              type: 'paragraph',
+              content: [
+                text('Hello '),
+                { type: 'variable', attrs: { name: 'first_name', fallback: 'friend' } },
+              ],
+            },
+            { type: 'button', attrs: { text: 'Track it', href: 'https://shop.example/track?o={{order}}' } },
+          ],
+        },
+      },
+    ],
+  });
+  const before = (await mx.messages()).length;
+  const queued = await send({
+    html: undefined,
+    templateId: template.data.id,
+    variables: { first_name: 'Zoë', order: 'A-7' },
+    to: ['tpl@recipient.test'],
+  });
+  await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+  const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+  const parsed = await simpleParser(delivered!.raw);
+  assert.match(parsed.html as string, /Hello Zoë/);
+  assert.match(parsed.html as string, /href="https:\/\/shop\.example\/track\?o=A-7"/);
+  assert.match(parsed.text!, /Hello Zoë/);
+  assert.match(parsed.text!, /Track it: https:\/\/shop\.example\/track\?o=A-7/);
+});
+
+test('a domain without MX gets mail at its own address; a null MX bounces at once', async () => {
+  const { mx, send, emailWhen } = world;
+  const before = (await mx.messages()).length;
+  const solo = await send({ to: ['me@solo.recipient.test'] });
+  const sent = await emailWhen(solo.id, 'sent', (e) => e.status === 'sent');
+  assert.equal(sent.recipients[0].events[0].mxHost, 'solo.recipient.test');
+  const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+  assert.equal(delivered!.recipient, 'me@solo.recipient.test');
+  const none = await send({ to: ['me@nomail.recipient.test'] });
+  const bounced = await emailWhen(none.id, 'bounced', (e) => e.status === 'bounced');
+  assert.equal(bounced.recipients[0].attempts, 1);
+  assert.match(bounced.recipients[0].events[0].smtpText, /null MX/);
 });
 
 test('each attempt reaches webhook endpoints as email.* events, signed, in order', async () => {
