@@ -305,7 +305,7 @@ export const ERROR_CATALOGUE = {
     status: 429,
     level: 'request',
     description:
-      'The account submitted `MAX_EMAILS_PER_MINUTE` messages (600 by default) in the last minute; retry after the `Retry-After` header’s seconds.',
+      'The account submitted `MAX_EMAILS_PER_MINUTE` messages (600 by default) in the current clock minute; retry after the `Retry-After` header’s seconds (the next minute).',
   },
   SUPPRESSION_NOT_FOUND: {
     status: 404,

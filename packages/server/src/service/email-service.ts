@@ -210,20 +210,20 @@ export class EmailService {
   }
 
   /**
-   * At most `perMinute` messages per account in any 60 s, counted in the database so the limit
-   * holds across processes (two requests at the same instant may both pass the last slot).
+   * At most `perMinute` messages per account in each clock minute, counted in the database so
+   * the limit holds across processes, at the cost of one upsert whatever the volume.
    */
   private async checkRate(accountId: string): Promise<void> {
     const now = this.now();
+    const windowStart = now - (now % 60_000);
     const { perMinute } = this.options.limits;
-    const recent = await this.options.emails.acceptedSince(accountId, now - 60_000, perMinute);
-    if (recent.length < perMinute) return;
+    const count = await this.options.emails.countSubmission(accountId, windowStart);
+    if (count <= perMinute) return;
     const error = new ApiError(
       'ACCOUNT_SENDING_RATE',
-      `the account submitted ${perMinute} messages in the last minute; at most ${perMinute}`,
+      `the account submitted ${perMinute} messages this minute; at most ${perMinute}`,
     );
-    // The oldest of the last `perMinute` leaves the window first.
-    error.retryAfter = Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
+    error.retryAfter = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
     throw error;
   }
 }

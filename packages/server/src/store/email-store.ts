@@ -111,19 +111,22 @@ export class EmailStore {
   }
 
   /**
-   * Acceptance times of the account's messages since `since`, the most recent `limit`, oldest
-   * first: enough to tell whether the rate limit is reached and when a slot frees.
+   * Count one submission in the account's current minute (`windowStart`) and return the count
+   * so far: one upsert on one row per account, atomic across processes, whatever the volume.
    */
-  async acceptedSince(accountId: string, since: number, limit: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('emails')
-      .select('created_at')
-      .where('account_id', '=', accountId)
-      .where('created_at', '>', since)
-      .orderBy('created_at', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => Number(r.created_at)).reverse();
+  async countSubmission(accountId: string, windowStart: number): Promise<number> {
+    const row = await this.db
+      .insertInto('email_rate')
+      .values({ account_id: accountId, window_start: windowStart, count: 1 })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          count: sql`case when email_rate.window_start = excluded.window_start then email_rate.count + 1 else 1 end`,
+          window_start: sql`excluded.window_start`,
+        }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** The message accepted earlier under this idempotency key, if any. */

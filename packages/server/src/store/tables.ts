@@ -229,6 +229,14 @@ export interface SuppressionsTable {
   created_at: number;
 }
 
+/** An account's sending count in its current minute. */
+export interface EmailRateTable {
+  account_id: string;
+  /** The minute's start, ms. */
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -248,6 +256,7 @@ export interface Database {
   email_recipients: EmailRecipientsTable;
   email_events: EmailEventsTable;
   suppressions: SuppressionsTable;
+  email_rate: EmailRateTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

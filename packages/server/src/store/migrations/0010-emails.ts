@@ -13,6 +13,7 @@ import { type Kysely, sql } from 'kysely';
  * - `email_events`: each attempt's outcome per recipient (SMTP code and text, MX host).
  * - `suppressions`: hard-bounced addresses per account; later sends to them are refused per
  *   recipient.
+ * - `email_rate`: each account's messages in the current minute (`MAX_EMAILS_PER_MINUTE`).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -82,6 +83,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('email_events_email').on('email_events').columns(['email_id', 'at']).execute();
+
+  // The per-account sending rate: one row per account, its current minute and its count.
+  await db.schema
+    .createTable('email_rate')
+    .addColumn('account_id', 'text', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
+    .addColumn('window_start', 'bigint', (c) => c.notNull())
+    .addColumn('count', 'integer', (c) => c.notNull())
+    .execute();
 
   await db.schema
     .createTable('suppressions')
