@@ -26,7 +26,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { type PostfixServer, startPostfix } from '../src/test-support/postfix.js';
 import { startPostgres } from '../src/test-support/postgres.js';
-import { eachBody, fmt, load, row, startNode } from './support.js';
+import { callOf, eachBody, fmt, load, row, startNode } from './support.js';
 
 const ACCEPT_SECONDS = 10;
 const DELIVERIES = 2_000;
@@ -262,18 +262,4 @@ async function withServer(env: Record<string, string>, fn: (server: RunningServe
   } finally {
     await server.close();
   }
-}
-
-/** A JSON call to `server` with `key` that throws on a non-2xx answer. */
-function callOf(server: RunningServer, key: string) {
-  return async (method: string, route: string, body: unknown): Promise<any> => {
-    const res = await fetch(`${server.url}${route}`, {
-      method,
-      headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${JSON.stringify(json)}`);
-    return json.data ?? json;
-  };
 }

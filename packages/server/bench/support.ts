@@ -196,3 +196,17 @@ export const fmt = (n: number, digits = 0) =>
 export function row(label: string, r: LoadResult): string {
   return `${label.padEnd(38)} ${fmt(r.rps).padStart(8)} req/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   non-2xx ${r.non2xx}  errors ${r.errors}`;
 }
+
+/** A JSON call to a server at `url` with `key` that throws on a non-2xx answer; the `data`, or the whole body. */
+export function callOf(server: { url: string }, key: string) {
+  return async (method: string, route: string, body: unknown): Promise<any> => {
+    const res = await fetch(`${server.url}${route}`, {
+      method,
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${JSON.stringify(json)}`);
+    return json.data ?? json;
+  };
+}

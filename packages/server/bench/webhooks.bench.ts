@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { generateApiKey } from '../src/domain/api-key.js';
-import { type RunningServer, startServer } from '../src/server.js';
+import { startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
-import { fmt } from './support.js';
+import { callOf, fmt } from './support.js';
 
 const EVENTS = 5_000;
 const LATENCY_DOMAINS = 400;
@@ -149,18 +149,4 @@ async function latency(
   } finally {
     await server.close();
   }
-}
-
-/** A JSON call to `server` with `key` that throws on a non-2xx answer. */
-function callOf(server: RunningServer, key: string) {
-  return async (method: string, route: string, body: unknown): Promise<any> => {
-    const res = await fetch(`${server.url}${route}`, {
-      method,
-      headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${JSON.stringify(json)}`);
-    return json.data ?? json;
-  };
 }

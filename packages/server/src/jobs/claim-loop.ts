@@ -4,21 +4,18 @@
  * once; a nudge (new work written by this process) runs a tick now, or right after the
  * running one, whose claim may have missed the new work. Ticks never overlap.
  */
-export interface ClaimLoopOptions {
-  intervalMs: number;
-  /** One tick: claim and attempt; resolves to whether more work is probably due now. */
-  tick: () => Promise<boolean>;
-  onError?: (error: unknown) => void;
-}
-
-export class ClaimLoop {
+export abstract class ClaimLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private stopped = true;
+  /** True until `start()`, and again from `stop()` on. */
+  protected stopped = true;
   /** A nudge came during the running tick. */
   private again = false;
 
-  constructor(private readonly options: ClaimLoopOptions) {}
+  constructor(private readonly loop: { intervalMs: number; onError?: (error: unknown) => void }) {}
+
+  /** One tick: claim and attempt; resolves to whether more work is probably due now. */
+  protected abstract tick(): Promise<boolean>;
 
   start(): void {
     if (!this.stopped) return;
@@ -26,6 +23,7 @@ export class ClaimLoop {
     this.schedule(0);
   }
 
+  /** Work now (this process just wrote some) instead of at the next tick. */
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
@@ -53,10 +51,10 @@ export class ClaimLoop {
     this.again = false;
     let more = false;
     try {
-      more = await this.options.tick();
+      more = await this.tick();
     } catch (error) {
-      this.options.onError?.(error);
+      this.loop.onError?.(error);
     }
-    if (!this.stopped) this.schedule(more || this.again ? 0 : this.options.intervalMs);
+    if (!this.stopped) this.schedule(more || this.again ? 0 : this.loop.intervalMs);
   }
 }

@@ -32,31 +32,12 @@ export interface EmailSenderOptions {
   onError?: (error: unknown) => void;
 }
 
-export class EmailSender {
-  private readonly loop: ClaimLoop;
-
+export class EmailSender extends ClaimLoop {
   constructor(private readonly options: EmailSenderOptions) {
-    this.loop = new ClaimLoop({
-      intervalMs: options.intervalMs,
-      tick: () => this.tick(),
-      ...(options.onError && { onError: options.onError }),
-    });
+    super(options);
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Send now (a message was just accepted) instead of at the next tick. */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  private async tick(): Promise<boolean> {
+  protected async tick(): Promise<boolean> {
     const { store, batchSize, leaseMs } = this.options;
     const now = this.options.now ?? Date.now;
     const claimed = await store.claimDue(now(), batchSize, leaseMs);

@@ -35,37 +35,15 @@ export interface DelivererOptions {
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5_000;
 
-export class WebhookDeliverer {
-  private readonly loop: ClaimLoop;
+export class WebhookDeliverer extends ClaimLoop {
   /** When this process last deleted old events; hourly is enough. */
   private prunedAt = 0;
-  private stopped = false;
 
   constructor(private readonly options: DelivererOptions) {
-    this.loop = new ClaimLoop({
-      intervalMs: options.intervalMs,
-      tick: () => this.tick(),
-      ...(options.onError && { onError: options.onError }),
-    });
+    super(options);
   }
 
-  start(): void {
-    this.stopped = false;
-    this.loop.start();
-  }
-
-  /** Deliver now (e.g. right after a change wrote events) instead of at the next tick. */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  /** Stop ticking and wait for the attempts under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop.stop();
-  }
-
-  private async tick(): Promise<boolean> {
+  protected async tick(): Promise<boolean> {
     const { store, batchSize, leaseMs } = this.options;
     const now = this.options.now ?? Date.now;
     const claimed = await store.claimDue(now(), batchSize, leaseMs);

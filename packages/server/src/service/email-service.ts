@@ -11,27 +11,13 @@ import type { SendingConfig } from '../config.js';
 import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
 import { composeMessage } from '../email/compose.js';
 import { checkHeaders } from '../email/headers.js';
+import type { SendEmailInput } from '../email/schemas.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { ApiError } from '../errors.js';
 import { type EmailStore, IdempotencyConflict, type StoredEmail } from '../store/email-store.js';
 import { newId } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import type { TemplateService } from './template-service.js';
-
-export interface SendEmailInput {
-  from: string;
-  to: string[];
-  cc?: string[];
-  bcc?: string[];
-  replyTo?: string | string[];
-  subject: string;
-  html?: string;
-  text?: string;
-  templateId?: string;
-  variables?: Record<string, unknown>;
-  headers?: Record<string, string>;
-  tags?: { name: string; value: string }[];
-}
 
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'deferred' | 'bounced' | 'failed';
 

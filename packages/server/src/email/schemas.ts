@@ -1,0 +1,130 @@
+/**
+ * The sending shapes (issue 21), written once with TypeBox: the request body, the message as
+ * `GET /api/public/emails/{id}` answers it, and a suppression. The route validates and
+ * documents with them; the service's input type derives from them. Layer-neutral, as
+ * `webhook/schemas.ts`.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+
+const addresses = (description: string) =>
+  Type.Array(Type.String({ maxLength: 512 }), { maxItems: 1000, description });
+
+export const SendEmailBodySchema = Type.Object(
+  {
+    from: Type.String({
+      maxLength: 512,
+      description: 'An address on a verified domain of this account, e.g. `Ann <ann@mail.example.com>`.',
+      examples: ['Ann <ann@mail.example.com>'],
+    }),
+    to: Type.Array(Type.String({ maxLength: 512 }), {
+      minItems: 1,
+      maxItems: 1000,
+      examples: [['bob@example.org']],
+    }),
+    cc: Type.Optional(addresses('Copied recipients, shown in the `Cc` header.')),
+    bcc: Type.Optional(addresses('Blind copies: in the SMTP envelope only, never in a header.')),
+    replyTo: Type.Optional(Type.Union([Type.String({ maxLength: 512 }), addresses('Reply-To addresses.')])),
+    subject: Type.String({ maxLength: 998, examples: ['Your receipt'] }),
+    html: Type.Optional(Type.String({ description: 'The HTML body; give this or `templateId`.' })),
+    text: Type.Optional(
+      Type.String({
+        description:
+          'The plain-text body. Default: the editor’s plain-text rendering of the template, or a text rendering of `html`.',
+      }),
+    ),
+    templateId: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: 'A stored template, rendered by the editor’s own renderer.',
+      }),
+    ),
+    variables: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Merge variables for `templateId`.' }),
+    ),
+    headers: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'Extra header fields (not those the service sets: From, To, Subject, Date, Message-ID…).',
+      }),
+    ),
+    tags: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { name: Type.String({ maxLength: 256 }), value: Type.String({ maxLength: 256 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 50 },
+      ),
+    ),
+  },
+  { $id: 'SendEmailBody', additionalProperties: false },
+);
+
+const recipientStatus = Type.Union(
+  ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed', 'suppressed'].map((s) => Type.Literal(s)),
+);
+
+export const EmailSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union(
+      ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed'].map((s) => Type.Literal(s)),
+      {
+        description:
+          '`queued` (no attempt yet), `sending`, `deferred` (a recipient waits for a retry), `sent` (every recipient accepted by the next hop, or some and the rest refused), `bounced` (every recipient refused), `failed` (none could be sent).',
+      },
+    ),
+    from: Type.String(),
+    subject: Type.String(),
+    tags: Type.Array(
+      Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }),
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    recipients: Type.Array(
+      Type.Object(
+        {
+          address: Type.String(),
+          kind: Type.Union([Type.Literal('to'), Type.Literal('cc'), Type.Literal('bcc')]),
+          status: recipientStatus,
+          attempts: Type.Integer(),
+          nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+          events: Type.Array(
+            Type.Object(
+              {
+                type: Type.Union(
+                  ['sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed'].map((s) =>
+                    Type.Literal(s),
+                  ),
+                ),
+                smtpCode: Type.Union([Type.Integer(), Type.Null()]),
+                smtpText: Type.Union([Type.String(), Type.Null()]),
+                mxHost: Type.Union([Type.String(), Type.Null()]),
+                at: Type.String({ format: 'date-time' }),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'Email', additionalProperties: false },
+);
+
+export const SuppressionSchema = Type.Object(
+  {
+    address: Type.String(),
+    reason: Type.String({
+      description: 'The refusal that put it here (SMTP code and text), or `unsubscribed`.',
+    }),
+    emailId: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Suppression', additionalProperties: false },
+);
+
+/** Registered with Fastify under their `$id` and published as OpenAPI components. */
+export const EMAIL_SCHEMAS = [SendEmailBodySchema, EmailSchema, SuppressionSchema];
+
+export type SendEmailInput = Static<typeof SendEmailBodySchema>;
