@@ -273,6 +273,21 @@ test('a stored template is rendered with its variables by the editor’s rendere
   assert.match(parsed.text!, /Track it: https:\/\/shop\.example\/track\?o=A-7/);
 });
 
+test('a line break in the subject cannot add a header: it stays one line, and nobody else gets the mail', async () => {
+  const { mx, send, emailWhen } = world;
+  const before = (await mx.messages()).length;
+  const queued = await send({ to: ['inj@recipient.test'], subject: 'Hi\r\nBcc: victim@recipient.test' });
+  await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+  const delivered = (await mx.waitForMessages(before + 1)).slice(before);
+  assert.deepEqual(
+    delivered.map((m) => m.recipient),
+    ['inj@recipient.test'],
+  );
+  const head = delivered[0]!.raw.toString('utf8').split('\r\n\r\n')[0]!;
+  assert.doesNotMatch(head, /^Bcc:/im);
+  assert.match(head, /^Subject: Hi Bcc: victim@recipient\.test$/m);
+});
+
 test('a domain without MX gets mail at its own address; a null MX bounces at once', async () => {
   const { mx, send, emailWhen } = world;
   const before = (await mx.messages()).length;
