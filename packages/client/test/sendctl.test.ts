@@ -1,6 +1,9 @@
 /** sendctl run as a user runs it: a child process against the real server and a real BIND. */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BindServer, startBind } from '../../server/src/test-support/bind.js';
@@ -348,6 +351,120 @@ describe('sendctl webhooks', () => {
       assert.match(result.stderr, /limited to templates, images .*\(AUTH_SCOPE, HTTP 403\)/);
       assert.equal(result.stdout, '');
     }
+  });
+});
+
+describe('sendctl emails and suppressions', () => {
+  test('send --html-file queues from a verified domain, once per idempotency key; get lists the recipient', async () => {
+    // an account of its own, so that its suppression list is its own
+    const own = { SERVICE_API_KEY: (await t.createKey({ name: 'emails' })).key };
+    const added = JSON.parse((await sendctl(['domains', 'add', 'send.cli.test', '--json'], own)).stdout);
+    for (const record of added[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    const waited = await sendctl(
+      ['domains', 'wait', 'send.cli.test', '--interval', '100ms', '--timeout', '10s'],
+      own,
+    );
+    assert.equal(waited.code, 0, waited.stderr);
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'sendctl-'));
+    const html = path.join(dir, 'receipt.html');
+    writeFileSync(html, '<p>Thank you!</p>');
+    const message = ['--from', 'Shop <hi@send.cli.test>', '--to', 'ann@example.org', '--subject', 'Hi'];
+    const args = ['emails', 'send', ...message, '--html-file', html, '--idempotency-key', 'cli-1'];
+    const sent = await sendctl(args, own);
+    assert.equal(sent.code, 0, sent.stderr);
+    const id = /^(eml_\w+) queued$/.exec(sent.stdout.trim())?.[1];
+    assert.ok(id, sent.stdout);
+    const again = await sendctl([...args, '--json'], own);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout), { id, status: 'queued' });
+
+    const got = await sendctl(['emails', 'get', id], own);
+    assert.equal(got.code, 0, got.stderr);
+    assert.match(got.stdout, new RegExp(`^${id}  \\w+  from hi@send\\.cli\\.test  "Hi"  created \\d{4}-`));
+    assert.match(got.stdout, /^ADDRESS\s+KIND\s+STATUS\s+ATTEMPTS\s+LAST ANSWER\s+NEXT ATTEMPT$/m);
+    assert.match(got.stdout, /^ann@example\.org\s+to\s+\w+\s+\d+\s+/m);
+    const json = JSON.parse((await sendctl(['emails', 'get', id, '--json'], own)).stdout);
+    assert.deepEqual(
+      json.recipients.map((r: { address: string; kind: string }) => [r.address, r.kind]),
+      [['ann@example.org', 'to']],
+    );
+
+    const unverified = await sendctl(
+      ['emails', 'send', ...message, '--from', 'hi@unverified.cli.test', '--html-file', html],
+      own,
+    );
+    assert.equal(unverified.code, 4);
+    assert.match(
+      unverified.stderr,
+      /^emails send: unverified\.cli\.test is not a registered domain.*\(EMAIL_FROM_NOT_VERIFIED\)$/m,
+    );
+    assert.equal(unverified.stdout, '');
+    const unknown = await sendctl(['emails', 'get', 'eml_nope'], own);
+    assert.equal(unknown.code, 4);
+    assert.match(unknown.stderr, /^eml_nope: this account has no email eml_nope \(EMAIL_NOT_FOUND\)$/m);
+
+    const none = await sendctl(['suppressions', 'list'], own);
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stdout.trim(), 'no suppressions');
+    assert.deepEqual(
+      JSON.parse((await sendctl(['suppressions', 'list', '--after', 'a@example.org', '--json'], own)).stdout),
+      [],
+    );
+    const rm = await sendctl(['suppressions', 'rm', 'nobody@example.org'], own);
+    assert.equal(rm.code, 4);
+    assert.match(
+      rm.stderr,
+      /^nobody@example\.org: nobody@example\.org is not on this account's suppression list \(SUPPRESSION_NOT_FOUND\)$/m,
+    );
+  });
+
+  test('usage mistakes, a missing or unreadable file among them, exit 2 before any request', async () => {
+    // the server named cannot be reached: a request would exit 1
+    const down = { SERVICE_URL: 'http://127.0.0.1:9' };
+    const dir = mkdtempSync(path.join(tmpdir(), 'sendctl-'));
+    const html = path.join(dir, 'body.html');
+    writeFileSync(html, '<p>Hi</p>');
+    const message = ['--from', 'hi@send.cli.test', '--to', 'ann@example.org', '--subject', 'Hi'];
+    for (const [args, reason] of [
+      [
+        ['emails', 'send', ...message, '--html-file', path.join(dir, 'missing.html')],
+        /--html-file .*missing\.html: cannot read it \(ENOENT\)/,
+      ],
+      [['emails', 'send', ...message, '--html-file', dir], /--html-file .*: cannot read it \(EISDIR\)/],
+      [
+        ['emails', 'send', ...message, '--html-file', html, '--text-file', path.join(dir, 'no.txt')],
+        /--text-file .*no\.txt: cannot read it/,
+      ],
+      [['emails', 'send', ...message], /exactly one of --html-file and --template/],
+      [
+        ['emails', 'send', ...message, '--html-file', html, '--template', 'tpl_x'],
+        /exactly one of --html-file and --template/,
+      ],
+      [
+        ['emails', 'send', '--to', 'ann@example.org', '--subject', 'Hi', '--html-file', html],
+        /needs --from, --to and --subject/,
+      ],
+      [
+        ['emails', 'send', ...message, '--template', 'tpl_x', '--var', 'name'],
+        /--var "name" is not name=value/,
+      ],
+      [
+        ['emails', 'send', ...message, '--html-file', html, '--var', 'a=b'],
+        /--var sets a variable of --template/,
+      ],
+      [['emails', 'get'], /emails get needs <id>/],
+      [['emails', 'frob'], /unknown command "emails frob"/],
+      [['suppressions', 'list', 'extra'], /suppressions list takes no arguments/],
+      [['suppressions', 'rm'], /suppressions rm needs <address>/],
+    ] as const) {
+      const result = await sendctl([...args], down);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, reason);
+      assert.match(result.stderr, /usage: sendctl/);
+    }
+    assert.match((await sendctl(['--help'])).stdout, /emails send --from <addr> --to <addr>/);
   });
 });
 

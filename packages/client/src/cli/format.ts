@@ -1,5 +1,13 @@
 /** Text output of sendctl: tables and zone-file lines. Pure. */
-import type { CreatedWebhook, DnsRecord, DomainResult, WebhookDelivery, WebhookEndpoint } from '../client.js';
+import type {
+  CreatedWebhook,
+  DnsRecord,
+  DomainResult,
+  Email,
+  Suppression,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../client.js';
 
 /** Columns padded to their widest cell. */
 export function table(header: string[], rows: string[][]): string {
@@ -162,4 +170,40 @@ export function deliveryRow(delivery: WebhookDelivery): string[] {
 /** One line per delivery whose last attempt failed, with the reason (too long for the table). */
 export function deliveryErrors(deliveries: readonly WebhookDelivery[]): string[] {
   return deliveries.filter((d) => d.lastError !== null).map((d) => `  ${d.id}: ${d.lastError}`);
+}
+
+/** The line above the recipients in `emails get`: the message's status, what and when. */
+export function emailLine(email: Email): string {
+  return `${email.id}  ${email.status}  from ${email.from}  "${email.subject}"  created ${email.createdAt}`;
+}
+
+export const RECIPIENT_HEADER = ['ADDRESS', 'KIND', 'STATUS', 'ATTEMPTS', 'LAST ANSWER', 'NEXT ATTEMPT'];
+
+/**
+ * A recipient as `emails get` shows it. LAST ANSWER is its last event's SMTP code and text, or
+ * the event's type when no server answered (a suppressed address); `-` before any attempt.
+ */
+export function recipientRow(recipient: Email['recipients'][number]): string[] {
+  const last = recipient.events.at(-1);
+  const answer =
+    last === undefined
+      ? '-'
+      : last.smtpCode === null && last.smtpText === null
+        ? last.type
+        : [last.smtpCode, last.smtpText].filter((part) => part !== null).join(' ');
+  return [
+    recipient.address,
+    recipient.kind,
+    recipient.status,
+    String(recipient.attempts),
+    answer,
+    recipient.nextAttemptAt ?? '-',
+  ];
+}
+
+export const SUPPRESSION_HEADER = ['ADDRESS', 'REASON', 'EMAIL', 'SINCE'];
+
+/** A suppressed address as `suppressions list` shows it, with the message that was refused. */
+export function suppressionRow(suppression: Suppression): string[] {
+  return [suppression.address, suppression.reason, suppression.emailId ?? '-', suppression.createdAt];
 }

@@ -1,18 +1,21 @@
 /**
  * `sendctl`: the sending-domain service from a shell, on the typed client: the `domains`
- * commands here, the `webhooks` commands in `webhooks.ts`.
+ * commands here, the `webhooks` commands in `webhooks.ts`, the `emails` and `suppressions`
+ * commands in `emails.ts`.
  *
  * Configuration: `--url` / `SERVICE_URL` (default http://127.0.0.1:3000) and `--key` /
  * `SERVICE_API_KEY`. `--json` prints machine-readable results.
  *
  * Exit codes (`EXIT`): 0 success; 1 the request failed (network, auth — 401 or 403 —, rate
  * limit…); 2 usage error; 3 `domains wait` timed out; 4 some items failed (invalid or unknown
- * domains, a refused webhook URL, an unknown webhook or delivery id). `domains wait` follows the
+ * domains, a refused webhook URL, an unknown webhook or delivery id, a message the API refuses
+ * as given, an unknown email id or suppressed address). `domains wait` follows the
  * same split: a refused key is 1, an unregistered name is 4.
  */
 import { parseArgs } from 'node:util';
 import { type DomainEnvelope, type DomainResult, ServiceClient } from '../client.js';
 import { ItemFailedError, ServiceApiError, VerificationTimeoutError } from '../errors.js';
+import { EMAILS_USAGE, emails, suppressions } from './emails.js';
 import {
   bindLines,
   parseDuration,
@@ -38,6 +41,7 @@ const USAGE = `usage: sendctl <command> [options]
   domains history <domain>                                 status changes, newest first
   domains remove <domain…>                                 delete registrations
 ${WEBHOOKS_USAGE}
+${EMAILS_USAGE}
   keys …, dkim …                                           server-side commands (run on the server's machine)
 
 options: --url URL (SERVICE_URL), --key KEY (SERVICE_API_KEY), --json, --help`;
@@ -50,6 +54,19 @@ const OPTIONS = {
   timeout: { type: 'string' },
   interval: { type: 'string' },
   events: { type: 'string' },
+  // emails send; suppressions list
+  from: { type: 'string' },
+  to: { type: 'string', multiple: true },
+  cc: { type: 'string', multiple: true },
+  bcc: { type: 'string', multiple: true },
+  'reply-to': { type: 'string', multiple: true },
+  subject: { type: 'string' },
+  'html-file': { type: 'string' },
+  'text-file': { type: 'string' },
+  template: { type: 'string' },
+  var: { type: 'string', multiple: true },
+  'idempotency-key': { type: 'string' },
+  after: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   // Server-side commands' own options pass through.
@@ -77,7 +94,8 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
   }
   try {
     const [group, command, ...args] = positionals;
-    if (group !== 'domains' && group !== 'webhooks') throw new UsageError(`unknown command "${group}"`);
+    if (!['domains', 'webhooks', 'emails', 'suppressions'].includes(group!))
+      throw new UsageError(`unknown command "${group}"`);
     const url = values.url ?? io.env.SERVICE_URL ?? 'http://127.0.0.1:3000';
     const key = values.key ?? io.env.SERVICE_API_KEY;
     if (!key) throw new UsageError('no API key: pass --key or set SERVICE_API_KEY');
@@ -85,6 +103,24 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
     const json = values.json === true;
     if (group === 'webhooks')
       return await webhooks(client, command, args, { events: values.events, json }, io);
+    if (group === 'emails') {
+      const send = {
+        from: values.from,
+        to: values.to,
+        cc: values.cc,
+        bcc: values.bcc,
+        replyTo: values['reply-to'],
+        subject: values.subject,
+        htmlFile: values['html-file'],
+        textFile: values['text-file'],
+        template: values.template,
+        vars: values.var,
+        idempotencyKey: values['idempotency-key'],
+      };
+      return await emails(client, command, args, { ...send, json }, io);
+    }
+    if (group === 'suppressions')
+      return await suppressions(client, command, args, { after: values.after, json }, io);
     switch (command) {
       case 'add':
         return await add(client, args, values.type, json, io);

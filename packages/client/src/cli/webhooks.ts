@@ -5,7 +5,7 @@
  * not call, an unknown endpoint or delivery id — exits 4, as an unknown domain does.
  */
 import type { ServiceClient, WebhookEventType } from '../client.js';
-import { type ApiErrorCode, ServiceApiError } from '../errors.js';
+import type { ApiErrorCode } from '../errors.js';
 import {
   createdWebhookLines,
   DELIVERY_HEADER,
@@ -15,7 +15,7 @@ import {
   WEBHOOK_HEADER,
   webhookRow,
 } from './format.js';
-import { EXIT, type Io, UsageError } from './io.js';
+import { EXIT, exactly, type Io, itemRequest, UsageError } from './io.js';
 
 /**
  * What each event means. A record keyed by the API's event type, so an event type the API adds
@@ -92,15 +92,15 @@ export async function webhooks(
   const print = (data: unknown, text: () => string) => io.out(json ? JSON.stringify(data, null, 2) : text());
   switch (command) {
     case 'add': {
-      const [url] = exactly(args, ['<url>'], 'add');
+      const [url] = exactly(args, ['<url>'], 'webhooks add');
       const events = options.events === undefined ? undefined : parseEvents(options.events);
-      return itemRequest(url, io, async () => {
+      return itemRequest(ITEM_CODES, url, io, async () => {
         const created = await client.createWebhook({ url, ...(events && { events }) });
         print(created, () => createdWebhookLines(created).join('\n'));
       });
     }
     case 'list': {
-      exactly(args, [], 'list');
+      exactly(args, [], 'webhooks list');
       const endpoints = await client.listWebhooks();
       print(endpoints, () =>
         endpoints.length === 0 ? 'no webhooks' : table(WEBHOOK_HEADER, endpoints.map(webhookRow)),
@@ -108,8 +108,8 @@ export async function webhooks(
       return EXIT.ok;
     }
     case 'deliveries': {
-      const [id] = exactly(args, ['<id>'], 'deliveries');
-      return itemRequest(id, io, async () => {
+      const [id] = exactly(args, ['<id>'], 'webhooks deliveries');
+      return itemRequest(ITEM_CODES, id, io, async () => {
         const deliveries = await client.webhookDeliveries(id);
         print(deliveries, () => {
           if (deliveries.length === 0) return 'no deliveries yet';
@@ -120,8 +120,8 @@ export async function webhooks(
       });
     }
     case 'retry': {
-      const [id, deliveryId] = exactly(args, ['<id>', '<deliveryId>'], 'retry');
-      return itemRequest(deliveryId, io, async () => {
+      const [id, deliveryId] = exactly(args, ['<id>', '<deliveryId>'], 'webhooks retry');
+      return itemRequest(ITEM_CODES, deliveryId, io, async () => {
         const delivery = await client.retryWebhookDelivery(id, deliveryId);
         print(
           delivery,
@@ -131,52 +131,21 @@ export async function webhooks(
       });
     }
     case 'enable': {
-      const [id] = exactly(args, ['<id>'], 'enable');
-      return itemRequest(id, io, async () => {
+      const [id] = exactly(args, ['<id>'], 'webhooks enable');
+      return itemRequest(ITEM_CODES, id, io, async () => {
         const endpoint = await client.enableWebhook(id);
         print(endpoint, () => `enabled ${endpoint.id} (${endpoint.url}): its deliveries resume`);
       });
     }
     case 'rm':
     case 'remove': {
-      const [id] = exactly(args, ['<id>'], command);
-      return itemRequest(id, io, async () => {
+      const [id] = exactly(args, ['<id>'], `webhooks ${command}`);
+      return itemRequest(ITEM_CODES, id, io, async () => {
         const removed = await client.deleteWebhook(id);
         print(removed, () => `deleted ${removed.id}`);
       });
     }
     default:
       throw new UsageError(`unknown command "webhooks ${command ?? ''}"`);
-  }
-}
-
-/** `args`, once there are as many as `names` says (the names explain the mistake otherwise). */
-function exactly<const Names extends readonly string[]>(
-  args: string[],
-  names: Names,
-  command: string,
-): { [K in keyof Names]: string } {
-  if (args.length !== names.length) {
-    throw new UsageError(
-      names.length === 0
-        ? `webhooks ${command} takes no arguments`
-        : `webhooks ${command} needs ${names.join(' ')}`,
-    );
-  }
-  return args as { [K in keyof Names]: string };
-}
-
-/**
- * Runs `request`: 0 when it succeeds; 4 with `subject: message (CODE)` on stderr when the API
- * refuses the URL or id given. Any other failure (key refused, rate limit, network) is thrown: 1.
- */
-async function itemRequest(subject: string, io: Io, request: () => Promise<void>): Promise<number> {
-  try {
-    await request();
-    return EXIT.ok;
-  } catch (error) {
-    if (!(error instanceof ServiceApiError && ITEM_CODES.has(error.code))) throw error;
-    io.err(`${subject}: ${error.message} (${error.code})`);
-    return EXIT.itemsFailed;
   }
 }
