@@ -1,10 +1,11 @@
 /**
  * The loop of a queue worker (webhook deliveries, outgoing mail): every `intervalMs` it runs a
- * tick that claims due work and attempts it; a tick that filled its batch runs the next one at
- * once; a nudge (new work written by this process) runs a tick now, or right after the
- * running one, whose claim may have missed the new work. Ticks never overlap.
+ * tick that claims up to `batchSize` due items and attempts them at once, each failure reported
+ * alone; a tick that filled its batch runs the next one at once; a nudge (new work written by
+ * this process) runs a tick now, or right after the running one, whose claim may have missed
+ * the new work. Ticks never overlap.
  */
-export abstract class ClaimLoop {
+export abstract class ClaimLoop<Item> {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   /** True until `start()`, and again from `stop()` on. */
@@ -12,10 +13,29 @@ export abstract class ClaimLoop {
   /** A nudge came during the running tick. */
   private again = false;
 
-  constructor(private readonly loop: { intervalMs: number; onError?: (error: unknown) => void }) {}
+  constructor(
+    private readonly loop: { intervalMs: number; batchSize: number; onError?: (error: unknown) => void },
+  ) {}
+
+  /** Claim up to `limit` due items for this process. */
+  protected abstract claim(limit: number): Promise<Item[]>;
+  /** Attempt one claimed item and record what happened. */
+  protected abstract attempt(item: Item): Promise<void>;
+  /** Housekeeping after each tick's attempts (its failures are reported, never thrown on). */
+  protected async afterTick(): Promise<void> {}
+
+  /** Report a failure that is no attempt's outcome (a database error, a bug). */
+  protected reportError(error: unknown): void {
+    this.loop.onError?.(error);
+  }
 
   /** One tick: claim and attempt; resolves to whether more work is probably due now. */
-  protected abstract tick(): Promise<boolean>;
+  private async tick(): Promise<boolean> {
+    const claimed = await this.claim(this.loop.batchSize);
+    await Promise.all(claimed.map((item) => this.attempt(item).catch((error) => this.reportError(error))));
+    await this.afterTick().catch((error) => this.reportError(error));
+    return claimed.length === this.loop.batchSize;
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -53,7 +73,7 @@ export abstract class ClaimLoop {
     try {
       more = await this.tick();
     } catch (error) {
-      this.loop.onError?.(error);
+      this.reportError(error);
     }
     if (!this.stopped) this.schedule(more || this.again ? 0 : this.loop.intervalMs);
   }

@@ -32,22 +32,17 @@ export interface EmailSenderOptions {
   onError?: (error: unknown) => void;
 }
 
-export class EmailSender extends ClaimLoop {
+export class EmailSender extends ClaimLoop<ClaimedRecipient> {
   constructor(private readonly options: EmailSenderOptions) {
     super(options);
   }
 
-  protected async tick(): Promise<boolean> {
-    const { store, batchSize, leaseMs } = this.options;
+  protected claim(limit: number): Promise<ClaimedRecipient[]> {
     const now = this.options.now ?? Date.now;
-    const claimed = await store.claimDue(now(), batchSize, leaseMs);
-    await Promise.all(
-      claimed.map((claim) => this.attempt(claim).catch((error: unknown) => this.options.onError?.(error))),
-    );
-    return claimed.length === batchSize;
+    return this.options.store.claimDue(now(), limit, this.options.leaseMs);
   }
 
-  private async attempt(claim: ClaimedRecipient): Promise<void> {
+  protected async attempt(claim: ClaimedRecipient): Promise<void> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const outcome = await this.outcomeOf(claim).catch((error: unknown): AttemptOutcome => {

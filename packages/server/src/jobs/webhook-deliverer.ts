@@ -35,7 +35,7 @@ export interface DelivererOptions {
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5_000;
 
-export class WebhookDeliverer extends ClaimLoop {
+export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
   /** When this process last deleted old events; hourly is enough. */
   private prunedAt = 0;
 
@@ -43,15 +43,14 @@ export class WebhookDeliverer extends ClaimLoop {
     super(options);
   }
 
-  protected async tick(): Promise<boolean> {
-    const { store, batchSize, leaseMs } = this.options;
+  protected claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.options.now ?? Date.now;
-    const claimed = await store.claimDue(now(), batchSize, leaseMs);
-    await Promise.all(
-      claimed.map((claim) => this.attempt(claim).catch((error: unknown) => this.options.onError?.(error))),
-    );
-    await this.pruneHourly(now()).catch((error: unknown) => this.options.onError?.(error));
-    return claimed.length === batchSize;
+    return this.options.store.claimDue(now(), limit, this.options.leaseMs);
+  }
+
+  protected override afterTick(): Promise<void> {
+    const now = this.options.now ?? Date.now;
+    return this.pruneHourly(now());
   }
 
   /**
@@ -67,7 +66,7 @@ export class WebhookDeliverer extends ClaimLoop {
   }
 
   /** One signed attempt of a claimed delivery, recorded. */
-  private async attempt(claim: ClaimedDelivery): Promise<void> {
+  protected async attempt(claim: ClaimedDelivery): Promise<void> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const { event, endpoint } = claim;
