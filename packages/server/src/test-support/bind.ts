@@ -17,7 +17,13 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findFreeTcpPort, PortTakenError, terminate, withParentDeathSignal } from './child-process.js';
+import {
+  findFreeTcpPort,
+  PortTakenError,
+  terminate,
+  watchDaemon,
+  withParentDeathSignal,
+} from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
 
 /** Options of {@link startBind}. */
@@ -269,19 +275,14 @@ class PrivateBind implements BindServer {
     );
     closeSync(stderr);
     this.child = child;
-    let exit: string | undefined;
-    child.once('error', (error) => (exit = error.message));
-    child.once('exit', (code, signal) => {
-      exit ??= `exit code ${code ?? signal}`;
+    const exit = watchDaemon(child, () => {
       if (this.child === child) this.child = undefined;
     });
-    // A forgotten close() must not keep the test process alive; the exit guard still kills named.
-    child.unref();
 
     const deadline = Date.now() + START_TIMEOUT_MS;
     let halfUpSince: number | undefined;
     for (;;) {
-      if (exit !== undefined) throw new Error(`named failed to start (${exit}):\n${this.diagnostics()}`);
+      if (exit() !== undefined) throw new Error(`named failed to start (${exit()}):\n${this.diagnostics()}`);
       let state = await this.probe();
       if (state === 'ready') return;
       // named binds UDP and TCP together; when only one answers for long, something took the

@@ -58,3 +58,19 @@ export async function terminate(
   await exited;
   clearTimeout(timer);
 }
+
+/**
+ * Follow a daemon a test started: the function returned says why it stopped (`undefined` while
+ * it runs); `onGone` runs when it exits. Unreferenced, so a forgotten stop does not keep the
+ * test process alive (the exit guard still stops the daemon).
+ */
+export function watchDaemon(child: ChildProcess, onGone: () => void): () => string | undefined {
+  let exit: string | undefined;
+  child.once('error', (error) => (exit = error.message));
+  child.once('exit', (code, signal) => {
+    exit ??= `exit code ${code ?? signal}`;
+    onGone();
+  });
+  child.unref();
+  return () => exit;
+}

@@ -34,7 +34,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import { hasSetpriv, PortTakenError, terminate } from './child-process.js';
+import { hasSetpriv, PortTakenError, terminate, watchDaemon } from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
 
 /** Options of {@link startPostfix}. */
@@ -214,19 +214,14 @@ class PrivatePostfix implements PostfixServer {
     // setsid: the shell leads its own group, so SIGINT at a terminal reaches only the test process
     const child = spawn(...parentDeathTerm(command), { cwd: this.dir, stdio: 'ignore', detached: true });
     this.child = child;
-    let exit: string | undefined;
-    child.once('error', (error) => (exit = error.message));
-    child.once('exit', (code, signal) => {
-      exit ??= `exit code ${code ?? signal}`;
+    const exit = watchDaemon(child, () => {
       if (this.child === child) this.child = undefined;
     });
-    // A forgotten close() must not keep the test process alive; the exit guard still kills Postfix.
-    child.unref();
 
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
-      if (exit !== undefined)
-        throw new Error(`postfix failed to start (${exit}):\n${await this.diagnostics()}`);
+      if (exit() !== undefined)
+        throw new Error(`postfix failed to start (${exit()}):\n${await this.diagnostics()}`);
       const greeting = await readGreeting(this.address, this.port);
       if (greeting?.includes(this.banner)) {
         // master writes its pid (space-padded) before it opens any listener

@@ -27,6 +27,7 @@ import {
   hasSetpriv,
   PortTakenError,
   terminate,
+  watchDaemon,
   withParentDeathSignal,
 } from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
@@ -223,21 +224,16 @@ class PrivateCluster extends Databases implements PostgresServer {
     const child = spawn(...this.command('postgres', args), { cwd: this.dir, stdio: ['ignore', log, log] });
     closeSync(log);
     this.child = child;
-    let exit: string | undefined;
-    child.once('error', (error) => (exit = error.message));
-    child.once('exit', (code, signal) => {
-      exit ??= `exit code ${code ?? signal}`;
+    const exit = watchDaemon(child, () => {
       if (this.child === child) this.child = undefined;
     });
-    // A forgotten stop() must not keep the test process alive; the exit guard still stops postgres.
-    child.unref();
 
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
-      if (exit !== undefined) {
+      if (exit() !== undefined) {
         const tail = readTail(logFile);
         if (/could not bind|address already in use/i.test(tail)) throw new PortTakenError(tail);
-        throw new Error(`postgres failed to start (${exit}):\n${tail}`);
+        throw new Error(`postgres failed to start (${exit()}):\n${tail}`);
       }
       if (await this.acceptsConnections()) return;
       if (Date.now() > deadline) {

@@ -9,7 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findFreeTcpPort, PortTakenError, terminate, withParentDeathSignal } from './child-process.js';
+import {
+  findFreeTcpPort,
+  PortTakenError,
+  terminate,
+  watchDaemon,
+  withParentDeathSignal,
+} from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
 
 /** A Redis server that a test may stop and start again on the same port. */
@@ -82,19 +88,14 @@ class PrivateRedis implements RedisServer {
     let output = '';
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
-    let exit: string | undefined;
-    child.once('error', (error) => (exit = error.message));
-    child.once('exit', (code, signal) => {
-      exit ??= `exit code ${code ?? signal}`;
+    const exit = watchDaemon(child, () => {
       if (this.child === child) this.child = undefined;
     });
-    // A forgotten stop() must not keep the test process alive; the exit guard still kills it.
-    child.unref();
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
-      if (exit !== undefined) {
+      if (exit() !== undefined) {
         if (/address already in use/i.test(output)) throw new PortTakenError(output);
-        throw new Error(`redis-server failed to start (${exit}):\n${output}`);
+        throw new Error(`redis-server failed to start (${exit()}):\n${output}`);
       }
       if (await answersPing(port)) return;
       if (Date.now() > deadline) {
