@@ -2,7 +2,7 @@
  * Reading registrations with their records: the row shapes of `domains` and
  * `domain_records` turned into `StoredDomain`s. Shared by the stores.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql, type Transaction } from 'kysely';
 import type { DomainType } from '../domain/domain-type.js';
 import type {
   CheckReason,
@@ -43,13 +43,16 @@ export async function loadDomainsById(db: Db, ids: string[]): Promise<StoredDoma
 /** Attach each domain row's records, in position order. */
 export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Promise<StoredDomain[]> {
   if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  // On PostgreSQL one array parameter: a list of 1,000 parameters (a claim's) cost more to
+  // parse and plan than to run, 10–44 ms against 5–21 ms at a million domains.
   const recordRows = await db
     .selectFrom('domain_records')
     .selectAll()
-    .where(
-      'domain_id',
-      'in',
-      rows.map((r) => r.id),
+    .where((eb) =>
+      db.getExecutor().adapter instanceof PostgresAdapter
+        ? eb('domain_id', '=', sql<string>`any(${ids}::text[])`)
+        : eb('domain_id', 'in', ids),
     )
     .orderBy('domain_id')
     .orderBy('position')

@@ -13,6 +13,7 @@ import * as m0007 from './0007-image-listing.js';
 import * as m0008 from './0008-large-accounts.js';
 import * as m0009 from './0009-webhooks.js';
 import * as m0010 from './0010-emails.js';
+import * as m0011 from './0011-room-for-updates.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-large-accounts': m0008,
   '0009-webhooks': m0009,
   '0010-emails': m0010,
+  '0011-room-for-updates': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
