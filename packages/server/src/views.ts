@@ -13,6 +13,33 @@ export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Typ
   description: 'State of a domain or of one record.',
 });
 
+export const ProviderHintSchema = Type.Object(
+  {
+    text: Type.String({
+      description: 'One sentence of advice for entering the record at this DNS provider.',
+    }),
+    source: Type.String({
+      format: 'uri',
+      description: 'The provider’s own documentation page that states the fact behind `text`.',
+    }),
+  },
+  { $id: 'ProviderHint', additionalProperties: false },
+);
+
+export const DnsProviderSchema = Type.Object(
+  {
+    id: Type.String({
+      description:
+        'Stable id: `cloudflare`, `route53`, `godaddy`, `namecheap`, `google-cloud-dns`, `azure`, `digitalocean`, `ovh`, `gandi`, `hetzner`, `ionos`, `porkbun`, `vercel`, `netlify` (the list may grow).',
+    }),
+    name: Type.String({ description: 'The provider’s name, for people.' }),
+    docs: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description: 'The provider’s page on adding DNS records, when known.',
+    }),
+  },
+  { $id: 'DnsProvider', additionalProperties: false },
+);
+
 export const DnsRecordSchema = Type.Object(
   {
     name: Type.String({
@@ -49,6 +76,10 @@ export const DnsRecordSchema = Type.Object(
     lastCheckedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When this record was last checked; `null` before the first check.',
     }),
+    providerHints: Type.Array(Type.Ref(ProviderHintSchema), {
+      description:
+        'What the domain’s DNS provider (`provider`) documents about entering this record there: the host field, quoting, the proxy, the TTL. Empty when the provider is unknown or its documentation says nothing that applies. `name` stays relative to `zone` whatever the provider.',
+    }),
   },
   { $id: 'DnsRecord', additionalProperties: false },
 );
@@ -70,6 +101,10 @@ export const DomainResultSchema = Type.Object(
     nextCheckAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description:
         'When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested.',
+    }),
+    provider: Type.Union([Type.Ref(DnsProviderSchema), Type.Null()], {
+      description:
+        'The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know.',
     }),
   },
   { $id: 'DomainResult', additionalProperties: false },

@@ -45,6 +45,20 @@ export function recordsTable(domain: DomainResult): string {
 }
 
 /**
+ * Where the domain's DNS is hosted and that provider's documented tips for entering the
+ * records, each once, with the page it rests on; nothing when the provider is unknown.
+ */
+export function providerLines(domain: DomainResult): string[] {
+  if (domain.provider === null) return [];
+  const tips = new Map<string, string>();
+  for (const record of domain.records) for (const hint of record.providerHints) tips.set(hint.text, hint.source);
+  return [
+    `DNS hosted at ${domain.provider.name}${tips.size > 0 ? ':' : ''}`,
+    ...[...tips].map(([text, source]) => `  - ${text} (${source})`),
+  ];
+}
+
+/**
  * One line per record that is not as expected, with the server's explanation, and per verified
  * record that carries a note (an inherited DMARC policy, say).
  */

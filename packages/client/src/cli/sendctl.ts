@@ -20,6 +20,7 @@ import {
   bindLines,
   parseDuration,
   problems,
+  providerLines,
   recordsTable,
   STATUS_HEADER,
   statusRow,
@@ -245,7 +246,7 @@ async function records(client: ServiceClient, args: string[], format: string, io
   }
   if (format === 'json') io.out(JSON.stringify(envelope.data.records, null, 2));
   else if (format === 'bind') io.out(bindLines(envelope.data).join('\n'));
-  else io.out(recordsTable(envelope.data));
+  else io.out([recordsTable(envelope.data), ...providerLines(envelope.data)].join('\n'));
   return EXIT.ok;
 }
 

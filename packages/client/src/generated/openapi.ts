@@ -3486,6 +3486,23 @@ export interface components {
     schemas: {
         /** @description State of a domain or of one record. */
         VerificationStatus: "pending" | "verified";
+        ProviderHint: {
+            /** @description One sentence of advice for entering the record at this DNS provider. */
+            text: string;
+            /**
+             * Format: uri
+             * @description The provider’s own documentation page that states the fact behind `text`.
+             */
+            source: string;
+        };
+        DnsProvider: {
+            /** @description Stable id: `cloudflare`, `route53`, `godaddy`, `namecheap`, `google-cloud-dns`, `azure`, `digitalocean`, `ovh`, `gandi`, `hetzner`, `ionos`, `porkbun`, `vercel`, `netlify` (the list may grow). */
+            id: string;
+            /** @description The provider’s name, for people. */
+            name: string;
+            /** @description The provider’s page on adding DNS records, when known. */
+            docs: string | null;
+        };
         DnsRecord: {
             /** @description Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`. */
             name: string;
@@ -3509,6 +3526,8 @@ export interface components {
             detail: string | null;
             /** @description When this record was last checked; `null` before the first check. */
             lastCheckedAt: string | null;
+            /** @description What the domain’s DNS provider (`provider`) documents about entering this record there: the host field, quoting, the proxy, the TTL. Empty when the provider is unknown or its documentation says nothing that applies. `name` stays relative to `zone` whatever the provider. */
+            providerHints: components["schemas"]["ProviderHint"][];
         };
         DomainResult: {
             /** @description The domain in its ASCII (punycode) form. */
@@ -3522,6 +3541,8 @@ export interface components {
             lastCheckedAt: string | null;
             /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
             nextCheckAt: string | null;
+            /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know. */
+            provider: components["schemas"]["DnsProvider"] | null;
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
@@ -3789,6 +3810,8 @@ export interface components {
                 lastCheckedAt: string | null;
                 /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
                 nextCheckAt: string | null;
+                /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know. */
+                provider: components["schemas"]["DnsProvider"] | null;
                 /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
                 previous: {
                     status: components["schemas"]["VerificationStatus"];

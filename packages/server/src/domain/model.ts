@@ -55,6 +55,8 @@ export interface StoredDomain {
   checkCount: number;
   /** The zone the records belong to, as the last check found it in DNS; `null` before. */
   zone: string | null;
+  /** The zone's DNS provider (an id of `dns-providers.ts`) as the last check named it; `null` when unknown. */
+  dnsProvider: string | null;
   records: StoredRecord[];
 }
 

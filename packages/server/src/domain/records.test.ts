@@ -16,6 +16,7 @@ const domain = (name: string): StoredDomain => ({
   nextCheckAt: 0,
   checkCount: 0,
   zone: null,
+  dnsProvider: null,
   records: [
     freshRecord('dmarc', 3, null),
     { ...freshRecord('dkim', 0, 'a'.repeat(32)), status: 'verified' },

@@ -4,8 +4,10 @@
  */
 
 import type { DnsRecordView, DomainView } from '../views.js';
+import type { DnsProvider } from './dns-providers.js';
 import { organisationalDomain } from './domain-name.js';
 import type { StoredDomain, StoredRecord } from './model.js';
+import { providerById, recordHints } from './provider-hints.js';
 import { NO_SCHEDULED_CHECK } from './verification.js';
 
 export type { DnsRecordView, DomainView };
@@ -65,39 +67,35 @@ export const dmarcRecordName = (domain: string): string => `_dmarc.${domain}`;
 export const recordFqdn = (domain: string, record: Pick<StoredRecord, 'kind' | 'token'>): string =>
   record.kind === 'dkim' ? dkimRecordName(record.token!, domain) : dmarcRecordName(domain);
 
-/** The view of one stored record. */
+/** The view of one stored record; `provider` (the zone's DNS provider) adds its hints. */
 export function recordView(
   domain: string,
   record: StoredRecord,
   settings: RecordSettings,
   zone = customerZone(domain),
+  provider: DnsProvider | null = null,
 ): DnsRecordView {
   const fqdn = recordFqdn(domain, record);
-  if (record.kind === 'dkim') {
-    const token = record.token!;
-    return {
-      name: relativeName(fqdn, zone),
-      type: 'CNAME',
-      value: dkimTarget(token, settings.providerHost),
-      status: record.status,
-      record: token,
-      ttl: 'Auto',
-      fqdn,
-      zone,
-      ...diagnostics(record),
-    };
-  }
-  const quoted = `"${settings.dmarcPolicy}"`;
+  const name = relativeName(fqdn, zone);
+  const entered =
+    record.kind === 'dkim'
+      ? {
+          type: 'CNAME' as const,
+          value: dkimTarget(record.token!, settings.providerHost),
+          record: record.token!,
+        }
+      : { type: 'TXT' as const, value: `"${settings.dmarcPolicy}"`, record: `"${settings.dmarcPolicy}"` };
   return {
-    name: relativeName(fqdn, zone),
-    type: 'TXT',
-    value: quoted,
+    name,
+    type: entered.type,
+    value: entered.value,
     status: record.status,
-    record: quoted,
+    record: entered.record,
     ttl: 'Auto',
     fqdn,
     zone,
     ...diagnostics(record),
+    providerHints: provider ? recordHints(provider, { ...entered, name, fqdn, zone }) : [],
   };
 }
 
@@ -120,13 +118,15 @@ const views = new WeakMap<StoredDomain, { settings: RecordSettings; view: Domain
 function buildDomainView(domain: StoredDomain, settings: RecordSettings): DomainView {
   const records = [...domain.records].sort((a, b) => a.position - b.position);
   const zone = customerZone(domain.name, domain.zone);
+  const provider = providerById(domain.dnsProvider);
   return {
     domain: domain.name,
     status: domain.status,
-    records: records.map((r) => recordView(domain.name, r, settings, zone)),
+    records: records.map((r) => recordView(domain.name, r, settings, zone, provider)),
     type: domain.type,
     lastCheckedAt: iso(domain.lastCheckedAt),
     nextCheckAt:
       domain.nextCheckAt === NO_SCHEDULED_CHECK ? null : new Date(domain.nextCheckAt).toISOString(),
+    provider: provider && { id: provider.id, name: provider.name, docs: provider.docs ?? null },
   };
 }

@@ -7,9 +7,11 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CODES } from '../errors.js';
 import {
+  DnsProviderSchema,
   DnsRecordSchema,
   DomainHistorySchema,
   DomainResultSchema,
+  ProviderHintSchema,
   StatusEventSchema,
   VerificationStatusSchema,
 } from '../views.js';
@@ -104,6 +106,8 @@ export const DomainPageSchema = pageSchema('DomainPage', 'domains', Type.Ref(Dom
 /** Schemas registered with Fastify under their `$id`, and published as OpenAPI components. */
 export const SHARED_SCHEMAS: TSchema[] = [
   VerificationStatusSchema,
+  ProviderHintSchema,
+  DnsProviderSchema,
   DnsRecordSchema,
   DomainResultSchema,
   ApiErrorSchema,

@@ -4,8 +4,11 @@
  * of a domain when several ask at once.
  */
 import pLimit from 'p-limit';
+import type { DnsProvider } from '../domain/dns-providers.js';
 import { organisationalDomain } from '../domain/domain-name.js';
 import type { RecordCheckState, StoredDomain } from '../domain/model.js';
+import { identifyProvider } from '../domain/provider-detection.js';
+import { providerById } from '../domain/provider-hints.js';
 import { customerZone, dkimTarget, recordFqdn } from '../domain/records.js';
 import {
   applyObservation,
@@ -14,6 +17,7 @@ import {
   type Observation,
 } from '../domain/verification.js';
 import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
+import type { ZoneFacts } from '../verify/authoritative.js';
 import { checkRecords, type ExpectedRecord, type Misplacement } from '../verify/check-records.js';
 import type { DnsResolve } from '../verify/resolver.js';
 
@@ -39,8 +43,11 @@ export interface VerificationServiceOptions {
    * CNAME (answering our key at the customer's name) is recognised; asked only in that case.
    */
   keyRecordOf?: (token: string) => Promise<string | undefined>;
-  /** The zone a domain belongs to in DNS (its deepest zone cut), kept with each check. */
-  findZone?: (name: string) => Promise<string | undefined>;
+  /**
+   * The zone a domain belongs to in DNS (its deepest zone cut) and its NS names, kept with each
+   * check: the NS names tell the customer's DNS provider.
+   */
+  findZone?: (name: string) => Promise<ZoneFacts | undefined>;
   /**
    * Called after a check that changed a status was saved: its webhook events are in the
    * outbox, and the delivery worker can send them now instead of at its next tick.
@@ -162,15 +169,24 @@ export class VerificationService {
   private async run(domain: StoredDomain): Promise<StoredDomain> {
     const { settings } = this.options;
     let observations: Observation[];
-    let zone: string | undefined;
+    let zone: ZoneFacts | undefined;
+    let provider: DnsProvider | null;
     try {
-      [observations, zone] = await Promise.all([
+      // The zone and its provider are only a description (record names, advice): a failure
+      // keeps the ones stored before. Found alongside the records; a diagnosis that names the
+      // provider waits for it.
+      const zoneFound =
+        this.options.findZone?.(domain.name).catch(() => undefined) ?? Promise.resolve(undefined);
+      const providerFound = zoneFound.then((found) =>
+        found ? identifyProvider(found.nameServers) : providerById(domain.dnsProvider),
+      );
+      [observations, zone, provider] = await Promise.all([
         checkRecords(
-          expectedRecords(domain, settings.providerHost, this.options.keyRecordOf),
+          expectedRecords(domain, settings.providerHost, this.options.keyRecordOf, () => providerFound),
           this.options.resolve,
         ),
-        // only a description (record names): a failure keeps the zone stored before
-        this.options.findZone?.(domain.name).catch(() => undefined),
+        zoneFound,
+        providerFound,
       ]);
     } catch (error) {
       await this.options.store.release(domain.id);
@@ -207,7 +223,7 @@ export class VerificationService {
       events,
       checkedAt: now,
       nextCheckAt,
-      ...(zone !== undefined && { zone }),
+      ...(zone !== undefined && { zone: zone.apex, dnsProvider: provider?.id ?? null }),
     });
     if (events.length > 0) this.options.onStatusChanged?.();
     return {
@@ -217,7 +233,8 @@ export class VerificationService {
       lastCheckedAt: now,
       nextCheckAt,
       checkCount: domain.checkCount + 1,
-      zone: zone ?? domain.zone,
+      zone: zone?.apex ?? domain.zone,
+      dnsProvider: zone ? (provider?.id ?? null) : domain.dnsProvider,
     };
   }
 }
@@ -243,6 +260,7 @@ export function expectedRecords(
   domain: StoredDomain,
   providerHost: string,
   keyRecordOf?: (token: string) => Promise<string | undefined>,
+  providerOf?: () => Promise<DnsProvider | null>,
 ): ExpectedRecord[] {
   const organisational = organisationalDomain(domain.name);
   const sub = organisational !== domain.name;
@@ -276,6 +294,13 @@ export function expectedRecords(
       target: dkimTarget(record.token!, providerHost),
       misplaced: [doubled(fqdn), ...atApex],
       ...(keyRecordOf && { keyRecord: () => keyRecordOf(record.token!) }),
+      ...(providerOf && {
+        proxy: async () => {
+          const provider = await providerOf();
+          const proxy = provider?.hints.cnameProxy;
+          return proxy && { provider: provider.name, setting: proxy.requiredSetting };
+        },
+      }),
     };
   });
 }

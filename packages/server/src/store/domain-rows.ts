@@ -77,6 +77,7 @@ export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Pro
     nextCheckAt: Number(row.next_check_at),
     checkCount: Number(row.check_count),
     zone: row.zone,
+    dnsProvider: row.dns_provider,
     records: byDomain.get(row.id) ?? [],
   }));
 }

@@ -372,6 +372,7 @@ async function insertDomain(
     nextCheckAt: options.now,
     checkCount: 0,
     zone: null,
+    dnsProvider: null,
     records,
   };
   return { domain, inserted: true };

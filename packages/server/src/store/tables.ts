@@ -40,6 +40,8 @@ export interface DomainsTable {
   check_count: Generated<number>;
   claimed_until: number | null;
   zone: string | null;
+  /** An id of `domain/dns-providers.ts`, as the last check named it. */
+  dns_provider: string | null;
 }
 
 export interface DomainRecordsTable {

@@ -32,6 +32,8 @@ export interface CheckResult {
   nextCheckAt: number;
   /** The zone found in DNS; `undefined` keeps the one stored. */
   zone?: string;
+  /** With `zone`: the provider its NS names show (`null`: none we know). */
+  dnsProvider?: string | null;
 }
 
 export class VerificationStore {
@@ -151,6 +153,7 @@ export class VerificationStore {
             claimed_until: null,
             updated_at: result.checkedAt,
             ...(result.zone !== undefined && { zone: result.zone }),
+            ...(result.dnsProvider !== undefined && { dns_provider: result.dnsProvider }),
           }))
           .where('id', '=', domain.id)
           .returning('id')
@@ -231,6 +234,7 @@ function afterCheck(domain: StoredDomain, result: CheckResult): StoredDomain {
     nextCheckAt: result.nextCheckAt,
     checkCount: domain.checkCount + 1,
     zone: result.zone ?? domain.zone,
+    dnsProvider: result.dnsProvider !== undefined ? result.dnsProvider : domain.dnsProvider,
     records: domain.records.map((r) => {
       const state = result.records.get(r.position);
       return state ? { ...r, ...state } : r;

@@ -52,6 +52,12 @@ export interface StartBindOptions {
   delegations?: readonly { zone: string; host: string }[];
   /** The primary zones' negative TTL (SOA minimum and TTL, RFC 2308 §5); 10 s by default. */
   negativeTtl?: number;
+  /**
+   * The NS names of primary zones and of delegations, by zone (`ns.<zone>` by default): e.g.
+   * a DNS provider's names (`ada.ns.cloudflare.com`), which the fake root answers with `host`.
+   * Names only; nothing leaves the machine.
+   */
+  nameServers?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A zone pulled from another server. */
@@ -198,6 +204,7 @@ interface Config {
   host: string;
   delegations: { zone: string; host: string }[];
   negativeTtl: number;
+  nameServers: Record<string, string[]>;
 }
 
 class PrivateBind implements BindServer {
@@ -509,21 +516,33 @@ class PrivateBind implements BindServer {
     // the SOA's own TTL bounds negative caching too (RFC 2308 §5: the lesser of the two counts)
     const soa = (origin: string, ns: string) =>
       `@ ${negativeTtl} SOA ${ns} hostmaster.${origin === '.' ? ns : origin} ${SOA_TIMERS} ${negativeTtl}`;
-    const zoneFile = (origin: string, ns: string, extra: string[] = []) =>
-      [`$ORIGIN ${origin}`, '$TTL 60', soa(origin, ns), `@ NS ${ns}`, `${ns} A ${host}`, ...extra, ''].join(
-        '\n',
-      );
+    /** The zone's NS names, absolute; an address record for those inside the zone. */
+    const nameServersOf = (zone: string) => this.config.nameServers[zone] ?? [`ns.${zone}`];
+    const zoneFile = (origin: string, ns: string[], extra: string[] = []) =>
+      [
+        `$ORIGIN ${origin}`,
+        '$TTL 60',
+        soa(origin, `${ns[0]}.`),
+        ...ns.map((name) => `@ NS ${name}.`),
+        ...ns
+          .filter((name) => origin === '.' || `${name}.`.endsWith(`.${origin}`))
+          .map((name) => `${name}. A ${host}`),
+        ...extra,
+        '',
+      ].join('\n');
     for (const zone of this.config.zones)
-      writeFileSync(path.join(this.dir, primaryFile(zone)), zoneFile(`${zone}.`, `ns.${zone}.`));
+      writeFileSync(path.join(this.dir, primaryFile(zone)), zoneFile(`${zone}.`, nameServersOf(zone)));
     if (this.config.recursion)
       writeFileSync(
         path.join(this.dir, 'root.db'),
         zoneFile(
           '.',
-          'ns.root-servers.invalid.',
+          ['ns.root-servers.invalid'],
+          // The root is authoritative for every name it does not delegate, so it answers the
+          // addresses of out-of-zone name servers (a provider's) itself.
           this.config.delegations.flatMap((d) => [
-            `${d.zone}. NS ns.${d.zone}.`,
-            `ns.${d.zone}. A ${d.host}`,
+            ...nameServersOf(d.zone).map((name) => `${d.zone}. NS ${name}.`),
+            ...nameServersOf(d.zone).map((name) => `${name}. A ${d.host}`),
           ]),
         ),
       );
@@ -613,6 +632,12 @@ function normalizeOptions(options: StartBindOptions): Config {
       host: loopbackAddress(d.host),
     })),
     negativeTtl: options.negativeTtl ?? 10,
+    nameServers: Object.fromEntries(
+      Object.entries(options.nameServers ?? {}).map(([zone, names]) => [
+        normalizeZone(zone),
+        names.map((name) => name.toLowerCase().replace(/\.$/, '')),
+      ]),
+    ),
   };
 }
 

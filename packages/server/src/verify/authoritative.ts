@@ -29,9 +29,11 @@ export interface AuthoritativeOptions extends ResolverOptions {
   now?: () => number;
 }
 
-/** A zone's apex and the addresses of its name servers. */
+/** A zone's apex, its NS names, and the addresses of its name servers. */
 interface ZoneServers {
   apex: string;
+  /** The NS names at the apex, sorted. */
+  nameServers: string[];
   /** `host` (NS name) and address, in the order they are tried. */
   servers: { host: string; address: string }[];
 }
@@ -39,10 +41,18 @@ interface ZoneServers {
 /** A lookup error that says which server gave it, for `describeLookupError`. */
 export type ServerError = Error & { code?: string; server?: string };
 
+/** The zone a name belongs to: the apex of its deepest zone cut and the NS names there. */
+export interface ZoneFacts {
+  /** `example.com` */
+  apex: string;
+  /** The NS names at the apex, lowercase and sorted (`ada.ns.cloudflare.com`, …). */
+  nameServers: string[];
+}
+
 /** A {@link DnsResolve} that also tells the zone a name belongs to. */
 export type AuthoritativeResolve = DnsResolve & {
-  /** The apex of the deepest zone cut at or above `name` (`example.com`), or `undefined`. */
-  zoneOf(name: string): Promise<string | undefined>;
+  /** The deepest zone cut at or above `name`, or `undefined` when none is found. */
+  zoneOf(name: string): Promise<ZoneFacts | undefined>;
 };
 
 /**
@@ -128,11 +138,12 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
       const candidate = labels.slice(i).join('.');
       const ns = await nsAt(candidate);
       if (ns === undefined || ns.length === 0) continue;
+      const nameServers = [...new Set(ns.map((host) => host.toLowerCase().replace(/\.$/, '')))].sort();
       const found = await Promise.all(
-        [...ns].sort().map(async (host) => ({ host, list: await addresses(host) })),
+        nameServers.map(async (host) => ({ host, list: await addresses(host) })),
       );
       const servers = found.flatMap(({ host, list }) => list.map((address) => ({ host, address })));
-      return servers.length > 0 ? { apex: candidate, servers } : undefined;
+      return servers.length > 0 ? { apex: candidate, nameServers, servers } : undefined;
     }
     return undefined;
   };
@@ -161,6 +172,9 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     }
   };
   return Object.assign(resolve as DnsResolve, {
-    zoneOf: async (name: string) => (await zoneOf(name))?.apex,
+    zoneOf: async (name: string): Promise<ZoneFacts | undefined> => {
+      const zone = await zoneOf(name);
+      return zone && { apex: zone.apex, nameServers: zone.nameServers };
+    },
   });
 }

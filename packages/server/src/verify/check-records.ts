@@ -25,6 +25,11 @@ export type ExpectedRecord =
       misplaced?: Misplacement[];
       /** Our key record for this token (`v=DKIM1; k=rsa; p=…`), asked only if the name answers a TXT. */
       keyRecord?: () => Promise<string | undefined>;
+      /**
+       * The zone's DNS provider proxies records (Cloudflare), and the setting that turns the
+       * proxy off for one record: a proxied CNAME answers with the proxy's addresses.
+       */
+      proxy?: () => Promise<{ provider: string; setting: string } | undefined>;
     }
   /** `inheritFrom`: `_dmarc.<organisational domain>`, when that is another name (RFC 7489 §6.6.3). */
   | { kind: 'dmarc'; fqdn: string; inheritFrom?: string; misplaced?: Misplacement[] };
@@ -165,7 +170,7 @@ const keyOf = (txt: string) => /(?:^|;)\s*p\s*=([^;]*)/.exec(txt)?.[1]?.replace(
  * name): receivers get the right key, so it counts, with a note.
  */
 async function describeOtherType(
-  record: { fqdn: string; target: string; keyRecord?: () => Promise<string | undefined> },
+  record: Pick<Extract<ExpectedRecord, { kind: 'dkim' }>, 'fqdn' | 'target' | 'keyRecord' | 'proxy'>,
   resolve: DnsResolve,
 ): Promise<Observation> {
   let txt: string[] = [];
@@ -197,11 +202,14 @@ async function describeOtherType(
     await Promise.all((['A', 'AAAA'] as const).map((type) => resolve(record.fqdn, type).catch(() => [])))
   ).flat();
   if (addresses.length > 0) {
+    const proxy = await record.proxy?.();
     return {
       outcome: 'miss',
       reason: 'wrong_type',
       found: clip(`A/AAAA ${addresses.join(' ')}`),
-      detail: `${record.fqdn} answers addresses instead of a CNAME: the record is proxied by your DNS provider (e.g. Cloudflare's orange cloud); set it to DNS only, as a CNAME to ${record.target}`,
+      detail: proxy
+        ? `${record.fqdn} answers addresses instead of a CNAME: ${proxy.provider} proxies this record; turn the proxy off for this record (proxy status “${proxy.setting}”), as a CNAME to ${record.target}`
+        : `${record.fqdn} answers addresses instead of a CNAME: the record is proxied by your DNS provider (e.g. Cloudflare's orange cloud); set it to DNS only, as a CNAME to ${record.target}`,
     };
   }
   return {

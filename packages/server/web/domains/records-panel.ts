@@ -87,6 +87,48 @@ class RecordRow {
   }
 }
 
+/**
+ * Where the domain's DNS is hosted, when the last check could tell, and what that provider's
+ * documentation says about entering these records (each hint once, linking its page).
+ */
+class ProviderNote {
+  readonly element = el('details', { className: 'provider-note' });
+  private shown = '';
+
+  update(domain: DomainResult): void {
+    const { provider } = domain;
+    const hints = new Map<string, string>();
+    for (const record of domain.records) for (const h of record.providerHints) hints.set(h.text, h.source);
+    const key = JSON.stringify([provider, [...hints]]);
+    if (key === this.shown) return;
+    this.shown = key;
+    this.element.hidden = provider === null;
+    if (provider === null) return;
+    const summary = el('summary', {}, 'DNS hosted at ', el('strong', { textContent: provider.name }));
+    if (hints.size > 0)
+      summary.append(`: ${hints.size} tip${hints.size === 1 ? '' : 's'} for entering these records there`);
+    const list = el(
+      'ul',
+      {},
+      ...[...hints].map(([text, source]) =>
+        el(
+          'li',
+          {},
+          `${text} `,
+          el('a', { href: source, target: '_blank', rel: 'noopener', textContent: `${provider.name} docs` }),
+        ),
+      ),
+    );
+    this.element.replaceChildren(summary, list);
+    if (hints.size === 0)
+      list.replaceChildren(
+        el('li', {
+          textContent: `${provider.name}'s documentation says nothing special about these records.`,
+        }),
+      );
+  }
+}
+
 /** Where records are matched between refreshes: a rotated DKIM key is a new record. */
 function recordKey(record: DnsRecord): string {
   return `${record.type} ${record.fqdn} ${record.value}`;
@@ -97,6 +139,7 @@ export class RecordsPanel {
   readonly element: HTMLElement;
   private readonly tbody = el('tbody');
   private readonly zone = el('pre');
+  private readonly provider = new ProviderNote();
   /** The zone-file lines shown, joined: what Copy zone lines copies. */
   private zoneText = '';
   private rows = new Map<string, RecordRow>();
@@ -109,6 +152,7 @@ export class RecordsPanel {
     this.element = el(
       'div',
       { className: 'domain-body', id },
+      this.provider.element,
       el(
         'table',
         { className: 'records' },
@@ -131,6 +175,7 @@ export class RecordsPanel {
   }
 
   update(domain: DomainResult): void {
+    this.provider.update(domain);
     const keep = new Map<string, RecordRow>();
     for (const record of domain.records) {
       const key = recordKey(record);

@@ -64,8 +64,10 @@ describe('POST /api/public/domain', () => {
       'type',
       'lastCheckedAt',
       'nextCheckAt',
+      'provider',
     ]);
     assert.equal(data.lastCheckedAt, null);
+    assert.equal(data.provider, null, 'no DNS provider known before the first check');
     assert.equal(data.domain, 'mail.acme.example');
     assert.equal(data.status, 'pending');
     assert.equal(data.type, 'Transactional');
@@ -85,7 +87,9 @@ describe('POST /api/public/domain', () => {
         'found',
         'detail',
         'lastCheckedAt',
+        'providerHints',
       ]);
+      assert.deepEqual(record.providerHints, []);
       assert.match(record.record, /^[a-z2-7]{32}$/);
       tokens.add(record.record);
       assert.equal(record.type, 'CNAME');
@@ -109,6 +113,7 @@ describe('POST /api/public/domain', () => {
       found: null,
       detail: null,
       lastCheckedAt: null,
+      providerHints: [],
     });
   });
 

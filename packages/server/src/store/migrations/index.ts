@@ -14,6 +14,7 @@ import * as m0008 from './0008-large-accounts.js';
 import * as m0009 from './0009-webhooks.js';
 import * as m0010 from './0010-emails.js';
 import * as m0011 from './0011-room-for-updates.js';
+import * as m0012 from './0012-dns-provider.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-webhooks': m0009,
   '0010-emails': m0010,
   '0011-room-for-updates': m0011,
+  '0012-dns-provider': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,95 @@
+import { DNS_PROVIDERS, type DnsProvider } from './dns-providers.js';
+
+/**
+ * Normalise a name server host name for matching: trimmed, lowercased, without the trailing
+ * root dot(s) that DNS answers carry (`ADA.NS.CLOUDFLARE.COM.` → `ada.ns.cloudflare.com`).
+ */
+function normalise(host: string): string {
+  return host.trim().toLowerCase().replace(/\.+$/, '');
+}
+
+/**
+ * Whether one pattern label matches one host label. A `*` stands for any run of characters
+ * inside that single label (possibly empty) and never crosses a dot, so `awsdns-*` matches
+ * `awsdns-45` but a pattern can never swallow extra labels.
+ */
+function labelMatches(pattern: string, label: string): boolean {
+  if (!pattern.includes('*')) return pattern === label;
+  const escaped = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('[^.]*')}$`).test(label);
+}
+
+/**
+ * Whether `host` matches a name server pattern from {@link DnsProvider.nameservers}.
+ *
+ * The match is a **label-boundary suffix match**: the pattern's labels must match the host's
+ * last labels one for one, so a pattern never matches part of a label:
+ * `ns.cloudflare.com` matches `ada.ns.cloudflare.com` but not `xns.cloudflare.com` (`xns` ≠
+ * `ns`) and not `ada.ns.cloudflare.com.attacker.net` (whose last labels are `attacker.net`).
+ *
+ * A plain pattern names the provider's name server *domain*, so the host must have at least
+ * one label in front of it: `ns.cloudflare.com` does not match the bare `ns.cloudflare.com`.
+ * A pattern whose first label holds a `*` (`ns-cloud-*.googledomains.com`) describes the
+ * host's own first label, so there the host may have exactly the pattern's length.
+ * Labels compare case-insensitively and a trailing dot on either side is ignored.
+ */
+export function nameserverMatches(host: string, pattern: string): boolean {
+  const hostLabels = normalise(host).split('.');
+  const patternLabels = normalise(pattern).split('.');
+  if (hostLabels.some((l) => l === '') || patternLabels.some((l) => l === '')) return false;
+  const minimum = patternLabels[0]!.includes('*') ? patternLabels.length : patternLabels.length + 1;
+  if (hostLabels.length < minimum) return false;
+  const offset = hostLabels.length - patternLabels.length;
+  return patternLabels.every((p, i) => labelMatches(p, hostLabels[offset + i]!));
+}
+
+/**
+ * The provider whose name server patterns one host name matches, or `undefined`. When more
+ * than one entry would match, the first in `providers` wins, so list order breaks ties.
+ */
+function providerOf(host: string, providers: readonly DnsProvider[]): DnsProvider | undefined {
+  return providers.find((p) => p.nameservers.some((pattern) => nameserverMatches(host, pattern)));
+}
+
+/**
+ * Identify the customer's DNS provider from the NS host names of their zone (as returned by
+ * an NS lookup; pure, no I/O).
+ *
+ * Each name is matched against every provider's {@link DnsProvider.nameservers} patterns with
+ * {@link nameserverMatches} (case-insensitive, trailing dot ignored, whole labels only).
+ * Duplicate names count once, so a repeated answer cannot outvote a different name.
+ * The result is the provider matched by the most names — the majority in a clean delegation,
+ * and in a mixed one (say, a migration in progress with two Cloudflare and one Route 53 name)
+ * still the provider most names point at. An exact tie between providers yields the one that
+ * comes first in `providers`, because there is no better evidence to split it. Names no
+ * provider matches are ignored unless none matches, in which case the result is `null`.
+ *
+ * @param nameservers the zone's NS host names, in any case, with or without a trailing dot
+ * @param providers the catalogue to match against; defaults to {@link DNS_PROVIDERS} and is a
+ *   parameter only so tests can pass a small fixture
+ * @returns the identified provider, or `null` when no name server belongs to a known provider
+ */
+export function identifyProvider(
+  nameservers: readonly string[],
+  providers: readonly DnsProvider[] = DNS_PROVIDERS,
+): DnsProvider | null {
+  const counts = new Map<DnsProvider, number>();
+  const seen = new Set<string>();
+  for (const raw of nameservers) {
+    const host = normalise(raw);
+    if (host === '' || seen.has(host)) continue;
+    seen.add(host);
+    const provider = providerOf(host, providers);
+    if (provider) counts.set(provider, (counts.get(provider) ?? 0) + 1);
+  }
+  let best: DnsProvider | null = null;
+  let bestCount = 0;
+  for (const provider of providers) {
+    const count = counts.get(provider) ?? 0;
+    if (count > bestCount) {
+      best = provider;
+      bestCount = count;
+    }
+  }
+  return best;
+}

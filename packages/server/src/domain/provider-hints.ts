@@ -1,0 +1,75 @@
+/**
+ * What to tell a customer about entering one record at their DNS provider, from what that
+ * provider's own documentation says (`dns-providers.ts`). Each hint carries the page it rests
+ * on; where the documentation is silent there is no hint.
+ */
+import { DNS_PROVIDERS, type DnsProvider } from './dns-providers.js';
+
+/** One sentence of advice for entering a record, and the provider's page it rests on. */
+export interface ProviderHint {
+  text: string;
+  /** The provider documentation page that states the fact behind `text`. */
+  source: string;
+}
+
+/** The record as the customer is asked to enter it. */
+export interface RecordToEnter {
+  type: 'CNAME' | 'TXT';
+  /** Relative to `zone`. */
+  name: string;
+  fqdn: string;
+  value: string;
+  zone: string;
+}
+
+const byId = new Map(DNS_PROVIDERS.map((provider) => [provider.id, provider]));
+
+/** The provider with this id; `null` for `null` or an id no longer listed. */
+export function providerById(id: string | null): DnsProvider | null {
+  return id === null ? null : (byId.get(id) ?? null);
+}
+
+/** The hints for entering `record` at `provider`, in the order the form is filled in. */
+export function recordHints(provider: DnsProvider, record: RecordToEnter): ProviderHint[] {
+  const { hostField, cnameProxy, cnameTarget, txtQuoting, txtLength, ttl } = provider.hints;
+  const hints: ProviderHint[] = [];
+  const add = (text: string, source: string) => hints.push({ text, source });
+  if (hostField?.appendsZone)
+    add(
+      `Enter the name as ${record.name}: ${provider.name} adds ${record.zone} itself, so the full name would end up as ${record.fqdn}.${record.zone}.`,
+      hostField.source,
+    );
+  else if (hostField?.form === 'relative')
+    add(`Enter the name as ${record.name}, without ${record.zone}.`, hostField.source);
+  else if (hostField?.form === 'fqdn') add(`Enter the full name, ${record.fqdn}.`, hostField.source);
+  if (record.type === 'CNAME') {
+    if (cnameProxy)
+      add(
+        `Set the proxy status to “${cnameProxy.requiredSetting}”: a proxied record answers with ${provider.name}'s own addresses instead of the CNAME, and never verifies.`,
+        cnameProxy.source,
+      );
+    if (cnameTarget?.appendsZoneWithoutTrailingDot)
+      add(
+        `End the target with a dot (${record.value}.): without it ${provider.name} adds ${record.zone} to it.`,
+        cnameTarget.source,
+      );
+  } else {
+    if (txtQuoting?.quotes === 'added-for-you')
+      add(`Paste the value without its surrounding quotes; ${provider.name} adds them.`, txtQuoting.source);
+    else if (txtQuoting?.quotes === 'enter-with-quotes')
+      add('Enter the value with its surrounding quotes, as shown.', txtQuoting.source);
+    const length = unquoted(record.value).length;
+    if (txtLength?.maxChars !== undefined && length > txtLength.maxChars)
+      add(
+        `The value has ${length} characters, more than the ${txtLength.maxChars} ${provider.name}'s form takes.`,
+        txtLength.source,
+      );
+  }
+  if (ttl?.autoSeconds !== undefined)
+    add(`Leave the TTL on “Auto” (${ttl.autoSeconds} seconds at ${provider.name}).`, ttl.source);
+  else if (ttl?.defaultSeconds !== undefined)
+    add(`The default TTL (${ttl.defaultSeconds} seconds) is fine.`, ttl.source);
+  return hints;
+}
+
+const unquoted = (value: string) => value.replace(/^"(.*)"$/s, '$1');
