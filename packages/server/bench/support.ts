@@ -143,10 +143,12 @@ export async function poll(options: {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: string;
+  /** The same body for every request, or one made for each. */
+  body: string | (() => string);
   rate: number;
   seconds: number;
 }): Promise<LoadResult> {
+  const bodyOf = typeof options.body === 'string' ? () => options.body as string : options.body;
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
@@ -167,7 +169,7 @@ export async function poll(options: {
         errors++;
         resolve();
       });
-      req.end(options.body);
+      req.end(bodyOf());
     });
   const pending: Promise<void>[] = [];
   for (let sent = 0; sent < total; ) {
