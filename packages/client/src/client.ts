@@ -29,6 +29,12 @@ export type DeleteEnvelope = Envelope<components['schemas']['DeleteEnvelope']>;
 export type HistoryEnvelope = Envelope<components['schemas']['HistoryEnvelope']>;
 /** `Transactional` or `Marketing`, as the API's DomainResult schema names them. */
 export type DomainType = DomainResult['type'];
+/** The DNS provider hosting a domain's zone, as its NS records show it. */
+export type DnsProvider = components['schemas']['DnsProvider'];
+/** Setting a domain up through its DNS provider (Domain Connect). */
+export type DomainConnect = components['schemas']['DomainConnect'];
+/** A signed Domain Connect link for one domain. */
+export type SetupLink = components['schemas']['SetupLinkEnvelope']['data'];
 /** A webhook endpoint as listed (no secret). */
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 /** A new webhook endpoint, with its signing secret: shown only in the creation answer. */
@@ -225,6 +231,23 @@ export class ServiceClient {
   }
 
   /** `GET /api/public/emails/{id}`: what became of a message, per recipient. */
+  /**
+   * `GET /api/public/domain/setup-link`: a signed Domain Connect link that lets the customer
+   * approve the four records at their DNS provider, which then sends the browser to
+   * `redirectUri` with `state`. Throws `SETUP_LINK_UNAVAILABLE` when the provider cannot.
+   */
+  async domainSetupLink(
+    domain: string,
+    options: { redirectUri?: string; state?: string } = {},
+  ): Promise<SetupLink> {
+    const query = {
+      domain,
+      ...(options.redirectUri !== undefined && { redirect_uri: options.redirectUri }),
+      ...(options.state !== undefined && { state: options.state }),
+    };
+    return unwrap(await this.api.GET('/api/public/domain/setup-link', { params: { query } })).data;
+  }
+
   async getEmail(id: string): Promise<Email> {
     return unwrap(await this.api.GET('/api/public/emails/{id}', { params: { path: { id } } })).data;
   }

@@ -49,6 +49,28 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Sending mail from verified domains (issue 21). */
   sending: SendingConfig;
+  /** Setting domains up through their DNS provider (issue 23). */
+  domainConnect: DomainConnectConfig;
+}
+
+export interface DomainConnectConfig {
+  /** `DOMAIN_CONNECT_ENABLED`: discover providers and sign apply URLs (the key is served only with `DNS_LISTEN`). */
+  enabled: boolean;
+  /** Our `providerId` in the template (`DOMAIN_CONNECT_PROVIDER_ID`, default `DKIM_PROVIDER_HOST`). */
+  providerId: string;
+  providerName: string;
+  serviceId: string;
+  serviceName: string;
+  /** The `key` of signed URLs: the signing key's TXT records are at `<keyHost>.dkim.<DKIM_PROVIDER_HOST>`. */
+  keyHost: string;
+  /** `syncRedirectDomain`: where `redirect_uri` may point; empty: anywhere (URLs are signed). */
+  redirectDomains: string[];
+  logoUrl: string | undefined;
+  timeoutMs: number;
+  /** `DOMAIN_CONNECT_ALLOW_PRIVATE_URLS`: providers on private addresses (tests only). */
+  allowPrivateUrls: boolean;
+  /** `DOMAIN_CONNECT_CA_FILE`: PEM certificates a private provider's certificate chains to. */
+  ca: string | undefined;
 }
 
 export interface SendingConfig {
@@ -342,6 +364,40 @@ export function loadConfig(env: Env = process.env): Config {
       maxMessageBytes: integer(env, 'MAX_EMAIL_BYTES', 5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
       perMinute: integer(env, 'MAX_EMAILS_PER_MINUTE', 600, 1, 1_000_000),
     },
+    domainConnect: domainConnect(env, dkimProviderHost),
+  };
+}
+
+function domainConnect(env: Env, dkimProviderHost: string): DomainConnectConfig {
+  const providerId = hostName(env, 'DOMAIN_CONNECT_PROVIDER_ID', dkimProviderHost);
+  const providerName = env.DOMAIN_CONNECT_PROVIDER_NAME?.trim() || providerId;
+  const serviceId = env.DOMAIN_CONNECT_SERVICE_ID?.trim() || 'sending-domain';
+  // the template's file name is `providerId.serviceId.json`: URL-safe, lowercase characters
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(serviceId))
+    throw new ConfigError(
+      `DOMAIN_CONNECT_SERVICE_ID must be lowercase letters, digits, ".", "_" or "-"; got "${serviceId}"`,
+    );
+  const keyHost = env.DOMAIN_CONNECT_KEY?.trim() || '_dck1';
+  if (!/^_?[a-z0-9][a-z0-9-]{0,61}$/.test(keyHost))
+    throw new ConfigError(`DOMAIN_CONNECT_KEY must be one DNS label such as _dck1; got "${keyHost}"`);
+  const logoUrl = env.DOMAIN_CONNECT_LOGO_URL?.trim() || undefined;
+  if (logoUrl !== undefined && !/^https:\/\/\S+$/.test(logoUrl))
+    throw new ConfigError(`DOMAIN_CONNECT_LOGO_URL must be an https URL; got "${logoUrl}"`);
+  const caFile = env.DOMAIN_CONNECT_CA_FILE?.trim();
+  if (caFile && !existsSync(caFile))
+    throw new ConfigError(`DOMAIN_CONNECT_CA_FILE names ${caFile}, which does not exist`);
+  return {
+    enabled: boolean(env, 'DOMAIN_CONNECT_ENABLED', true),
+    providerId,
+    providerName,
+    serviceId,
+    serviceName: env.DOMAIN_CONNECT_SERVICE_NAME?.trim() || `${providerName} sending domain (DKIM and DMARC)`,
+    keyHost,
+    redirectDomains: hostNames(env, 'DOMAIN_CONNECT_REDIRECT_DOMAINS', []),
+    logoUrl,
+    timeoutMs: integer(env, 'DOMAIN_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
+    allowPrivateUrls: boolean(env, 'DOMAIN_CONNECT_ALLOW_PRIVATE_URLS', false),
+    ca: caFile ? readFileSync(caFile, 'utf8') : undefined,
   };
 }
 

@@ -140,6 +140,23 @@ export const ERROR_CATALOGUE = {
     level: 'item',
     description: 'The account already holds the maximum number of domains (10,000 by default).',
   },
+  SETUP_LINK_DOMAIN_UNKNOWN: {
+    status: 404,
+    level: 'request',
+    description: 'This account has no registration for the `domain` of a setup link.',
+  },
+  SETUP_LINK_UNAVAILABLE: {
+    status: 409,
+    level: 'request',
+    description:
+      'The domain’s DNS provider cannot add the records through Domain Connect (no `_domainconnect` record, no synchronous flow, or our template not supported yet), or Domain Connect is turned off here; the message says which. Publish the records by hand.',
+  },
+  SETUP_LINK_REDIRECT_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      '`redirect_uri` is not an absolute `https://` URL (`http://` only for localhost) of at most 2,048 characters, or is outside `DOMAIN_CONNECT_REDIRECT_DOMAINS`.',
+  },
   IMAGE_MISSING: {
     status: 400,
     level: 'request',

@@ -23,6 +23,8 @@ export interface RunningServer {
   webhooks: Services['webhooks'];
   /** Hosted DKIM keys, signer and DNS responder (issue 4). */
   dkim: HostedDkim;
+  /** Domain Connect (issue 23); absent when turned off. */
+  domainConnect: Services['domainConnect'];
   /** `http://host:port` */
   url: string;
   /** Stop accepting, let in-flight requests and checks finish, then close the database. */
@@ -61,7 +63,12 @@ export async function startServer(
     }
     // So that the first requests are counted in Redis already; start-up goes on without it.
     await sharedRateLimit?.connected();
-    dkim = await startHostedDkim(config, store.db, app.log);
+    // The Domain Connect signing key is published in our own zone, where providers look it up.
+    const connectKey =
+      services.domainConnect && config.dns.listen
+        ? new Map([[config.domainConnect.keyHost, await services.domainConnect.publicKeyRecords()]])
+        : undefined;
+    dkim = await startHostedDkim(config, store.db, app.log, connectKey);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
@@ -95,6 +102,7 @@ export async function startServer(
     verification,
     webhooks,
     dkim: hosted,
+    domainConnect: services.domainConnect,
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {

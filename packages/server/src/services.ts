@@ -3,10 +3,14 @@
  * store, scheduler), templates and images. `server.ts` runs it; the OpenAPI document builder
  * builds the app over the same wiring, so the two cannot drift apart.
  */
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Config } from './config.js';
 import { resolveSecretKey } from './dkim/secret-key.js';
 import { DkimSigner } from './dkim/signer.js';
 import { dkimKeyRecord } from './dns/key-record.js';
+import { DomainConnect } from './domain-connect/domain-connect.js';
+import { fetchJson } from './domain-connect/fetch-json.js';
+import { identityOf } from './domain-connect/identity.js';
 import { createMailRouter } from './email/mx.js';
 import { unsubscribeKey } from './email/unsubscribe.js';
 import { EmailSender } from './jobs/email-sender.js';
@@ -22,9 +26,11 @@ import { WebhookService } from './service/webhook-service.js';
 import { DkimKeyStore } from './store/dkim-key-store.js';
 import { EmailStore } from './store/email-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
+import { ServiceKeyStore } from './store/service-key-store.js';
 import { VerificationStore } from './store/verification-store.js';
 import { WebhookStore } from './store/webhook-store.js';
 import { createAuthoritativeResolve } from './verify/authoritative.js';
+import type { DnsResolve } from './verify/resolver.js';
 import { createResolver } from './verify/resolver.js';
 
 export interface Services {
@@ -36,6 +42,8 @@ export interface Services {
   webhooks: { service: WebhookService; deliverer: WebhookDeliverer };
   /** Accepting mail and the sending worker (issue 21); the server starts the worker. */
   sending: { service: EmailService; sender: EmailSender };
+  /** Domain Connect (issue 23); absent with `DOMAIN_CONNECT_ENABLED=false`. */
+  domainConnect: DomainConnect | undefined;
   /**
    * Where a failed check and a change of the domains go: set by the server once its logger
    * and hosted DKIM exist (until then, nowhere).
@@ -91,10 +99,13 @@ export function createServices(config: Config, store: KyselyStore): Services {
     concurrency: v.dnsConcurrency,
   };
   const authoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
+  const resolve = authoritative ?? createResolver(dnsOptions);
+  const domainConnect = createDomainConnect(config, store, secretKey, resolve);
   const verification = new VerificationService({
     store: verificationStore,
-    resolve: authoritative ?? createResolver(dnsOptions),
+    resolve,
     ...(authoritative && { findZone: authoritative.zoneOf }),
+    domainConnect,
     settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
     concurrency: v.checkConcurrency,
     keyRecordOf: async (token) => {
@@ -115,6 +126,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     store,
     records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
+    domainConnect,
     verification: {
       service: verification,
       store: verificationStore,
@@ -137,6 +149,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     verification: { store: verificationStore, service: verification, scheduler },
     webhooks,
     sending,
+    domainConnect,
     hooks,
     close: async () => {
       await scheduler.stop();
@@ -228,4 +241,42 @@ function createSending(
     onQueued: () => sender.nudge(),
   });
   return { service, sender };
+}
+
+/** The Domain Connect service, its signing key made once and shared by every process. */
+function createDomainConnect(
+  config: Config,
+  store: KyselyStore,
+  secretKey: () => Buffer,
+  resolve: DnsResolve,
+): DomainConnect | undefined {
+  const dc = config.domainConnect;
+  if (!dc.enabled) return undefined;
+  const keys = new ServiceKeyStore(store.db, secretKey);
+  let signingKey: Promise<KeyObject> | undefined;
+  const loadKey = () =>
+    keys
+      .getOrCreate('domain-connect', () =>
+        generateKeyPairSync('rsa', { modulusLength: 2048 })
+          .privateKey.export({ type: 'pkcs8', format: 'pem' })
+          .toString(),
+      )
+      .then((pem) => createPrivateKey(pem));
+  return new DomainConnect({
+    identity: identityOf(config),
+    signingKey: () => {
+      signingKey ??= loadKey().catch((error) => {
+        signingKey = undefined;
+        throw error;
+      });
+      return signingKey;
+    },
+    providerHost: config.dkimProviderHost,
+    dmarcPolicy: config.dmarcPolicy,
+    deps: {
+      resolveTxt: (name) => resolve(name, 'TXT') as Promise<string[][]>,
+      fetchJson: (url) =>
+        fetchJson(url, { timeoutMs: dc.timeoutMs, allowPrivate: dc.allowPrivateUrls, ca: dc.ca }),
+    },
+  });
 }

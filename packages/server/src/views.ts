@@ -26,6 +26,25 @@ export const ProviderHintSchema = Type.Object(
   { $id: 'ProviderHint', additionalProperties: false },
 );
 
+export const DomainConnectSchema = Type.Object(
+  {
+    supported: Type.Boolean({
+      description: 'Whether the zone’s DNS provider can add the four records itself through Domain Connect.',
+    }),
+    providerName: Type.Union([Type.String(), Type.Null()], {
+      description: 'The DNS provider as its Domain Connect settings name it; `null` when it offers none.',
+    }),
+    url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description:
+        'When supported: the signed link that opens the provider’s consent page, which adds the records. Without `redirect_uri`; `GET /api/public/domain/setup-link` makes one with it. `null` otherwise.',
+    }),
+    detail: Type.Union([Type.String(), Type.Null()], {
+      description: 'When not supported: why, ending in what to do instead (add the records by hand).',
+    }),
+  },
+  { $id: 'DomainConnect', additionalProperties: false },
+);
+
 export const DnsProviderSchema = Type.Object(
   {
     id: Type.String({
@@ -105,6 +124,10 @@ export const DomainResultSchema = Type.Object(
     provider: Type.Union([Type.Ref(DnsProviderSchema), Type.Null()], {
       description:
         'The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know.',
+    }),
+    domainConnect: Type.Union([Type.Ref(DomainConnectSchema), Type.Null()], {
+      description:
+        'Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`.',
     }),
   },
   { $id: 'DomainResult', additionalProperties: false },

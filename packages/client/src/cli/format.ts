@@ -51,7 +51,8 @@ export function recordsTable(domain: DomainResult): string {
 export function providerLines(domain: DomainResult): string[] {
   if (domain.provider === null) return [];
   const tips = new Map<string, string>();
-  for (const record of domain.records) for (const hint of record.providerHints) tips.set(hint.text, hint.source);
+  for (const record of domain.records)
+    for (const hint of record.providerHints) tips.set(hint.text, hint.source);
   return [
     `DNS hosted at ${domain.provider.name}${tips.size > 0 ? ':' : ''}`,
     ...[...tips].map(([text, source]) => `  - ${text} (${source})`),

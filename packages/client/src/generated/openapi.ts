@@ -663,6 +663,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/domain/setup-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Domain Connect setup link
+         * @description A signed link that opens the DNS provider’s consent page (Domain Connect, synchronous flow), where the customer approves and the provider adds the four records; then the provider sends the browser to `redirect_uri` with `state` (and `error` when it failed or the customer declined). The domain result’s `domainConnect` says whether the provider supports it; when it does not, this answers `SETUP_LINK_UNAVAILABLE` with the reason, and the records are published by hand. Whatever the redirect says, the status shows what DNS holds.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A registered domain. */
+                    domain: string;
+                    /** @description Where the provider sends the customer back. */
+                    redirect_uri?: string;
+                    /** @description Returned unchanged with the redirect (e.g. to match the request). */
+                    state?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SetupLinkEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/templates": {
         parameters: {
             query?: never;
@@ -3503,6 +3621,16 @@ export interface components {
             /** @description The provider’s page on adding DNS records, when known. */
             docs: string | null;
         };
+        DomainConnect: {
+            /** @description Whether the zone’s DNS provider can add the four records itself through Domain Connect. */
+            supported: boolean;
+            /** @description The DNS provider as its Domain Connect settings name it; `null` when it offers none. */
+            providerName: string | null;
+            /** @description When supported: the signed link that opens the provider’s consent page, which adds the records. Without `redirect_uri`; `GET /api/public/domain/setup-link` makes one with it. `null` otherwise. */
+            url: string | null;
+            /** @description When not supported: why, ending in what to do instead (add the records by hand). */
+            detail: string | null;
+        };
         DnsRecord: {
             /** @description Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`. */
             name: string;
@@ -3543,10 +3671,12 @@ export interface components {
             nextCheckAt: string | null;
             /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know. */
             provider: components["schemas"]["DnsProvider"] | null;
+            /** @description Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`. */
+            domainConnect: components["schemas"]["DomainConnect"] | null;
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {
@@ -3601,6 +3731,21 @@ export interface components {
                 domains: components["schemas"]["DomainResult"][];
                 /** @description Pass as `cursor` to get the next page; `null` on the last page. */
                 nextCursor: string | null;
+            };
+            error: null;
+            /** @enum {number} */
+            status: 200;
+        };
+        SetupLinkEnvelope: {
+            data: {
+                domain: string;
+                /** @description The DNS provider as its Domain Connect settings name it. */
+                providerName: string | null;
+                /**
+                 * Format: uri
+                 * @description Open it in the customer’s browser (a new window or a redirect); it is signed, so it cannot be altered.
+                 */
+                url: string;
             };
             error: null;
             /** @enum {number} */
@@ -3812,6 +3957,8 @@ export interface components {
                 nextCheckAt: string | null;
                 /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know. */
                 provider: components["schemas"]["DnsProvider"] | null;
+                /** @description Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`. */
+                domainConnect: components["schemas"]["DomainConnect"] | null;
                 /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
                 previous: {
                     status: components["schemas"]["VerificationStatus"];

@@ -9,10 +9,13 @@
  *   dkim status --domain D [--account ID] [--json]
  *   dkim revoke <selector token>
  *   openapi                  (prints the OpenAPI document; needs no database)
+ *   domain-connect template  (prints our Domain Connect template; needs no database)
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { identityOf } from '../domain-connect/identity.js';
+import { serviceTemplate, templateFileName } from '../domain-connect/template.js';
 import { buildOpenApiDocument } from '../http/openapi-document.js';
 import { openStore } from '../store/open.js';
 import { dkimCommand } from './dkim.js';
@@ -26,7 +29,8 @@ const USAGE = `usage: cli <command>
   dkim sign --domain <domain> [--account <account id>] < message.eml
   dkim status --domain <domain> [--account <account id>] [--json]
   dkim revoke <selector token>
-  openapi                       print the OpenAPI 3.1 document`;
+  openapi                       print the OpenAPI 3.1 document
+  domain-connect template       print the Domain Connect service template, as the public templates repository takes it`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -61,6 +65,14 @@ export async function runCli(argv: string[], io: CliIo = processIo, env = proces
     const config = loadConfig(env);
     if (command === 'openapi') {
       io.out(JSON.stringify(await buildOpenApiDocument(config), null, 2));
+      return 0;
+    }
+    if (command === 'domain-connect') {
+      if (rest[0] !== 'template' || rest.length !== 1)
+        throw new CliError(`domain-connect takes one subcommand: template\n${USAGE}`);
+      const identity = identityOf(config);
+      io.err(`save as ${templateFileName(identity)} and submit it to github.com/Domain-Connect/Templates`);
+      io.out(JSON.stringify(serviceTemplate(identity), null, 2));
       return 0;
     }
     const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });

@@ -41,6 +41,8 @@ export async function startHostedDkim(
   config: Config,
   db: Kysely<Database>,
   log: DkimLog,
+  /** Other TXT records the zone serves (the Domain Connect signing key), by label. */
+  extraTxt?: ReadonlyMap<string, readonly string[]>,
 ): Promise<HostedDkim> {
   const secret = resolveSecretKey(config.dkim.secretKey, config.dataDir);
   if (secret.warning) log.warn(secret.warning);
@@ -56,6 +58,7 @@ export async function startHostedDkim(
         nameServers: dns.nameServers,
         soaContact: dns.soaContact,
         ttl: dns.ttl,
+        ...(extraTxt && { extraTxt }),
       },
       secondaries: dns.secondaries,
       onError: (error) => log.error({ err: error }, 'DKIM zone reload failed; retrying'),

@@ -121,6 +121,15 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
         });
       }
       return send(negative(RCODE.NOERROR));
+    case 'txt':
+      if (type === 'TXT') {
+        return send({
+          rcode: RCODE.NOERROR,
+          authoritative: true,
+          answers: match.records.map((strings) => zone.txt(question.name, strings)),
+        });
+      }
+      return send(negative(RCODE.NOERROR));
     case 'none':
       return send(negative(RCODE.NXDOMAIN));
   }

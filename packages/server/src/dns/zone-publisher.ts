@@ -10,6 +10,7 @@
  * change seen ({@link CHANGE_OVERLAP_MS}), so a change committed late, or stamped by a process
  * whose clock is a little behind, is still seen. Applying a change twice does nothing.
  */
+import { createHash } from 'node:crypto';
 import type { HostPort } from '../config.js';
 import type { DkimKeyStore } from '../store/dkim-key-store.js';
 import { sendNotify } from './notify.js';
@@ -94,11 +95,24 @@ export class ZonePublisher {
     const changed = first ? await this.loadAll() : await this.applyChanges(this.seen!);
     if (!changed && !first) return;
     const now = (this.options.now ?? Date.now)();
-    const serial = await this.options.keys.serialFor(this.zone.origin, this.keys.digest(), now);
+    const serial = await this.options.keys.serialFor(this.zone.origin, this.digest(), now);
     const previous = this.zone.serial;
     // a new version even when the serial stays (the content went back): caches of the old one go
     this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.keys });
     if (this.zone.serial !== previous && this.options.secondaries.length > 0) this.notify(this.zone);
+  }
+
+  /**
+   * What the serial follows: the keys' digest, and the other records' when there are any (so
+   * a zone without them keeps the digest, and the serial, it had before they existed).
+   */
+  private digest(): string {
+    const extra = this.options.zone.extraTxt;
+    if (extra === undefined || extra.size === 0) return this.keys.digest();
+    const hash = createHash('sha256');
+    for (const [label, texts] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1)))
+      hash.update(`${label} ${texts.join(' ')}\n`);
+    return `${this.keys.digest()}+${hash.digest('hex')}`;
   }
 
   /** Every key, page by page; changes made meanwhile are read by the next poll. */

@@ -24,12 +24,19 @@ export interface ZoneContent {
   ttl: number;
   /** The key records: a list, or the table the publisher keeps up to date. */
   keys: readonly PublishedKey[] | ZoneKeys;
+  /**
+   * Other TXT records by label below the apex, each text one record of one string (≤ 255
+   * bytes): the Domain Connect signing key's pieces at `_dck1`, for one.
+   */
+  extraTxt?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Where a query name falls relative to the zone. */
 export type ZoneMatch =
   | { at: 'apex' }
   | { at: 'key'; strings: string[] }
+  /** A name holding one or more other TXT records (`extraTxt`). */
+  | { at: 'txt'; records: string[][] }
   | { at: 'none' }
   /** Not in this zone: we are not authoritative (answer REFUSED). */
   | { at: 'outside' };
@@ -66,6 +73,8 @@ export class DkimZone {
     if (name === this.origin) return { at: 'apex' };
     if (!name.endsWith(`.${this.origin}`)) return { at: 'outside' };
     const label = name.slice(0, -this.origin.length - 1);
+    const extra = this.content.extraTxt?.get(label);
+    if (extra !== undefined) return { at: 'txt', records: extra.map((text) => [text]) };
     const key = label.includes('.') ? undefined : this.keys.get(label);
     return key === undefined ? { at: 'none' } : { at: 'key', strings: txtStrings(dkimKeyRecord(key)) };
   }
@@ -108,6 +117,8 @@ export class DkimZone {
   /** Every record of the zone in transfer order after the opening SOA: NS, then keys by token. */
   *transferRecords(): Generator<Answer> {
     yield* this.ns();
+    for (const [label, texts] of this.content.extraTxt ?? [])
+      for (const text of texts) yield this.txt(`${label}.${this.origin}`, [text]);
     // read in one synchronous step (transferMessages), so every token listed is still there
     for (const token of this.keys.tokens())
       yield this.txt(`${token}.${this.origin}`, txtStrings(dkimKeyRecord(this.keys.get(token)!)));

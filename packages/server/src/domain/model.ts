@@ -41,6 +41,19 @@ export interface StoredRecord extends RecordCheckState {
   token: string | null;
 }
 
+/** What a check found about setting a domain up through Domain Connect (issue 23). */
+export interface DomainConnectSetup {
+  /** The DNS provider as its Domain Connect settings name it; `null` when none answered. */
+  providerName: string | null;
+  /** The provider's synchronous flow URL prefix, when it supports our template. */
+  urlSyncUX: string | null;
+  supported: boolean;
+  /** Why not, in a sentence; `null` when supported. */
+  detail: string | null;
+  /** The signed apply URL (no `redirect_uri`), when supported. */
+  applyUrl: string | null;
+}
+
 /** A registration as the store keeps it. */
 export interface StoredDomain {
   id: string;
@@ -57,6 +70,8 @@ export interface StoredDomain {
   zone: string | null;
   /** The zone's DNS provider (an id of `dns-providers.ts`) as the last check named it; `null` when unknown. */
   dnsProvider: string | null;
+  /** What the last check found about setting the domain up through Domain Connect; `null` before. */
+  domainConnect: DomainConnectSetup | null;
   records: StoredRecord[];
 }
 

@@ -17,6 +17,7 @@ const domain = (name: string): StoredDomain => ({
   checkCount: 0,
   zone: null,
   dnsProvider: null,
+  domainConnect: null,
   records: [
     freshRecord('dmarc', 3, null),
     { ...freshRecord('dkim', 0, 'a'.repeat(32)), status: 'verified' },

@@ -128,5 +128,11 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
     nextCheckAt:
       domain.nextCheckAt === NO_SCHEDULED_CHECK ? null : new Date(domain.nextCheckAt).toISOString(),
     provider: provider && { id: provider.id, name: provider.name, docs: provider.docs ?? null },
+    domainConnect: domain.domainConnect && {
+      supported: domain.domainConnect.supported,
+      providerName: domain.domainConnect.providerName,
+      url: domain.domainConnect.applyUrl,
+      detail: domain.domainConnect.detail,
+    },
   };
 }

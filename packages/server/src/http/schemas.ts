@@ -9,6 +9,7 @@ import { ERROR_CODES } from '../errors.js';
 import {
   DnsProviderSchema,
   DnsRecordSchema,
+  DomainConnectSchema,
   DomainHistorySchema,
   DomainResultSchema,
   ProviderHintSchema,
@@ -103,11 +104,34 @@ export const DeleteEnvelopeSchema = itemEnvelope('DeleteEnvelope', Type.Ref(Dele
 
 export const DomainPageSchema = pageSchema('DomainPage', 'domains', Type.Ref(DomainResultSchema));
 
+export const SetupLinkEnvelopeSchema = Type.Object(
+  {
+    data: Type.Object(
+      {
+        domain: Type.String(),
+        providerName: Type.Union([Type.String(), Type.Null()], {
+          description: 'The DNS provider as its Domain Connect settings name it.',
+        }),
+        url: Type.String({
+          format: 'uri',
+          description:
+            'Open it in the customer’s browser (a new window or a redirect); it is signed, so it cannot be altered.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    error: Type.Null(),
+    status: Type.Literal(200),
+  },
+  { $id: 'SetupLinkEnvelope', additionalProperties: false },
+);
+
 /** Schemas registered with Fastify under their `$id`, and published as OpenAPI components. */
 export const SHARED_SCHEMAS: TSchema[] = [
   VerificationStatusSchema,
   ProviderHintSchema,
   DnsProviderSchema,
+  DomainConnectSchema,
   DnsRecordSchema,
   DomainResultSchema,
   ApiErrorSchema,
@@ -119,6 +143,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   DeletedDomainSchema,
   DeleteEnvelopeSchema,
   DomainPageSchema,
+  SetupLinkEnvelopeSchema,
 ];
 
 /** The query of a listing: page size and the cursor of the page to read. */

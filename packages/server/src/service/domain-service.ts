@@ -5,9 +5,17 @@
 import { normalizeDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
 import type { StoredDomain } from '../domain/model.js';
-import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
+import {
+  customerZone,
+  type DomainView,
+  domainView,
+  type RecordSettings,
+  recordFqdn,
+} from '../domain/records.js';
 import { newToken } from '../domain/token.js';
+import type { DomainConnect } from '../domain-connect/domain-connect.js';
 import { type Envelope, failed, ok } from '../envelope.js';
+import { ApiError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
 import type { DomainHistoryView } from '../views.js';
@@ -33,6 +41,15 @@ export interface DomainServiceOptions {
   now?: () => number;
   /** Called after a registration or deletion commits (hosted DKIM generates keys, republishes). */
   onDomainsChanged?: () => void;
+  /** Domain Connect (issue 23): setup links; absent when turned off. */
+  domainConnect?: DomainConnect;
+}
+
+/** A signed Domain Connect link for one registration. */
+export interface SetupLink {
+  domain: string;
+  providerName: string | null;
+  url: string;
 }
 
 /** Most status changes returned per domain by `history`. */
@@ -166,6 +183,47 @@ export class DomainService {
       if (deleted.size > 0) this.options.onDomainsChanged?.();
       return new Map([...deleted].map((name) => [name, ok({ domain: name, deleted: true as const })]));
     });
+  }
+
+  /**
+   * `GET /api/public/domain/setup-link`: a signed Domain Connect apply URL for one
+   * registration, returning to `redirectUri` with `state`. What its last check found decides
+   * (a check older than `maxAgeMs` is run first, as for a status request).
+   */
+  async setupLink(
+    accountId: string,
+    name: string,
+    redirect: { redirectUri?: string; state?: string },
+  ): Promise<SetupLink> {
+    const normalized = normalizeDomainName(name);
+    const found = normalized.ok ? await this.store.findDomains(accountId, [normalized.name]) : new Map();
+    let domain: StoredDomain | undefined = normalized.ok ? found.get(normalized.name) : undefined;
+    if (domain === undefined)
+      throw new ApiError('SETUP_LINK_DOMAIN_UNKNOWN', `${name} is not registered to this account`);
+    const connect = this.options.domainConnect;
+    if (connect === undefined)
+      throw new ApiError(
+        'SETUP_LINK_UNAVAILABLE',
+        'Domain Connect is turned off on this service; publish the records by hand',
+      );
+    if (redirect.redirectUri !== undefined) {
+      const problem = connect.redirectProblem(redirect.redirectUri);
+      if (problem !== null) throw new ApiError('SETUP_LINK_REDIRECT_INVALID', problem);
+    }
+    const { verification } = this.options;
+    if (verification)
+      domain =
+        (await verification.service.refresh([domain], verification.maxAgeMs, verification.waitMs)).get(
+          domain.name,
+        ) ?? domain;
+    const setup = domain.domainConnect;
+    if (!setup?.supported || setup.urlSyncUX === null)
+      throw new ApiError(
+        'SETUP_LINK_UNAVAILABLE',
+        setup?.detail ?? `${domain.name} has not been checked yet; ask again in a few seconds`,
+      );
+    const url = await connect.link(domain, customerZone(domain.name, domain.zone), setup.urlSyncUX, redirect);
+    return { domain: domain.name, providerName: setup.providerName, url };
   }
 
   /** `GET /api/public/domain`: one page of the account's registrations, by name. */

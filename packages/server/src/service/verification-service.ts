@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import type { DnsProvider } from '../domain/dns-providers.js';
 import { organisationalDomain } from '../domain/domain-name.js';
-import type { RecordCheckState, StoredDomain } from '../domain/model.js';
+import type { DomainConnectSetup, RecordCheckState, StoredDomain } from '../domain/model.js';
 import { identifyProvider } from '../domain/provider-detection.js';
 import { providerById } from '../domain/provider-hints.js';
 import { customerZone, dkimTarget, recordFqdn } from '../domain/records.js';
@@ -16,6 +16,7 @@ import {
   nextScheduledCheck,
   type Observation,
 } from '../domain/verification.js';
+import type { DomainConnect } from '../domain-connect/domain-connect.js';
 import type { StatusEvent, VerificationStore } from '../store/verification-store.js';
 import type { ZoneFacts } from '../verify/authoritative.js';
 import { checkRecords, type ExpectedRecord, type Misplacement } from '../verify/check-records.js';
@@ -48,6 +49,8 @@ export interface VerificationServiceOptions {
    * check: the NS names tell the customer's DNS provider.
    */
   findZone?: (name: string) => Promise<ZoneFacts | undefined>;
+  /** Domain Connect: whether the zone's DNS provider can set the domain up, kept with each check. */
+  domainConnect?: DomainConnect;
   /**
    * Called after a check that changed a status was saved: its webhook events are in the
    * outbox, and the delivery worker can send them now instead of at its next tick.
@@ -171,6 +174,7 @@ export class VerificationService {
     let observations: Observation[];
     let zone: ZoneFacts | undefined;
     let provider: DnsProvider | null;
+    let setup: DomainConnectSetup | undefined;
     try {
       // The zone and its provider are only a description (record names, advice): a failure
       // keeps the ones stored before. Found alongside the records; a diagnosis that names the
@@ -180,13 +184,21 @@ export class VerificationService {
       const providerFound = zoneFound.then((found) =>
         found ? identifyProvider(found.nameServers) : providerById(domain.dnsProvider),
       );
-      [observations, zone, provider] = await Promise.all([
+      const { domainConnect } = this.options;
+      // From the zone known before this check (the registrable domain at first), so that
+      // discovery runs beside the record lookups instead of after the zone walk: a check takes
+      // no longer for it. A zone that moved is used from the next check on.
+      const setupFound = domainConnect
+        ?.setupFor(domain, customerZone(domain.name, domain.zone))
+        .catch(() => undefined);
+      [observations, zone, provider, setup] = await Promise.all([
         checkRecords(
           expectedRecords(domain, settings.providerHost, this.options.keyRecordOf, () => providerFound),
           this.options.resolve,
         ),
         zoneFound,
         providerFound,
+        setupFound,
       ]);
     } catch (error) {
       await this.options.store.release(domain.id);
@@ -224,6 +236,7 @@ export class VerificationService {
       checkedAt: now,
       nextCheckAt,
       ...(zone !== undefined && { zone: zone.apex, dnsProvider: provider?.id ?? null }),
+      ...(setup !== undefined && { domainConnect: setup }),
     });
     if (events.length > 0) this.options.onStatusChanged?.();
     return {
@@ -235,6 +248,7 @@ export class VerificationService {
       checkCount: domain.checkCount + 1,
       zone: zone?.apex ?? domain.zone,
       dnsProvider: zone ? (provider?.id ?? null) : domain.dnsProvider,
+      domainConnect: setup ?? domain.domainConnect,
     };
   }
 }

@@ -6,6 +6,7 @@ import { type Kysely, PostgresAdapter, type Selectable, sql, type Transaction } 
 import type { DomainType } from '../domain/domain-type.js';
 import type {
   CheckReason,
+  DomainConnectSetup,
   RecordKind,
   StoredDomain,
   StoredRecord,
@@ -78,6 +79,8 @@ export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Pro
     checkCount: Number(row.check_count),
     zone: row.zone,
     dnsProvider: row.dns_provider,
+    domainConnect:
+      row.domain_connect === null ? null : (JSON.parse(row.domain_connect) as DomainConnectSetup),
     records: byDomain.get(row.id) ?? [],
   }));
 }

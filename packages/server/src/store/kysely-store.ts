@@ -373,6 +373,7 @@ async function insertDomain(
     checkCount: 0,
     zone: null,
     dnsProvider: null,
+    domainConnect: null,
     records,
   };
   return { domain, inserted: true };

@@ -42,6 +42,8 @@ export interface DomainsTable {
   zone: string | null;
   /** An id of `domain/dns-providers.ts`, as the last check named it. */
   dns_provider: string | null;
+  /** JSON of `DomainConnectSetup`, as the last check found it. */
+  domain_connect: string | null;
 }
 
 export interface DomainRecordsTable {
@@ -239,6 +241,13 @@ export interface EmailRateTable {
   count: number;
 }
 
+/** A key of the service itself, sealed under `SECRET_KEY` (`service-key-store.ts`). */
+export interface ServiceKeysTable {
+  name: string;
+  private_key_enc: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -259,6 +268,7 @@ export interface Database {
   email_events: EmailEventsTable;
   suppressions: SuppressionsTable;
   email_rate: EmailRateTable;
+  service_keys: ServiceKeysTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

@@ -4,7 +4,12 @@
  * change, and reading that history.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { RecordCheckState, StoredDomain, VerificationStatus } from '../domain/model.js';
+import type {
+  DomainConnectSetup,
+  RecordCheckState,
+  StoredDomain,
+  VerificationStatus,
+} from '../domain/model.js';
 import { checkEvents } from '../webhook/events.js';
 import type { DomainCache } from './domain-cache.js';
 import { loadDomainsById, withRecords } from './domain-rows.js';
@@ -34,6 +39,8 @@ export interface CheckResult {
   zone?: string;
   /** With `zone`: the provider its NS names show (`null`: none we know). */
   dnsProvider?: string | null;
+  /** Domain Connect for the domain as found; `undefined` keeps the one stored. */
+  domainConnect?: DomainConnectSetup;
 }
 
 export class VerificationStore {
@@ -154,6 +161,9 @@ export class VerificationStore {
             updated_at: result.checkedAt,
             ...(result.zone !== undefined && { zone: result.zone }),
             ...(result.dnsProvider !== undefined && { dns_provider: result.dnsProvider }),
+            ...(result.domainConnect !== undefined && {
+              domain_connect: JSON.stringify(result.domainConnect),
+            }),
           }))
           .where('id', '=', domain.id)
           .returning('id')
@@ -235,6 +245,7 @@ function afterCheck(domain: StoredDomain, result: CheckResult): StoredDomain {
     checkCount: domain.checkCount + 1,
     zone: result.zone ?? domain.zone,
     dnsProvider: result.dnsProvider !== undefined ? result.dnsProvider : domain.dnsProvider,
+    domainConnect: result.domainConnect ?? domain.domainConnect,
     records: domain.records.map((r) => {
       const state = result.records.get(r.position);
       return state ? { ...r, ...state } : r;

@@ -129,6 +129,35 @@ class ProviderNote {
   }
 }
 
+/**
+ * One-click setup when the DNS provider supports it (Domain Connect): a link to the provider's
+ * consent page, which adds the four records. Hidden otherwise: the records below are the way.
+ */
+class SetupLink {
+  readonly element = el('p', { className: 'setup-link' });
+  private shown = '';
+
+  update(domain: DomainResult): void {
+    const connect = domain.domainConnect;
+    const url = connect?.supported ? connect.url : null;
+    const key = JSON.stringify([url, connect?.providerName]);
+    if (key === this.shown) return;
+    this.shown = key;
+    this.element.hidden = url === null;
+    if (url === null) return;
+    const provider = connect?.providerName ?? 'your DNS provider';
+    const link = el('a', {
+      className: 'button',
+      href: url,
+      target: '_blank',
+      rel: 'noopener',
+      textContent: `Add the records at ${provider}`,
+    });
+    link.setAttribute('aria-label', `Add the records of ${domain.domain} at ${provider} (opens ${provider})`);
+    this.element.replaceChildren(link, ` ${provider} asks you to approve, then adds them; nothing to copy.`);
+  }
+}
+
 /** Where records are matched between refreshes: a rotated DKIM key is a new record. */
 function recordKey(record: DnsRecord): string {
   return `${record.type} ${record.fqdn} ${record.value}`;
@@ -140,6 +169,7 @@ export class RecordsPanel {
   private readonly tbody = el('tbody');
   private readonly zone = el('pre');
   private readonly provider = new ProviderNote();
+  private readonly setup = new SetupLink();
   /** The zone-file lines shown, joined: what Copy zone lines copies. */
   private zoneText = '';
   private rows = new Map<string, RecordRow>();
@@ -152,6 +182,7 @@ export class RecordsPanel {
     this.element = el(
       'div',
       { className: 'domain-body', id },
+      this.setup.element,
       this.provider.element,
       el(
         'table',
@@ -175,6 +206,7 @@ export class RecordsPanel {
   }
 
   update(domain: DomainResult): void {
+    this.setup.update(domain);
     this.provider.update(domain);
     const keep = new Map<string, RecordRow>();
     for (const record of domain.records) {

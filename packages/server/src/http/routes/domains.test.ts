@@ -65,9 +65,11 @@ describe('POST /api/public/domain', () => {
       'lastCheckedAt',
       'nextCheckAt',
       'provider',
+      'domainConnect',
     ]);
     assert.equal(data.lastCheckedAt, null);
     assert.equal(data.provider, null, 'no DNS provider known before the first check');
+    assert.equal(data.domainConnect, null, 'nor Domain Connect');
     assert.equal(data.domain, 'mail.acme.example');
     assert.equal(data.status, 'pending');
     assert.equal(data.type, 'Transactional');

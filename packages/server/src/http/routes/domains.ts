@@ -14,6 +14,7 @@ import {
   HistoryEnvelopeSchema,
   requestErrorResponses,
   requestSchemas,
+  SetupLinkEnvelopeSchema,
 } from '../schemas.js';
 
 export interface DomainRoutesOptions {
@@ -100,6 +101,48 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
         error: null,
         status: 200 as const,
       };
+    },
+  );
+
+  api.get(
+    '/domain/setup-link',
+    {
+      schema: {
+        tags,
+        summary: 'Domain Connect setup link',
+        description:
+          'A signed link that opens the DNS provider’s consent page (Domain Connect, synchronous flow), where the customer approves and the provider adds the four records; then the provider sends the browser to `redirect_uri` with `state` (and `error` when it failed or the customer declined). ' +
+          'The domain result’s `domainConnect` says whether the provider supports it; when it does not, this answers `SETUP_LINK_UNAVAILABLE` with the reason, and the records are published by hand. ' +
+          'Whatever the redirect says, the status shows what DNS holds.',
+        querystring: Type.Object(
+          {
+            domain: Type.String({ minLength: 1, maxLength: 253, description: 'A registered domain.' }),
+            redirect_uri: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 2048,
+                description: 'Where the provider sends the customer back.',
+              }),
+            ),
+            state: Type.Optional(
+              Type.String({
+                maxLength: 512,
+                description: 'Returned unchanged with the redirect (e.g. to match the request).',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref(SetupLinkEnvelopeSchema), ...requestErrorResponses },
+      },
+    },
+    async (request) => {
+      const { domain, redirect_uri, state } = request.query;
+      const data = await service.setupLink(request.apiKey!.accountId, domain, {
+        ...(redirect_uri !== undefined && { redirectUri: redirect_uri }),
+        ...(state !== undefined && { state }),
+      });
+      return { data, error: null, status: 200 as const };
     },
   );
 

@@ -15,6 +15,7 @@ import * as m0009 from './0009-webhooks.js';
 import * as m0010 from './0010-emails.js';
 import * as m0011 from './0011-room-for-updates.js';
 import * as m0012 from './0012-dns-provider.js';
+import * as m0013 from './0013-domain-connect.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-emails': m0010,
   '0011-room-for-updates': m0011,
   '0012-dns-provider': m0012,
+  '0013-domain-connect': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {
