@@ -281,8 +281,7 @@ export async function loadDomains(store: KyselyStore, accountId: string, size: n
   if (store.kind === 'postgres') {
     await sql`vacuum analyze`.execute(store.db);
     await sql`checkpoint`.execute(store.db);
-  }
-  else await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
+  } else await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
 }
 
 function* chunks<T>(items: T[], size: number): Generator<T[]> {
