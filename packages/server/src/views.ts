@@ -15,6 +15,13 @@ export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Typ
 
 export const ProviderHintSchema = Type.Object(
   {
+    topic: Type.Union(
+      ['name', 'proxy', 'target', 'quotes', 'length', 'ttl'].map((t) => Type.Literal(t)),
+      {
+        description:
+          'What the hint is about: `name` (the host field), `proxy` (Cloudflare’s proxy), `target` (a final dot on the CNAME target), `quotes` (TXT quoting), `length` (the longest TXT value the form takes), `ttl`.',
+      },
+    ),
     text: Type.String({
       description: 'One sentence of advice for entering the record at this DNS provider.',
     }),

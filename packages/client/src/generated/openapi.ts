@@ -3605,6 +3605,8 @@ export interface components {
         /** @description State of a domain or of one record. */
         VerificationStatus: "pending" | "verified";
         ProviderHint: {
+            /** @description What the hint is about: `name` (the host field), `proxy` (Cloudflare’s proxy), `target` (a final dot on the CNAME target), `quotes` (TXT quoting), `length` (the longest TXT value the form takes), `ttl`. */
+            topic: "name" | "proxy" | "target" | "quotes" | "length" | "ttl";
             /** @description One sentence of advice for entering the record at this DNS provider. */
             text: string;
             /**

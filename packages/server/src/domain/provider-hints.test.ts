@@ -27,6 +27,14 @@ test('a provider that appends the zone is told the relative name, and what pasti
 });
 
 test('Cloudflare: the proxy off for CNAMEs only, no quotes for TXT, and its Auto TTL', () => {
+  assert.deepEqual(
+    recordHints(providerById('cloudflare')!, cname).map((h) => h.topic),
+    ['name', 'proxy', 'ttl'],
+  );
+  assert.deepEqual(
+    recordHints(providerById('cloudflare')!, txt).map((h) => h.topic),
+    ['name', 'quotes', 'ttl'],
+  );
   const forCname = texts('cloudflare', cname);
   assert.ok(forCname.some((t) => t.startsWith('Set the proxy status to “DNS only”')));
   assert.ok(forCname.some((t) => t.includes('“Auto” (300 seconds')));

@@ -5,8 +5,12 @@
  */
 import { DNS_PROVIDERS, type DnsProvider } from './dns-providers.js';
 
+/** What part of the provider's record form a hint is about. */
+export type HintTopic = 'name' | 'proxy' | 'target' | 'quotes' | 'length' | 'ttl';
+
 /** One sentence of advice for entering a record, and the provider's page it rests on. */
 export interface ProviderHint {
+  topic: HintTopic;
   text: string;
   /** The provider documentation page that states the fact behind `text`. */
   source: string;
@@ -33,42 +37,50 @@ export function providerById(id: string | null): DnsProvider | null {
 export function recordHints(provider: DnsProvider, record: RecordToEnter): ProviderHint[] {
   const { hostField, cnameProxy, cnameTarget, txtQuoting, txtLength, ttl } = provider.hints;
   const hints: ProviderHint[] = [];
-  const add = (text: string, source: string) => hints.push({ text, source });
+  const add = (topic: HintTopic, text: string, source: string) => hints.push({ topic, text, source });
   if (hostField?.appendsZone)
     add(
+      'name',
       `Enter the name as ${record.name}: ${provider.name} adds ${record.zone} itself, so the full name would end up as ${record.fqdn}.${record.zone}.`,
       hostField.source,
     );
   else if (hostField?.form === 'relative')
-    add(`Enter the name as ${record.name}, without ${record.zone}.`, hostField.source);
-  else if (hostField?.form === 'fqdn') add(`Enter the full name, ${record.fqdn}.`, hostField.source);
+    add('name', `Enter the name as ${record.name}, without ${record.zone}.`, hostField.source);
+  else if (hostField?.form === 'fqdn') add('name', `Enter the full name, ${record.fqdn}.`, hostField.source);
   if (record.type === 'CNAME') {
     if (cnameProxy)
       add(
+        'proxy',
         `Set the proxy status to “${cnameProxy.requiredSetting}”: a proxied record answers with ${provider.name}'s own addresses instead of the CNAME, and never verifies.`,
         cnameProxy.source,
       );
     if (cnameTarget?.appendsZoneWithoutTrailingDot)
       add(
+        'target',
         `End the target with a dot (${record.value}.): without it ${provider.name} adds ${record.zone} to it.`,
         cnameTarget.source,
       );
   } else {
     if (txtQuoting?.quotes === 'added-for-you')
-      add(`Paste the value without its surrounding quotes; ${provider.name} adds them.`, txtQuoting.source);
+      add(
+        'quotes',
+        `Paste the value without its surrounding quotes; ${provider.name} adds them.`,
+        txtQuoting.source,
+      );
     else if (txtQuoting?.quotes === 'enter-with-quotes')
-      add('Enter the value with its surrounding quotes, as shown.', txtQuoting.source);
+      add('quotes', 'Enter the value with its surrounding quotes, as shown.', txtQuoting.source);
     const length = unquoted(record.value).length;
     if (txtLength?.maxChars !== undefined && length > txtLength.maxChars)
       add(
+        'length',
         `The value has ${length} characters, more than the ${txtLength.maxChars} ${provider.name}'s form takes.`,
         txtLength.source,
       );
   }
   if (ttl?.autoSeconds !== undefined)
-    add(`Leave the TTL on “Auto” (${ttl.autoSeconds} seconds at ${provider.name}).`, ttl.source);
+    add('ttl', `Leave the TTL on “Auto” (${ttl.autoSeconds} seconds at ${provider.name}).`, ttl.source);
   else if (ttl?.defaultSeconds !== undefined)
-    add(`The default TTL (${ttl.defaultSeconds} seconds) is fine.`, ttl.source);
+    add('ttl', `The default TTL (${ttl.defaultSeconds} seconds) is fine.`, ttl.source);
   return hints;
 }
 

@@ -97,8 +97,7 @@ class ProviderNote {
 
   update(domain: DomainResult): void {
     const { provider } = domain;
-    const hints = new Map<string, string>();
-    for (const record of domain.records) for (const h of record.providerHints) hints.set(h.text, h.source);
+    const hints = tipsOf(domain);
     const key = JSON.stringify([provider, [...hints]]);
     if (key === this.shown) return;
     this.shown = key;
@@ -127,6 +126,27 @@ class ProviderNote {
         }),
       );
   }
+}
+
+/**
+ * The provider's tips for a domain's records, each once (text → its page). The name hints are
+ * one per record and say what the Name column shows already: they become one line.
+ */
+function tipsOf(domain: DomainResult): Map<string, string> {
+  const tips = new Map<string, string>();
+  for (const record of domain.records)
+    for (const hint of record.providerHints) {
+      const text =
+        hint.topic === 'name' && /^Enter the name as /.test(hint.text)
+          ? `Enter each name as the Name column shows it, without ${record.zone}${
+              / adds /.test(hint.text)
+                ? ` (${domain.provider?.name ?? 'the provider'} adds ${record.zone} itself)`
+                : ''
+            }.`
+          : hint.text;
+      tips.set(text, hint.source);
+    }
+  return tips;
 }
 
 /**
