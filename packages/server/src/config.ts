@@ -54,7 +54,10 @@ export interface Config {
 }
 
 export interface DomainConnectConfig {
-  /** `DOMAIN_CONNECT_ENABLED`: discover providers and sign apply URLs (the key is served only with `DNS_LISTEN`). */
+  /**
+   * `DOMAIN_CONNECT_ENABLED`: discover providers and sign apply URLs. On by default with
+   * `DNS_LISTEN` only: providers check our signatures with the key our responder serves.
+   */
   enabled: boolean;
   /** Our `providerId` in the template (`DOMAIN_CONNECT_PROVIDER_ID`, default `DKIM_PROVIDER_HOST`). */
   providerId: string;
@@ -364,11 +367,16 @@ export function loadConfig(env: Env = process.env): Config {
       maxMessageBytes: integer(env, 'MAX_EMAIL_BYTES', 5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
       perMinute: integer(env, 'MAX_EMAILS_PER_MINUTE', 600, 1, 1_000_000),
     },
-    domainConnect: domainConnect(env, dkimProviderHost),
+    domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
   };
 }
 
-function domainConnect(env: Env, dkimProviderHost: string): DomainConnectConfig {
+function domainConnect(
+  env: Env,
+  dkimProviderHost: string,
+  servesDns: boolean,
+  publicUrl: string | undefined,
+): DomainConnectConfig {
   const providerId = hostName(env, 'DOMAIN_CONNECT_PROVIDER_ID', dkimProviderHost);
   const providerName = env.DOMAIN_CONNECT_PROVIDER_NAME?.trim() || providerId;
   const serviceId = env.DOMAIN_CONNECT_SERVICE_ID?.trim() || 'sending-domain';
@@ -387,15 +395,20 @@ function domainConnect(env: Env, dkimProviderHost: string): DomainConnectConfig 
   if (caFile && !existsSync(caFile))
     throw new ConfigError(`DOMAIN_CONNECT_CA_FILE names ${caFile}, which does not exist`);
   return {
-    enabled: boolean(env, 'DOMAIN_CONNECT_ENABLED', true),
+    // On by default where providers can check our signatures: our responder serves the key.
+    enabled: boolean(env, 'DOMAIN_CONNECT_ENABLED', servesDns),
     providerId,
     providerName,
     serviceId,
     serviceName: env.DOMAIN_CONNECT_SERVICE_NAME?.trim() || `${providerName} sending domain (DKIM and DMARC)`,
     keyHost,
-    redirectDomains: hostNames(env, 'DOMAIN_CONNECT_REDIRECT_DOMAINS', []),
+    redirectDomains: hostNames(
+      env,
+      'DOMAIN_CONNECT_REDIRECT_DOMAINS',
+      publicUrl === undefined ? [] : [new URL(publicUrl).hostname],
+    ),
     logoUrl,
-    timeoutMs: integer(env, 'DOMAIN_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
+    timeoutMs: integer(env, 'DOMAIN_CONNECT_TIMEOUT_MS', 3_000, 100, 60_000),
     allowPrivateUrls: boolean(env, 'DOMAIN_CONNECT_ALLOW_PRIVATE_URLS', false),
     ca: caFile ? readFileSync(caFile, 'utf8') : undefined,
   };

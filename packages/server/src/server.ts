@@ -63,6 +63,10 @@ export async function startServer(
     }
     // So that the first requests are counted in Redis already; start-up goes on without it.
     await sharedRateLimit?.connected();
+    if (config.domainConnect.enabled && !config.dns.listen)
+      app.log.warn(
+        'DOMAIN_CONNECT_ENABLED without DNS_LISTEN: the signing key is served nowhere, so providers will refuse every setup link',
+      );
     // The Domain Connect signing key is published in our own zone, where providers look it up.
     const connectKey =
       services.domainConnect && config.dns.listen

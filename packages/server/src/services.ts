@@ -100,7 +100,8 @@ export function createServices(config: Config, store: KyselyStore): Services {
   };
   const authoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
   const resolve = authoritative ?? createResolver(dnsOptions);
-  const domainConnect = createDomainConnect(config, store, secretKey, resolve);
+  // Domain Connect asks through the resolvers: `_domainconnect` may be a CNAME out of the zone.
+  const domainConnect = createDomainConnect(config, store, secretKey, createResolver(dnsOptions));
   const verification = new VerificationService({
     store: verificationStore,
     resolve,
@@ -124,7 +125,11 @@ export function createServices(config: Config, store: KyselyStore): Services {
   });
   const domains = new DomainService({
     store,
-    records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
+    records: {
+      providerHost: config.dkimProviderHost,
+      dmarcPolicy: config.dmarcPolicy,
+      domainConnect: config.domainConnect.enabled,
+    },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
     domainConnect,
     verification: {
@@ -172,7 +177,11 @@ function createWebhooks(
   const deliverer = new WebhookDeliverer({
     store: webhookStore,
     secretKey,
-    records: { providerHost: config.dkimProviderHost, dmarcPolicy: config.dmarcPolicy },
+    records: {
+      providerHost: config.dkimProviderHost,
+      dmarcPolicy: config.dmarcPolicy,
+      domainConnect: config.domainConnect.enabled,
+    },
     retry: { baseMs: w.retryBaseMs, maxDelayMs: w.retryMaxDelayMs, retryForMs: w.retryForMs },
     disableAfterMs: w.disableAfterMs,
     timeoutMs: w.timeoutMs,
@@ -271,12 +280,30 @@ function createDomainConnect(
       });
       return signingKey;
     },
+    // the settings request, then the template's: each has its own limit, and the TXT lookup
+    budgetMs: dc.timeoutMs * 2 + config.verification.dnsTimeoutMs * config.verification.dnsTries,
     providerHost: config.dkimProviderHost,
     dmarcPolicy: config.dmarcPolicy,
     deps: {
       resolveTxt: (name) => resolve(name, 'TXT') as Promise<string[][]>,
+      allowPorts: dc.allowPrivateUrls,
       fetchJson: (url) =>
-        fetchJson(url, { timeoutMs: dc.timeoutMs, allowPrivate: dc.allowPrivateUrls, ca: dc.ca }),
+        fetchJson(url, {
+          timeoutMs: dc.timeoutMs,
+          allowPrivate: dc.allowPrivateUrls,
+          ca: dc.ca,
+          // the configured resolvers, not getaddrinfo on libuv's four threads: a customer's
+          // slow name must not hold up every other lookup of the process
+          resolve: async (host) => {
+            const [v4, v6] = await Promise.all(
+              (['A', 'AAAA'] as const).map((type) => resolve(host, type).catch(() => [] as string[])),
+            );
+            return [
+              ...(v4 as string[]).map((address) => ({ address, family: 4 })),
+              ...(v6 as string[]).map((address) => ({ address, family: 6 })),
+            ];
+          },
+        }),
     },
   });
 }

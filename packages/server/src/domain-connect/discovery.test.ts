@@ -64,6 +64,19 @@ test('supported: the settings give the sync URL, and the API knows our template'
   });
 });
 
+test('a provider name is cleaned and bounded before it is stored and shown', async () => {
+  const found = await discover(
+    'example.com',
+    identity,
+    world(txt, {
+      [SETTINGS]: settings({ ...full, providerName: `Evil\u0007\n${'x'.repeat(500)}` }),
+      [TEMPLATE]: { status: 200, body: undefined },
+    }),
+  );
+  assert.equal(found.providerName?.length, 100);
+  assert.match(found.providerName ?? '', /^Evil {2}x+$/);
+});
+
 test('each way of not being supported says why, and falls back to the records', async () => {
   const cases: [string, DiscoveryDeps, RegExp][] = [
     ['no TXT record', world({}, {}), /offers no Domain Connect \(no _domainconnect TXT record\)/],
@@ -81,7 +94,7 @@ test('each way of not being supported says why, and falls back to the records', 
     [
       'the provider down',
       world(txt, { [SETTINGS]: new Error('connect ECONNREFUSED') }),
-      /did not answer \(connect ECONNREFUSED\)/,
+      /could not be reached; add/,
     ],
     [
       'no synchronous flow',

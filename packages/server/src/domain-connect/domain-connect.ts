@@ -19,6 +19,8 @@ export interface DomainConnectOptions {
   providerHost: string;
   dmarcPolicy: string;
   deps: DiscoveryDeps;
+  /** Longest a zone's discovery may take, all its lookups and requests together. */
+  budgetMs: number;
   now?: () => number;
 }
 
@@ -52,8 +54,9 @@ export class DomainConnect {
   /**
    * Why `redirectUri` may not be where a provider sends the customer back, or `null`: an
    * absolute https URL (http only to localhost, for development) of at most 2,048
-   * characters, within `redirectDomains` when they are set (the template's
-   * `syncRedirectDomain`, which providers may enforce).
+   * characters, within `redirectDomains` (the template's `syncRedirectDomain`). Signed, a link
+   * is honoured by the provider wherever it points: without the list, any key holder could get
+   * our signature on a redirect to anywhere, so only localhost is allowed then.
    */
   redirectProblem(redirectUri: string): string | null {
     let url: URL;
@@ -68,7 +71,10 @@ export class DomainConnect {
       return 'redirect_uri must be an https URL (http only to localhost)';
     if (url.username || url.password) return 'redirect_uri must not carry a user name or password';
     const allowed = this.options.identity.redirectDomains;
-    if (allowed.length > 0 && !allowed.some((d) => url.hostname === d || url.hostname.endsWith(`.${d}`)))
+    if (local) return null;
+    if (allowed.length === 0)
+      return 'redirect_uri may only point to localhost until DOMAIN_CONNECT_REDIRECT_DOMAINS names the domains customers return to';
+    if (!allowed.some((d) => url.hostname === d || url.hostname.endsWith(`.${d}`)))
       return `redirect_uri must point into ${allowed.join(', ')} (DOMAIN_CONNECT_REDIRECT_DOMAINS)`;
     return null;
   }
@@ -79,6 +85,7 @@ export class DomainConnect {
     return {
       ...discovery,
       applyUrl: discovery.supported ? await this.link(domain, zone, discovery.urlSyncUX!) : null,
+      zone,
     };
   }
 
@@ -115,17 +122,30 @@ export class DomainConnect {
     const now = this.now();
     const hit = this.remembered.get(zone);
     if (hit && hit.until > now) return hit.discovery;
-    const discovery = discover(zone, this.options.identity, this.options.deps);
+    // Never longer than the budget, whatever the provider does: a check waits for this.
+    let timer: NodeJS.Timeout | undefined;
+    const discovery = Promise.race([
+      discover(zone, this.options.identity, this.options.deps),
+      new Promise<Discovery>((resolve) => {
+        timer = setTimeout(
+          () =>
+            resolve({
+              providerName: null,
+              urlSyncUX: null,
+              supported: false,
+              detail: `the DNS provider of ${zone} took too long to answer for Domain Connect; add the records by hand`,
+            }),
+          this.options.budgetMs,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
     if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
     const entry = { until: now + FOUND_MS, discovery };
     this.remembered.set(zone, entry);
     // an answer that may change soon (no answer, an error) is asked again sooner
-    discovery.then(
-      (found) => {
-        if (!found.supported && found.providerName === null) entry.until = this.now() + FAILED_MS;
-      },
-      () => this.remembered.delete(zone),
-    );
+    void discovery.then((found) => {
+      if (!found.supported && found.providerName === null) entry.until = this.now() + FAILED_MS;
+    });
     return discovery;
   }
 }

@@ -4,6 +4,7 @@
  * only, every address of the host public unicast, the connection pinned to a checked address,
  * a time limit on the whole request, and a bounded answer.
  */
+import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkHost, type ResolveHost } from '../webhook/address-guard.js';
@@ -25,55 +26,78 @@ export interface JsonAnswer {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** GET `url` (https only); rejects with a sentence when no answer could be had. */
-export async function fetchJson(url: string, options: FetchJsonOptions): Promise<JsonAnswer> {
-  const target = new URL(url);
-  if (target.protocol !== 'https:') throw new Error(`${url} is not an https URL`);
-  const checked = await checkHost(target.hostname, options.allowPrivate, options.resolve);
-  if ('refused' in checked) throw new Error(`refused: ${checked.refused}`);
-  const pinned = checked.addresses[0]!;
-  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
+/**
+ * GET `url` (https only, port 443 unless `allowPrivate`); rejects when no whole answer came
+ * within `timeoutMs`, counted from the start (the host's lookup included). A connection that
+ * ends before its answer is complete rejects too: nothing here can stay pending.
+ */
+export function fetchJson(url: string, options: FetchJsonOptions): Promise<JsonAnswer> {
   return new Promise<JsonAnswer>((resolve, reject) => {
-    const request = https.get(
-      target,
-      {
-        lookup,
-        agent: false,
-        timeout: options.timeoutMs,
-        ...(options.ca && { ca: options.ca }),
-        headers: { accept: 'application/json', 'user-agent': 'sending-domain-service-domain-connect/1' },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_ANSWER_BYTES) request.destroy(new Error(`${url} answered more than 64 KiB`));
-          else chunks.push(chunk);
-        });
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown;
-          try {
-            body = text === '' ? undefined : JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: response.statusCode ?? 0, body });
-        });
-      },
-    );
+    let request: ClientRequest | undefined;
+    let settled = false;
+    const finish = (error: Error | undefined, answer?: JsonAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      if (error) {
+        request?.destroy();
+        reject(error);
+      } else resolve(answer!);
+    };
+    const target = new URL(url);
     const deadline = setTimeout(
-      () => request.destroy(new Error(`${target.host} did not answer within ${options.timeoutMs} ms`)),
+      () => finish(new Error(`${target.host} did not answer within ${options.timeoutMs} ms`)),
       options.timeoutMs,
     );
-    request.on('timeout', () =>
-      request.destroy(new Error(`${target.host} did not answer within ${options.timeoutMs} ms`)),
+    if (target.protocol !== 'https:') return finish(new Error(`${url} is not an https URL`));
+    if (!options.allowPrivate && target.port !== '' && target.port !== '443')
+      return finish(new Error(`${url} is not on port 443`));
+    checkHost(target.hostname, options.allowPrivate, options.resolve).then(
+      (checked) => {
+        if (settled) return;
+        if ('refused' in checked) return finish(new Error(`refused: ${checked.refused}`));
+        const pinned = checked.addresses[0]!;
+        const lookup: LookupFunction = (_host, lookupOptions, callback) => {
+          if (lookupOptions.all) callback(null, [pinned]);
+          else callback(null, pinned.address, pinned.family);
+        };
+        request = https.get(
+          target,
+          {
+            lookup,
+            agent: false,
+            ...(options.ca && { ca: options.ca }),
+            headers: { accept: 'application/json', 'user-agent': 'sending-domain-service-domain-connect/1' },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            let read = 0;
+            response.on('data', (chunk: Buffer) => {
+              read += chunk.length;
+              if (read > MAX_ANSWER_BYTES) finish(new Error(`${target.host} answered more than 64 KiB`));
+              else chunks.push(chunk);
+            });
+            response.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let body: unknown;
+              try {
+                body = text === '' ? undefined : JSON.parse(text);
+              } catch {
+                body = undefined;
+              }
+              finish(undefined, { status: response.statusCode ?? 0, body });
+            });
+            response.on('error', (error) => finish(error));
+            // 'close' after 'end' changes nothing; before it, the answer was cut short
+            response.on('close', () => finish(new Error(`${target.host} closed the connection mid-answer`)));
+          },
+        );
+        request.on('error', (error) => finish(error));
+        request.on('close', () =>
+          finish(new Error(`${target.host} closed the connection without an answer`)),
+        );
+      },
+      (error: Error) => finish(error),
     );
-    request.on('error', reject);
-    request.on('close', () => clearTimeout(deadline));
   });
 }

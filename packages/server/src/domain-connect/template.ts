@@ -25,7 +25,7 @@ export interface DomainConnectIdentity {
   serviceName: string;
   /** Where our signing key is published: `<keyHost>.<pubKeyDomain>` TXT. */
   pubKeyDomain: string;
-  /** The `key` parameter of signed URLs (`_dck1`); a new one lets keys rotate. */
+  /** The `key` parameter of signed URLs (`_dck1`): the label of the key's TXT records. */
   keyHost: string;
   /** Domains `redirect_uri` may point into (`syncRedirectDomain`); none: any, as URLs are signed. */
   redirectDomains: string[];

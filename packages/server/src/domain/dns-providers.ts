@@ -216,24 +216,24 @@ export const DNS_PROVIDERS: readonly DnsProvider[] = [
     name: 'GoDaddy',
     // nsNN.domaincontrol.com
     nameservers: ['domaincontrol.com'],
-    docs: 'https://www.godaddy.com/pl-pl/help/dodawanie-rekordu-txt-19232',
+    docs: 'https://www.godaddy.com/help/add-a-txt-record-19232',
     hints: {
       // Read on the Polish locale of GoDaddy's "Add a TXT record" article (19232).
       hostField: {
         form: 'relative',
         apex: '@',
         note: 'Name: the host name or prefix of the record, without the domain name; @ for the root domain.',
-        source: 'https://www.godaddy.com/pl-pl/help/dodawanie-rekordu-txt-19232',
+        source: 'https://www.godaddy.com/help/add-a-txt-record-19232',
       },
       txtLength: {
         maxChars: 1024,
         note: 'A TXT value may be up to 1,024 ASCII characters.',
-        source: 'https://www.godaddy.com/pl-pl/help/dodawanie-rekordu-txt-19232',
+        source: 'https://www.godaddy.com/help/add-a-txt-record-19232',
       },
       ttl: {
         defaultSeconds: 3600,
         note: 'The default TTL is 1 hour.',
-        source: 'https://www.godaddy.com/pl-pl/help/dodawanie-rekordu-txt-19232',
+        source: 'https://www.godaddy.com/help/add-a-txt-record-19232',
       },
     },
   },

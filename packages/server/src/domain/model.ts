@@ -52,6 +52,8 @@ export interface DomainConnectSetup {
   detail: string | null;
   /** The signed apply URL (no `redirect_uri`), when supported. */
   applyUrl: string | null;
+  /** The zone discovery was made for, which setup links name as `domain`. */
+  zone: string;
 }
 
 /** A registration as the store keeps it. */

@@ -28,6 +28,8 @@ export interface RecordSettings {
   providerHost: string;
   /** DMARC policy without quotes, e.g. `v=DMARC1; p=none;`. */
   dmarcPolicy: string;
+  /** `false`: Domain Connect is off, so what a past check found is not shown. */
+  domainConnect?: boolean;
 }
 
 /**
@@ -128,11 +130,14 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
     nextCheckAt:
       domain.nextCheckAt === NO_SCHEDULED_CHECK ? null : new Date(domain.nextCheckAt).toISOString(),
     provider: provider && { id: provider.id, name: provider.name, docs: provider.docs ?? null },
-    domainConnect: domain.domainConnect && {
-      supported: domain.domainConnect.supported,
-      providerName: domain.domainConnect.providerName,
-      url: domain.domainConnect.applyUrl,
-      detail: domain.domainConnect.detail,
-    },
+    domainConnect:
+      settings.domainConnect === false || domain.domainConnect === null
+        ? null
+        : {
+            supported: domain.domainConnect.supported,
+            providerName: domain.domainConnect.providerName,
+            url: domain.domainConnect.applyUrl,
+            detail: domain.domainConnect.detail,
+          },
   };
 }

@@ -187,9 +187,19 @@ test('without a provider that supports the template, the result says why and the
   assert.equal(refused.body.error.code, 'SETUP_LINK_UNAVAILABLE');
   const unknown = await setupLink({ domain: 'never-registered.test' });
   assert.equal(unknown.body.error.code, 'SETUP_LINK_DOMAIN_UNKNOWN');
-  const badRedirect = await setupLink({ domain: `mail.${CONNECTED}`, redirect_uri: 'javascript:alert(1)' });
+  const badRedirect = await setupLink({
+    domain: `mail.${CONNECTED}`,
+    redirect_uri: 'https://phish.example/',
+  });
   assert.equal(badRedirect.status, 400);
   assert.equal(badRedirect.body.error.code, 'SETUP_LINK_REDIRECT_INVALID');
+  assert.match(
+    badRedirect.body.error.message,
+    /DOMAIN_CONNECT_REDIRECT_DOMAINS/,
+    'a signed redirect anywhere is refused',
+  );
+  const script = await setupLink({ domain: `mail.${CONNECTED}`, redirect_uri: 'javascript:alert(1)' });
+  assert.equal(script.body.error.code, 'SETUP_LINK_REDIRECT_INVALID');
 });
 
 test('the signing key is published in our zone as the spec says: p=, a=RS256, d= pieces of one string each', async () => {

@@ -5,13 +5,7 @@
 import { normalizeDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
 import type { StoredDomain } from '../domain/model.js';
-import {
-  customerZone,
-  type DomainView,
-  domainView,
-  type RecordSettings,
-  recordFqdn,
-} from '../domain/records.js';
+import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import type { DomainConnect } from '../domain-connect/domain-connect.js';
 import { type Envelope, failed, ok } from '../envelope.js';
@@ -222,7 +216,8 @@ export class DomainService {
         'SETUP_LINK_UNAVAILABLE',
         setup?.detail ?? `${domain.name} has not been checked yet; ask again in a few seconds`,
       );
-    const url = await connect.link(domain, customerZone(domain.name, domain.zone), setup.urlSyncUX, redirect);
+    // the zone discovery was made for: the provider found hosts that one
+    const url = await connect.link(domain, setup.zone, setup.urlSyncUX, redirect);
     return { domain: domain.name, providerName: setup.providerName, url };
   }
 

@@ -188,9 +188,10 @@ export class VerificationService {
       // From the zone known before this check (the registrable domain at first), so that
       // discovery runs beside the record lookups instead of after the zone walk: a check takes
       // no longer for it. A zone that moved is used from the next check on.
-      const setupFound = domainConnect
-        ?.setupFor(domain, customerZone(domain.name, domain.zone))
-        .catch(() => undefined);
+      // Only while a record is still to be published: a verified domain needs no setup link.
+      const setupFound = domain.records.some((r) => r.status !== 'verified')
+        ? domainConnect?.setupFor(domain, customerZone(domain.name, domain.zone)).catch(() => undefined)
+        : undefined;
       [observations, zone, provider, setup] = await Promise.all([
         checkRecords(
           expectedRecords(domain, settings.providerHost, this.options.keyRecordOf, () => providerFound),

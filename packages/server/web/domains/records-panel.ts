@@ -159,7 +159,9 @@ class SetupLink {
 
   update(domain: DomainResult): void {
     const connect = domain.domainConnect;
-    const url = connect?.supported ? connect.url : null;
+    // once every record is in DNS there is nothing left to set up
+    const needed = domain.records.some((r) => r.status !== 'verified');
+    const url = connect?.supported && needed ? connect.url : null;
     const key = JSON.stringify([url, connect?.providerName]);
     if (key === this.shown) return;
     this.shown = key;
