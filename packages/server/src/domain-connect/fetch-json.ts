@@ -7,7 +7,7 @@
 import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { checkHost, type ResolveHost } from '../webhook/address-guard.js';
+import { checkHost, type ResolveHost } from '../net/address-guard.js';
 
 export interface FetchJsonOptions {
   timeoutMs: number;

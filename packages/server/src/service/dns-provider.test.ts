@@ -114,6 +114,8 @@ test('a Cloudflare zone: the hints name the proxy setting, and a proxied record 
     domains: [{ domain: PROXIED, domainType: 'Marketing' }],
   });
   const dkim = registered!.data.records[0];
+  // the check the registration started is done before the record appears (a poll joins it)
+  await call('/api/public/domain/status', { domains: [PROXIED] });
   // the customer enters the CNAME as an A record with the proxy on: Cloudflare then answers
   // with its own addresses
   await customer.addRecord(dkim.fqdn, 'A', '104.16.0.1');

@@ -158,6 +158,14 @@ test('a tampered link is refused by the provider, which writes nothing', async (
   const opened = await open(tampered);
   assert.equal(opened.status, 400);
   assert.deepEqual(provider.applied.at(-1)?.why, 'signature not valid');
+  // the redirect and its state are signed too: a link sent elsewhere is refused as well
+  const redirected = await setupLink({
+    domain: `tamper.${CONNECTED}`,
+    redirect_uri: 'http://localhost/back',
+    state: 's1',
+  });
+  const elsewhere = redirected.body.data.url.replace('state=s1', 'state=s2');
+  assert.equal((await open(elsewhere)).status, 400);
   const after = await status(`tamper.${CONNECTED}`);
   assert.equal(after.records[0].reason, 'not_found', 'nothing was written');
 });

@@ -5,6 +5,7 @@
  */
 import { seal } from '../dkim/secret-box.js';
 import { ApiError } from '../errors.js';
+import { checkHost, type ResolveHost } from '../net/address-guard.js';
 import { newId } from '../store/ids.js';
 import {
   DELIVERY_LISTING_LIMIT,
@@ -12,7 +13,6 @@ import {
   type StoredEndpoint,
   type WebhookStore,
 } from '../store/webhook-store.js';
-import { checkHost, type ResolveHost } from '../webhook/address-guard.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhook/events.js';
 import type { CreatedWebhookView, WebhookDeliveryView, WebhookEndpointView } from '../webhook/schemas.js';
 import { formatSecret, newSecretBytes } from '../webhook/signature.js';

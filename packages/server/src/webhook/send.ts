@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { type CheckedHost, checkHost, type ResolveHost } from './address-guard.js';
+import { type CheckedHost, checkHost, type ResolveHost } from '../net/address-guard.js';
 
 export interface AttemptResult {
   /** The HTTP status, or `null` when no answer came. */

@@ -1,5 +1,6 @@
 /**
- * Where webhooks may be sent (issue 20, no SSRF): only to public unicast addresses. A URL's
+ * Where the service may connect to on a customer's word (webhook URLs, issue 20; Domain
+ * Connect providers, issue 23), so no SSRF: only public unicast addresses. A URL's
  * host is resolved, every address checked, and the request then connects to a checked
  * address, never resolving again, so a DNS answer that changes between check and connect
  * (DNS rebinding) cannot reach an internal service.
@@ -38,7 +39,7 @@ const systemResolve: ResolveHost = (host) => dnsLookup(host, { all: true, verbat
 
 /**
  * Resolve `host` and check every address (one bad address refuses the host: a resolver may
- * hand out any of them). `allowPrivate` (WEBHOOK_ALLOW_PRIVATE_URLS) skips the check.
+ * hand out any of them). `allowPrivate` (WEBHOOK_ALLOW_PRIVATE_URLS, DOMAIN_CONNECT_ALLOW_PRIVATE_URLS) skips the check.
  */
 export async function checkHost(
   host: string,
