@@ -99,3 +99,30 @@ test('a bad configuration is reported with the variable at fault', async () => {
   assert.equal(result.code, 2);
   assert.match(result.stderr, /PORT must be an integer/);
 });
+
+test('domain-connect template prints the template for the public repository, named as it must be', async () => {
+  const result = await runCli(['domain-connect', 'template'], {
+    ...env,
+    DKIM_PROVIDER_HOST: 'sender.example',
+    DOMAIN_CONNECT_REDIRECT_DOMAINS: 'app.sender.example',
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /save as sender\.example\.sending-domain\.json/);
+  const template = JSON.parse(result.stdout);
+  assert.deepEqual(
+    [template.providerId, template.serviceId, template.syncPubKeyDomain, template.syncRedirectDomain],
+    ['sender.example', 'sending-domain', 'dkim.sender.example', 'app.sender.example'],
+  );
+  assert.deepEqual(
+    template.records.map((r: { type: string; host: string }) => `${r.type} ${r.host}`),
+    [
+      'CNAME %dkimkey1%._domainkey',
+      'CNAME %dkimkey2%._domainkey',
+      'CNAME %dkimkey3%._domainkey',
+      'TXT _dmarc',
+    ],
+  );
+  const wrong = await runCli(['domain-connect', 'publish'], env);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /domain-connect takes one subcommand: template/);
+});
