@@ -185,10 +185,10 @@ export class VerificationService {
         found ? identifyProvider(found.nameServers) : providerById(domain.dnsProvider),
       );
       const { domainConnect } = this.options;
-      // From the zone known before this check (the registrable domain at first), so that
-      // discovery runs beside the record lookups instead of after the zone walk: a check takes
-      // no longer for it. A zone that moved is used from the next check on.
-      // Only while a record is still to be published: a verified domain needs no setup link.
+      // Domain Connect, while a record is still to be published (a verified domain needs no
+      // setup link): from the zone known before this check (the registrable domain at first),
+      // so it runs beside the record lookups, not after the zone walk; a zone that moved is
+      // used from the next check on. Bounded by its own budget, so a provider cannot hold it.
       const setupFound = domain.records.some((r) => r.status !== 'verified')
         ? domainConnect?.setupFor(domain, customerZone(domain.name, domain.zone)).catch(() => undefined)
         : undefined;
