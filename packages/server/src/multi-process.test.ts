@@ -7,43 +7,27 @@
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { migrationProvider } from './store/migrations/index.js';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { runCli, serverFleet } from './test-support/processes.js';
 import { startTestServer } from './test-support/test-server.js';
 import { waitUntil } from './test-support/wait.js';
 
 let postgres: PostgresServer;
 let bind: BindServer;
-const processes: ServerProcess[] = [];
-const dataDir = mkdtempSync(path.join(tmpdir(), 'multi-'));
+const fleet = serverFleet('multi-');
+const start = fleet.start;
 
 before(async () => {
   [postgres, bind] = await Promise.all([startPostgres(), startBind({ zones: ['multi.test'] })]);
 });
 after(async () => {
-  for (const p of processes) p.child.kill('SIGKILL');
-  await Promise.all(processes.map((p) => p.exited));
+  await fleet.stop();
   await Promise.all([postgres.stop(), bind.close()]);
-  rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const p = await startServerProcess({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    DKIM_PROVIDER_HOST: 'provider.test',
-    ...env,
-  });
-  processes.push(p);
-  return p;
-}
 
 async function post(url: string, key: string, route: string, body: unknown) {
   const res = await fetch(`${url}${route}`, {

@@ -7,22 +7,29 @@
  * Always on PostgreSQL (a private cluster): SQLite is one process.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { callApi, runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { callApi, runCli, serverFleet } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
 
 const DOMAIN = 'mail.sender.test';
 let postgres: PostgresServer;
 let bind: BindServer;
 let mx: PostfixServer;
-const processes: ServerProcess[] = [];
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sending-multi-'));
+const fleet = serverFleet('sending-multi-', () => ({
+  DNS_RESOLVERS: bind.address,
+  STATUS_CHECK_MAX_AGE_MS: '0',
+  SMTP_MX_PORT: String(mx.port),
+  SMTP_HELO_NAME: 'sender.test',
+  SEND_INTERVAL_MS: '20',
+  SEND_BATCH: '3',
+  // A message sent before its domain's keys exist waits for them (DKIM_KEY_NOT_READY): briefly here.
+  SEND_RETRY_BASE_MS: '200',
+  SEND_RETRY_MAX_DELAY_MS: '400',
+}));
+const start = fleet.start;
 
 before(async () => {
   [postgres, bind, mx] = await Promise.all([
@@ -34,31 +41,9 @@ before(async () => {
   await bind.addRecord('recipient.test', 'MX', '10 mx.recipient.test.');
 });
 after(async () => {
-  for (const p of processes) p.child.kill('SIGKILL');
-  await Promise.all(processes.map((p) => p.exited));
+  await fleet.stop();
   await Promise.all([postgres?.stop(), mx?.close(), bind?.close()]);
-  rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const p = await startServerProcess({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    DKIM_PROVIDER_HOST: 'provider.test',
-    DNS_RESOLVERS: bind.address,
-    STATUS_CHECK_MAX_AGE_MS: '0',
-    SMTP_MX_PORT: String(mx.port),
-    SMTP_HELO_NAME: 'sender.test',
-    SEND_INTERVAL_MS: '20',
-    SEND_BATCH: '3',
-    // A message sent before its domain's keys exist waits for them (DKIM_KEY_NOT_READY): briefly here.
-    SEND_RETRY_BASE_MS: '200',
-    SEND_RETRY_MAX_DELAY_MS: '400',
-    ...env,
-  });
-  processes.push(p);
-  return p;
-}
 
 /** The API's `data`, or the array of envelopes the domain routes answer. */
 async function call(url: string, key: string, method: string, route: string, body?: unknown) {

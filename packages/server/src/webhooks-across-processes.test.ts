@@ -7,47 +7,32 @@
  * Always on PostgreSQL (a private cluster): SQLite is one process.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { callApi, runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { callApi, runCli, serverFleet } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from './test-support/webhook-receiver.js';
 
 let postgres: PostgresServer;
 let receiver: WebhookReceiver;
-const processes: ServerProcess[] = [];
-const dataDir = mkdtempSync(path.join(tmpdir(), 'webhooks-multi-'));
+const fleet = serverFleet('webhooks-multi-', () => ({
+  // No DNS answers: checks fail with dns_error, which changes no status and sends nothing.
+  DNS_RESOLVERS: '127.0.0.1:9',
+  DNS_TIMEOUT_MS: '200',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_INTERVAL_MS: '20',
+  WEBHOOK_BATCH: '5',
+}));
+const start = fleet.start;
 
 before(async () => {
   [postgres, receiver] = await Promise.all([startPostgres(), startWebhookReceiver()]);
 });
 after(async () => {
-  for (const p of processes) p.child.kill('SIGKILL');
-  await Promise.all(processes.map((p) => p.exited));
+  await fleet.stop();
   await Promise.all([postgres.stop(), receiver.close()]);
-  rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const p = await startServerProcess({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    DKIM_PROVIDER_HOST: 'provider.test',
-    // No DNS answers: checks fail with dns_error, which changes no status and sends nothing.
-    DNS_RESOLVERS: '127.0.0.1:9',
-    DNS_TIMEOUT_MS: '200',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_INTERVAL_MS: '20',
-    WEBHOOK_BATCH: '5',
-    ...env,
-  });
-  processes.push(p);
-  return p;
-}
 
 /** Received events, verified, since `from`. */
 function received(secret: string, from = 0) {

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -107,6 +109,33 @@ export async function startServerProcess(
     });
   });
   return { child, url, output: () => out, exited };
+}
+
+/**
+ * Server processes sharing one data directory, as behind a load balancer: each started with
+ * `base` (then its own `env`), every one SIGKILLed and the directory removed by `stop()`.
+ */
+export function serverFleet(prefix: string, base: () => Record<string, string> = () => ({})) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  const processes: ServerProcess[] = [];
+  return {
+    async start(env: Record<string, string> = {}): Promise<ServerProcess> {
+      const p = await startServerProcess({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        DKIM_PROVIDER_HOST: 'provider.test',
+        ...base(),
+        ...env,
+      });
+      processes.push(p);
+      return p;
+    },
+    async stop(): Promise<void> {
+      for (const p of processes) p.child.kill('SIGKILL');
+      await Promise.all(processes.map((p) => p.exited));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A JSON request to a server process with an API key; asserts a 200 and returns the body. */
