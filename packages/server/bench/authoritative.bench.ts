@@ -11,11 +11,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { generateApiKey } from '../src/domain/api-key.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { addLoopbackAddress, type BindServer, startBind } from '../src/test-support/bind.js';
 import { registerHalfPublished, waitForChecks } from './checks.js';
-import { fmt } from './support.js';
+import { apiKey, fmt } from './support.js';
 
 const DOMAINS = 1000;
 const NEGATIVE_TTL = 600;
@@ -51,17 +50,6 @@ async function serverWith(resolver: BindServer, env: Record<string, string>): Pr
     }),
     { logger: false },
   );
-}
-
-async function apiKey(server: RunningServer): Promise<string> {
-  const generated = generateApiKey();
-  await server.store.createApiKey({
-    name: 'bench',
-    keyHash: generated.hash,
-    keyPrefix: generated.prefix,
-    scopes: ['*'],
-  });
-  return generated.secret;
 }
 
 /** Register, let a check and the resolver see nothing, publish, then poll until verified (5 s at most). */

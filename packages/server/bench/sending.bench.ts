@@ -21,12 +21,11 @@ import { readdir } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { generateApiKey } from '../src/domain/api-key.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { type PostfixServer, startPostfix } from '../src/test-support/postfix.js';
 import { startPostgres } from '../src/test-support/postgres.js';
-import { callOf, eachBody, fmt, load, row, startNode } from './support.js';
+import { apiKey, callOf, eachBody, fmt, load, row, startNode } from './support.js';
 
 const ACCEPT_SECONDS = 10;
 const DELIVERIES = 2_000;
@@ -95,14 +94,8 @@ async function verifiedDomain(
 ): Promise<string> {
   const server = await startServer(loadConfig(env), { logger: false });
   try {
-    const generated = generateApiKey();
-    await server.store.createApiKey({
-      name: 'bench',
-      keyHash: generated.hash,
-      keyPrefix: generated.prefix,
-      scopes: ['*'],
-    });
-    const call = callOf(server, generated.secret);
+    const key = await apiKey(server);
+    const call = callOf(server, key);
     const [registered] = await call('POST', '/api/public/domain', {
       domains: [{ domain, domainType: 'Marketing' }],
     });
@@ -113,7 +106,7 @@ async function verifiedDomain(
     const [status] = await call('POST', '/api/public/domain/status', { domains: [domain] });
     if (status.data.status !== 'verified')
       throw new Error(`${domain} is ${status.data.status}, not verified: ${JSON.stringify(status.data)}`);
-    return generated.secret;
+    return key;
   } finally {
     await server.close();
   }

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { generateApiKey } from '../src/domain/api-key.js';
+import type { RunningServer } from '../src/server.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -211,4 +213,16 @@ export function callOf(server: { url: string }, key: string) {
     if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${JSON.stringify(json)}`);
     return json.data ?? json;
   };
+}
+
+/** A new full API key (new account) of an in-process server; returns the secret. */
+export async function apiKey(server: Pick<RunningServer, 'store'>): Promise<string> {
+  const generated = generateApiKey();
+  await server.store.createApiKey({
+    name: 'bench',
+    keyHash: generated.hash,
+    keyPrefix: generated.prefix,
+    scopes: ['*'],
+  });
+  return generated.secret;
 }

@@ -14,12 +14,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { generateApiKey } from '../src/domain/api-key.js';
 import { startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
-import { callOf, fmt } from './support.js';
+import { apiKey, callOf, fmt } from './support.js';
 
 const EVENTS = 5_000;
 const LATENCY_DOMAINS = 400;
@@ -58,14 +57,7 @@ export async function runWebhooksBench(): Promise<void> {
 /** A server of `env`, its API key, and an endpoint of that key's account at the receiver. */
 async function serverWithEndpoint(env: Record<string, string>, receiver: WebhookReceiver, events?: string[]) {
   const server = await startServer(loadConfig(env), { logger: false });
-  const generated = generateApiKey();
-  await server.store.createApiKey({
-    name: 'bench',
-    keyHash: generated.hash,
-    keyPrefix: generated.prefix,
-    scopes: ['*'],
-  });
-  const call = callOf(server, generated.secret);
+  const call = callOf(server, await apiKey(server));
   await call('POST', '/api/public/webhooks', { url: receiver.url, ...(events && { events }) });
   return { server, call };
 }
