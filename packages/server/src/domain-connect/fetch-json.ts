@@ -6,8 +6,7 @@
  */
 import type { ClientRequest } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { checkHost, type ResolveHost } from '../net/address-guard.js';
+import { checkHost, pinnedLookup, type ResolveHost } from '../net/address-guard.js';
 
 export interface FetchJsonOptions {
   timeoutMs: number;
@@ -56,15 +55,10 @@ export function fetchJson(url: string, options: FetchJsonOptions): Promise<JsonA
       (checked) => {
         if (settled) return;
         if ('refused' in checked) return finish(new Error(`refused: ${checked.refused}`));
-        const pinned = checked.addresses[0]!;
-        const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-          if (lookupOptions.all) callback(null, [pinned]);
-          else callback(null, pinned.address, pinned.family);
-        };
         request = https.get(
           target,
           {
-            lookup,
+            lookup: pinnedLookup(checked),
             agent: false,
             ...(options.ca && { ca: options.ca }),
             headers: { accept: 'application/json', 'user-agent': 'sending-domain-service-domain-connect/1' },

@@ -6,6 +6,7 @@
  * (DNS rebinding) cannot reach an internal service.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** Why an address is refused (`the private address 10.0.0.7`); `null` when allowed. */
@@ -58,4 +59,16 @@ export async function checkHost(
     }
   }
   return { addresses: found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })) };
+}
+
+/**
+ * A `lookup` for Node's HTTP clients that answers the checked address only, so the connection
+ * goes where {@link checkHost} looked, whatever DNS says by then (no rebinding).
+ */
+export function pinnedLookup(checked: CheckedHost): LookupFunction {
+  const pinned = checked.addresses[0]!;
+  return (_host, options, callback) => {
+    if (options.all) callback(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
 }

@@ -5,8 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { type CheckedHost, checkHost, type ResolveHost } from '../net/address-guard.js';
+import { type CheckedHost, checkHost, pinnedLookup, type ResolveHost } from '../net/address-guard.js';
 
 export interface AttemptResult {
   /** The HTTP status, or `null` when no answer came. */
@@ -48,12 +47,7 @@ export async function sendWebhook(
     return done(null, `could not resolve ${target.hostname}: ${(error as Error).message}`);
   }
   if ('refused' in checked) return done(null, `refused: ${checked.refused}`);
-  const pinned = checked.addresses[0]!;
-  // The client asks this function for the host's address: it answers the checked one only.
-  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
+  const lookup = pinnedLookup(checked);
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<AttemptResult>((resolve) => {
     const request = client.request(
