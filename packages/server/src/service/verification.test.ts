@@ -43,8 +43,18 @@ async function serverFor(env: Record<string, string> = {}) {
   return {
     t,
     key,
-    register: async (domain: string) =>
-      (await call('/api/public/domain', { domains: [{ domain, domainType: 'Transactional' }] }))[0].data,
+    /**
+     * Registers the domain and waits for the check the registration starts: a status poll
+     * joins a check in flight, so one started before a test publishes a record would answer
+     * from before it. Without the scheduler a registration starts no check.
+     */
+    register: async (domain: string) => {
+      const [registered] = await call('/api/public/domain', {
+        domains: [{ domain, domainType: 'Transactional' }],
+      });
+      if (env.SCHEDULER_ENABLED !== 'false') await call('/api/public/domain/status', { domains: [domain] });
+      return registered.data;
+    },
     status: async (domain: string) =>
       (await call('/api/public/domain/status', { domains: [domain] }))[0].data,
     history: async (domain: string) =>
