@@ -188,6 +188,8 @@ export interface ImageLimits {
   quotaCount: number;
 }
 
+const DAY_MS = 24 * 3_600_000;
+
 export interface DkimConfig {
   /** AES-256 key for private keys at rest; `undefined` = a development key kept in `dataDir`. */
   secretKey: Buffer | undefined;
@@ -195,6 +197,20 @@ export interface DkimConfig {
   keygenConcurrency: number;
   /** The key generation threads' niceness: 19 (lowest priority) yields to every other process. */
   keygenNice: number;
+  /** Automatic key rotation (issue 23); see `dkim/rotation-plan.ts`. */
+  rotation: {
+    enabled: boolean;
+    /** How long a selector signs before signing moves on (at least 5 days). */
+    intervalMs: number;
+    /** How long a retired key stays published for mail in flight. */
+    retiredKeepMs: number;
+    /**
+     * From a key served everywhere to signing with it: what a resolver may still hold for its
+     * name (the old key, or NXDOMAIN: the SOA minimum is the same `DNS_TTL`), plus two polls
+     * of the other processes' zone publishers.
+     */
+    propagationMs: number;
+  };
 }
 
 /** An `ip:port` pair. */
@@ -320,6 +336,12 @@ export function loadConfig(env: Env = process.env): Config {
       secretKey: secretKey(env),
       keygenConcurrency: integer(env, 'DKIM_KEYGEN_CONCURRENCY', defaultWorkerThreads(), 1, 64),
       keygenNice: integer(env, 'DKIM_KEYGEN_NICE', 19, 0, 19),
+      rotation: {
+        enabled: boolean(env, 'DKIM_ROTATION_ENABLED', true),
+        propagationMs: integer(env, 'DNS_TTL', 300, 1, 86_400) * 1000 + 2_000,
+        intervalMs: integer(env, 'DKIM_ROTATION_INTERVAL_DAYS', 90, 5, 3650) * DAY_MS,
+        retiredKeepMs: integer(env, 'DKIM_RETIRED_KEY_DAYS', 7, 1, 365) * DAY_MS,
+      },
     },
     dns: {
       listen: env.DNS_LISTEN?.trim() ? hostPort('DNS_LISTEN', env.DNS_LISTEN.trim(), undefined) : undefined,

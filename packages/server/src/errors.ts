@@ -157,6 +157,17 @@ export const ERROR_CATALOGUE = {
     description:
       '`redirect_uri` is not an absolute `https://` URL (`http://` only for localhost) of at most 2,048 characters, or is outside `DOMAIN_CONNECT_REDIRECT_DOMAINS`.',
   },
+  DKIM_ROTATION_DOMAIN_UNKNOWN: {
+    status: 404,
+    level: 'request',
+    description: 'This account has no registration for the `domain` to rotate.',
+  },
+  DKIM_ROTATION_UNAVAILABLE: {
+    status: 409,
+    level: 'request',
+    description:
+      'The domain’s DKIM keys cannot rotate now: its keys are still being made (seconds after registration), one of its DKIM CNAMEs is not in its DNS, both other selectors keep retired keys for mail in flight (the message says until when), or rotation is turned off here. Nothing changed.',
+  },
   IMAGE_MISSING: {
     status: 400,
     level: 'request',

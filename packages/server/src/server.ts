@@ -72,7 +72,12 @@ export async function startServer(
       services.domainConnect && config.dns.listen
         ? new Map([[config.domainConnect.keyHost, await services.domainConnect.publicKeyRecords()]])
         : undefined;
-    dkim = await startHostedDkim(config, store.db, app.log, connectKey);
+    dkim = await startHostedDkim(config, store.db, app.log, {
+      kind: store.kind,
+      extraTxt: connectKey,
+      domainCache: store.domainCache,
+      onRotated: () => webhooks.deliverer.nudge(),
+    });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
@@ -88,6 +93,7 @@ export async function startServer(
   services.hooks.reportError = (error, domain) =>
     app.log.error({ err: error, domain }, 'verification check failed');
   services.hooks.domainsChanged = () => hosted.domainsChanged();
+  services.hooks.rotationRequested = () => hosted.rotator?.nudge();
   services.hooks.reportWebhookError = (error) =>
     app.log.error({ err: error }, 'webhook delivery failed to run');
   if (config.verification.schedulerEnabled) verification.scheduler.start();

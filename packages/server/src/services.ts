@@ -24,6 +24,7 @@ import type { TemplateService } from './service/template-service.js';
 import { VerificationService } from './service/verification-service.js';
 import { WebhookService } from './service/webhook-service.js';
 import { DkimKeyStore } from './store/dkim-key-store.js';
+import { DkimRotationStore } from './store/dkim-rotation-store.js';
 import { EmailStore } from './store/email-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { ServiceKeyStore } from './store/service-key-store.js';
@@ -55,6 +56,8 @@ export interface Services {
     /** A sending attempt that could not run or be recorded (not an SMTP refusal: that is recorded). */
     reportSendingError(error: unknown): void;
     domainsChanged(): void;
+    /** A DKIM rotation was asked for through the API (set by the server to nudge the rotation worker). */
+    rotationRequested(): void;
     /** Where recipients reach this service (List-Unsubscribe links): `PUBLIC_URL`, else set by the server. */
     baseUrl(): string;
   };
@@ -80,6 +83,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     reportWebhookError: () => {},
     reportSendingError: () => {},
     domainsChanged: () => {},
+    rotationRequested: () => {},
     baseUrl: () => config.publicUrl ?? `http://127.0.0.1:${config.port}`,
   };
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
@@ -132,6 +136,13 @@ export function createServices(config: Config, store: KyselyStore): Services {
     },
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
     domainConnect,
+    ...(config.dkim.rotation.enabled && {
+      dkimRotation: {
+        store: new DkimRotationStore(store.db, store.kind, store.domainCache),
+        settings: config.dkim.rotation,
+        onRequested: () => hooks.rotationRequested(),
+      },
+    }),
     verification: {
       service: verification,
       store: verificationStore,

@@ -6,7 +6,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { DOMAIN_TYPES } from './domain/domain-type.js';
-import { CHECK_REASONS } from './domain/model.js';
+import { CHECK_REASONS, KEY_STATES } from './domain/model.js';
 
 export const VerificationStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
   $id: 'VerificationStatus',
@@ -64,6 +64,45 @@ export const DnsProviderSchema = Type.Object(
     }),
   },
   { $id: 'DnsProvider', additionalProperties: false },
+);
+
+export const DkimSelectorSchema = Type.Object(
+  {
+    selector: Type.String({
+      description: 'The selector (`s=` of signatures): the token of one of the three DKIM CNAMEs.',
+    }),
+    state: Type.Union([...KEY_STATES.map((s) => Type.Literal(s)), Type.Null()], {
+      description:
+        '`active`: signatures use this selector. `next`: its key is published and signing moves to it at the next rotation. `retired`: it signed before; its key stays published for mail in flight, then it gets a new key and becomes `next`. `null`: its first key is being made (seconds after registration).',
+    }),
+    keyCreatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When its current key was made (the key’s age); `null` before.',
+    }),
+    since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'When it took its `state`; for `next`, when its key was seen served by every name server of the key zone (`null` until then: it cannot sign before).',
+    }),
+  },
+  { $id: 'DkimSelector', additionalProperties: false },
+);
+
+export const DkimStatusSchema = Type.Object(
+  {
+    selectors: Type.Array(Type.Ref(DkimSelectorSchema), {
+      description: 'The three selectors, in record order. Rotation moves the roles; the CNAMEs never change.',
+    }),
+    rotatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When signing last moved to another selector; `null` before the first rotation.',
+    }),
+    nextRotationAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'When signing is planned to move to the `next` selector: the active key’s age reaching `DKIM_ROTATION_INTERVAL_DAYS` (90 by default), or sooner when asked for. `null` while the keys are being made, while a CNAME is not in the customer’s DNS, or with rotation turned off.',
+    }),
+    rotationRequestedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'A rotation asked for (`POST /api/public/domain/dkim/rotate`) and not done yet.',
+    }),
+  },
+  { $id: 'DkimStatus', additionalProperties: false },
 );
 
 export const DnsRecordSchema = Type.Object(
@@ -136,6 +175,9 @@ export const DomainResultSchema = Type.Object(
       description:
         'Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`.',
     }),
+    dkim: Type.Ref(DkimStatusSchema, {
+      description: 'The DKIM keys behind the three CNAMEs, which rotate by themselves.',
+    }),
   },
   { $id: 'DomainResult', additionalProperties: false },
 );
@@ -164,6 +206,9 @@ export const DomainHistorySchema = Type.Object(
 
 /** One DNS record of a domain result (the spec's "DNS record", plus `fqdn`, `zone` and the diagnosis). */
 export type DnsRecordView = Static<typeof DnsRecordSchema>;
+
+/** Where a domain's DKIM keys stand in rotation. */
+export type DkimStatusView = Static<typeof DkimStatusSchema>;
 
 /** The spec's Domain result. */
 export type DomainView = Static<typeof DomainResultSchema>;

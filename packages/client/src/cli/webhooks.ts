@@ -26,6 +26,7 @@ const EVENTS: Record<WebhookEventType, string> = {
   'domain.updated': 'the domain’s or a record’s status changed',
   'domain.verified': 'the domain became verified',
   'domain.deleted': 'deleted',
+  'domain.dkim_rotated': 'signing moved to the next DKIM selector (automatic key rotation)',
   'email.sent': 'a relay or the recipient’s MX took a message',
   'email.delivered': 'the recipient’s MX took a message (direct delivery)',
   'email.deferred': 'a message waits for a retry (4xx or no answer)',

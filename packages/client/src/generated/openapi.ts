@@ -781,6 +781,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/domain/dkim/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate DKIM keys now
+         * @description Moves signing to the domain’s `next` DKIM selector now, as the automatic rotation does every `DKIM_ROTATION_INTERVAL_DAYS` (90 by default): at once when its key has been served longer than the key zone’s TTL, otherwise as soon as it has. The selector that signed is retired (its key stays published for mail in flight), and the webhook event `domain.dkim_rotated` follows the switch. The customer’s CNAMEs do not change. Asking again before the switch changes nothing. `DKIM_ROTATION_UNAVAILABLE` (409) says why a rotation cannot happen now.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A registered domain. */
+                        domain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DkimRotationEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/templates": {
         parameters: {
             query?: never;
@@ -2009,7 +2127,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Default: all. */
-                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
+                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
                     };
                 };
             };
@@ -3394,6 +3512,47 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "domain.dkim_rotated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.dkim_rotated event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "email.sent": {
         parameters: {
             query?: never;
@@ -3633,6 +3792,26 @@ export interface components {
             /** @description When not supported: why, ending in what to do instead (add the records by hand). */
             detail: string | null;
         };
+        DkimSelector: {
+            /** @description The selector (`s=` of signatures): the token of one of the three DKIM CNAMEs. */
+            selector: string;
+            /** @description `active`: signatures use this selector. `next`: its key is published and signing moves to it at the next rotation. `retired`: it signed before; its key stays published for mail in flight, then it gets a new key and becomes `next`. `null`: its first key is being made (seconds after registration). */
+            state: "active" | "next" | "retired" | null;
+            /** @description When its current key was made (the key’s age); `null` before. */
+            keyCreatedAt: string | null;
+            /** @description When it took its `state`; for `next`, when its key was seen served by every name server of the key zone (`null` until then: it cannot sign before). */
+            since: string | null;
+        };
+        DkimStatus: {
+            /** @description The three selectors, in record order. Rotation moves the roles; the CNAMEs never change. */
+            selectors: components["schemas"]["DkimSelector"][];
+            /** @description When signing last moved to another selector; `null` before the first rotation. */
+            rotatedAt: string | null;
+            /** @description When signing is planned to move to the `next` selector: the active key’s age reaching `DKIM_ROTATION_INTERVAL_DAYS` (90 by default), or sooner when asked for. `null` while the keys are being made, while a CNAME is not in the customer’s DNS, or with rotation turned off. */
+            nextRotationAt: string | null;
+            /** @description A rotation asked for (`POST /api/public/domain/dkim/rotate`) and not done yet. */
+            rotationRequestedAt: string | null;
+        };
         DnsRecord: {
             /** @description Host name to publish, relative to `zone`, the zone the customer edits: `<token>._domainkey.mail` and `_dmarc.mail` for `mail.example.com` in `example.com`; `<token>._domainkey` and `_dmarc` for the apex `example.com`. */
             name: string;
@@ -3675,10 +3854,11 @@ export interface components {
             provider: components["schemas"]["DnsProvider"] | null;
             /** @description Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`. */
             domainConnect: components["schemas"]["DomainConnect"] | null;
+            dkim: components["schemas"]["DkimStatus"];
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {
@@ -3748,6 +3928,15 @@ export interface components {
                  * @description Open it in the customer’s browser (a new window or a redirect); it is signed, so it cannot be altered.
                  */
                 url: string;
+            };
+            error: null;
+            /** @enum {number} */
+            status: 200;
+        };
+        DkimRotationEnvelope: {
+            data: {
+                domain: string;
+                dkim: components["schemas"]["DkimStatus"];
             };
             error: null;
             /** @enum {number} */
@@ -3886,7 +4075,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -3900,7 +4089,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -3917,8 +4106,8 @@ export interface components {
             id: string;
             /** @description The event’s id, sent as `webhook-id` on every attempt. */
             eventId: string;
-            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`; `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed). */
-            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed";
+            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed). */
+            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed";
             /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -3938,7 +4127,7 @@ export interface components {
             createdAt: string;
         };
         WebhookEvent: {
-            type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted";
+            type: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated";
             /**
              * Format: date-time
              * @description When the change happened.
@@ -3961,7 +4150,8 @@ export interface components {
                 provider: components["schemas"]["DnsProvider"] | null;
                 /** @description Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`. */
                 domainConnect: components["schemas"]["DomainConnect"] | null;
-                /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`. */
+                dkim: components["schemas"]["DkimStatus"];
+                /** @description The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created`, `domain.deleted` and `domain.dkim_rotated`. */
                 previous: {
                     status: components["schemas"]["VerificationStatus"];
                     records: {

@@ -9,8 +9,12 @@ import { type DnsResponder, startDnsResponder } from '../dns/responder.js';
 import { ZonePublisher } from '../dns/zone-publisher.js';
 import { dkimZoneOrigin } from '../domain/records.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
+import { DkimRotationStore } from '../store/dkim-rotation-store.js';
+import type { DomainCache } from '../store/domain-cache.js';
 import type { Database } from '../store/tables.js';
 import { DkimKeyGenerator } from './key-generator.js';
+import { publicationCheck } from './key-publication.js';
+import { DkimKeyRotator } from './key-rotation.js';
 import { KeygenPool } from './keygen-pool.js';
 import { resolveSecretKey } from './secret-key.js';
 import { DkimSigner } from './signer.js';
@@ -25,6 +29,8 @@ export interface DkimLog {
 export interface HostedDkim {
   keys: DkimKeyStore;
   generator: DkimKeyGenerator;
+  /** Automatic rotation (issue 23); absent with `DKIM_ROTATION_ENABLED=false`. */
+  rotator: DkimKeyRotator | undefined;
   signer: DkimSigner;
   /** Present when the responder is on (`DNS_LISTEN`). */
   publisher: ZonePublisher | undefined;
@@ -34,16 +40,31 @@ export interface HostedDkim {
   close(): Promise<void>;
 }
 
+export interface HostedDkimOptions {
+  kind: 'sqlite' | 'postgres';
+  /** Other TXT records the zone serves (the Domain Connect signing key), by label. */
+  extraTxt?: ReadonlyMap<string, readonly string[]> | undefined;
+  /** The server's domain cache: a rotation step drops the domain from it. */
+  domainCache?: DomainCache;
+  /** Signing switched for a domain (its `domain.dkim_rotated` event is in the outbox). */
+  onRotated?: () => void;
+}
+
 /** How long after a registration or deletion key generation and the zone reload start. */
 const NUDGE_DELAY_MS = 100;
+/** The rotation worker's pause between claims when nothing was due: a claim is one index probe. */
+const ROTATION_TICK_MS = 1_000;
+const ROTATION_BATCH = 50;
+/** A rotation claim expires after this: a crashed process's domains come back then. */
+const ROTATION_LEASE_MS = 120_000;
 
 export async function startHostedDkim(
   config: Config,
   db: Kysely<Database>,
   log: DkimLog,
-  /** Other TXT records the zone serves (the Domain Connect signing key), by label. */
-  extraTxt?: ReadonlyMap<string, readonly string[]>,
+  options: HostedDkimOptions,
 ): Promise<HostedDkim> {
+  const { extraTxt } = options;
   const secret = resolveSecretKey(config.dkim.secretKey, config.dataDir);
   if (secret.warning) log.warn(secret.warning);
   const keys = new DkimKeyStore(db);
@@ -97,9 +118,30 @@ export async function startHostedDkim(
     onError: (error) => log.error({ err: error }, 'DKIM key generation failed; the next sweep retries'),
   });
   generator.start();
+  const rotation = config.dkim.rotation;
+  const rotator = rotation.enabled
+    ? new DkimKeyRotator({
+        store: new DkimRotationStore(db, options.kind, options.domainCache),
+        settings: rotation,
+        secretKey: secret.key,
+        generate: () => pool.generate(),
+        isServed: publicationCheck({
+          zone: publisher && (() => publisher!.current()),
+          secondaries: dns.secondaries,
+        }),
+        intervalMs: ROTATION_TICK_MS,
+        batchSize: ROTATION_BATCH,
+        leaseMs: ROTATION_LEASE_MS,
+        onKeyReplaced: () => publisher?.nudge(),
+        onRotated: () => options.onRotated?.(),
+        onError: (error) => log.error({ err: error }, 'DKIM rotation failed; the domain is retried later'),
+      })
+    : undefined;
+  rotator?.start();
   return {
     keys,
     generator,
+    rotator,
     signer: new DkimSigner({ keys, secretKey: secret.key }),
     publisher,
     responder,
@@ -112,6 +154,7 @@ export async function startHostedDkim(
       }, NUDGE_DELAY_MS).unref();
     },
     async close() {
+      await rotator?.stop();
       await generator.stop();
       await pool.close();
       await publisher?.stop();

@@ -2,11 +2,11 @@
  * Signing with hosted keys: find the registration, refuse it unless verified, pick the active
  * selector, open its private key and sign. The adapter between the store and the pure signer.
  *
- * The active selector is the first DKIM record (by position: 0, 1, 2) whose key is not revoked
- * and whose CNAME is in the customer's DNS. Revoking it therefore rotates to the next one, which
- * the customer already published: the reason there are three CNAMEs. A CNAME definitively gone
- * (a verified record in its grace period) is passed over the same way while another is
- * published: receivers would get NXDOMAIN for its signatures.
+ * The active selector is the one rotation made `active` (see `rotation-plan.ts`). When it cannot
+ * sign (its key revoked, or its CNAME definitively gone: a verified record in its grace period,
+ * for which receivers would get NXDOMAIN) signing uses a `next` key, then a retired one still
+ * published, whose CNAMEs the customer already has: the reason there are three. Rotation then
+ * makes the next one active for good.
  */
 import { normalizeDomainName } from '../domain/domain-name.js';
 import type { DkimKeyStore, SigningDomain } from '../store/dkim-key-store.js';
@@ -109,9 +109,18 @@ export class DkimSigner {
 export const inCustomerDns = (s: SigningDomain['selectors'][number]): boolean =>
   s.status === 'verified' && s.missingSince === null;
 
+/** Rotation's preference when the active selector cannot sign: a next key, then a retired one. */
+const FALLBACK_ORDER = { active: 0, next: 1, retired: 2 } as const;
+
 /** The selector signatures use (see the module comment). */
 export function activeSelector(domain: SigningDomain): SigningDomain['selectors'][number] {
-  const usable = domain.selectors.filter((s) => s.key?.revokedAt == null);
+  const usable = domain.selectors
+    .filter((s) => s.key?.revokedAt == null)
+    .sort(
+      (a, b) =>
+        (a.keyState === null ? 3 : FALLBACK_ORDER[a.keyState]) -
+          (b.keyState === null ? 3 : FALLBACK_ORDER[b.keyState]) || a.position - b.position,
+    );
   const selector = usable.find((s) => s.key !== undefined && inCustomerDns(s)) ?? usable[0];
   if (selector === undefined) {
     throw new DkimError('DKIM_NO_ACTIVE_KEY', `every DKIM selector of ${domain.name} is revoked`);

@@ -32,6 +32,26 @@ export interface RecordCheckState {
   verifiedAt: number | null;
 }
 
+/**
+ * A DKIM selector's role in rotation (see `dkim/rotation-plan.ts`): `active` signs, `next` has
+ * its key published and waits to sign, `retired` signed before and keeps its key published
+ * for mail in flight.
+ */
+export const KEY_STATES = ['active', 'next', 'retired'] as const;
+export type KeyState = (typeof KEY_STATES)[number];
+
+/** The key behind a DKIM selector, as rotation sees it. */
+export interface SelectorKey {
+  state: KeyState;
+  /**
+   * When the selector took its role. For `next`: when its key was seen served everywhere we
+   * serve, `null` until then.
+   */
+  since: number | null;
+  /** When the current key was made. */
+  createdAt: number;
+}
+
 /** A DNS record of a registration as the store keeps it. */
 export interface StoredRecord extends RecordCheckState {
   kind: RecordKind;
@@ -39,6 +59,18 @@ export interface StoredRecord extends RecordCheckState {
   position: number;
   /** The DKIM selector token; `null` for DMARC. */
   token: string | null;
+  /** DKIM: its key, once made; `null` before, and for DMARC. */
+  key: SelectorKey | null;
+}
+
+/** Where a domain stands in DKIM rotation. */
+export interface DkimRotation {
+  /** The last switch of the active selector; `null` before the first. */
+  rotatedAt: number | null;
+  /** When the next switch is planned; `null` until the keys exist and the worker planned it. */
+  nextRotationAt: number | null;
+  /** A rotation asked for through the API and not done yet. */
+  requestedAt: number | null;
 }
 
 /** What a check found about setting a domain up through Domain Connect (issue 23). */
@@ -74,6 +106,7 @@ export interface StoredDomain {
   dnsProvider: string | null;
   /** What the last check found about setting the domain up through Domain Connect; `null` before. */
   domainConnect: DomainConnectSetup | null;
+  dkimRotation: DkimRotation;
   records: StoredRecord[];
 }
 
@@ -91,5 +124,6 @@ export function freshRecord(kind: RecordKind, position: number, token: string | 
     missingSince: null,
     errorSince: null,
     verifiedAt: null,
+    key: null,
   };
 }

@@ -18,6 +18,7 @@ const domain = (name: string): StoredDomain => ({
   zone: null,
   dnsProvider: null,
   domainConnect: null,
+  dkimRotation: { rotatedAt: null, nextRotationAt: null, requestedAt: null },
   records: [
     freshRecord('dmarc', 3, null),
     { ...freshRecord('dkim', 0, 'a'.repeat(32)), status: 'verified' },

@@ -3,7 +3,7 @@
  * Pure: the provider host and the DMARC policy come from configuration.
  */
 
-import type { DnsRecordView, DomainView } from '../views.js';
+import type { DkimStatusView, DnsRecordView, DomainView } from '../views.js';
 import type { DnsProvider } from './dns-providers.js';
 import { organisationalDomain } from './domain-name.js';
 import type { StoredDomain, StoredRecord } from './model.js';
@@ -139,5 +139,24 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
             url: domain.domainConnect.applyUrl,
             detail: domain.domainConnect.detail,
           },
+    dkim: dkimStatus(domain, records),
+  };
+}
+
+/** Where the domain's DKIM keys stand in rotation. */
+function dkimStatus(domain: StoredDomain, records: StoredRecord[]): DkimStatusView {
+  const rotation = domain.dkimRotation;
+  return {
+    selectors: records
+      .filter((r) => r.kind === 'dkim')
+      .map((r) => ({
+        selector: r.token!,
+        state: r.key?.state ?? null,
+        keyCreatedAt: iso(r.key?.createdAt ?? null),
+        since: iso(r.key?.since ?? null),
+      })),
+    rotatedAt: iso(rotation.rotatedAt),
+    nextRotationAt: iso(rotation.nextRotationAt),
+    rotationRequestedAt: iso(rotation.requestedAt),
   };
 }

@@ -7,6 +7,8 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CODES } from '../errors.js';
 import {
+  DkimSelectorSchema,
+  DkimStatusSchema,
   DnsProviderSchema,
   DnsRecordSchema,
   DomainConnectSchema,
@@ -126,12 +128,32 @@ export const SetupLinkEnvelopeSchema = Type.Object(
   { $id: 'SetupLinkEnvelope', additionalProperties: false },
 );
 
+export const DkimRotationEnvelopeSchema = Type.Object(
+  {
+    data: Type.Object(
+      {
+        domain: Type.String(),
+        dkim: Type.Ref(DkimStatusSchema, {
+          description:
+            'The selectors as they stand, with `rotationRequestedAt` set and `nextRotationAt` the planned switch: at once when the next key has been served long enough, otherwise once it has (the key zone’s TTL plus a few seconds).',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    error: Type.Null(),
+    status: Type.Literal(200),
+  },
+  { $id: 'DkimRotationEnvelope', additionalProperties: false },
+);
+
 /** Schemas registered with Fastify under their `$id`, and published as OpenAPI components. */
 export const SHARED_SCHEMAS: TSchema[] = [
   VerificationStatusSchema,
   ProviderHintSchema,
   DnsProviderSchema,
   DomainConnectSchema,
+  DkimSelectorSchema,
+  DkimStatusSchema,
   DnsRecordSchema,
   DomainResultSchema,
   ApiErrorSchema,
@@ -144,6 +166,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   DeleteEnvelopeSchema,
   DomainPageSchema,
   SetupLinkEnvelopeSchema,
+  DkimRotationEnvelopeSchema,
 ];
 
 /** The query of a listing: page size and the cursor of the page to read. */

@@ -2,6 +2,7 @@
  * The domain operations behind the HTTP routes: per-item validation, batching into the
  * store, and results in request order. One bad item never fails its neighbours.
  */
+import { planRotation, type RotationPlan, type RotationSettings } from '../dkim/rotation-plan.js';
 import { normalizeDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
 import type { StoredDomain } from '../domain/model.js';
@@ -10,9 +11,10 @@ import { newToken } from '../domain/token.js';
 import type { DomainConnect } from '../domain-connect/domain-connect.js';
 import { type Envelope, failed, ok } from '../envelope.js';
 import { ApiError } from '../errors.js';
+import type { DkimRotationStore, RotationDomain } from '../store/dkim-rotation-store.js';
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
-import type { DomainHistoryView } from '../views.js';
+import type { DkimStatusView, DomainHistoryView } from '../views.js';
 import type { VerificationService } from './verification-service.js';
 
 export type { DomainHistoryView };
@@ -37,6 +39,13 @@ export interface DomainServiceOptions {
   onDomainsChanged?: () => void;
   /** Domain Connect (issue 23): setup links; absent when turned off. */
   domainConnect?: DomainConnect;
+  /** DKIM rotation (issue 23): rotating on request; absent when turned off. */
+  dkimRotation?: {
+    store: DkimRotationStore;
+    settings: RotationSettings;
+    /** A rotation was asked for: let the worker take it now. */
+    onRequested(): void;
+  };
 }
 
 /** A signed Domain Connect link for one registration. */
@@ -44,6 +53,30 @@ export interface SetupLink {
   domain: string;
   providerName: string | null;
   url: string;
+}
+
+/**
+ * Why a rotation asked for now cannot happen soon, or `null`: the keys are not made yet, a
+ * CNAME is not in the customer's DNS, or both other selectors keep retired keys for mail in
+ * flight (the switch would wait days).
+ */
+function rotationProblem(
+  domain: StoredDomain,
+  state: RotationDomain,
+  plan: RotationPlan,
+  now: number,
+): string | null {
+  if (state.selectors.some((s) => s.key === null))
+    return `the DKIM keys of ${domain.name} are still being made; ask again in a few seconds`;
+  if (state.selectors.some((s) => !s.inCustomerDns))
+    return `${domain.name} has a DKIM CNAME that is not in its DNS: rotation needs all three published (see its status)`;
+  if (plan.step?.kind === 'replace' || plan.step?.kind === 'switch' || plan.step?.kind === 'confirm')
+    return null;
+  if (plan.nextRotationAt === null) return `${domain.name} has no DKIM selector that can take over`;
+  const hasNext = state.selectors.some((s) => !s.revoked && s.key?.state === 'next');
+  if (!hasNext && plan.wakeAt > now)
+    return `both other DKIM selectors of ${domain.name} keep retired keys for mail still in flight until ${new Date(plan.wakeAt).toISOString()}; rotate after that`;
+  return null;
 }
 
 /** Most status changes returned per domain by `history`. */
@@ -219,6 +252,41 @@ export class DomainService {
     // the zone discovery was made for: the provider found hosts that one
     const url = await connect.link(domain, setup.zone, setup.urlSyncUX, redirect);
     return { domain: domain.name, providerName: setup.providerName, url };
+  }
+
+  /**
+   * `POST /api/public/domain/dkim/rotate`: move signing to the next selector now (or as soon as
+   * its key has been served long enough). Asking again before the switch changes nothing.
+   */
+  async rotateDkim(accountId: string, name: string): Promise<{ domain: string; dkim: DkimStatusView }> {
+    const normalized = normalizeDomainName(name);
+    const domain = normalized.ok
+      ? (await this.store.findDomains(accountId, [normalized.name])).get(normalized.name)
+      : undefined;
+    if (domain === undefined)
+      throw new ApiError('DKIM_ROTATION_DOMAIN_UNKNOWN', `${name} is not registered to this account`);
+    const rotation = this.options.dkimRotation;
+    if (rotation === undefined)
+      throw new ApiError('DKIM_ROTATION_UNAVAILABLE', 'DKIM rotation is turned off on this service');
+    const state = await rotation.store.load(domain.id);
+    if (state === undefined)
+      throw new ApiError('DKIM_ROTATION_DOMAIN_UNKNOWN', `${name} is not registered to this account`);
+    const now = this.now();
+    const requestedAt = state.requestedAt ?? now;
+    const plan = planRotation(state.selectors, { now, requestedAt }, rotation.settings);
+    const problem = rotationProblem(domain, state, plan, now);
+    if (problem !== null) throw new ApiError('DKIM_ROTATION_UNAVAILABLE', problem);
+    await rotation.store.request(domain, now);
+    rotation.onRequested();
+    const view = domainView(domain, this.records).dkim;
+    return {
+      domain: domain.name,
+      dkim: {
+        ...view,
+        nextRotationAt: new Date(plan.nextRotationAt!).toISOString(),
+        rotationRequestedAt: new Date(requestedAt).toISOString(),
+      },
+    };
   }
 
   /** `GET /api/public/domain`: one page of the account's registrations, by name. */

@@ -2,8 +2,8 @@
  * SQL for hosted DKIM keys (issue 4), on the shared Kysely handle (`KyselyStore.db`), in the
  * dialect-neutral subset SQLite and PostgreSQL share.
  */
-import type { Kysely } from 'kysely';
-import type { VerificationStatus } from '../domain/model.js';
+import { type Kysely, sql } from 'kysely';
+import type { KeyState, VerificationStatus } from '../domain/model.js';
 import type { Database } from './tables.js';
 
 /** A key as stored: public half in clear, private half sealed. */
@@ -35,6 +35,8 @@ export interface DomainSelector {
   status: VerificationStatus;
   /** Since when the customer's CNAME has been definitively missing (a verified record in grace), or `null`. */
   missingSince: number | null;
+  /** Its role in rotation; `null` before its key exists. */
+  keyState: KeyState | null;
   key: StoredDkimKey | undefined;
 }
 
@@ -84,7 +86,30 @@ export class DkimKeyStore {
           .onConflict((oc) => oc.column('token').doNothing())
           .executeTakeFirst();
         await trx.deleteFrom('dkim_key_queue').where('token', '=', key.token).execute();
-        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        if (inserted) {
+          // Rotation (issue 23): the first selector signs; the others wait as next keys, to be
+          // confirmed served everywhere by the rotation worker, which plans the domain now.
+          await trx
+            .updateTable('domain_records')
+            .set({
+              key_state: sql`case when position = 0 then 'active' else 'next' end`,
+              key_state_since: sql`case when position = 0 then cast(${key.createdAt} as bigint) else null end`,
+              key_created_at: key.createdAt,
+            })
+            .where('token', '=', key.token)
+            .execute();
+          await trx
+            .updateTable('domains')
+            .set({ dkim_rotate_at: key.createdAt })
+            .where(
+              'id',
+              '=',
+              trx.selectFrom('domain_records').select('domain_id').where('token', '=', key.token),
+            )
+            .execute();
+        }
+        return inserted;
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) return false;
@@ -112,6 +137,12 @@ export class DkimKeyStore {
         .set({ revoked_at: now, changed_at: now })
         .where('token', '=', token)
         .where('revoked_at', 'is', null)
+        .execute();
+      // Rotation looks at the domain now: a revoked active key hands signing to the next one.
+      await this.db
+        .updateTable('domains')
+        .set({ dkim_rotate_at: now })
+        .where('id', '=', this.db.selectFrom('domain_records').select('domain_id').where('token', '=', token))
         .execute();
     }
     return true;
@@ -213,6 +244,7 @@ export class DkimKeyStore {
         'r.position',
         'r.status',
         'r.missing_since',
+        'r.key_state',
         'k.public_key',
         'k.private_key_enc',
         'k.created_at',
@@ -239,6 +271,7 @@ export class DkimKeyStore {
           position: Number(r.position),
           status: r.status as VerificationStatus,
           missingSince: r.missing_since === null ? null : Number(r.missing_since),
+          keyState: r.key_state as KeyState | null,
           key:
             r.public_key === null || r.private_key_enc === null
               ? undefined

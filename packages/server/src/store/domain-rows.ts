@@ -7,6 +7,7 @@ import type { DomainType } from '../domain/domain-type.js';
 import type {
   CheckReason,
   DomainConnectSetup,
+  KeyState,
   RecordKind,
   StoredDomain,
   StoredRecord,
@@ -81,6 +82,11 @@ export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Pro
     dnsProvider: row.dns_provider,
     domainConnect:
       row.domain_connect === null ? null : (JSON.parse(row.domain_connect) as DomainConnectSetup),
+    dkimRotation: {
+      rotatedAt: nullableNumber(row.dkim_rotated_at),
+      nextRotationAt: nullableNumber(row.dkim_next_rotation_at),
+      requestedAt: nullableNumber(row.dkim_rotation_requested_at),
+    },
     records: byDomain.get(row.id) ?? [],
   }));
 }
@@ -98,6 +104,14 @@ function toStoredRecord(row: Selectable<DomainRecordsTable>): StoredRecord {
     missingSince: nullableNumber(row.missing_since),
     errorSince: nullableNumber(row.error_since),
     verifiedAt: nullableNumber(row.verified_at),
+    key:
+      row.key_state === null || row.key_created_at === null
+        ? null
+        : {
+            state: row.key_state as KeyState,
+            since: nullableNumber(row.key_state_since),
+            createdAt: Number(row.key_created_at),
+          },
   };
 }
 

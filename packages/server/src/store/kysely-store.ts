@@ -374,6 +374,7 @@ async function insertDomain(
     zone: null,
     dnsProvider: null,
     domainConnect: null,
+    dkimRotation: { rotatedAt: null, nextRotationAt: null, requestedAt: null },
     records,
   };
   return { domain, inserted: true };

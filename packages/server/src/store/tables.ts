@@ -44,6 +44,11 @@ export interface DomainsTable {
   dns_provider: string | null;
   /** JSON of `DomainConnectSetup`, as the last check found it. */
   domain_connect: string | null;
+  /** DKIM rotation (migration 0014): when the rotation worker looks next; `null`: no key yet. */
+  dkim_rotate_at: number | null;
+  dkim_rotated_at: number | null;
+  dkim_next_rotation_at: number | null;
+  dkim_rotation_requested_at: number | null;
 }
 
 export interface DomainRecordsTable {
@@ -59,6 +64,10 @@ export interface DomainRecordsTable {
   missing_since: number | null;
   error_since: number | null;
   verified_at: number | null;
+  /** The selector's role in rotation: `active`, `next`, `retired`; `null` before its key. */
+  key_state: string | null;
+  key_state_since: number | null;
+  key_created_at: number | null;
 }
 
 export interface StatusHistoryTable {

@@ -13,6 +13,7 @@ export const DOMAIN_EVENT_TYPES = [
   'domain.updated',
   'domain.verified',
   'domain.deleted',
+  'domain.dkim_rotated',
 ] as const;
 export const EMAIL_EVENT_TYPES = [
   'email.sent',

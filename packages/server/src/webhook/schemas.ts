@@ -15,7 +15,7 @@ export const WebhookEventTypeSchema = Type.Union(
   WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
   {
     description:
-      '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`; ' +
+      '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); ' +
       '`email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed).',
   },
 );
@@ -103,7 +103,7 @@ export const PreviousStatusesSchema = Type.Union(
   ],
   {
     description:
-      'The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created` and `domain.deleted`.',
+      'The statuses before the change (`domain.updated`, `domain.verified`); `null` for `domain.created`, `domain.deleted` and `domain.dkim_rotated`.',
   },
 );
 

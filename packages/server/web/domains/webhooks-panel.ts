@@ -23,6 +23,7 @@ const EVENTS: Record<WebhookEventType, string> = {
   'domain.updated': 'the status of a domain or of one of its records changes',
   'domain.verified': 'a domain becomes verified',
   'domain.deleted': 'a domain is deleted',
+  'domain.dkim_rotated': 'signing moves to a domain’s next DKIM key (automatic rotation)',
   'email.sent': 'a message is handed to a relay or the recipient’s mail server',
   'email.delivered': 'the recipient’s mail server takes a message',
   'email.deferred': 'a message waits for a retry',

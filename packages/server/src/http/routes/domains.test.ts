@@ -66,10 +66,23 @@ describe('POST /api/public/domain', () => {
       'nextCheckAt',
       'provider',
       'domainConnect',
+      'dkim',
     ]);
     assert.equal(data.lastCheckedAt, null);
     assert.equal(data.provider, null, 'no DNS provider known before the first check');
     assert.equal(data.domainConnect, null, 'nor Domain Connect');
+    // the keys are made in the background, after the answer
+    assert.deepEqual(data.dkim, {
+      selectors: data.records.slice(0, 3).map((r: { record: string }) => ({
+        selector: r.record,
+        state: null,
+        keyCreatedAt: null,
+        since: null,
+      })),
+      rotatedAt: null,
+      nextRotationAt: null,
+      rotationRequestedAt: null,
+    });
     assert.equal(data.domain, 'mail.acme.example');
     assert.equal(data.status, 'pending');
     assert.equal(data.type, 'Transactional');

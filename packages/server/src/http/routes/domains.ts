@@ -9,6 +9,7 @@ import type { DomainService } from '../../service/domain-service.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import {
   DeleteEnvelopeSchema,
+  DkimRotationEnvelopeSchema,
   DomainEnvelopeSchema,
   DomainPageSchema,
   HistoryEnvelopeSchema,
@@ -142,6 +143,29 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
         ...(redirect_uri !== undefined && { redirectUri: redirect_uri }),
         ...(state !== undefined && { state }),
       });
+      return { data, error: null, status: 200 as const };
+    },
+  );
+
+  api.post(
+    '/domain/dkim/rotate',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate DKIM keys now',
+        description:
+          'Moves signing to the domain’s `next` DKIM selector now, as the automatic rotation does every `DKIM_ROTATION_INTERVAL_DAYS` (90 by default): at once when its key has been served longer than the key zone’s TTL, otherwise as soon as it has. ' +
+          'The selector that signed is retired (its key stays published for mail in flight), and the webhook event `domain.dkim_rotated` follows the switch. The customer’s CNAMEs do not change. ' +
+          'Asking again before the switch changes nothing. `DKIM_ROTATION_UNAVAILABLE` (409) says why a rotation cannot happen now.',
+        body: Type.Object(
+          { domain: Type.String({ minLength: 1, maxLength: 253, description: 'A registered domain.' }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref(DkimRotationEnvelopeSchema), ...requestErrorResponses },
+      },
+    },
+    async (request) => {
+      const data = await service.rotateDkim(request.apiKey!.accountId, request.body.domain);
       return { data, error: null, status: 200 as const };
     },
   );

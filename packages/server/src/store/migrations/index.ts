@@ -16,6 +16,7 @@ import * as m0010 from './0010-emails.js';
 import * as m0011 from './0011-room-for-updates.js';
 import * as m0012 from './0012-dns-provider.js';
 import * as m0013 from './0013-domain-connect.js';
+import * as m0014 from './0014-dkim-rotation.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-room-for-updates': m0011,
   '0012-dns-provider': m0012,
   '0013-domain-connect': m0013,
+  '0014-dkim-rotation': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,48 @@
+/**
+ * Whether a key is served everywhere we serve the DKIM zone: by this process's responder and
+ * by every secondary (`DNS_SECONDARIES`), each asked over the wire. Rotation signs with a new
+ * key only after this holds, plus the TTL of what resolvers may still hold (see
+ * `rotation-plan.ts`). Other server processes' responders follow the database within a second
+ * (`ZonePublisher` polls); the TTL covers them.
+ */
+import { Resolver } from 'node:dns/promises';
+import type { HostPort } from '../config.js';
+import { dkimKeyRecord } from '../dns/key-record.js';
+import type { DkimZone } from '../dns/zone.js';
+
+/** Answers whether `publicKey` is what every place we serve answers for `token`. */
+export type PublicationCheck = (token: string, publicKey: string) => Promise<boolean>;
+
+export function publicationCheck(options: {
+  /** The zone this process serves, when its responder is on. */
+  zone: (() => DkimZone) | undefined;
+  secondaries: readonly HostPort[];
+  timeoutMs?: number;
+}): PublicationCheck {
+  const resolvers = options.secondaries.map((s) => {
+    const resolver = new Resolver({ timeout: options.timeoutMs ?? 2000, tries: 2 });
+    resolver.setServers([s.host.includes(':') ? `[${s.host}]:${s.port}` : `${s.host}:${s.port}`]);
+    return resolver;
+  });
+  return async (token, publicKey) => {
+    const expected = dkimKeyRecord(publicKey);
+    if (options.zone) {
+      const zone = options.zone();
+      const match = zone.match(`${token}.${zone.origin}`);
+      if (match.at !== 'key' || match.strings.join('') !== expected) return false;
+      const name = `${token}.${zone.origin}`;
+      const answers = await Promise.all(
+        resolvers.map((r) =>
+          r.resolveTxt(name).then(
+            (records) => records.some((strings) => strings.join('') === expected),
+            () => false,
+          ),
+        ),
+      );
+      return answers.every(Boolean);
+    }
+    // No responder here: the zone is served by whatever the operator set up, which we cannot
+    // ask; the TTL wait alone protects the switch.
+    return true;
+  };
+}

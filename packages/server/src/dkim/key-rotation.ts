@@ -1,0 +1,96 @@
+/**
+ * The rotation worker (issue 23): it claims the domains whose rotation is due (every process
+ * may run one; a claim makes each domain's step run once), asks `planRotation` what to do,
+ * does it, and asks again, until the plan says "nothing until then", which it records as the
+ * domain's next wake-up. See `rotation-plan.ts` for the rules.
+ */
+import { ClaimLoop } from '../jobs/claim-loop.js';
+import type { DkimRotationStore, RotationDomain } from '../store/dkim-rotation-store.js';
+import type { DkimKeyPair } from './key-pair.js';
+import type { PublicationCheck } from './key-publication.js';
+import { planRotation, type RotationSettings, UNCONFIRMED_RETRY_MS } from './rotation-plan.js';
+import { seal } from './secret-box.js';
+
+export interface KeyRotatorOptions {
+  store: DkimRotationStore;
+  settings: RotationSettings;
+  /** Seals new private keys (AES-256-GCM), as the key generator does. */
+  secretKey: Buffer;
+  generate: () => Promise<DkimKeyPair>;
+  isServed: PublicationCheck;
+  /** Pause between claims when nothing was due. */
+  intervalMs: number;
+  batchSize: number;
+  leaseMs: number;
+  now?: () => number;
+  /** A selector got a new key: republish the zone now. */
+  onKeyReplaced?: () => void;
+  /** Signing switched (its event is in the outbox): deliver it. */
+  onRotated?: (domain: RotationDomain) => void;
+  onError?: (error: unknown) => void;
+}
+
+/** Steps taken for one domain per claim at most: confirm, switch, replace, confirm. */
+const MAX_STEPS = 4;
+
+export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
+  private readonly now: () => number;
+  /** Switches made by this process since start. */
+  rotations = 0;
+
+  constructor(private readonly options: KeyRotatorOptions) {
+    super({
+      intervalMs: options.intervalMs,
+      batchSize: options.batchSize,
+      ...(options.onError && { onError: options.onError }),
+    });
+    this.now = options.now ?? Date.now;
+  }
+
+  protected claim(limit: number): Promise<RotationDomain[]> {
+    return this.options.store.claimDue(this.now(), limit, this.options.leaseMs);
+  }
+
+  /** Take the domain's due steps, then record when to look again. */
+  protected async attempt(claimed: RotationDomain): Promise<void> {
+    const { store, settings } = this.options;
+    let domain: RotationDomain | undefined = claimed;
+    for (let steps = 0; domain !== undefined; steps++) {
+      const now = this.now();
+      const plan = planRotation(domain.selectors, { now, requestedAt: domain.requestedAt }, settings);
+      if (plan.step === null || steps === MAX_STEPS) {
+        await store.schedule(domain.id, plan.step === null ? plan.wakeAt : now, plan.nextRotationAt);
+        return;
+      }
+      const step = plan.step;
+      if (step.kind === 'confirm') {
+        const selector = domain.selectors.find((s) => s.token === step.token)!;
+        if (!(await this.options.isServed(selector.token, selector.publicKey!))) {
+          await store.schedule(domain.id, now + UNCONFIRMED_RETRY_MS, plan.nextRotationAt);
+          return;
+        }
+        await store.confirm(domain, step.token, now);
+      } else if (step.kind === 'switch') {
+        if (await store.switchActive(domain, step, now)) {
+          this.rotations += 1;
+          this.options.onRotated?.(domain);
+        }
+      } else {
+        const pair = await this.options.generate();
+        const key = {
+          publicKey: pair.publicKey,
+          privateKeyEnc: seal(this.options.secretKey, pair.privateKey, step.token),
+        };
+        pair.privateKey.fill(0);
+        if (await store.replaceKey(domain, step.token, key, this.now())) this.options.onKeyReplaced?.();
+        // The zone reloads in a moment and secondaries follow its NOTIFY: confirm after that.
+        await store.schedule(domain.id, this.now() + CONFIRM_AFTER_REPLACE_MS, plan.nextRotationAt);
+        return;
+      }
+      domain = await store.load(domain.id);
+    }
+  }
+}
+
+/** From a new key to the first look at whether it is served everywhere. */
+export const CONFIRM_AFTER_REPLACE_MS = 2_000;
