@@ -76,19 +76,21 @@ export function planRotation(
     return { step: null, wakeAt: now + KEYS_PENDING_RETRY_MS, nextRotationAt: null };
   const live = selectors.filter((s) => !s.revoked);
   const active = live.find((s) => s.key!.state === 'active');
-  const next = live
+  const nexts = live
     .filter((s) => s.key!.state === 'next')
-    .sort((a, b) => a.key!.createdAt - b.key!.createdAt)[0];
-
+    .sort((a, b) => a.key!.createdAt - b.key!.createdAt);
+  const unconfirmed = nexts.find((s) => s.key!.since === null);
+  if (unconfirmed !== undefined) {
+    return {
+      step: { kind: 'confirm', token: unconfirmed.token },
+      wakeAt: now,
+      nextRotationAt: active ? Math.max(dueAt(active, at, settings), now + settings.propagationMs) : null,
+    };
+  }
+  // The one served longest takes over.
+  const next = nexts.sort((a, b) => a.key!.since! - b.key!.since!)[0];
   if (next !== undefined) {
-    if (next.key!.since === null) {
-      return {
-        step: { kind: 'confirm', token: next.token },
-        wakeAt: now,
-        nextRotationAt: active ? Math.max(dueAt(active, at, settings), now + settings.propagationMs) : null,
-      };
-    }
-    const readyAt = next.key!.since + settings.propagationMs;
+    const readyAt = next.key!.since! + settings.propagationMs;
     // Without an active selector (its key revoked) the next one takes over as soon as it can.
     const switchAt = Math.max(active ? dueAt(active, at, settings) : now, readyAt);
     if (!next.inCustomerDns)

@@ -37,6 +37,14 @@ export abstract class ClaimLoop<Item> {
     return claimed.length === this.loop.batchSize;
   }
 
+  /**
+   * Claim and attempt now, batch after batch, until a claim finds less than a full batch: for
+   * tests and benchmarks that drive the worker with their own clock (never while started).
+   */
+  async drain(): Promise<void> {
+    while (await this.tick()) {}
+  }
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;

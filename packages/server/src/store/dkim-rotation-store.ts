@@ -182,7 +182,8 @@ export class DkimRotationStore {
 
   /**
    * Give `token` a new key: it replaces the one served (the zone follows `changed_at`) and
-   * the selector becomes `next`, not yet confirmed served. Only a selector not active.
+   * the selector becomes `next`, not yet confirmed served. Never the active selector, unless its
+   * key was revoked.
    */
   async replaceKey(domain: RotationDomain, token: string, key: NewKey, now: number): Promise<boolean> {
     return this.writing(domain, () =>
@@ -191,7 +192,19 @@ export class DkimRotationStore {
           .updateTable('domain_records')
           .set({ key_state: 'next', key_state_since: null, key_created_at: now })
           .where('token', '=', token)
-          .where('key_state', '!=', 'active')
+          // never the key signing now, unless an operator revoked it
+          .where((eb) =>
+            eb.or([
+              eb('key_state', '!=', 'active'),
+              eb.exists(
+                eb
+                  .selectFrom('dkim_keys')
+                  .select('token')
+                  .where('token', '=', token)
+                  .where('revoked_at', 'is not', null),
+              ),
+            ]),
+          )
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) return false;
         await trx
