@@ -357,3 +357,46 @@ describe('accounts', () => {
     );
   });
 });
+
+describe('POST /api/public/domain/dkim/rotate', () => {
+  const rotate = async (domain: unknown, k = key) => {
+    const res = await t.request('POST', '/api/public/domain/dkim/rotate', { key: k, body: { domain } });
+    assert.deepEqual(res.contractProblems, []);
+    return res;
+  };
+
+  test('a name this account never registered is DKIM_ROTATION_DOMAIN_UNKNOWN (404), also another account’s', async () => {
+    await register([{ domain: 'rotate-theirs.acme.example', domainType: 'Transactional' }]);
+    const other = (await t.createKey()).key;
+    for (const [name, k] of [
+      ['never.acme.example', key],
+      ['rotate-theirs.acme.example', other],
+      ['not a domain', key],
+    ] as const) {
+      const res = await rotate(name, k);
+      assert.equal(res.status, 404);
+      assert.equal(res.body.error.code, 'DKIM_ROTATION_DOMAIN_UNKNOWN');
+      assert.match(res.body.error.message, /is not registered to this account/);
+    }
+  });
+
+  test('a domain whose CNAMEs are not published cannot rotate: DKIM_ROTATION_UNAVAILABLE (409) says why; nothing changes', async () => {
+    await register([{ domain: 'rotate-pending.acme.example', domainType: 'Transactional' }]);
+    // its keys may still be being made (they queue behind this file's other registrations)
+    const res = await rotate('rotate-pending.acme.example');
+    assert.equal(res.status, 409);
+    assert.equal(res.body.error.code, 'DKIM_ROTATION_UNAVAILABLE');
+    assert.match(res.body.error.message, /are still being made|has a DKIM CNAME that is not in its DNS/);
+    const after = (await status(['rotate-pending.acme.example'])).body[0].data.dkim;
+    assert.equal(after.rotationRequestedAt, null);
+    assert.equal(after.rotatedAt, null);
+  });
+
+  test('the body is exactly {domain}: anything else is REQUEST_INVALID', async () => {
+    for (const body of [{}, { domain: 'a.acme.example', extra: 1 }, { domains: ['a.acme.example'] }]) {
+      const res = await t.request('POST', '/api/public/domain/dkim/rotate', { key, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error.code, 'REQUEST_INVALID');
+    }
+  });
+});

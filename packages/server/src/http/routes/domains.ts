@@ -12,6 +12,7 @@ import {
   DkimRotationEnvelopeSchema,
   DomainEnvelopeSchema,
   DomainPageSchema,
+  ErrorEnvelopeSchema,
   HistoryEnvelopeSchema,
   requestErrorResponses,
   requestSchemas,
@@ -134,7 +135,12 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(SetupLinkEnvelopeSchema), ...requestErrorResponses },
+        response: {
+          200: Type.Ref(SetupLinkEnvelopeSchema),
+          404: Type.Ref(ErrorEnvelopeSchema),
+          409: Type.Ref(ErrorEnvelopeSchema),
+          ...requestErrorResponses,
+        },
       },
     },
     async (request) => {
@@ -161,7 +167,12 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
           { domain: Type.String({ minLength: 1, maxLength: 253, description: 'A registered domain.' }) },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(DkimRotationEnvelopeSchema), ...requestErrorResponses },
+        response: {
+          200: Type.Ref(DkimRotationEnvelopeSchema),
+          404: Type.Ref(ErrorEnvelopeSchema),
+          409: Type.Ref(ErrorEnvelopeSchema),
+          ...requestErrorResponses,
+        },
       },
     },
     async (request) => {
