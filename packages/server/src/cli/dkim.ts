@@ -107,6 +107,9 @@ async function status(keys: DkimKeyStore, flags: Record<string, string | boolean
         ? `missing since ${new Date(s.missingSince).toISOString()}`
         : 'not yet',
     key: s.key === undefined ? 'generating' : s.key.revokedAt === null ? 'published' : 'revoked',
+    // rotation's role (active, next, retired) and the key's age in days
+    role: s.keyState ?? '',
+    age: s.key === undefined ? '' : `${Math.floor((Date.now() - s.key.createdAt) / 86_400_000)} d`,
     active: s.token === active ? 'yes' : '',
   }));
   if (flags.json) {
