@@ -105,3 +105,49 @@ test('a zone DNS showed at the last check names the records (a delegated subdoma
       'example.com',
     );
 });
+
+test('dkim shows each selector’s role, key age and the rotation plan, in record order', () => {
+  const base = domain('mail.example.com');
+  const key = (state: 'active' | 'next' | 'retired', since: number | null, createdAt: number) => ({
+    state,
+    since,
+    createdAt,
+  });
+  const rotated: StoredDomain = {
+    ...base,
+    dkimRotation: { rotatedAt: 5000, nextRotationAt: 9000, requestedAt: null },
+    records: base.records.map((r) =>
+      r.position === 0
+        ? { ...r, key: key('retired', 5000, 1000) }
+        : r.position === 1
+          ? { ...r, key: key('active', 5000, 1000) }
+          : r.position === 2
+            ? { ...r, key: key('next', null, 6000) }
+            : r,
+    ),
+  };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  assert.deepEqual(domainView(rotated, settings).dkim, {
+    selectors: [
+      { selector: 'a'.repeat(32), state: 'retired', keyCreatedAt: iso(1000), since: iso(5000) },
+      { selector: 'b'.repeat(32), state: 'active', keyCreatedAt: iso(1000), since: iso(5000) },
+      { selector: 'c'.repeat(32), state: 'next', keyCreatedAt: iso(6000), since: null },
+    ],
+    rotatedAt: iso(5000),
+    nextRotationAt: iso(9000),
+    rotationRequestedAt: null,
+  });
+});
+
+test('a domain stored before rotation existed (an old webhook snapshot) shows its keys as not known yet', () => {
+  const { dkimRotation: _, ...old } = domain('old.example.com');
+  const fromSnapshot = JSON.parse(
+    JSON.stringify({ ...old, records: old.records.map(({ key: _key, ...r }) => r) }),
+  ) as StoredDomain;
+  const view = domainView(fromSnapshot, settings);
+  assert.deepEqual(
+    view.dkim.selectors.map((s) => s.state),
+    [null, null, null],
+  );
+  assert.equal(view.dkim.nextRotationAt, null);
+});

@@ -145,7 +145,9 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
 
 /** Where the domain's DKIM keys stand in rotation. */
 function dkimStatus(domain: StoredDomain, records: StoredRecord[]): DkimStatusView {
-  const rotation = domain.dkimRotation;
+  // A webhook event written before rotation existed keeps a snapshot without it (and records
+  // without `key`): it is delivered as "not known yet".
+  const rotation = domain.dkimRotation ?? { rotatedAt: null, nextRotationAt: null, requestedAt: null };
   return {
     selectors: records
       .filter((r) => r.kind === 'dkim')
