@@ -267,6 +267,15 @@ describe('the domains dashboard', () => {
     assert.equal(await card().locator('.diagnostic').count(), 0);
     assert.equal(await card().locator('tbody .badge.verified').count(), 4);
     assert.equal(await page.locator('#live').innerText(), 'All verified');
+    // the keys behind the records, which rotate by themselves
+    const note = card().locator('.key-note');
+    await waitUntil('the planned rotation shown', async () =>
+      /rotates by itself on \d{4}-\d{2}-\d{2}\.$/.test(await note.innerText()),
+    );
+    assert.match(
+      await note.innerText(),
+      /^Signing key: selector [a-z2-7]{8}…, made today; rotates by itself on /,
+    );
   });
 
   it('passes axe (WCAG 2 A and AA) with a verified domain open, light and dark', async () => {
@@ -768,7 +777,7 @@ describe('the Webhooks section of the dashboard', () => {
       assert.equal(await item.locator('.badge').innerText(), 'active');
       assert.match(
         await item.locator('.webhook-meta').innerText(),
-        /^domain\.created, domain\.updated, domain\.verified, email\.sent, email\.delivered, email\.deferred, email\.bounced, email\.failed · added /,
+        /^domain\.created, domain\.updated, domain\.verified, domain\.dkim_rotated, email\.sent, email\.delivered, email\.deferred, email\.bounced, email\.failed · added /,
       );
       // The new endpoint's deliveries are open, empty so far.
       await item.getByText('No deliveries yet').waitFor();

@@ -66,7 +66,13 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
       if (step.kind === 'confirm') {
         const selector = domain.selectors.find((s) => s.token === step.token)!;
         if (!(await this.options.isServed(selector.token, selector.publicKey!))) {
-          await store.schedule(domain.id, now + UNCONFIRMED_RETRY_MS, plan.nextRotationAt);
+          // A key made a moment ago is usually still on its way to the secondaries.
+          const young = now - selector.key!.createdAt < YOUNG_KEY_MS;
+          await store.schedule(
+            domain.id,
+            now + (young ? CONFIRM_AFTER_REPLACE_MS : UNCONFIRMED_RETRY_MS),
+            plan.nextRotationAt,
+          );
           return;
         }
         await store.confirm(domain, step.token, now);
@@ -92,5 +98,7 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
   }
 }
 
-/** From a new key to the first look at whether it is served everywhere. */
+/** From a new key to the first look at whether it is served everywhere, and between looks while it is young. */
 export const CONFIRM_AFTER_REPLACE_MS = 2_000;
+/** A key younger than this not served everywhere yet is looked at again every {@link CONFIRM_AFTER_REPLACE_MS}. */
+const YOUNG_KEY_MS = 60_000;

@@ -164,6 +164,11 @@ export class VerificationStore {
             ...(result.domainConnect !== undefined && {
               domain_connect: JSON.stringify(result.domainConnect),
             }),
+            // A record's status changed: rotation may now switch (or must wait), so it looks
+            // again now (a domain without keys yet has nothing to plan).
+            ...(result.events.length > 0 && {
+              dkim_rotate_at: sql<number>`case when dkim_rotate_at is null then null else cast(${result.checkedAt} as bigint) end`,
+            }),
           }))
           .where('id', '=', domain.id)
           .returning('id')

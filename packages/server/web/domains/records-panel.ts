@@ -181,6 +181,36 @@ class SetupLink {
 }
 
 /** Where records are matched between refreshes: a rotated DKIM key is a new record. */
+/**
+ * Which DKIM key signs, how old it is, and when rotation moves signing to the next one: keys
+ * rotate by themselves, and this is where a customer sees that they do.
+ */
+class KeyNote {
+  readonly element = el('p', { className: 'hint key-note' });
+  private shown: string | undefined;
+
+  update(domain: DomainResult): void {
+    const text = keyNoteText(domain);
+    if (text === this.shown) return;
+    this.shown = text;
+    this.element.hidden = text === '';
+    this.element.textContent = text;
+  }
+}
+
+/** "Signing key: selector abcdefgh…, 12 days old; rotates by itself on 2027-02-22.", or ''. */
+export function keyNoteText(domain: DomainResult, now = Date.now()): string {
+  const { dkim } = domain;
+  const active = dkim.selectors.find((s) => s.state === 'active');
+  if (active === undefined || active.keyCreatedAt === null) return '';
+  const days = Math.floor((now - Date.parse(active.keyCreatedAt)) / 86_400_000);
+  const age = days < 1 ? 'made today' : `${days} day${days === 1 ? '' : 's'} old`;
+  const next = dkim.nextRotationAt
+    ? `rotates by itself on ${dkim.nextRotationAt.slice(0, 10)}`
+    : 'rotates by itself once all three records are verified';
+  return `Signing key: selector ${active.selector.slice(0, 8)}…, ${age}; ${next}.`;
+}
+
 function recordKey(record: DnsRecord): string {
   return `${record.type} ${record.fqdn} ${record.value}`;
 }
@@ -192,6 +222,7 @@ export class RecordsPanel {
   private readonly zone = el('pre');
   private readonly provider = new ProviderNote();
   private readonly setup = new SetupLink();
+  private readonly keyNote = new KeyNote();
   /** The zone-file lines shown, joined: what Copy zone lines copies. */
   private zoneText = '';
   private rows = new Map<string, RecordRow>();
@@ -212,6 +243,7 @@ export class RecordsPanel {
         el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', { textContent: h })))),
         this.tbody,
       ),
+      this.keyNote.element,
       el(
         'div',
         { className: 'zone' },
@@ -230,6 +262,7 @@ export class RecordsPanel {
   update(domain: DomainResult): void {
     this.setup.update(domain);
     this.provider.update(domain);
+    this.keyNote.update(domain);
     const keep = new Map<string, RecordRow>();
     for (const record of domain.records) {
       const key = recordKey(record);

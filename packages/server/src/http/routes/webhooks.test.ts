@@ -77,6 +77,7 @@ describe('webhook endpoints', () => {
       'domain.updated',
       'domain.verified',
       'domain.deleted',
+      'domain.dkim_rotated',
       'email.sent',
       'email.delivered',
       'email.deferred',
