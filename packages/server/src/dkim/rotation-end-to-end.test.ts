@@ -230,6 +230,15 @@ test('registered, published and verified: selector 0 signs, the two others wait 
   t.diagnostic(`next keys confirmed served ${(performance.now() - t0).toFixed(0)} ms after registration`);
   assert.equal(ready.dkim.rotatedAt, null);
   assert.equal(ready.dkim.rotationRequestedAt, null);
+  // verified (whether before or after the keys were confirmed): the next rotation is planned,
+  // 90 days after the first key began signing
+  const planned = await pollStatus(
+    'the next rotation planned',
+    (s) => s.dkim.nextRotationAt !== null,
+    10_000,
+  );
+  const activeSince = Date.parse(planned.dkim.selectors[0]!.since!);
+  assert.equal(Date.parse(planned.dkim.nextRotationAt!), activeSince + 90 * 86_400_000);
   assert.deepEqual(
     ready.dkim.selectors.map((s) => s.selector),
     tokens,
