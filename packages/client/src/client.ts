@@ -35,6 +35,10 @@ export type DnsProvider = components['schemas']['DnsProvider'];
 export type DomainConnect = components['schemas']['DomainConnect'];
 /** A signed Domain Connect link for one domain. */
 export type SetupLink = components['schemas']['SetupLinkEnvelope']['data'];
+/** Where a domain's DKIM keys stand in rotation (the domain result's `dkim`). */
+export type DkimStatus = components['schemas']['DkimStatus'];
+/** The answer of `rotateDkim`. */
+export type DkimRotation = components['schemas']['DkimRotationEnvelope']['data'];
 /** A webhook endpoint as listed (no secret). */
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 /** A new webhook endpoint, with its signing secret: shown only in the creation answer. */
@@ -230,7 +234,6 @@ export class ServiceClient {
     ).data;
   }
 
-  /** `GET /api/public/emails/{id}`: what became of a message, per recipient. */
   /**
    * `GET /api/public/domain/setup-link`: a signed Domain Connect link that lets the customer
    * approve the four records at their DNS provider, which then sends the browser to
@@ -248,6 +251,16 @@ export class ServiceClient {
     return unwrap(await this.api.GET('/api/public/domain/setup-link', { params: { query } })).data;
   }
 
+  /**
+   * `POST /api/public/domain/dkim/rotate`: move signing to the domain's next DKIM key now (or
+   * as soon as it has been served long enough); `dkim.nextRotationAt` is the planned switch.
+   * Throws `DKIM_ROTATION_UNAVAILABLE` (with the reason) when it cannot happen soon.
+   */
+  async rotateDkim(domain: string): Promise<DkimRotation> {
+    return unwrap(await this.api.POST('/api/public/domain/dkim/rotate', { body: { domain } })).data;
+  }
+
+  /** `GET /api/public/emails/{id}`: what became of a message, per recipient. */
   async getEmail(id: string): Promise<Email> {
     return unwrap(await this.api.GET('/api/public/emails/{id}', { params: { path: { id } } })).data;
   }

@@ -5,6 +5,8 @@ export {
   type CreatedWebhook,
   createApiClient,
   type DeleteEnvelope,
+  type DkimRotation,
+  type DkimStatus,
   type DnsProvider,
   type DnsRecord,
   type DomainConnect,

@@ -18,7 +18,12 @@ let client: ServiceClient;
 
 before(async () => {
   bind = await startBind({ zones: ['client.test'] });
-  t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0' });
+  t = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    // a DKIM rotation waits DNS_TTL + 2 s after the next key is served
+    DNS_TTL: '1',
+  });
   client = new ServiceClient({ baseUrl: t.url, apiKey: (await t.createKey()).key });
 });
 after(async () => {
@@ -171,6 +176,30 @@ describe('ServiceClient', () => {
     assert.equal(done[0]?.data?.status, 'verified');
     assert.equal(progress.at(-1), 'verified');
     assert.ok(progress.includes('pending'));
+  });
+
+  test('rotateDkim asks for a rotation of a verified domain; an unverified or unknown one throws the code', async () => {
+    // wait.client.test was verified by the test above; its keys exist once the generator is done
+    await t.server.dkim.generator.idle();
+    const unknown = await client.rotateDkim('nobody.client.test').catch((e: unknown) => e);
+    assert.equal((unknown as ServiceApiError).code, 'DKIM_ROTATION_DOMAIN_UNKNOWN');
+    await client.registerDomains([{ domain: 'unpublished.client.test', domainType: 'Marketing' }]);
+    const refused = await client.rotateDkim('unpublished.client.test').catch((e: unknown) => e);
+    assert.ok(refused instanceof ServiceApiError);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.code, 'DKIM_ROTATION_UNAVAILABLE');
+    const rotation = await waitUntil('the next keys confirmed', async () => {
+      const [status] = await client.domainStatus(['wait.client.test']);
+      return status!.data!.dkim.selectors.every((s) => s.since !== null) || undefined;
+    }).then(() => client.rotateDkim('wait.client.test'));
+    assert.equal(rotation.domain, 'wait.client.test');
+    assert.notEqual(rotation.dkim.rotationRequestedAt, null);
+    assert.notEqual(rotation.dkim.nextRotationAt, null);
+    const rotated = await waitUntil('the switch', async () => {
+      const [status] = await client.domainStatus(['wait.client.test']);
+      return status!.data!.dkim.rotatedAt ?? undefined;
+    });
+    assert.ok(Date.parse(rotated) >= Date.parse(rotation.dkim.rotationRequestedAt!));
   });
 
   test('waitForVerification gives up with the last statuses', async () => {
