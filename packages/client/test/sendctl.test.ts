@@ -170,6 +170,34 @@ describe('sendctl domains', () => {
     assert.match(interrupted.stdout, /not_found — no DMARC record at _dmarc\.ctrlc\.cli\.test/);
   });
 
+  test('keys shows each selector’s role and key age; rotate asks for a rotation, a refused one exits 4 with the reason', async () => {
+    // slow.cli.test was verified by the test above; once its next keys are confirmed:
+    await t.server.dkim.generator.idle();
+    const keys = await waitUntil('the next keys confirmed', async () => {
+      const shown = await sendctl(['domains', 'keys', 'slow.cli.test']);
+      return /next rotation: \d{4}-/.test(shown.stdout) ? shown : undefined;
+    });
+    assert.equal(keys.code, 0, keys.stderr);
+    assert.match(keys.stdout, /^SELECTOR +STATE +KEY AGE +SINCE\n[a-z2-7]{32} +active +0 d +\d{4}-/);
+    assert.equal(keys.stdout.match(/ next /g)?.length, 2);
+    assert.match(keys.stdout, /last rotation: none yet/);
+
+    const rotated = await sendctl(['domains', 'rotate', 'slow.cli.test']);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.match(rotated.stdout, /^slow\.cli\.test: signing moves to the next key at \d{4}-\d{2}-\d{2}T/);
+    assert.match(rotated.stdout, /\(asked for at \d{4}-/);
+
+    const refused = await sendctl(['domains', 'rotate', 'stuck.cli.test']);
+    assert.equal(refused.code, 4);
+    assert.match(refused.stderr, /^stuck\.cli\.test: .*\(DKIM_ROTATION_UNAVAILABLE\)/);
+    const unknown = await sendctl(['domains', 'rotate', 'nobody.cli.test']);
+    assert.equal(unknown.code, 4);
+    assert.match(unknown.stderr, /DKIM_ROTATION_DOMAIN_UNKNOWN/);
+    const usage = await sendctl(['domains', 'rotate']);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /domains rotate needs exactly one domain/);
+  });
+
   test('remove deletes; unknown or invalid domains exit 4 with the reason', async () => {
     await sendctl(['domains', 'add', 'gone.cli.test']);
     const removed = await sendctl(['domains', 'remove', 'gone.cli.test']);

@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util';
 import { type DomainEnvelope, type DomainResult, ServiceClient } from '../client.js';
 import { ItemFailedError, ServiceApiError, VerificationTimeoutError } from '../errors.js';
+import { DKIM_KEYS_USAGE, dkimKeys, rotate } from './dkim-keys.js';
 import { EMAILS_USAGE, emails, suppressions } from './emails.js';
 import {
   bindLines,
@@ -41,6 +42,7 @@ const USAGE = `usage: sendctl <command> [options]
   domains wait <domain…> [--timeout 10m] [--interval 5s]   poll until verified: each record's state and reason, live; Ctrl-C prints where things stand
   domains history <domain>                                 status changes, newest first
   domains remove <domain…>                                 delete registrations
+${DKIM_KEYS_USAGE}
 ${WEBHOOKS_USAGE}
 ${EMAILS_USAGE}
   keys …, dkim …                                           server-side commands (run on the server's machine)
@@ -137,6 +139,10 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
         return await history(client, args, json, io);
       case 'remove':
         return await remove(client, args, json, io);
+      case 'keys':
+        return await dkimKeys(client, args, json, io);
+      case 'rotate':
+        return await rotate(client, args, json, io);
       default:
         throw new UsageError(`unknown command "domains ${command ?? ''}"`);
     }
