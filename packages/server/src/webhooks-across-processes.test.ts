@@ -8,11 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Webhook } from 'standardwebhooks';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
 import { callApi, runCli, serverFleet } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
-import { startWebhookReceiver, type WebhookReceiver } from './test-support/webhook-receiver.js';
+import {
+  startWebhookReceiver,
+  verifiedEvents,
+  type WebhookReceiver,
+} from './test-support/webhook-receiver.js';
 
 let postgres: PostgresServer;
 let receiver: WebhookReceiver;
@@ -36,15 +39,7 @@ after(async () => {
 
 /** Received events, verified, since `from`. */
 function received(secret: string, from = 0) {
-  const wh = new Webhook(secret);
-  return receiver.received.slice(from).map((r) => {
-    const headers = {
-      'webhook-id': String(r.headers['webhook-id']),
-      'webhook-timestamp': String(r.headers['webhook-timestamp']),
-      'webhook-signature': String(r.headers['webhook-signature']),
-    };
-    return { id: headers['webhook-id'], event: wh.verify(r.body, headers) as any };
-  });
+  return verifiedEvents(receiver.received.slice(from), secret);
 }
 
 test('three processes deliver each event once, in order per domain; a killed process’s events are delivered after restart', async () => {

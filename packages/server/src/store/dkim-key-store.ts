@@ -235,30 +235,10 @@ export class DkimKeyStore {
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
     const domains = await query.orderBy('id').execute();
     if (domains.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('domain_records as r')
-      .leftJoin('dkim_keys as k', 'k.token', 'r.token')
-      .select([
-        'r.domain_id',
-        'r.token',
-        'r.position',
-        'r.status',
-        'r.missing_since',
-        'r.key_state',
-        'k.public_key',
-        'k.private_key_enc',
-        'k.created_at',
-        'k.revoked_at',
-      ])
-      .where(
-        'r.domain_id',
-        'in',
-        domains.map((d) => d.id),
-      )
-      .where('r.kind', '=', 'dkim')
-      .orderBy('r.domain_id')
-      .orderBy('r.position')
-      .execute();
+    const rows = await dkimSelectorRows(
+      this.db,
+      domains.map((d) => d.id),
+    );
     return domains.map((d) => ({
       domainId: d.id,
       accountId: d.account_id,
@@ -285,6 +265,35 @@ export class DkimKeyStore {
         })),
     }));
   }
+}
+
+/**
+ * The DKIM records of these domains with their keys, by domain then position: what signing
+ * and rotation read.
+ */
+export function dkimSelectorRows(db: Kysely<Database>, domainIds: string[]) {
+  return db
+    .selectFrom('domain_records as r')
+    .leftJoin('dkim_keys as k', 'k.token', 'r.token')
+    .select([
+      'r.domain_id',
+      'r.token',
+      'r.position',
+      'r.status',
+      'r.missing_since',
+      'r.key_state',
+      'r.key_state_since',
+      'r.key_created_at',
+      'k.public_key',
+      'k.private_key_enc',
+      'k.created_at',
+      'k.revoked_at',
+    ])
+    .where('r.domain_id', 'in', domainIds)
+    .where('r.kind', '=', 'dkim')
+    .orderBy('r.domain_id')
+    .orderBy('r.position')
+    .execute();
 }
 
 function toPublished(row: { token: string; public_key: string; revoked_at: number | null }): PublishedKey {

@@ -7,6 +7,7 @@
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { KeyState, SelectorKey } from '../domain/model.js';
+import { dkimSelectorRows } from './dkim-key-store.js';
 import type { DomainCache } from './domain-cache.js';
 import { withRecords } from './domain-rows.js';
 import type { Database, DomainsTable } from './tables.js';
@@ -231,30 +232,10 @@ export class DkimRotationStore {
     rows: Pick<Selectable<DomainsTable>, 'id' | 'account_id' | 'name' | 'dkim_rotation_requested_at'>[],
   ): Promise<RotationDomain[]> {
     if (rows.length === 0) return [];
-    const selectorRows = await this.db
-      .selectFrom('domain_records as r')
-      .leftJoin('dkim_keys as k', 'k.token', 'r.token')
-      .select([
-        'r.domain_id',
-        'r.token',
-        'r.position',
-        'r.status',
-        'r.missing_since',
-        'r.key_state',
-        'r.key_state_since',
-        'r.key_created_at',
-        'k.public_key',
-        'k.revoked_at',
-      ])
-      .where(
-        'r.domain_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .where('r.kind', '=', 'dkim')
-      .orderBy('r.domain_id')
-      .orderBy('r.position')
-      .execute();
+    const selectorRows = await dkimSelectorRows(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => ({
       id: row.id,
       accountId: row.account_id,

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -23,6 +24,25 @@ export interface WebhookReceiver {
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The bodies of `received`, each verified with the Standard Webhooks reference package under
+ * `secret` (it throws on a bad signature or a stale timestamp), with their `webhook-id`.
+ */
+export function verifiedEvents(
+  received: readonly ReceivedWebhook[],
+  secret: string,
+): { id: string; event: any }[] {
+  const wh = new Webhook(secret);
+  return received.map((r) => {
+    const headers = {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    };
+    return { id: headers['webhook-id'], event: wh.verify(r.body, headers) };
+  });
 }
 
 export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookReceiver> {

@@ -15,7 +15,11 @@ import { WebhookStore } from '../../store/webhook-store.js';
 import { type BindServer, startBind } from '../../test-support/bind.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { waitUntil } from '../../test-support/wait.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/webhook-receiver.js';
+import {
+  startWebhookReceiver,
+  verifiedEvents,
+  type WebhookReceiver,
+} from '../../test-support/webhook-receiver.js';
 
 let bind: BindServer;
 const servers: TestServer[] = [];
@@ -55,15 +59,7 @@ async function setup(env: Record<string, string> = FAST) {
 
 /** The received events, each verified with the Standard Webhooks reference package. */
 function verified(receiver: WebhookReceiver, secret: string) {
-  const wh = new Webhook(secret);
-  return receiver.received.map((r) => {
-    const headers = {
-      'webhook-id': String(r.headers['webhook-id']),
-      'webhook-timestamp': String(r.headers['webhook-timestamp']),
-      'webhook-signature': String(r.headers['webhook-signature']),
-    };
-    return { id: headers['webhook-id'], event: wh.verify(r.body, headers) as any };
-  });
+  return verifiedEvents(receiver.received, secret);
 }
 
 describe('webhook endpoints', () => {
