@@ -5,6 +5,7 @@ import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
+import { runRotationBench } from './rotation.bench.js';
 import { runScaleBench } from './scale.bench.js';
 import { runSendingBench } from './sending.bench.js';
 import { runSoakBench } from './soak.bench.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   abuse: runAbuseBench,
   webhooks: runWebhooksBench,
   sending: runSendingBench,
+  rotation: runRotationBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

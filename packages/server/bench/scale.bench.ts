@@ -209,11 +209,42 @@ async function measure(label: string, size: number, databaseUrl?: string): Promi
 /**
  * `size` domains as registrations leave them once their keys exist: four records, three keys,
  * a check done an hour ago. A tenth are due now, and at least 1,000 (so a claim finds 1,000).
+ * As the rotation worker (issue 23) leaves them: selector 0 active, 1 and 2 next (confirmed
+ * served when made), keys made 1 to 89 days ago, so each domain's switch (its `dkim_rotate_at`)
+ * falls in the coming 90 days, spread over them, none due now.
  */
-export async function loadDomains(store: KyselyStore, accountId: string, size: number): Promise<void> {
+export async function loadDomains(
+  store: KyselyStore,
+  accountId: string,
+  size: number,
+  options: {
+    /** Every domain and record verified (by a check an hour ago), instead of pending. */
+    verified?: boolean;
+    /**
+     * Every domain due for rotation now, with a rotation asked for (its next keys confirmed
+     * long ago), instead of a switch planned in the coming 90 days.
+     */
+    rotationDue?: boolean;
+    /**
+     * Seal each private key for its own token under this key, so that the signer opens it;
+     * otherwise every row holds one copy that opens nowhere.
+     */
+    secretKey?: Buffer;
+  } = {},
+): Promise<void> {
+  const DAY_MS = 86_400_000;
+  /** The default rotation interval (DKIM_ROTATION_INTERVAL_DAYS). */
+  const ROTATION_INTERVAL_MS = 90 * DAY_MS;
   const pair = await generateDkimKeyPair();
   const privateKeyEnc = seal(randomBytes(32), pair.privateKey, 'bench');
+  const sealFor = (token: string) =>
+    options.secretKey ? seal(options.secretKey, pair.privateKey, token) : privateKeyEnc;
   const now = Date.now();
+  const status = options.verified ? 'verified' : 'pending';
+  const verifiedAt = options.verified ? { checked_at: now - 3_600_000, verified_at: now - 3_600_000 } : {};
+  // Keys made between 89 and 1 days ago, scattered over the ids (a multiplicative hash).
+  const keyMadeAt = (i: number) =>
+    now - DAY_MS - Math.floor((((i * 2_654_435_761) % 2 ** 32) / 2 ** 32) * 88 * DAY_MS);
   const batch = store.kind === 'postgres' ? 2_000 : 5_000;
   for (let from = 0; from < size; from += batch) {
     const ids = Array.from({ length: Math.min(batch, size - from) }, (_, k) => from + k);
@@ -227,21 +258,29 @@ export async function loadDomains(store: KyselyStore, accountId: string, size: n
         await trx
           .insertInto('domains')
           .values(
-            chunk.map((i) => ({
-              id: `dom_${i}`,
-              account_id: accountId,
-              name: nameOf(i),
-              type: i % 2 ? 'Marketing' : 'Transactional',
-              status: 'pending',
-              created_at: now - size + i,
-              updated_at: now,
-              next_check_at: i % 10 === 0 || i < 1000 ? now - 1000 : now + 3_600_000 + i,
-              last_checked_at: now - 3_600_000,
-              check_count: 1,
-            })),
+            chunk.map((i) => {
+              const switchAt = options.rotationDue ? now : keyMadeAt(i) + ROTATION_INTERVAL_MS;
+              return {
+                id: `dom_${i}`,
+                account_id: accountId,
+                name: nameOf(i),
+                type: i % 2 ? 'Marketing' : 'Transactional',
+                status,
+                created_at: now - size + i,
+                updated_at: now,
+                next_check_at: i % 10 === 0 || i < 1000 ? now - 1000 : now + 3_600_000 + i,
+                last_checked_at: now - 3_600_000,
+                check_count: 1,
+                dkim_rotate_at: switchAt,
+                // What the rotator records: no switch is planned while the CNAMEs are not seen.
+                dkim_next_rotation_at: options.verified ? switchAt : null,
+                dkim_rotation_requested_at: options.rotationDue ? now : null,
+              };
+            }),
           )
           .execute();
-      for (const chunk of chunks(ids, 1_000))
+      // At most 800 domains (3,200 rows of 8 to 10 values) a statement: SQLite takes 32,766.
+      for (const chunk of chunks(ids, 800))
         await trx
           .insertInto('domain_records')
           .values(
@@ -251,9 +290,23 @@ export async function loadDomains(store: KyselyStore, accountId: string, size: n
                 position,
                 kind: 'dkim',
                 token: tokens[i - from]![position]!,
-                status: 'pending',
+                status,
+                ...verifiedAt,
+                key_state: position === 0 ? 'active' : 'next',
+                key_state_since: keyMadeAt(i),
+                key_created_at: keyMadeAt(i),
               })),
-              { domain_id: `dom_${i}`, position: 3, kind: 'dmarc', token: null, status: 'pending' },
+              {
+                domain_id: `dom_${i}`,
+                position: 3,
+                kind: 'dmarc',
+                token: null,
+                status,
+                ...verifiedAt,
+                key_state: null,
+                key_state_since: null,
+                key_created_at: null,
+              },
             ]),
           )
           .execute();
@@ -265,11 +318,11 @@ export async function loadDomains(store: KyselyStore, accountId: string, size: n
               tokens[i - from]!.map((token) => ({
                 token,
                 public_key: pair.publicKey,
-                private_key_enc: privateKeyEnc,
-                // made a day ago: a running zone reads changes of the last seconds only
-                created_at: now - 86_400_000,
+                private_key_enc: sealFor(token),
+                // made a day ago at least: a running zone reads changes of the last seconds only
+                created_at: keyMadeAt(i),
                 revoked_at: null,
-                changed_at: now - 86_400_000,
+                changed_at: keyMadeAt(i),
               })),
             ),
           )

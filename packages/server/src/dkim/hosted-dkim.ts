@@ -53,10 +53,16 @@ export interface HostedDkimOptions {
 /** How long after a registration or deletion key generation and the zone reload start. */
 const NUDGE_DELAY_MS = 100;
 /** The rotation worker's pause between claims when nothing was due: a claim is one index probe. */
-const ROTATION_TICK_MS = 1_000;
-const ROTATION_BATCH = 50;
+export const ROTATION_TICK_MS = 1_000;
+/**
+ * Domains rotated at once (a claim's size). Each switch holds a database connection for a
+ * transaction of six round trips: with 50 at once on the default pool of 10, signing waited
+ * behind them (PostgreSQL, 100,000 due at once: p99 3.2 → 38.8 ms); with 8, signing's p99 rose
+ * 1.26× for 17 % fewer switches per second (`BENCH_ONLY=rotation`).
+ */
+export const ROTATION_BATCH = 8;
 /** A rotation claim expires after this: a crashed process's domains come back then. */
-const ROTATION_LEASE_MS = 120_000;
+export const ROTATION_LEASE_MS = 120_000;
 
 export async function startHostedDkim(
   config: Config,

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Webhook } from 'standardwebhooks';
 import { seal } from '../../dkim/secret-box.js';
 import { resolveSecretKey } from '../../dkim/secret-key.js';
 import { WebhookStore } from '../../store/webhook-store.js';
