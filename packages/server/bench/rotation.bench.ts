@@ -4,7 +4,7 @@
  *
  * - switches per second when every domain of a large account is due at once (a rotation asked
  *   for, its next keys confirmed long ago), against as many plain single-row UPDATEs of
- *   `domains` by id through the same Kysely handle, 50 at a time as the rotator attempts them;
+ *   `domains` by id through the same Kysely handle, `ROTATION_BATCH` at a time as the rotator attempts them;
  *   no key may be generated on this path (counted);
  * - replacements per second (a free retired selector gets a new key), against RSA-2048 key
  *   generation alone in the server's key generation pool, which bounds it;
@@ -73,7 +73,7 @@ interface Figures {
   generatedOnSwitch: number;
   rotationErrors: number;
   switchedRows: number;
-  /** The rotator's claims of 50 due domains during the switches, ms. */
+  /** The rotator's claims of `ROTATION_BATCH` due domains during the switches, ms. */
   claims: { count: number; p50: number; max: number };
   idle: Latency;
   during: Latency;
@@ -223,7 +223,7 @@ class TimedRotationStore extends DkimRotationStore {
 
 /**
  * The baseline: `count` single-row UPDATEs of `domains` by id, each its own statement (its own
- * commit), 50 at a time as the rotator attempts its claimed domains.
+ * commit), `ROTATION_BATCH` at a time as the rotator attempts its claimed domains.
  */
 async function plainUpdates(store: KyselyStore, count: number): Promise<number> {
   const t0 = performance.now();
@@ -362,7 +362,7 @@ function report(figures: Figures[], keygenPerSecond: number, keygenThreads: numb
     ['switches (/s)', (f) => `${fmt(f.switchesPerSecond)} (${fmt(f.switchSeconds, 1)} s)`],
     ['switches / baseline', (f) => ratio(f.switchesPerSecond, f.baselinePerSecond)],
     [
-      'claim of 50 (ms)',
+      `claim of ${ROTATION_BATCH} (ms)`,
       (f) => `p50 ${fmt(f.claims.p50, 2)} / max ${fmt(f.claims.max, 1)} (${fmt(f.claims.count)})`,
     ],
     ['selector 1 active after', (f) => `${fmt(f.switchedRows)} of ${fmt(f.size)}`],
