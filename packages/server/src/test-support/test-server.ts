@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { loadConfig } from '../config.js';
 import { generateApiKey } from '../domain/api-key.js';
 import { type RunningServer, startServer } from '../server.js';
@@ -72,7 +73,17 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
     ...env,
   });
-  const server = await startServer(config, { logger: false });
+  // Errors the server logs are kept (the last 100), and printed when a request answers 500:
+  // a 500 seen in a test then names its cause, even on a CI machine.
+  const errors: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      errors.push(String(chunk).trimEnd());
+      if (errors.length > 100) errors.shift();
+      done();
+    },
+  });
+  const server = await startServer(config, { logger: { level: 'error', stream } });
   const openapi = await loadOpenApi(server.url);
 
   return {
@@ -106,6 +117,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       try {
         parsed = JSON.parse(text);
       } catch {}
+      if (response.status === 500)
+        process.stderr.write(
+          `${method} ${route} answered 500; the server logged:\n${errors.splice(0).join('\n') || '(nothing)'}\n`,
+        );
       const pathOnly = route.split('?')[0]!;
       const contractProblems = response.headers.get('content-type')?.includes('json')
         ? openapi.check(method, pathOnly, response.status, parsed)
