@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import { type BindServer, findFreeDnsPort, startBind } from '../test-support/bind.js';
+import type { BindServer } from '../test-support/bind.js';
+import { type KeyZone, startKeyZone } from '../test-support/key-zone.js';
 import { repoRoot } from '../test-support/processes.js';
-import { startTestServer, type TestServer, testDatabaseUrl } from '../test-support/test-server.js';
+import type { TestServer } from '../test-support/test-server.js';
 
 const DOMAIN = 'mail.customer.test';
 const MESSAGE = [
@@ -25,6 +25,7 @@ const MESSAGE = [
   '',
 ].join('\n');
 
+let zone: KeyZone;
 let api: TestServer;
 let bind: BindServer;
 let key: string;
@@ -64,40 +65,14 @@ function cli(args: string[], input = ''): Promise<{ code: number | null; stdout:
 }
 
 /** mailauth's verdict, its resolver asking only the loopback BIND. */
-async function verify(message: Buffer) {
-  const resolver = bind.resolver();
-  const { results } = await dkimVerify(message, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
-  });
-  return results[0]!;
-}
+const verify = (message: Buffer) => zone.verify(message);
 
 before(async () => {
-  const bindPort = await findFreeDnsPort();
-  databaseUrl = await testDatabaseUrl();
-  api = await startTestServer({
-    ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
-    // Verification (issue 3) asks the same BIND the customer publishes in.
-    DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
-    DNS_LISTEN: '127.0.0.1:0',
-    DNS_SECONDARIES: `127.0.0.1:${bindPort}`,
-    DNS_NS: 'ns1.provider.test,ns2.provider.test',
-    // every status poll looks at DNS again
-    STATUS_CHECK_MAX_AGE_MS: '0',
-  });
-  const responder = api.server.dkim.responder!;
-  bind = await startBind({
-    port: bindPort,
-    zones: ['customer.test'],
-    secondaries: [{ zone: 'dkim.provider.test', primary: `127.0.0.1:${responder.address.port}` }],
-    recursion: true,
-  });
+  zone = await startKeyZone();
+  ({ api, bind, databaseUrl } = zone);
   ({ key } = await api.createKey());
 });
-after(async () => {
-  await bind?.close();
-  await api?.close();
-});
+after(() => zone?.close());
 
 test('registration answers at once; the three keys are generated in the background and reach the secondary', async (t) => {
   const t0 = performance.now();

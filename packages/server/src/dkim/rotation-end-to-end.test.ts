@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { dkimKeyRecord } from '../dns/key-record.js';
-import { type BindServer, findFreeDnsPort, startBind } from '../test-support/bind.js';
-import { startTestServer, type TestServer, testDatabaseUrl } from '../test-support/test-server.js';
+import type { BindServer } from '../test-support/bind.js';
+import { type KeyZone, startKeyZone } from '../test-support/key-zone.js';
+import type { TestServer } from '../test-support/test-server.js';
 import { waitUntil } from '../test-support/wait.js';
 import {
   startWebhookReceiver,
@@ -24,6 +24,7 @@ const DOMAIN = 'mail.customer.test';
 /** Generous: a switch takes about `DNS_TTL` + 2 s once its key is confirmed served. */
 const SWITCH_DEADLINE_MS = 30_000;
 
+let zone: KeyZone;
 let api: TestServer;
 let bind: BindServer;
 let receiver: WebhookReceiver;
@@ -60,13 +61,7 @@ function message(name: string): string {
 }
 
 /** mailauth's verdict, its resolver asking only the loopback BIND. */
-async function verify(signed: Buffer) {
-  const resolver = bind.resolver();
-  const { results } = await dkimVerify(signed, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
-  });
-  return results[0]!;
-}
+const verify = (signed: Buffer) => zone.verify(signed);
 
 /** Every message verifies (signed by its selector, for the domain). */
 async function assertAllPass(signed: Record<string, { message: Buffer; selector: string }>) {
@@ -151,31 +146,15 @@ function rotatedEvents() {
 }
 
 before(async () => {
-  const bindPort = await findFreeDnsPort();
-  const databaseUrl = await testDatabaseUrl();
   receiver = await startWebhookReceiver();
-  api = await startTestServer({
-    ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
-    // Verification asks the same BIND the customer publishes in.
-    DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
-    DNS_LISTEN: '127.0.0.1:0',
-    DNS_SECONDARIES: `127.0.0.1:${bindPort}`,
-    DNS_NS: 'ns1.provider.test,ns2.provider.test',
+  zone = await startKeyZone({
     // a switch waits DNS_TTL + 2 s after the next key is confirmed served
     DNS_TTL: '1',
-    // every status poll looks at DNS again
-    STATUS_CHECK_MAX_AGE_MS: '0',
     // the receiver is on loopback; deliveries are looked for often
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_INTERVAL_MS: '20',
   });
-  const responder = api.server.dkim.responder!;
-  bind = await startBind({
-    port: bindPort,
-    zones: ['customer.test'],
-    secondaries: [{ zone: 'dkim.provider.test', primary: `127.0.0.1:${responder.address.port}` }],
-    recursion: true,
-  });
+  ({ api, bind } = zone);
   ({ key } = await api.createKey());
   const endpoint = await api.request('POST', '/api/public/webhooks', {
     key,
@@ -185,8 +164,7 @@ before(async () => {
   webhookSecret = endpoint.body.data.secret;
 });
 after(async () => {
-  await bind?.close();
-  await api?.close();
+  await zone?.close();
   await receiver?.close();
 });
 
