@@ -5,7 +5,7 @@
  * domain's next wake-up. See `rotation-plan.ts` for the rules.
  */
 import { ClaimLoop } from '../jobs/claim-loop.js';
-import type { DkimRotationStore, RotationDomain } from '../store/dkim-rotation-store.js';
+import type { DkimRotationStore, RotationDomain, RotationSelector } from '../store/dkim-rotation-store.js';
 import type { DkimKeyPair } from './key-pair.js';
 import type { PublicationCheck } from './key-publication.js';
 import { planRotation, type RotationSettings, UNCONFIRMED_RETRY_MS } from './rotation-plan.js';
@@ -54,12 +54,14 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
   /** Take the domain's due steps, then record when to look again. */
   protected async attempt(claimed: RotationDomain): Promise<void> {
     const { store, settings } = this.options;
+    // The claim's lease, which `schedule` recognises (a re-read does not carry it).
+    const lease = { id: claimed.id, leaseUntil: claimed.leaseUntil };
     let domain: RotationDomain | undefined = claimed;
     for (let steps = 0; domain !== undefined; steps++) {
       const now = this.now();
       const plan = planRotation(domain.selectors, { now, requestedAt: domain.requestedAt }, settings);
       if (plan.step === null || steps === MAX_STEPS) {
-        await store.schedule(domain.id, plan.step === null ? plan.wakeAt : now, plan.nextRotationAt);
+        await store.schedule(lease, plan.step === null ? plan.wakeAt : now, plan.nextRotationAt);
         return;
       }
       const step = plan.step;
@@ -69,7 +71,7 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
           // A key made a moment ago is usually still on its way to the secondaries.
           const young = now - selector.key!.createdAt < YOUNG_KEY_MS;
           await store.schedule(
-            domain.id,
+            lease,
             now + (young ? CONFIRM_AFTER_REPLACE_MS : UNCONFIRMED_RETRY_MS),
             plan.nextRotationAt,
           );
@@ -77,7 +79,12 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
         }
         await store.confirm(domain, step.token, now);
       } else if (step.kind === 'switch') {
-        if (await store.switchActive(domain, step, now)) {
+        const after = planRotation(
+          afterSwitch(domain.selectors, step.to, now),
+          { now, requestedAt: null },
+          settings,
+        );
+        if (await store.switchActive(domain, step, now, after.nextRotationAt)) {
           this.rotations += 1;
           this.options.onRotated?.(domain);
         }
@@ -90,12 +97,23 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
         pair.privateKey.fill(0);
         if (await store.replaceKey(domain, step.token, key, this.now())) this.options.onKeyReplaced?.();
         // The zone reloads in a moment and secondaries follow its NOTIFY: confirm after that.
-        await store.schedule(domain.id, this.now() + CONFIRM_AFTER_REPLACE_MS, plan.nextRotationAt);
+        await store.schedule(lease, this.now() + CONFIRM_AFTER_REPLACE_MS, plan.nextRotationAt);
         return;
       }
       domain = await store.load(domain.id);
     }
   }
+}
+
+/** The selectors as a switch to `to` at `now` leaves them: it signs, the one that signed retires. */
+function afterSwitch(selectors: RotationSelector[], to: string, now: number): RotationSelector[] {
+  return selectors.map((s) =>
+    s.token === to
+      ? { ...s, key: { ...s.key!, state: 'active', since: now } }
+      : s.key?.state === 'active'
+        ? { ...s, key: { ...s.key, state: 'retired', since: now } }
+        : s,
+  );
 }
 
 /** From a new key to the first look at whether it is served everywhere, and between looks while it is young. */

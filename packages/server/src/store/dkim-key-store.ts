@@ -73,6 +73,18 @@ export class DkimKeyStore {
   async insertKey(key: Omit<StoredDkimKey, 'revokedAt'>): Promise<boolean> {
     try {
       return await this.db.transaction().execute(async (trx) => {
+        // The domain row first, as every write that spans a domain and its records (a check,
+        // a deletion) takes them, so none of them can deadlock on PostgreSQL. It also wakes
+        // rotation (issue 23), which plans the domain now that a key exists.
+        await trx
+          .updateTable('domains')
+          .set({ dkim_rotate_at: key.createdAt })
+          .where(
+            'id',
+            '=',
+            trx.selectFrom('domain_records').select('domain_id').where('token', '=', key.token),
+          )
+          .execute();
         const result = await trx
           .insertInto('dkim_keys')
           .values({
@@ -88,8 +100,8 @@ export class DkimKeyStore {
         await trx.deleteFrom('dkim_key_queue').where('token', '=', key.token).execute();
         const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
         if (inserted) {
-          // Rotation (issue 23): the first selector signs; the others wait as next keys, to be
-          // confirmed served everywhere by the rotation worker, which plans the domain now.
+          // The first selector signs; the others wait as next keys, until the rotation worker
+          // has seen them served everywhere.
           await trx
             .updateTable('domain_records')
             .set({
@@ -98,15 +110,6 @@ export class DkimKeyStore {
               key_created_at: key.createdAt,
             })
             .where('token', '=', key.token)
-            .execute();
-          await trx
-            .updateTable('domains')
-            .set({ dkim_rotate_at: key.createdAt })
-            .where(
-              'id',
-              '=',
-              trx.selectFrom('domain_records').select('domain_id').where('token', '=', key.token),
-            )
             .execute();
         }
         return inserted;

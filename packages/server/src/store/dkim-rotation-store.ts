@@ -19,6 +19,8 @@ export interface RotationDomain {
   accountId: string;
   name: string;
   requestedAt: number | null;
+  /** Until when this worker holds it (its claim), `null` when only read. */
+  leaseUntil: number | null;
   /** The DKIM selectors, by position. */
   selectors: RotationSelector[];
 }
@@ -39,6 +41,9 @@ export interface NewKey {
   publicKey: string;
   privateKeyEnc: string;
 }
+
+/** A switch found its target no longer a next key (another worker was first): roll back. */
+class SwitchOutdated extends Error {}
 
 export class DkimRotationStore {
   constructor(
@@ -82,7 +87,7 @@ export class DkimRotationStore {
         .returning(['id', 'account_id', 'name', 'dkim_rotation_requested_at'])
         .execute();
     }
-    return this.withSelectors(rows);
+    return this.withSelectors(rows, until);
   }
 
   /** One domain's rotation state, as the worker and the API read it. */
@@ -95,12 +100,27 @@ export class DkimRotationStore {
     return (await this.withSelectors(rows))[0];
   }
 
-  /** Record when to plan the domain again, and the switch it plans. */
-  async schedule(domainId: string, wakeAt: number, nextRotationAt: number | null): Promise<void> {
+  /**
+   * Record when to plan the domain again, and the switch it plans. A wake-up written while
+   * this worker held the claim (a rotation asked for, a key stored, a record's status changed:
+   * each sets `dkim_rotate_at` to now) is kept when it is earlier: the plan was made before it.
+   */
+  async schedule(
+    domain: { id: string; leaseUntil: number | null },
+    wakeAt: number,
+    nextRotationAt: number | null,
+  ): Promise<void> {
+    const lease = domain.leaseUntil;
     await this.db
       .updateTable('domains')
-      .set({ dkim_rotate_at: wakeAt, dkim_next_rotation_at: nextRotationAt })
-      .where('id', '=', domainId)
+      .set({
+        dkim_rotate_at:
+          lease === null
+            ? wakeAt
+            : sql<number>`case when dkim_rotate_at is null or dkim_rotate_at = cast(${lease} as bigint) or dkim_rotate_at > cast(${wakeAt} as bigint) then cast(${wakeAt} as bigint) else dkim_rotate_at end`,
+        dkim_next_rotation_at: nextRotationAt,
+      })
+      .where('id', '=', domain.id)
       .execute();
   }
 
@@ -139,16 +159,31 @@ export class DkimRotationStore {
     domain: RotationDomain,
     step: { from: string | null; to: string },
     now: number,
+    /** The switch after this one, as planned from the roles this one leaves. */
+    nextRotationAt: number | null,
   ): Promise<boolean> {
     return this.writing(domain, () =>
       this.db.transaction().execute(async (trx) => {
+        // The domain row first, as checks and deletions take it (no deadlock on PostgreSQL).
+        const domainRow = await trx
+          .updateTable('domains')
+          .set({
+            dkim_rotated_at: now,
+            dkim_next_rotation_at: nextRotationAt,
+            dkim_rotation_requested_at: null,
+            updated_at: now,
+          })
+          .where('id', '=', domain.id)
+          .returning('id')
+          .executeTakeFirst();
+        if (domainRow === undefined) return false;
         const promoted = await trx
           .updateTable('domain_records')
           .set({ key_state: 'active', key_state_since: now })
           .where('token', '=', step.to)
           .where('key_state', '=', 'next')
           .executeTakeFirst();
-        if (Number(promoted.numUpdatedRows) !== 1) return false;
+        if (Number(promoted.numUpdatedRows) !== 1) throw new SwitchOutdated();
         // Any other active selector retires (there is one; two would be a bug left behind).
         await trx
           .updateTable('domain_records')
@@ -156,11 +191,6 @@ export class DkimRotationStore {
           .where('domain_id', '=', domain.id)
           .where('key_state', '=', 'active')
           .where('token', '!=', step.to)
-          .execute();
-        await trx
-          .updateTable('domains')
-          .set({ dkim_rotated_at: now, dkim_rotation_requested_at: null, updated_at: now })
-          .where('id', '=', domain.id)
           .execute();
         await appendDomainEvents(
           trx,
@@ -178,7 +208,11 @@ export class DkimRotationStore {
         );
         return true;
       }),
-    );
+    ).catch((error) => {
+      // Another worker switched it first: the transaction rolled back, nothing changed.
+      if (error instanceof SwitchOutdated) return false;
+      throw error;
+    });
   }
 
   /**
@@ -189,6 +223,14 @@ export class DkimRotationStore {
   async replaceKey(domain: RotationDomain, token: string, key: NewKey, now: number): Promise<boolean> {
     return this.writing(domain, () =>
       this.db.transaction().execute(async (trx) => {
+        // The domain row first, as checks and deletions take it (no deadlock on PostgreSQL).
+        const domainRow = await trx
+          .updateTable('domains')
+          .set({ updated_at: now })
+          .where('id', '=', domain.id)
+          .returning('id')
+          .executeTakeFirst();
+        if (domainRow === undefined) return false;
         const moved = await trx
           .updateTable('domain_records')
           .set({ key_state: 'next', key_state_since: null, key_created_at: now })
@@ -230,6 +272,7 @@ export class DkimRotationStore {
 
   private async withSelectors(
     rows: Pick<Selectable<DomainsTable>, 'id' | 'account_id' | 'name' | 'dkim_rotation_requested_at'>[],
+    leaseUntil: number | null = null,
   ): Promise<RotationDomain[]> {
     if (rows.length === 0) return [];
     const selectorRows = await dkimSelectorRows(
@@ -241,6 +284,7 @@ export class DkimRotationStore {
       accountId: row.account_id,
       name: row.name,
       requestedAt: row.dkim_rotation_requested_at === null ? null : Number(row.dkim_rotation_requested_at),
+      leaseUntil,
       selectors: selectorRows
         .filter((s) => s.domain_id === row.id)
         .map((s) => ({
