@@ -47,9 +47,10 @@ files.sort();
 
 // Server tests that go through the database run a second time on PostgreSQL (a private
 // cluster per test process, or TEST_DATABASE_URL): the same suite on both backends.
+// (`startKeyZone` starts a test server.)
 const usesDatabase = (file) =>
   file.startsWith('packages/server/') &&
-  /startTestServer\(|testDatabaseUrl\(/.test(readFileSync(file, 'utf8'));
+  /startTestServer\(|testDatabaseUrl\(|startKeyZone\(/.test(readFileSync(file, 'utf8'));
 const backends = (process.env.TEST_BACKENDS ?? 'sqlite,postgres').split(',');
 
 // Both backends' runs share one pool of test processes, so short files fill the gaps beside
