@@ -28,6 +28,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BindServer, startBind } from './test-support/bind.js';
+import { activeOf, type DkimStatusView, states, switchTarget } from './test-support/dkim-status.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
 import { callApi, repoRoot, runCli, type ServerProcess, serverFleet } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
@@ -44,22 +45,10 @@ const SWITCH_DEADLINE_MS = 20_000;
 /** Shared by the server processes and the CLI, which opens the sealed private keys to sign. */
 const SECRET_KEY = randomBytes(32).toString('base64');
 
-interface SelectorView {
-  selector: string;
-  state: 'active' | 'next' | 'retired' | null;
-  keyCreatedAt: string | null;
-  since: string | null;
-}
-interface DkimView {
-  selectors: SelectorView[];
-  rotatedAt: string | null;
-  nextRotationAt: string | null;
-  rotationRequestedAt: string | null;
-}
 interface DomainResult {
   domain: string;
   status: string;
-  dkim: DkimView;
+  dkim: DkimStatusView;
 }
 
 let postgres: PostgresServer;
@@ -122,27 +111,6 @@ async function pollAll(
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-const states = (dkim: DkimView) => dkim.selectors.map((s) => s.state);
-const activeOf = (dkim: DkimView) => dkim.selectors.find((s) => s.state === 'active')!.selector;
-
-/**
- * The selector a switch goes to, as `rotation-plan.ts` picks it: the next one confirmed served
- * longest (then the older key, then record order).
- */
-function switchTarget(dkim: DkimView): number {
-  const nexts = dkim.selectors
-    .map((s, position) => ({ ...s, position }))
-    .filter((s) => s.state === 'next')
-    .sort(
-      (a, b) =>
-        Date.parse(a.since!) - Date.parse(b.since!) ||
-        Date.parse(a.keyCreatedAt!) - Date.parse(b.keyCreatedAt!) ||
-        a.position - b.position,
-    );
-  assert.ok(nexts.length > 0, JSON.stringify(dkim));
-  return nexts[0]!.position;
 }
 
 /** The `domain.dkim_rotated` events received since `from`, each verified, with its `webhook-id`. */
@@ -236,7 +204,9 @@ function assertSwitchedOnce(
       was.selectors.map((s) => s.selector),
     );
     // the old active selector retired, the switch target (as rotation-plan.ts picks it) signs
-    const expected: SelectorView['state'][] = states(was).map((s) => (s === 'active' ? 'retired' : s));
+    const expected: DkimStatusView['selectors'][number]['state'][] = states(was).map((s) =>
+      s === 'active' ? 'retired' : s,
+    );
     expected[switchTarget(was)] = 'active';
     assert.deepEqual(states(now), expected, name);
     assert.equal(now.rotationRequestedAt, null, name);

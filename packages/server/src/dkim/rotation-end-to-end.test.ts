@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { dkimKeyRecord } from '../dns/key-record.js';
 import type { BindServer } from '../test-support/bind.js';
+import { type DkimStatusView, states, switchTarget } from '../test-support/dkim-status.js';
 import { type KeyZone, startKeyZone } from '../test-support/key-zone.js';
 import type { TestServer } from '../test-support/test-server.js';
 import { waitUntil } from '../test-support/wait.js';
@@ -32,19 +33,6 @@ let key: string;
 let webhookSecret: string;
 let tokens: string[];
 let records: { fqdn: string; value: string }[];
-
-interface SelectorView {
-  selector: string;
-  state: 'active' | 'next' | 'retired' | null;
-  keyCreatedAt: string | null;
-  since: string | null;
-}
-interface DkimView {
-  selectors: SelectorView[];
-  rotatedAt: string | null;
-  nextRotationAt: string | null;
-  rotationRequestedAt: string | null;
-}
 
 /** A distinct message for each moment of the story. */
 function message(name: string): string {
@@ -74,7 +62,7 @@ async function assertAllPass(signed: Record<string, { message: Buffer; selector:
 }
 
 /** The domain's result, as POST /api/public/domain/status answers it (checked against the contract). */
-async function status(): Promise<{ status: string; dkim: DkimView }> {
+async function status(): Promise<{ status: string; dkim: DkimStatusView }> {
   const res = await api.request('POST', '/api/public/domain/status', { key, body: { domains: [DOMAIN] } });
   assert.equal(res.status, 200);
   assert.deepEqual(res.contractProblems, []);
@@ -84,9 +72,9 @@ async function status(): Promise<{ status: string; dkim: DkimView }> {
 /** Poll the status until `done` holds; fails with the last one seen after `timeoutMs`. */
 async function pollStatus(
   what: string,
-  done: (s: { status: string; dkim: DkimView }) => boolean,
+  done: (s: { status: string; dkim: DkimStatusView }) => boolean,
   timeoutMs = SWITCH_DEADLINE_MS,
-): Promise<{ status: string; dkim: DkimView }> {
+): Promise<{ status: string; dkim: DkimStatusView }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const s = await status();
@@ -94,27 +82,6 @@ async function pollStatus(
     if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(s)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-const states = (dkim: DkimView) => dkim.selectors.map((s) => s.state);
-
-/**
- * The next selector a switch goes to, as `rotation-plan.ts` picks it: the one confirmed served
- * longest (then the older key, then record order). Keys are generated two at a time, so which
- * of selectors 1 and 2 that is is not fixed in advance.
- */
-function switchTarget(dkim: DkimView): number {
-  const nexts = dkim.selectors
-    .map((s, position) => ({ ...s, position }))
-    .filter((s) => s.state === 'next')
-    .sort(
-      (a, b) =>
-        Date.parse(a.since!) - Date.parse(b.since!) ||
-        Date.parse(a.keyCreatedAt!) - Date.parse(b.keyCreatedAt!) ||
-        a.position - b.position,
-    );
-  assert.ok(nexts.length > 0, JSON.stringify(dkim));
-  return nexts[0]!.position;
 }
 
 async function rotate() {
@@ -246,7 +213,7 @@ test('rotation asked for: a message signed before the switch verifies after it; 
   assert.equal(res.body.status, 200);
   assert.equal(res.body.error, null);
   assert.equal(res.body.data.domain, DOMAIN);
-  const answered: DkimView = res.body.data.dkim;
+  const answered: DkimStatusView = res.body.data.dkim;
   assert.notEqual(answered.rotationRequestedAt, null);
   assert.notEqual(answered.nextRotationAt, null);
   assert.deepEqual(states(answered), ['active', 'next', 'next']);
@@ -339,7 +306,7 @@ test('the endpoint subscribed to domain.dkim_rotated received the two switches, 
     assert.equal(event.data.domain, DOMAIN);
     assert.equal(event.data.previous, null);
     assert.deepEqual(
-      event.data.dkim.selectors.map((s: SelectorView) => s.selector),
+      event.data.dkim.selectors.map((s: DkimStatusView['selectors'][number]) => s.selector),
       tokens,
     );
     assert.deepEqual(states(event.data.dkim), i === 0 ? afterFirst : afterSecond);
