@@ -15,7 +15,7 @@ import { generateApiKey } from './domain/api-key.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { type ServerProcess, startServerProcesses } from './test-support/processes.js';
 import { type RedisServer, startRedis } from './test-support/redis.js';
 import { waitUntil } from './test-support/wait.js';
 
@@ -47,7 +47,7 @@ async function startThree(t: TestContext): Promise<{ servers: ServerProcess[]; n
     LOG_LEVEL: 'info',
     SCHEDULER_ENABLED: 'false',
   };
-  const servers = await Promise.all([0, 1, 2].map(() => startServerProcess(env, { built: true })));
+  const servers = await startServerProcesses(3, env, { built: true });
   const store: KyselyStore = await openStore({ dataDir, databaseUrl });
   t.after(async () => {
     for (const server of servers) server.child.kill('SIGKILL');

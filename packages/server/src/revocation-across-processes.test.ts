@@ -18,7 +18,7 @@ import { LISTENER_NAME } from './store/cache-listener.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { runCli, type ServerProcess, startServerProcess } from './test-support/processes.js';
+import { runCli, type ServerProcess, startServerProcesses } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
 
 let postgres: PostgresServer;
@@ -58,7 +58,7 @@ async function startThree(t: TestContext): Promise<Three> {
     DNS_TIMEOUT_MS: '200',
     STATUS_CHECK_MAX_AGE_MS: '3600000',
   };
-  const servers = await Promise.all([0, 1, 2].map(() => startServerProcess(env, { built: true })));
+  const servers = await startServerProcesses(3, env, { built: true });
   const store = await openStore({ dataDir, databaseUrl });
   const sql = new pg.Client({ connectionString: databaseUrl });
   await sql.connect();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -47,6 +48,47 @@ test('without SECRET_KEY a development key is created in DATA_DIR with mode 0600
     writeFileSync(secretKeyFile(dir), 'short\n');
     assert.throws(() => resolveSecretKey(undefined, dir), /does not hold a 32-byte base64 key/);
     assert.equal(readFileSync(secretKeyFile(dir), 'utf8'), 'short\n', 'a bad key file is never replaced');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('regression: processes starting at once on one DATA_DIR all get the one development key (one read a half-written file and refused to start)', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'secret-key-race-'));
+  const module = new URL('./secret-key.ts', import.meta.url).href;
+  // each process loads, then waits for the same moment to look for the key: starting together
+  const script = (at: number) =>
+    `const { resolveSecretKey } = await import(${JSON.stringify(module)}); while (Date.now() < ${at}); process.stdout.write(resolveSecretKey(undefined, ${JSON.stringify(dir)}).key.toString('base64'));`;
+  try {
+    for (let round = 0; round < 5; round++) {
+      rmSync(secretKeyFile(dir), { force: true });
+      const at = Date.now() + 2_500;
+      const keys = await Promise.all(
+        Array.from({ length: 6 }, () => {
+          const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', '--input-type=module', '-e', script(at)],
+            {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            },
+          );
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (err += d));
+          return new Promise<string>((resolve, reject) =>
+            child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(err)))),
+          );
+        }),
+      );
+      assert.equal(new Set(keys).size, 1, 'one key for all');
+      assert.equal(readFileSync(secretKeyFile(dir), 'utf8').trim(), keys[0]);
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f !== 'secret.key'),
+        [],
+        'no draft left behind',
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

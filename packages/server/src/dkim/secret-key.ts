@@ -4,7 +4,7 @@
  * lying beside the database it protects protects little).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SECRET_KEY_BYTES } from './secret-box.js';
 
@@ -36,13 +36,20 @@ export function resolveSecretKey(configured: Buffer | undefined, dataDir: string
   if (text === undefined) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const key = randomBytes(SECRET_KEY_BYTES);
+    // Written whole to a file of its own, then linked into place: the link fails if another
+    // process put a key there a moment ago (never overwrite it: keys are sealed with it), and
+    // a process starting beside it never reads a file still being written (it read an empty
+    // one, and refused to start, when the file was created and then written).
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
     try {
-      // 'wx': never overwrite a key another process wrote a moment ago (keys sealed with it).
-      writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      linkSync(draft, file);
       return { key, origin: 'generated', warning };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       text = readFileSync(file, 'utf8');
+    } finally {
+      unlinkSync(draft);
     }
   }
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);

@@ -74,6 +74,26 @@ export interface ServerProcess {
 }
 
 /**
+ * Start `count` server processes at once. If one fails to start, the others are killed
+ * before the failure is thrown: left running, they kept the test file from ever ending.
+ */
+export async function startServerProcesses(
+  count: number,
+  env: Record<string, string>,
+  options: { built?: boolean } = {},
+): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => startServerProcess(env, options)),
+  );
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed === undefined) return started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value);
+  const running = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  for (const server of running) server.child.kill('SIGKILL');
+  await Promise.all(running.map((server) => server.exited));
+  throw failed.reason;
+}
+
+/**
  * Start `main.ts` in a child process and wait until it logs that it is ready. `built` runs
  * `dist/main.js` instead, for tests that restart the server many times.
  */
