@@ -23,14 +23,12 @@
  * Always on PostgreSQL (a private cluster): SQLite is one process.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { activeOf, type DkimStatusView, states, switchTarget } from './test-support/dkim-status.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
-import { callApi, repoRoot, runCli, type ServerProcess, serverFleet } from './test-support/processes.js';
+import { callApi, runCli, type ServerProcess, serverFleet } from './test-support/processes.js';
 import { waitUntil } from './test-support/wait.js';
 import {
   startWebhookReceiver,
@@ -121,42 +119,27 @@ function rotatedEvents(secret: string, from = 0) {
 }
 
 /** `dkim sign --domain D` with the built CLI, the message on stdin: the `s=` it signed with. */
-function cliSign(databaseUrl: string, domain: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(repoRoot, 'packages/server/dist/cli/main.js'), 'dkim', 'sign', '--domain', domain],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY, DKIM_PROVIDER_HOST: 'provider.test' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`dkim sign exited ${code}: ${stderr}`));
-      const header = /^DKIM-Signature:[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/m.exec(stdout)?.[0] ?? '';
-      const selector = /(?:^|[;\s])s=([^;\s]+)/.exec(header.replace(/\r?\n[ \t]/g, ' '))?.[1];
-      if (selector === undefined) return reject(new Error(`no s= in the signature: ${stdout.slice(0, 500)}`));
-      resolve(selector);
-    });
-    child.stdin.end(
-      [
-        `From: Shop <orders@${domain}>`,
-        'To: someone@example.org',
-        'Subject: Signed after a rotation',
-        'Date: Sat, 22 Nov 2025 12:00:00 +0000',
-        `Message-ID: <rotation@${domain}>`,
-        '',
-        'Hello.',
-        '',
-      ].join('\r\n'),
-    );
-  });
+async function cliSign(databaseUrl: string, domain: string): Promise<string> {
+  const message = [
+    `From: Shop <orders@${domain}>`,
+    'To: someone@example.org',
+    'Subject: Signed after a rotation',
+    'Date: Sat, 22 Nov 2025 12:00:00 +0000',
+    `Message-ID: <rotation@${domain}>`,
+    '',
+    'Hello.',
+    '',
+  ].join('\r\n');
+  const signed = await runCli(
+    ['dkim', 'sign', '--domain', domain],
+    { DATABASE_URL: databaseUrl, SECRET_KEY, DKIM_PROVIDER_HOST: 'provider.test' },
+    { input: message },
+  );
+  assert.equal(signed.code, 0, `dkim sign: ${signed.stderr}`);
+  const header = /^DKIM-Signature:[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/m.exec(signed.stdout)?.[0] ?? '';
+  const selector = /(?:^|[;\s])s=([^;\s]+)/.exec(header.replace(/\r?\n[ \t]/g, ' '))?.[1];
+  assert.ok(selector, `no s= in the signature: ${signed.stdout.slice(0, 500)}`);
+  return selector;
 }
 
 /**

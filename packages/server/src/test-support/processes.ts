@@ -22,24 +22,32 @@ export interface ProcessResult {
 
 /**
  * Runs a command to its end, collecting what it writes; `cwd` defaults to the repository root.
- * `onStart` gets the child at once, for a test that signals it while it runs.
+ * `input` is written to its stdin. `onStart` gets the child at once, for a test that signals
+ * it while it runs.
  */
 export function runProcess(
   command: string,
   args: string[],
   env: Record<string, string>,
-  { cwd = repoRoot, onStart }: { cwd?: string; onStart?: (child: ChildProcess) => void } = {},
+  {
+    cwd = repoRoot,
+    input,
+    onStart,
+  }: { cwd?: string; input?: string; onStart?: (child: ChildProcess) => void } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    // a command that does not read its stdin may exit first: EPIPE then is no failure
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     onStart?.(child);
@@ -57,11 +65,12 @@ const builtCli = path.join(repoRoot, 'packages/server/dist/cli/main.js');
 export function runCli(
   args: string[],
   env: Record<string, string>,
-  { viaNpm = false }: { viaNpm?: boolean } = {},
+  { viaNpm = false, input }: { viaNpm?: boolean; input?: string } = {},
 ): Promise<ProcessResult> {
+  const options = input === undefined ? {} : { input };
   return viaNpm
-    ? runProcess('npm', ['run', '--silent', 'cli', '--', ...args], env)
-    : runProcess(process.execPath, [builtCli, ...args], env);
+    ? runProcess('npm', ['run', '--silent', 'cli', '--', ...args], env, options)
+    : runProcess(process.execPath, [builtCli, ...args], env, options);
 }
 
 export interface ServerProcess {
