@@ -170,7 +170,10 @@ describe('sending through the recipients’ MX', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     assert.equal(res.status, 200);
-    const tampered = await fetch(`${link.slice(0, -2)}xx`, {
+    // a character changed in the middle of the token (the last one carries bits a decoder may ignore)
+    const at = link.length - 6;
+    const tamperedLink = `${link.slice(0, at)}${link[at] === 'A' ? 'B' : 'A'}${link.slice(at + 1)}`;
+    const tampered = await fetch(tamperedLink, {
       method: 'POST',
       body: 'List-Unsubscribe=One-Click',
     });
