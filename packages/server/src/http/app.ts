@@ -100,8 +100,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setErrorHandler(handleError);
   // Responses are built by our own code in the documented shapes, so no schema-driven
   // serialiser: it re-validated every nullable field (`anyOf`) with ajv, formats included,
-  // which cost more than the rest of a status poll. See response-json.ts.
-  app.setSerializerCompiler(() => responseJson);
+  // which cost more than the rest of a status poll. See response-json.ts. Its answer is bytes:
+  // Fastify's types say a serialiser returns a string, but it sends a Buffer as it is (as it
+  // does one from an onSend hook).
+  app.setSerializerCompiler(() => responseJson as unknown as (data: unknown) => string);
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(
       errorEnvelope({
