@@ -112,6 +112,35 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(published.find((k) => k.token === revoked)!.publicKey, null);
     });
 
+    test('a name two accounts registered: both found without an account, one with it', async () => {
+      const other = (
+        await store.createApiKey({ name: 'o', keyHash: newToken(), keyPrefix: 'p', scopes: ['*'] })
+      ).accountId;
+      const [mine] = await keys.signingDomains('one.example.test');
+      const [outcome] = await store.registerDomains(
+        other,
+        [{ name: 'one.example.test', type: 'Marketing' }],
+        {
+          maxDomains: 100,
+          now: clock++,
+          newToken: () => newToken(),
+        },
+      );
+      assert.ok(outcome?.ok);
+      const both = await keys.signingDomains('one.example.test');
+      assert.deepEqual(both.map((d) => d.accountId).sort(), [accountId, other].sort());
+      assert.deepEqual(
+        (await keys.signingDomains('one.example.test', other)).map((d) => d.domainId),
+        [outcome.domain.id],
+      );
+      assert.deepEqual(
+        (await keys.signingDomains('one.example.test', accountId)).map((d) => d.domainId),
+        [mine!.domainId],
+      );
+      assert.deepEqual(await keys.signingDomains('nobody.example.test'), []);
+      await store.deleteDomains(other, ['one.example.test']);
+    });
+
     test('deleting a domain cascades to its keys and leaves their tombstones', async () => {
       const since = Date.now() - 1;
       const [two] = await keys.signingDomains('two.example.test');
