@@ -84,9 +84,13 @@ export class DkimKeyRotator extends ClaimLoop<RotationDomain> {
           { now, requestedAt: null },
           settings,
         );
-        if (await store.switchActive(domain, step, now, after.nextRotationAt)) {
+        // Usually nothing is due after a switch until the retired key's keeping ends: the
+        // switch then writes that wake-up itself, and the domain is done.
+        const wake = after.step === null ? { lease: lease.leaseUntil, at: after.wakeAt } : undefined;
+        if (await store.switchActive(domain, step, now, after.nextRotationAt, wake)) {
           this.rotations += 1;
           this.options.onRotated?.(domain);
+          if (wake) return;
         }
       } else {
         const pair = await this.options.generate();

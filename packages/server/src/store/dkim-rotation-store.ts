@@ -100,26 +100,15 @@ export class DkimRotationStore {
     return (await this.withSelectors(rows))[0];
   }
 
-  /**
-   * Record when to plan the domain again, and the switch it plans. A wake-up written while
-   * this worker held the claim (a rotation asked for, a key stored, a record's status changed:
-   * each sets `dkim_rotate_at` to now) is kept when it is earlier: the plan was made before it.
-   */
+  /** Record when to plan the domain again (see {@link wakeUp}), and the switch it plans. */
   async schedule(
     domain: { id: string; leaseUntil: number | null },
     wakeAt: number,
     nextRotationAt: number | null,
   ): Promise<void> {
-    const lease = domain.leaseUntil;
     await this.db
       .updateTable('domains')
-      .set({
-        dkim_rotate_at:
-          lease === null
-            ? wakeAt
-            : sql<number>`case when dkim_rotate_at is null or dkim_rotate_at = cast(${lease} as bigint) or dkim_rotate_at > cast(${wakeAt} as bigint) then cast(${wakeAt} as bigint) else dkim_rotate_at end`,
-        dkim_next_rotation_at: nextRotationAt,
-      })
+      .set({ dkim_rotate_at: wakeUp(domain.leaseUntil, wakeAt), dkim_next_rotation_at: nextRotationAt })
       .where('id', '=', domain.id)
       .execute();
   }
@@ -161,6 +150,11 @@ export class DkimRotationStore {
     now: number,
     /** The switch after this one, as planned from the roles this one leaves. */
     nextRotationAt: number | null,
+    /**
+     * When the plan after the switch has nothing to do until a time: that wake-up, written by
+     * the switch as `schedule` would write it for the claim `lease` (one transaction, not two).
+     */
+    wake?: { lease: number | null; at: number },
   ): Promise<boolean> {
     return this.writing(domain, () =>
       this.db.transaction().execute(async (trx) => {
@@ -172,6 +166,7 @@ export class DkimRotationStore {
             dkim_next_rotation_at: nextRotationAt,
             dkim_rotation_requested_at: null,
             updated_at: now,
+            ...(wake && { dkim_rotate_at: wakeUp(wake.lease, wake.at) }),
           })
           .where('id', '=', domain.id)
           .returning('id')
@@ -304,4 +299,15 @@ export class DkimRotationStore {
         })),
     }));
   }
+}
+
+/**
+ * The `dkim_rotate_at` a worker holding the claim `lease` writes for `wakeAt`. A wake-up written
+ * while it held the claim (a rotation asked for, a key stored, a record's status changed: each
+ * sets `dkim_rotate_at` to now) is kept when it is earlier: the plan was made before it.
+ */
+function wakeUp(lease: number | null, wakeAt: number) {
+  return lease === null
+    ? sql<number>`cast(${wakeAt} as bigint)`
+    : sql<number>`case when dkim_rotate_at is null or dkim_rotate_at = cast(${lease} as bigint) or dkim_rotate_at > cast(${wakeAt} as bigint) then cast(${wakeAt} as bigint) else dkim_rotate_at end`;
 }
