@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { after, before, test } from 'node:test';
 import { newToken } from '../domain/token.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
+import { DkimRotationStore } from '../store/dkim-rotation-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from '../store/open.js';
 import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
@@ -53,9 +54,9 @@ async function registerWithKeys(store: KyselyStore, name: string, at = Date.now(
   return tokens;
 }
 
-const publisherOn = (store: KyselyStore) => {
+const publisherOn = (store: KyselyStore, keys = new DkimKeyStore(store.db)) => {
   const publisher = new ZonePublisher({
-    keys: new DkimKeyStore(store.db),
+    keys,
     zone: {
       origin: 'dkim.provider.test',
       nameServers: ['ns.provider.test'],
@@ -72,6 +73,11 @@ const publisherOn = (store: KyselyStore) => {
 
 const at = (publisher: ZonePublisher, token: string) =>
   publisher.current().match(`${token}.dkim.provider.test`);
+/** The key record's text served for `token`, or `undefined`. */
+const served = (publisher: ZonePublisher, token: string) => {
+  const match = at(publisher, token);
+  return match.at === 'key' ? match.strings.join('') : undefined;
+};
 
 test('each process follows the other’s keys, revocations and deletions, under one serial', async () => {
   const first = await registerWithKeys(stores[0]!, 'one.example.test');
@@ -109,4 +115,45 @@ test('each process follows the other’s keys, revocations and deletions, under 
     () => a.current().serial === b.current().serial && a.current().size === 6,
   );
   assert.ok(a.current().serial > before, 'the serial rose with the content');
+});
+
+test('a key revoked and replaced in one millisecond is served as it ended; keys read again unchanged are not fetched again', async () => {
+  const store = stores[0]!;
+  const tokens = await registerWithKeys(store, 'twice.example.test');
+  const fetched: string[] = [];
+  const publisher = publisherOn(
+    store,
+    new (class extends DkimKeyStore {
+      override publishedKeys(asked: string[]) {
+        fetched.push(...asked);
+        return super.publishedKeys(asked);
+      }
+    })(store.db),
+  );
+  await publisher.start();
+  const token = tokens[0]!;
+  const now = Date.now();
+  // an operator revokes the key; the revocation is served
+  await new DkimKeyStore(store.db).revoke(token, now);
+  await waitUntil('the revocation served', () => served(publisher, token)?.endsWith('p=') === true);
+  // rotation gives the selector a new key, stamped the same millisecond
+  const rotation = new DkimRotationStore(store.db, store.kind);
+  const [domain] = await store
+    .findDomains(accountId, ['twice.example.test'])
+    .then((found) => [...found.values()]);
+  const publicKey = randomBytes(294).toString('base64');
+  assert.ok(
+    await rotation.replaceKey(
+      (await rotation.load(domain!.id))!,
+      token,
+      { publicKey, privateKeyEnc: 'y' },
+      now,
+    ),
+  );
+  await waitUntil('the new key served', () => served(publisher, token)?.endsWith(`p=${publicKey}`) === true);
+
+  // the overlap reads these changes again at every poll (every 50 ms); their text is not
+  const settled = fetched.length;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(fetched.length, settled, `fetched again: ${fetched.slice(settled).join(', ')}`);
 });

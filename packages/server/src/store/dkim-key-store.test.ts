@@ -93,13 +93,24 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(await keys.signingDomains('one.example.test', 'acc_nobody'), []);
       const revoked = domain!.selectors[0]!.token;
       const revokedAt = Date.now() + 60_000;
+      const before = (await keys.changesSince(0)).keys.find((k) => k.token === revoked)!;
       assert.equal(await keys.revoke(revoked, revokedAt), true);
       const changes = await keys.changesSince(revokedAt - 1);
       assert.deepEqual(changes, {
-        keys: [{ token: revoked, publicKey: null }],
+        keys: [{ token: revoked, version: changes.keys[0]?.version, changedAt: revokedAt }],
         deleted: [],
         latest: revokedAt,
       });
+      // a new version, whose text says revoked; the others' texts as stored
+      assert.notEqual(changes.keys[0]!.version, before.version);
+      const texts = await keys.publishedKeys([revoked, domain!.selectors[1]!.token, 'nosuchtoken']);
+      assert.deepEqual(
+        texts.sort((a, b) => (a.token === revoked ? -1 : b.token === revoked ? 1 : 0)),
+        [
+          { token: revoked, publicKey: null },
+          { token: domain!.selectors[1]!.token, publicKey: `pub-${domain!.selectors[1]!.token}` },
+        ],
+      );
       // the full load, in pages by token
       const first = await keys.publishedPage('', 4);
       const rest = await keys.publishedPage(first.at(-1)!.token, 4);

@@ -6,6 +6,9 @@ import { type Kysely, sql } from 'kysely';
 import type { KeyState, VerificationStatus } from '../domain/model.js';
 import type { Database } from './tables.js';
 
+/** Tokens per query of {@link DkimKeyStore.publishedKeys} (SQLite allows 32,766 parameters). */
+const PUBLISHED_KEYS_PER_QUERY = 1000;
+
 /** A key as stored: public half in clear, private half sealed. */
 export interface StoredDkimKey {
   token: string;
@@ -23,9 +26,20 @@ export interface PublishedKey {
 
 /** See {@link DkimKeyStore.changesSince}. */
 export interface KeyChanges {
-  keys: PublishedKey[];
+  keys: KeyVersion[];
   deleted: string[];
   latest: number;
+}
+
+/**
+ * Which version of a token's key a change left, without its text: what was stored or revoked
+ * when. Two changes of one key never leave the same version, even in the same millisecond (a
+ * revocation sets `revoked_at`, a new key `created_at` and clears it).
+ */
+export interface KeyVersion {
+  token: string;
+  version: string;
+  changedAt: number;
 }
 
 /** One DKIM selector of a registration, with its key when generated. */
@@ -165,14 +179,15 @@ export class DkimKeyStore {
 
   /**
    * What changed in the published keys after `since` (ms, by the clock of the process that made
-   * the change): keys stored or revoked, and tokens whose key went with its domain. `latest` is
-   * the newest change seen, or `since`.
+   * the change): the versions of keys stored or revoked (their text is read by
+   * {@link publishedKeys}, for the versions not seen yet), and tokens whose key went with its
+   * domain. `latest` is the newest change seen, or `since`.
    */
   async changesSince(since: number): Promise<KeyChanges> {
     const [changed, deleted] = await Promise.all([
       this.db
         .selectFrom('dkim_keys')
-        .select(['token', 'public_key', 'revoked_at', 'changed_at'])
+        .select(['token', 'created_at', 'revoked_at', 'changed_at'])
         .where('changed_at', '>', since)
         .execute(),
       this.db
@@ -184,7 +199,29 @@ export class DkimKeyStore {
     let latest = since;
     for (const row of changed) latest = Math.max(latest, Number(row.changed_at));
     for (const row of deleted) latest = Math.max(latest, Number(row.deleted_at));
-    return { keys: changed.map(toPublished), deleted: deleted.map((r) => r.token), latest };
+    return {
+      keys: changed.map((row) => ({
+        token: row.token,
+        version: `${row.changed_at}/${row.created_at}/${row.revoked_at ?? ''}`,
+        changedAt: Number(row.changed_at),
+      })),
+      deleted: deleted.map((r) => r.token),
+      latest,
+    };
+  }
+
+  /** What the zone publishes for these tokens now (tokens without a key are left out). */
+  async publishedKeys(tokens: string[]): Promise<PublishedKey[]> {
+    const keys: PublishedKey[] = [];
+    for (let i = 0; i < tokens.length; i += PUBLISHED_KEYS_PER_QUERY) {
+      const rows = await this.db
+        .selectFrom('dkim_keys')
+        .select(['token', 'public_key', 'revoked_at'])
+        .where('token', 'in', tokens.slice(i, i + PUBLISHED_KEYS_PER_QUERY))
+        .execute();
+      keys.push(...rows.map(toPublished));
+    }
+    return keys;
   }
 
   /** The zone's serial and content digest, if it was ever published. */
