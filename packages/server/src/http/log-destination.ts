@@ -25,10 +25,10 @@ export interface BatchedDestination extends pino.DestinationStream {
   flushSync(): void;
 }
 
-export function batchedStdout(fd = 1): BatchedDestination {
+export function batchedStdout(): BatchedDestination {
   // Below `minLength` sonic-boom holds what it is handed until `flush`: so a short batch handed
   // over by the timer or at exit is written by `flush`/`flushSync`, in order.
-  const destination = pino.destination({ dest: fd, sync: false, minLength: BATCH_CHARS });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_CHARS });
   let kept: string[] = [];
   let keptChars = 0;
   // Bytes handed over and not yet written: the timer flushes only when there are some.
@@ -79,5 +79,9 @@ export function batchedStdout(fd = 1): BatchedDestination {
  */
 export function flushLogsNow(logger: object): void {
   const stream = (logger as Record<symbol, unknown>)[pino.symbols.streamSym] as { flushSync?: () => void };
-  stream?.flushSync?.();
+  try {
+    stream?.flushSync?.();
+  } catch {
+    // another logger's stream that cannot be flushed now (closed, not open yet) is flushed at exit
+  }
 }
