@@ -67,3 +67,68 @@ test('the digest depends on the content, not on the order it was learnt in', () 
   forward.set({ token: 'k2', publicKey: keyText(2) });
   assert.equal(forward.digest(), before);
 });
+
+test('after any history of changes the zone equals one built from scratch with its content', () => {
+  // Tokens shaped like ours (32 characters of base32, some sent in capitals), and enough churn
+  // that the off-heap token table grows, shifts runs back on deletion and compacts its arena.
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  let seed = 13;
+  const random = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
+  const newToken = () => Array.from({ length: 32 }, () => alphabet[Math.floor(random() * 32)]).join('');
+  const keys = new ZoneKeys();
+  const expected = new Map<string, string | null>();
+  const live: string[] = [];
+  for (let i = 0; i < 40_000; i++) {
+    const action = random();
+    if (action < 0.45 || live.length === 0) {
+      const token = newToken();
+      const publicKey = random() < 0.1 ? null : keyText(i).slice(0, 50 + Math.floor(random() * 100));
+      assert.equal(keys.set({ token: random() < 0.2 ? token.toUpperCase() : token, publicKey }), true);
+      expected.set(token, publicKey);
+      live.push(token);
+    } else if (action < 0.85) {
+      const at = Math.floor(random() * live.length);
+      assert.equal(keys.delete(live[at]!), true);
+      expected.delete(live[at]!);
+      live[at] = live[live.length - 1]!;
+      live.pop();
+    } else {
+      const token = live[Math.floor(random() * live.length)]!;
+      const publicKey = random() < 0.5 ? null : keyText(-i);
+      keys.set({ token, publicKey });
+      expected.set(token, publicKey);
+    }
+  }
+  const scratch = ZoneKeys.of([...expected].map(([token, publicKey]) => ({ token, publicKey })));
+  assert.equal(keys.size, expected.size);
+  for (const [token, publicKey] of expected) assert.equal(keys.get(token), publicKey, token);
+  const tokens = keys.tokens();
+  assert.deepEqual(tokens, [...expected.keys()].sort());
+  assert.ok(
+    tokens.every((token, i) => i === 0 || tokens[i - 1]! < token),
+    'sorted',
+  );
+  assert.deepEqual(scratch.tokens(), tokens);
+  assert.equal(keys.digest(), scratch.digest());
+});
+
+test('a token outside latin1 is kept as given, lowercased like any other', () => {
+  const keys = new ZoneKeys();
+  keys.set({ token: 'ΩMEGA', publicKey: keyText(1) });
+  keys.set({ token: 'omega', publicKey: keyText(2) });
+  assert.equal(keys.get('ωmega'), keyText(1));
+  assert.equal(keys.get('omega'), keyText(2));
+  assert.deepEqual(keys.tokens(), ['omega', 'ωmega']);
+  assert.equal(
+    keys.digest(),
+    ZoneKeys.of([
+      { token: 'omega', publicKey: keyText(2) },
+      { token: 'ωmega', publicKey: keyText(1) },
+    ]).digest(),
+  );
+  assert.equal(keys.delete('ΩMEGA'), true);
+  assert.deepEqual(keys.tokens(), ['omega']);
+});
