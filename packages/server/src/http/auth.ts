@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 /** Longest value we hash; real keys are 46 characters. */
-const MAX_KEY_LENGTH = 512;
+export const MAX_KEY_LENGTH = 512;
 
 /**
  * An `onRequest` hook that authenticates the request and requires `scope`; `acceptBasic`
@@ -37,6 +37,20 @@ export function authenticate(store: Store, scope: string, failures: CostBudget, 
   };
 }
 
+/**
+ * Whether `key`, found by `hash`, is a live key. The lookup is by hash, so its timing reveals
+ * nothing about the key; the constant-time comparison keeps that true even for a store whose
+ * index matches case-insensitively.
+ */
+export function isLive(key: ApiKeyRecord | undefined, hash: string): key is ApiKeyRecord {
+  return key !== undefined && key.revokedAt === null && hashesEqual(hash, key.keyHash);
+}
+
+/** Whether `key` may use routes of `scope` (`*` keys hold every scope). */
+export function holdsScope(key: ApiKeyRecord, scope: string): boolean {
+  return key.scopes.includes('*') || key.scopes.includes(scope);
+}
+
 async function identify(
   store: Store,
   scope: string,
@@ -54,12 +68,8 @@ async function identify(
     throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
   const hash = hashApiKey(presented);
   const key = await store.findApiKeyByHash(hash);
-  // The lookup is by hash, so its timing reveals nothing about the key; the constant-time
-  // comparison keeps that true even for a store whose index matches case-insensitively.
-  if (key === undefined || key.revokedAt !== null || !hashesEqual(hash, key.keyHash)) {
-    throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
-  }
-  if (!key.scopes.includes('*') && !key.scopes.includes(scope)) {
+  if (!isLive(key, hash)) throw new ApiError('AUTH_INVALID', 'the API key is unknown or revoked');
+  if (!holdsScope(key, scope)) {
     throw new ApiError(
       'AUTH_SCOPE',
       `this API key is limited to ${key.scopes.join(', ')} and cannot use this route`,

@@ -21,6 +21,8 @@ export interface CostBudgetOptions {
 export class CostBudget {
   private window = -1;
   private readonly spent = new Map<string, number>();
+  /** Keys that have spent their whole budget in this window. */
+  private exhausted = 0;
   private readonly now: () => number;
 
   constructor(private readonly options: CostBudgetOptions) {
@@ -42,12 +44,23 @@ export class CostBudget {
     }
     const spent = this.spentBy(key);
     if (spent + units > max) this.refuse(spent, `and this request needs ${units}`);
-    this.spent.set(key, spent + units);
+    this.spend(key, spent, units);
   }
 
   /** Counts `units` against `key` without refusing anything (the refusal comes next time). */
   record(key: string, units = 1): void {
-    this.spent.set(key, this.spentBy(key) + units);
+    this.spend(key, this.spentBy(key), units);
+  }
+
+  /** Whether some key has spent its whole budget in this window (and would be refused). */
+  refusesAnyone(): boolean {
+    this.spentBy('');
+    return this.exhausted > 0;
+  }
+
+  private spend(key: string, spent: number, units: number): void {
+    if (spent < this.options.max && spent + units >= this.options.max) this.exhausted += 1;
+    this.spent.set(key, spent + units);
   }
 
   /** Throws RATE_LIMITED when `key` has spent its whole budget in this window. */
@@ -61,6 +74,7 @@ export class CostBudget {
     if (window !== this.window) {
       this.window = window;
       this.spent.clear();
+      this.exhausted = 0;
     }
     return this.spent.get(key) ?? 0;
   }

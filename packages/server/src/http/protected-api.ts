@@ -3,13 +3,13 @@
  * key holding the group's scope (`*` keys hold every scope), the per-key rate limit, and the
  * `ApiKey` security requirement in the OpenAPI document.
  */
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Limits } from '../config.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { CostBudget } from './cost-budget.js';
-import type { SharedRateLimit } from './shared-rate-limit.js';
+import { LocalStore, type SharedRateLimit } from './shared-rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +19,23 @@ declare module 'fastify' {
 }
 
 import { ApiError } from '../errors.js';
+
+/** The per-key request counts the rate limiter keeps, for code that answers outside Fastify. */
+export interface Count {
+  current: number;
+  ttl: number;
+}
+
+export interface RequestCounts {
+  /** Requests per key and window (`RATE_LIMIT_MAX`). */
+  readonly max: number;
+  readonly windowMs: number;
+  /**
+   * Counts one request of `key` in the limiter's own store: its count and the window's rest,
+   * at once when the store answers at once (this process's memory), else when Redis does.
+   */
+  count(key: string): Count | Promise<Count>;
+}
 
 export interface ProtectedApiOptions {
   store: Store;
@@ -34,13 +51,14 @@ export interface ProtectedApiOptions {
  * `protectedApi` group applies it. One registration means one store, so a key has one budget
  * of `RATE_LIMIT_MAX` per window across every protected route; registered in each group,
  * every group counted it afresh. The store is this process's memory, or with `shared` (`REDIS_URL`)
- * Redis, so that the budget holds across every process.
+ * Redis, so that the budget holds across every process. Returns that store's counts, so that the
+ * status fast path (status-fast-path.ts) counts each request where the plugin does.
  */
 export async function rateLimitPerKey(
   app: FastifyInstance,
   limits: Limits,
   shared?: SharedRateLimit,
-): Promise<void> {
+): Promise<RequestCounts> {
   app.decorate(
     'authFailures',
     new CostBudget({
@@ -50,9 +68,17 @@ export async function rateLimitPerKey(
       spender: 'this address',
     }),
   );
+  // The plugin makes its store from the class it is given; this one remembers the instance.
+  let store: FastifyRateLimitStore | undefined;
+  const Counts = shared ? shared.store(app.log) : ProcessCounts;
   await app.register(rateLimit, {
     global: false,
-    ...(shared && { store: shared.store(app.log) }),
+    store: class extends Counts {
+      constructor(options: RateLimitOptions) {
+        super(options);
+        store = this;
+      }
+    },
     max: limits.rateLimitMax,
     timeWindow: limits.rateLimitWindowMs,
     // Counted per key once authenticated (per client address before).
@@ -68,6 +94,37 @@ export async function rateLimitPerKey(
         },
       ),
   });
+  if (store === undefined) throw new Error('the rate-limit plugin made no store');
+  const counts = store;
+  return {
+    max: limits.rateLimitMax,
+    windowMs: limits.rateLimitWindowMs,
+    count(key) {
+      let answered: Count | Error | undefined;
+      let settle: ((outcome: Count | Error) => void) | undefined;
+      counts.incr(
+        key,
+        (error, result) => {
+          answered = error ?? result ?? new Error('the rate-limit store answered nothing');
+          settle?.(answered);
+        },
+        limits.rateLimitWindowMs,
+        limits.rateLimitMax,
+      );
+      if (answered instanceof Error) throw answered;
+      if (answered !== undefined) return answered;
+      return new Promise<Count>((resolve, reject) => {
+        settle = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
+      });
+    },
+  };
+}
+
+/** The plugin's default store (this process's memory), made from its options as a custom one is. */
+class ProcessCounts extends LocalStore {
+  constructor(options: RateLimitOptions) {
+    super(options.continueExceeding ?? false, options.exponentialBackoff ?? false);
+  }
 }
 
 export async function protectedApi(app: FastifyInstance, options: ProtectedApiOptions): Promise<void> {

@@ -1,4 +1,5 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import pino from 'pino';
 
 /**
  * One log line per request, when it completes (Fastify's default writes two, and at the
@@ -17,4 +18,45 @@ export class RequestLog extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/**
+ * Writes the line {@link RequestLog} writes for a request that completed, made here as one
+ * string: for the status fast path (status-fast-path.ts), where building it through pino's
+ * serialisers cost 1 µs of a poll's 20. It is pino's line byte for byte (pino's own level,
+ * time and bindings, then the same fields); the fast path's tests compare the two. A logger
+ * that is not a plain pino instance gets the line through `info` as usual.
+ */
+export function logCompleted(
+  log: FastifyBaseLogger,
+  line: { reqId: string; method: string; url: string; statusCode: number; ms: number },
+): void {
+  const { reqId, method, url, statusCode, ms } = line;
+  const logger = log as FastifyBaseLogger & Partial<pino.Logger> & Record<symbol, unknown>;
+  const { streamSym, chindingsSym, lsCacheSym, timeSym, messageKeySym, endSym, mixinSym } = pino.symbols;
+  const stream = logger[streamSym] as { write(line: string): unknown } | undefined;
+  const bindings = logger[chindingsSym];
+  const level = (logger[lsCacheSym] as Record<number, string> | undefined)?.[30];
+  const time = logger[timeSym] as (() => string) | undefined;
+  const messageKey = logger[messageKeySym];
+  const end = logger[endSym];
+  const plain =
+    stream !== undefined &&
+    typeof bindings === 'string' &&
+    typeof level === 'string' &&
+    typeof time === 'function' &&
+    typeof messageKey === 'string' &&
+    typeof end === 'string' &&
+    logger[mixinSym] === undefined &&
+    logger.levels?.values.info === 30;
+  if (!plain) {
+    log.info({ reqId, req: { method, url }, res: { statusCode }, ms }, 'request completed');
+    return;
+  }
+  if (!logger.isLevelEnabled?.('info')) return;
+  stream.write(
+    `${level}${time()}${bindings},"reqId":${JSON.stringify(reqId)},"req":{"method":${JSON.stringify(method)},` +
+      `"url":${JSON.stringify(url)}},"res":{"statusCode":${statusCode}},"ms":${ms},` +
+      `${JSON.stringify(messageKey)}:"request completed"${end}`,
+  );
 }

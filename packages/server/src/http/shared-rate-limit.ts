@@ -30,7 +30,7 @@ const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as new (
   redis: Redis,
   prefix: string,
 ) => FastifyRateLimitStore;
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
+export const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
   continueExceeding: boolean,
   exponentialBackoff: boolean,
 ) => FastifyRateLimitStore;

@@ -83,6 +83,10 @@ export class KyselyStore implements Store {
     });
   }
 
+  cachedApiKeyByHash(keyHash: string): ApiKeyRecord | undefined {
+    return this.keys.get(keyHash);
+  }
+
   async listApiKeys(): Promise<ApiKeyRecord[]> {
     const rows = await this.db
       .selectFrom('api_keys')

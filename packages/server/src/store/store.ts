@@ -53,6 +53,8 @@ export interface Store {
   createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
   /** The key with this hash, revoked or not; `undefined` if none. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  /** The key with this hash if this process holds it in its read cache now; no I/O. */
+  cachedApiKeyByHash(keyHash: string): ApiKeyRecord | undefined;
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /** Revoke by key id or by key prefix; returns the revoked key, `undefined` if none matched. */
   revokeApiKey(idOrPrefix: string): Promise<ApiKeyRecord | undefined>;

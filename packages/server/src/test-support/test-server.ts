@@ -37,6 +37,8 @@ export interface TestServer {
     options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<ApiResponse<T>>;
   openapi: OpenApiChecker;
+  /** The last 100 lines the server logged (errors only, unless `logLevel` asked for more). */
+  logLines(): string[];
   close(): Promise<void>;
 }
 
@@ -56,8 +58,14 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
   return (await postgres).createDatabase();
 }
 
-/** Start a server on the test backend (SQLite by default), plus any environment overrides. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * Start a server on the test backend (SQLite by default), plus any environment overrides;
+ * `logLevel` keeps lines of that level and above (`error` by default).
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { logLevel?: 'info' | 'error' } = {},
+): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'service-test-'));
   const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
   const config = loadConfig({
@@ -75,15 +83,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   });
   // Errors the server logs are kept (the last 100), and printed when a request answers 500:
   // a 500 seen in a test then names its cause, even on a CI machine.
-  const errors: string[] = [];
+  const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
-      errors.push(String(chunk).trimEnd());
-      if (errors.length > 100) errors.shift();
+      lines.push(String(chunk).trimEnd());
+      if (lines.length > 100) lines.shift();
       done();
     },
   });
-  const server = await startServer(config, { logger: { level: 'error', stream } });
+  const server = await startServer(config, { logger: { level: options.logLevel ?? 'error', stream } });
   const openapi = await loadOpenApi(server.url);
 
   return {
@@ -91,6 +99,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     url: server.url,
     dataDir,
     openapi,
+    logLines: () => [...lines],
     async createKey(options = {}) {
       const generated = generateApiKey();
       const record = await server.store.createApiKey({
@@ -119,7 +128,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       } catch {}
       if (response.status === 500)
         process.stderr.write(
-          `${method} ${route} answered 500; the server logged:\n${errors.splice(0).join('\n') || '(nothing)'}\n`,
+          `${method} ${route} answered 500; the server logged:\n${lines.splice(0).join('\n') || '(nothing)'}\n`,
         );
       const pathOnly = route.split('?')[0]!;
       const contractProblems = response.headers.get('content-type')?.includes('json')

@@ -1,0 +1,302 @@
+/**
+ * The status fast path answers exactly as Fastify's pipeline does, and hands Fastify every poll
+ * it cannot answer in full. "Exactly" is checked on one server: a poll with a Content-Length
+ * takes the fast path, the same poll sent chunked goes through Fastify (the fast path only
+ * answers bodies that came whole with their headers), and their status lines, headers, bodies
+ * and log lines are compared.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { STATUS_PATH } from './status-fast-path.js';
+
+let t: TestServer;
+let key: string;
+const REGISTERED = 'fast.path.example';
+
+before(async () => {
+  // No DNS check during a poll (its time would differ between two answers), and a low rate
+  // limit that a test can reach.
+  t = await startTestServer(
+    { STATUS_CHECK_MAX_AGE_MS: '86400000', RATE_LIMIT_MAX: '60' },
+    { logLevel: 'info' },
+  );
+  ({ key } = await t.createKey());
+  const registered = await t.request('POST', '/api/public/domain', {
+    key,
+    body: { domains: [{ domain: REGISTERED, domainType: 'Transactional' }] },
+  });
+  assert.equal(registered.status, 200);
+});
+after(() => t.close());
+
+interface RawAnswer {
+  status: number;
+  /** Header names and values in the order they were sent. */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+type Sending = 'whole' | 'chunked' | 'split';
+
+/**
+ * A status poll of `body`: whole (Content-Length, one packet), chunked, or headers then body
+ * later; to the shared test server unless `server` says otherwise.
+ */
+function post(
+  body: string,
+  headers: Record<string, string>,
+  sending: Sending = 'whole',
+  server: TestServer = t,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${server.url}${STATUS_PATH}`,
+      { method: 'POST', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const pairs: [string, string][] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+          resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    request.on('error', reject);
+    // A request the server never answers fails the test instead of hanging it.
+    request.setTimeout(5000, () => request.destroy(new Error('no answer within 5 s')));
+    if (sending === 'whole') {
+      request.setHeader('content-length', Buffer.byteLength(body));
+      request.end(body);
+    } else if (sending === 'chunked') {
+      request.write(body);
+      request.end();
+    } else {
+      request.setHeader('content-length', Buffer.byteLength(body));
+      request.flushHeaders();
+      sleep(50).then(() => request.end(body), reject);
+    }
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+const counts = () => ({ ...t.server.app.statusFastPath! });
+const header = (answer: RawAnswer, name: string) => answer.headers.find(([n]) => n === name)?.[1];
+const code = (answer: RawAnswer) => JSON.parse(answer.body.toString()).error?.code;
+
+/** Sends `body` and reports which path answered it. */
+async function pollCounted(body: string, headers: Record<string, string>, sending: Sending = 'whole') {
+  const before = counts();
+  const answer = await post(body, headers, sending);
+  const now = counts();
+  const path =
+    now.answered === before.answered + 1 && now.handedOver === before.handedOver
+      ? 'fast'
+      : now.handedOver === before.handedOver + 1 && now.answered === before.answered
+        ? 'fastify'
+        : `unclear (${JSON.stringify({ before, now })})`;
+  return { answer, path };
+}
+
+test('a poll the fast path answers is byte for byte what Fastify answers, log line included', async () => {
+  const body = JSON.stringify({ domains: [REGISTERED, 'never.registered.example', 'not a name'] });
+  const headers = { ...json, authorization: key, 'x-request-id': 'same-poll' };
+  await post(body, headers); // the key is now in this process's cache
+  const fast = await pollCounted(body, headers, 'whole');
+  const slow = await pollCounted(body, headers, 'chunked');
+  assert.equal(fast.path, 'fast');
+  assert.equal(slow.path, 'fastify');
+
+  assert.equal(fast.answer.status, 200);
+  assert.equal(slow.answer.status, 200);
+  assert.deepEqual(fast.answer.body, slow.answer.body, 'the same body bytes');
+  const items = JSON.parse(fast.answer.body.toString());
+  assert.deepEqual(
+    items.map((item: { status: number }) => item.status),
+    [200, 404, 400],
+    'per-name envelopes, as the route documents',
+  );
+
+  // The same headers in the same order; only the date, the count left and (at a second's
+  // edge) the window's rest may differ, and the chunked request's transfer encoding.
+  const comparable = (answer: RawAnswer) =>
+    answer.headers
+      .filter(([name]) => !['date', 'x-ratelimit-remaining', 'x-ratelimit-reset'].includes(name))
+      .map(([name, value]) => `${name}: ${value}`);
+  assert.deepEqual(comparable(fast.answer), comparable(slow.answer));
+  assert.equal(
+    Number(header(fast.answer, 'x-ratelimit-remaining')) - 1,
+    Number(header(slow.answer, 'x-ratelimit-remaining')),
+    'each poll is counted once against the key',
+  );
+  assert.ok(
+    Math.abs(
+      Number(header(fast.answer, 'x-ratelimit-reset')) - Number(header(slow.answer, 'x-ratelimit-reset')),
+    ) <= 1,
+  );
+
+  // The lines as written, but for their time and duration.
+  const logged = t
+    .logLines()
+    .filter((line) => line.includes('"reqId":"same-poll"') && line.includes('"request completed"'))
+    .slice(-2)
+    .map((line) => line.replace(/"time":\d+/, '"time":T').replace(/"ms":[\d.]+/, '"ms":M'));
+  assert.equal(logged.length, 2, 'one log line per request on each path');
+  assert.equal(logged[0], logged[1]);
+  const line = JSON.parse(logged[0]!.replace('"time":T', '"time":0').replace('"ms":M', '"ms":0'));
+  assert.deepEqual(line.req, { method: 'POST', url: STATUS_PATH });
+  assert.deepEqual(line.res, { statusCode: 200 });
+});
+
+test('polls the fast path cannot answer in full get Fastify’s answer, body intact', async () => {
+  const { key: templatesKey } = await t.createKey({ scopes: ['templates'] });
+  const names = JSON.stringify({ domains: [REGISTERED] });
+  const cases: {
+    what: string;
+    body: string;
+    headers: Record<string, string>;
+    sending?: Sending;
+    expect: [number, string | undefined];
+  }[] = [
+    { what: 'no key', body: names, headers: json, expect: [401, 'AUTH_MISSING'] },
+    {
+      what: 'an unknown key',
+      body: names,
+      headers: { ...json, authorization: 'sk_unknown' },
+      expect: [401, 'AUTH_INVALID'],
+    },
+    {
+      what: 'a key without the domains scope',
+      body: names,
+      headers: { ...json, authorization: templatesKey },
+      expect: [403, 'AUTH_SCOPE'],
+    },
+    {
+      what: 'not JSON by its type',
+      body: names,
+      headers: { 'content-type': 'text/plain', authorization: key },
+      expect: [415, 'REQUEST_UNSUPPORTED_MEDIA_TYPE'],
+    },
+    {
+      what: 'broken JSON',
+      body: '{"domains": [',
+      headers: { ...json, authorization: key },
+      expect: [400, 'REQUEST_BAD_JSON'],
+    },
+    {
+      what: 'an extra property',
+      body: '{"domains": [], "more": 1}',
+      headers: { ...json, authorization: key },
+      expect: [400, 'REQUEST_INVALID'],
+    },
+    {
+      what: 'a name that is not a string',
+      body: '{"domains": [1]}',
+      headers: { ...json, authorization: key },
+      expect: [400, 'REQUEST_INVALID'],
+    },
+    {
+      what: 'a prototype key',
+      body: '{"domains": [], "__proto__": {"x": 1}}',
+      headers: { ...json, authorization: key },
+      expect: [400, undefined],
+    },
+    {
+      what: 'a body sent after its headers',
+      body: names,
+      headers: { ...json, authorization: key },
+      sending: 'split',
+      expect: [200, undefined],
+    },
+  ];
+  // The templates key's first use loads it into the cache: the scope is then judged from there.
+  await post(names, { ...json, authorization: templatesKey });
+  for (const c of cases) {
+    const { answer, path } = await pollCounted(c.body, c.headers, c.sending);
+    assert.equal(path, 'fastify', `${c.what}: handed to Fastify`);
+    assert.equal(answer.status, c.expect[0], `${c.what}: ${answer.body}`);
+    if (c.expect[1] !== undefined) assert.equal(code(answer), c.expect[1], c.what);
+    if (c.expect[0] === 200) assert.equal(JSON.parse(answer.body.toString())[0].data.domain, REGISTERED);
+  }
+});
+
+test('a revoked key stops at once, and a key over its limit gets 429 with its headers', async () => {
+  const created = await t.createKey();
+  const headers = { ...json, authorization: created.key };
+  const names = JSON.stringify({ domains: [REGISTERED] });
+  assert.equal((await pollCounted(names, headers)).path, 'fastify', 'first use: not cached yet');
+  assert.equal((await pollCounted(names, headers)).path, 'fast');
+  await t.server.store.revokeApiKey(created.id);
+  const revoked = await pollCounted(names, headers);
+  assert.equal(revoked.path, 'fastify');
+  assert.equal(revoked.answer.status, 401);
+
+  const limited = await t.createKey();
+  const limitedHeaders = { ...json, authorization: limited.key };
+  let last: RawAnswer | undefined;
+  for (let i = 0; i < 60; i++) {
+    last = (await pollCounted(names, limitedHeaders)).answer;
+    assert.equal(last.status, 200);
+  }
+  assert.equal(header(last!, 'x-ratelimit-remaining'), '0');
+  const refused = await pollCounted(names, limitedHeaders);
+  assert.equal(refused.path, 'fastify');
+  assert.equal(refused.answer.status, 429);
+  assert.equal(code(refused.answer), 'RATE_LIMITED');
+  assert.equal(header(refused.answer, 'x-ratelimit-limit'), '60');
+  assert.ok(Number(header(refused.answer, 'retry-after')) >= 1);
+});
+
+test('two polls in one packet on one connection get two answers, in order', async () => {
+  const body = (name: string) => JSON.stringify({ domains: [name] });
+  const request = (name: string, id: string) =>
+    `POST ${STATUS_PATH} HTTP/1.1\r\nhost: x\r\nauthorization: ${key}\r\ncontent-type: application/json\r\n` +
+    `x-request-id: ${id}\r\ncontent-length: ${Buffer.byteLength(body(name))}\r\n\r\n${body(name)}`;
+  const { port } = new URL(t.url);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk) => received.push(chunk));
+  socket.write(request(REGISTERED, 'first') + request('other.example', 'second'));
+  const deadline = Date.now() + 5000;
+  while (!/"status":404}\]/.test(Buffer.concat(received).toString()) && Date.now() < deadline)
+    await sleep(10);
+  socket.destroy();
+  const text = Buffer.concat(received).toString();
+  const first = text.indexOf('x-request-id: first');
+  const second = text.indexOf('x-request-id: second');
+  assert.ok(first >= 0 && second > first, text.slice(0, 400));
+  assert.equal(text.match(/HTTP\/1\.1 200 OK/g)?.length, 2);
+});
+
+test('while an address is refused for failed authentications, polls go to Fastify, which refuses it', async () => {
+  const other = await startTestServer({ AUTH_FAILURE_MAX: '3' });
+  try {
+    const created = await other.createKey();
+    const headers = { ...json, authorization: created.key };
+    const names = JSON.stringify({ domains: [REGISTERED] });
+    const send = async () => {
+      const before = { ...other.server.app.statusFastPath! };
+      const answer = await post(names, headers, 'whole', other);
+      const answered = other.server.app.statusFastPath!.answered > before.answered;
+      return { answer, answered };
+    };
+    await send(); // the key into the cache
+    assert.equal((await send()).answered, true);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await other.request('POST', STATUS_PATH, { key: 'sk_wrong', body: { domains: [] } })).status,
+        401,
+      );
+    const refused = await send();
+    assert.equal(refused.answered, false, 'handed to Fastify');
+    assert.equal(refused.answer.status, 429);
+    assert.equal(code(refused.answer), 'RATE_LIMITED');
+  } finally {
+    await other.close();
+  }
+});
