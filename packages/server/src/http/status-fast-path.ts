@@ -165,8 +165,9 @@ function readPoll(req: IncomingMessage, options: StatusFastPathOptions): Poll | 
  * read and put back, so the request still holds it for Fastify.
  */
 function peekNames(req: IncomingMessage, options: StatusFastPathOptions): string[] | undefined {
-  const chunk: Buffer | null = req.read();
-  if (chunk === null) return undefined;
+  // An empty body is not read at all: reading it would end the stream before Fastify listens.
+  if (req.readableLength === 0) return undefined;
+  const chunk: Buffer = req.read();
   req.unshift(chunk);
   if (chunk.length > options.bodyLimit) return undefined;
   const text = chunk.toString('utf8');

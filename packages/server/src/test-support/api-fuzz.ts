@@ -83,6 +83,14 @@ const plausibleRequest = fc
   )
   .map((r) => ({ ...r, contentType: 'application/json', auth: 'valid' }));
 
+/** Raw bodies for the status route: well-formed, wrongly shaped, not JSON at all. */
+export const statusBody = fc.oneof(
+  namesBody.map((b) => JSON.stringify(b)),
+  anyBody.map((b) => JSON.stringify(b)),
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom('{"domains":["a.com"],"__proto__":{"x":1}}', '\ufeff{"domains":[]}', ' {"domains":[]} '),
+);
+
 /** One request: method, path, raw body, content type, and which credentials to send. */
 export const apiRequest = fc.oneof(anyRequest, plausibleRequest);
 export type ApiRequest = typeof apiRequest extends fc.Arbitrary<infer R> ? R : never;
