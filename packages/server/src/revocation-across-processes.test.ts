@@ -99,9 +99,15 @@ async function call(server: ServerProcess, key: string, method: string, route: s
 const listStatus = async (server: ServerProcess, key: string) =>
   (await call(server, key, 'GET', '/api/public/domain?limit=1')).status;
 
+/** A status poll's HTTP status: answered by the status fast path while the key is cached. */
+const pollStatus = async (server: ServerProcess, key: string) =>
+  (await call(server, key, 'POST', '/api/public/domain/status', { domains: ['any.example'] })).status;
+
 /** Each server's status for `key`, all at once. */
 const statuses = (servers: ServerProcess[], key: string) =>
   Promise.all(servers.map((server) => listStatus(server, key)));
+const pollStatuses = (servers: ServerProcess[], key: string) =>
+  Promise.all(servers.map((server) => pollStatus(server, key)));
 
 /**
  * Milliseconds from now until `probe` holds for every server, polling each on its own; fails
@@ -129,8 +135,10 @@ test('a key revoked through one process or the CLI is refused by every process a
   const { servers, env, sql, store, newKey } = await startThree(t);
   const [unannounced, revoked, byCli] = [await newKey(), await newKey(), await newKey()];
   // Every process has looked each key up, so each holds it in its cache.
-  for (const key of [unannounced, revoked, byCli])
+  for (const key of [unannounced, revoked, byCli]) {
     assert.deepEqual(await statuses(servers, key.secret), [200, 200, 200]);
+    assert.deepEqual(await pollStatuses(servers, key.secret), [200, 200, 200]);
+  }
 
   // Revoked behind the service's back (no notification): the cached key still works.
   await sql.query('update api_keys set revoked_at = $1 where id = $2', [Date.now(), unannounced.id]);
@@ -143,6 +151,7 @@ test('a key revoked through one process or the CLI is refused by every process a
     async (server) => (await listStatus(server, revoked.secret)) === 401,
   );
   t.diagnostic(`a revoked key was refused by all three processes ${delay.toFixed(1)} ms after the commit`);
+  assert.deepEqual(await pollStatuses(servers, revoked.secret), [401, 401, 401], 'status polls too');
 
   const cli = await runCli(['keys', 'revoke', byCli.id], env);
   assert.equal(cli.code, 0, cli.stderr);
