@@ -16,9 +16,13 @@
  * is closing) is handed to Fastify, which answers it as it answers any request: the body is
  * read here without being taken from the request (read, then put back), so Fastify finds it.
  *
- * Keeping the two paths equal: `status-fast-path.test.ts` sends the same polls to an app with
- * and without it and compares status lines, headers and bodies byte for byte, and log lines. A
- * hook or header added to the domain routes shows there first.
+ * A poll handed over after it was counted (its key over the limit, or the service failing) is
+ * counted again by Fastify: one extra count, on a request that is refused or failed anyway.
+ *
+ * Keeping the two paths equal: `status-fast-path.test.ts` sends each poll through the fast path
+ * and, chunked, through Fastify (the fast path only answers bodies that came whole), and
+ * compares status lines, headers and bodies byte for byte, and log lines; generated bodies too.
+ * A hook or header added to the domain routes shows there first.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
