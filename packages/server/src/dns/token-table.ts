@@ -26,11 +26,12 @@
  * keys that collide (a lookup of a crafted name walks a short run and inserts nothing).
  */
 
+import { ByteArena, type MoveRun } from './byte-arena.js';
+
 /** An empty bucket of the index, and the end of the chain of free entries. */
 const NONE = -1;
 const INITIAL_BUCKETS = 2048;
 const INITIAL_ENTRIES = 1024;
-const INITIAL_ARENA_BYTES = 64 * 1024;
 
 /**
  * String → int32, like a `Map<string, number>` (set, get, has, delete, size, keys, values),
@@ -59,9 +60,7 @@ export class TokenTable {
   private entryCount = 0;
   private freeEntry = NONE;
   /** The keys' bytes, appended; deleted keys leave garbage until a compaction. */
-  private arena = Buffer.allocUnsafeSlow(INITIAL_ARENA_BYTES);
-  private used = 0;
-  private garbage = 0;
+  private readonly arena = new ByteArena();
 
   /** The number of keys. */
   get size(): number {
@@ -71,7 +70,7 @@ export class TokenTable {
   /** The bytes held outside the heap: the key arena, garbage included, the index and the entries. */
   get byteSize(): number {
     const perEntry = 4 + 4 + 1 + 4 + 4;
-    return this.arena.length + this.index.byteLength + this.starts.length * perEntry;
+    return this.arena.byteSize + this.index.byteLength + this.starts.length * perEntry;
   }
 
   /** The value of `key`, or `undefined` when it is not in the table. */
@@ -118,7 +117,7 @@ export class TokenTable {
     let hole = this.find(key, hashOf(key));
     if (hole < 0) return false;
     const entry = this.index[hole]!;
-    this.garbage += this.lengths[entry]! << this.wide[entry]!;
+    this.arena.release(this.lengths[entry]! << this.wide[entry]!);
     this.entryValues[entry] = this.freeEntry;
     this.freeEntry = entry;
     // Backward shift (Knuth, TAOCP vol. 3, §6.4, Algorithm R): walk the rest of the probe run and
@@ -173,7 +172,7 @@ export class TokenTable {
   private holds(entry: number, key: string): boolean {
     const length = key.length;
     if (this.lengths[entry] !== length) return false;
-    const arena = this.arena;
+    const arena = this.arena.bytes;
     const start = this.starts[entry]!;
     if (this.wide[entry] === 1) {
       for (let i = 0; i < length; i++) {
@@ -189,19 +188,18 @@ export class TokenTable {
     const start = this.starts[entry]!;
     const wide = this.wide[entry]!;
     const end = start + (this.lengths[entry]! << wide);
-    return this.arena.toString(wide === 1 ? 'utf16le' : 'latin1', start, end);
+    return this.arena.bytes.toString(wide === 1 ? 'utf16le' : 'latin1', start, end);
   }
 
   /** Appends `key`'s bytes to the arena for `entry`, which is not in the index yet. */
   private storeKey(entry: number, key: string): void {
     const wide = isLatin1(key) ? 0 : 1;
     const bytes = key.length << wide;
-    if (this.used + bytes > this.arena.length) this.makeRoom(bytes);
-    this.arena.write(key, this.used, bytes, wide === 1 ? 'utf16le' : 'latin1');
-    this.starts[entry] = this.used;
+    const at = this.arena.allocate(bytes, (move) => this.moveKeys(move));
+    this.arena.bytes.write(key, at, bytes, wide === 1 ? 'utf16le' : 'latin1');
+    this.starts[entry] = at;
     this.lengths[entry] = key.length;
     this.wide[entry] = wide;
-    this.used += bytes;
   }
 
   private newEntry(): number {
@@ -236,27 +234,15 @@ export class TokenTable {
   }
 
   /**
-   * Room for `bytes` more bytes: a compaction when at least half the arena is garbage (so
-   * rewriting every key is paid for by as many bytes of deletions), else a larger arena. Only the
-   * keys in the index are copied; the entry being stored is not there yet.
+   * Moves every key in the index for a compaction of the arena; the entry being stored is not
+   * in the index yet.
    */
-  private makeRoom(bytes: number): void {
-    const live = this.used - this.garbage;
-    const size = this.garbage * 2 >= this.used ? this.arena.length : this.arena.length * 2;
-    const arena = Buffer.allocUnsafeSlow(Math.max(size, (live + bytes) * 2));
-    let used = 0;
+  private moveKeys(move: MoveRun): void {
     for (let at = 0; at < this.index.length; at++) {
       const entry = this.index[at]!;
       if (entry === NONE) continue;
-      const start = this.starts[entry]!;
-      const end = start + (this.lengths[entry]! << this.wide[entry]!);
-      this.arena.copy(arena, used, start, end);
-      this.starts[entry] = used;
-      used += end - start;
+      this.starts[entry] = move(this.starts[entry]!, this.lengths[entry]! << this.wide[entry]!);
     }
-    this.arena = arena;
-    this.used = used;
-    this.garbage = 0;
   }
 }
 

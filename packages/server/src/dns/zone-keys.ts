@@ -16,11 +16,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { PublishedKey } from '../store/dkim-key-store.js';
+import { ByteArena, type MoveRun } from './byte-arena.js';
 import { TokenTable } from './token-table.js';
 
 /** The slot of a revoked key: published as an empty `p=`, no bytes stored. */
 const REVOKED = -1;
-const INITIAL_ARENA_BYTES = 64 * 1024;
 const INITIAL_SLOTS = 1024;
 
 export class ZoneKeys {
@@ -32,9 +32,7 @@ export class ZoneKeys {
   private slotCount = 0;
   private readonly freeSlots: number[] = [];
   /** The keys' text, appended; replaced and deleted keys leave garbage until a compaction. */
-  private arena = Buffer.allocUnsafeSlow(INITIAL_ARENA_BYTES);
-  private used = 0;
-  private garbage = 0;
+  private readonly arena = new ByteArena();
   private readonly sum = Buffer.alloc(32);
 
   static of(keys: Iterable<PublishedKey>): ZoneKeys {
@@ -92,24 +90,24 @@ export class ZoneKeys {
 
   private text(slot: number): string {
     const start = this.starts[slot]!;
-    return this.arena.toString('latin1', start, start + this.lengths[slot]!);
+    return this.arena.bytes.toString('latin1', start, start + this.lengths[slot]!);
   }
 
   /** Copies `publicKey` (base64, so latin1 is exact) into the arena; returns its slot. */
   private store(publicKey: string): number {
     const length = Buffer.byteLength(publicKey, 'latin1');
-    if (this.used + length > this.arena.length) this.makeRoom(length);
+    // Room first: a compaction moves the keys published now, and the new slot is not one yet.
+    const at = this.arena.allocate(length, (move) => this.moveKeys(move));
     const slot = this.freeSlots.pop() ?? this.newSlot();
-    this.arena.write(publicKey, this.used, length, 'latin1');
-    this.starts[slot] = this.used;
+    this.arena.bytes.write(publicKey, at, length, 'latin1');
+    this.starts[slot] = at;
     this.lengths[slot] = length;
-    this.used += length;
     return slot;
   }
 
   private release(slot: number): void {
     if (slot === REVOKED) return;
-    this.garbage += this.lengths[slot]!;
+    this.arena.release(this.lengths[slot]!);
     this.lengths[slot] = 0;
     this.freeSlots.push(slot);
   }
@@ -127,26 +125,12 @@ export class ZoneKeys {
     return this.slotCount++;
   }
 
-  /**
-   * Room for `length` more bytes: a compaction when at least half the arena is garbage (so
-   * rewriting every key is paid for by as many bytes of changes), else a larger arena.
-   */
-  private makeRoom(length: number): void {
-    const live = this.used - this.garbage;
-    const size = this.garbage * 2 >= this.used ? this.arena.length : this.arena.length * 2;
-    const arena = Buffer.allocUnsafeSlow(Math.max(size, (live + length) * 2));
-    let used = 0;
+  /** Moves every published key for a compaction of the arena. */
+  private moveKeys(move: MoveRun): void {
     for (const slot of this.slots.values()) {
       if (slot === REVOKED) continue;
-      const start = this.starts[slot]!;
-      const end = start + this.lengths[slot]!;
-      this.arena.copy(arena, used, start, end);
-      this.starts[slot] = used;
-      used += end - start;
+      this.starts[slot] = move(this.starts[slot]!, this.lengths[slot]!);
     }
-    this.arena = arena;
-    this.used = used;
-    this.garbage = 0;
   }
 
   /** Adds a record to the digest, or takes it out: XOR is its own inverse. */
