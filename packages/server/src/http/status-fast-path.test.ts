@@ -332,3 +332,55 @@ test('while an address is refused for failed authentications, polls go to Fastif
     await other.close();
   }
 });
+
+/** Sends `bytes` on a fresh connection and collects what comes back until it closes or idles. */
+async function rawExchange(server: TestServer, bytes: string): Promise<string> {
+  const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk) => received.push(chunk));
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  socket.on('error', () => {});
+  socket.write(bytes);
+  await Promise.race([closed, sleep(1000)]);
+  socket.destroy();
+  return Buffer.concat(received).toString();
+}
+
+const rawPoll = (id: string, body = JSON.stringify({ domains: [REGISTERED] })) =>
+  `POST ${STATUS_PATH} HTTP/1.1\r\nhost: x\r\nauthorization: ${key}\r\ncontent-type: application/json\r\n` +
+  `x-request-id: ${id}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+test('a poll whose connection a parse error tore down is neither answered nor logged as answered', async () => {
+  await post(JSON.stringify({ domains: [REGISTERED] }), { ...json, authorization: key }); // the key cached
+  const before = counts();
+  const text = await rawExchange(t, `${rawPoll('torn-down')}GARBAGE\r\n\r\n`);
+  assert.match(text, /^HTTP\/1\.1 400/, 'Node answers the garbage, and closes');
+  await sleep(50);
+  assert.equal(counts().answered, before.answered, 'the fast path did not count it as answered');
+  const logged = t
+    .logLines()
+    .filter((line) => line.includes('"reqId":"torn-down"') && line.includes('"statusCode":200'));
+  assert.deepEqual(logged, []);
+});
+
+test('a poll that arrived before the server began to close is answered, not refused with 503', async () => {
+  const closingServer = await startTestServer({ STATUS_CHECK_MAX_AGE_MS: '86400000' });
+  try {
+    const created = await closingServer.createKey();
+    const body = JSON.stringify({ domains: [] });
+    const headers = { ...json, authorization: created.key };
+    await post(body, headers, 'whole', closingServer); // the key cached
+    const { app } = closingServer.server;
+    let closing: Promise<void> | undefined;
+    // Stands for a SIGTERM arriving in the same turn of the event loop as the poll.
+    app.server.prependListener('request', (req) => {
+      if (req.headers['x-request-id'] === 'last-poll') closing ??= app.close();
+    });
+    const answer = await post(body, { ...headers, 'x-request-id': 'last-poll' }, 'whole', closingServer);
+    assert.equal(answer.status, 200);
+    assert.equal(app.statusFastPath!.answered, 1, 'by the fast path (the first poll cached the key)');
+    await closing;
+  } finally {
+    await closingServer.close();
+  }
+});

@@ -68,7 +68,9 @@ const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS).flat();
 
 /**
  * Puts the fast path in front of Fastify's request handler on `app.server`. Call it once the
- * routes are registered; it takes effect for requests that arrive after.
+ * routes are registered; it takes effect for requests that arrive after. Listening on a name
+ * with several addresses (`HOST=localhost`), Fastify adds a server for each further address
+ * with its own handler: polls there go through Fastify, answered alike but at its speed.
  */
 export function installStatusFastPath(app: FastifyInstance, options: StatusFastPathOptions): void {
   const server: Server = app.server;
@@ -86,8 +88,15 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
     fastify(req, res);
   };
 
-  const answer = async (req: IncomingMessage, res: ServerResponse, started: number): Promise<void> => {
-    const poll = closing ? undefined : readPoll(req, options);
+  const answer = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+    arrivedOpen: boolean,
+  ): Promise<void> => {
+    // A socket already torn down (a parse error in the rest of its packet) gets nothing from us:
+    // Fastify does with it what it does with any such request.
+    const poll = arrivedOpen && !req.socket.destroyed ? readPoll(req, options) : undefined;
     if (poll === undefined) return handOver(req, res);
     let sent = false;
     try {
@@ -135,8 +144,11 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
     // The parser pushes a body that came with the headers after this event, and runs the
     // process's ticks in between (it calls out to JavaScript once per part): look once the
     // whole packet is parsed, in this turn of the event loop's check phase.
+    // Whether the server was open is taken now: Fastify answers a request that came before its
+    // close began, and so does this (one handed over once closing has begun gets Fastify's 503).
     const started = performance.now();
-    setImmediate(() => void answer(req, res, started));
+    const arrivedOpen = !closing;
+    setImmediate(() => void answer(req, res, started, arrivedOpen));
   });
 }
 
