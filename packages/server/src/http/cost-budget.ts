@@ -54,7 +54,7 @@ export class CostBudget {
 
   /** Whether some key has spent its whole budget in this window (and would be refused). */
   refusesAnyone(): boolean {
-    this.spentBy('');
+    this.rollWindow();
     return this.exhausted > 0;
   }
 
@@ -70,13 +70,18 @@ export class CostBudget {
   }
 
   private spentBy(key: string): number {
+    this.rollWindow();
+    return this.spent.get(key) ?? 0;
+  }
+
+  /** A new window starts with nothing spent. */
+  private rollWindow(): void {
     const window = Math.floor(this.now() / this.options.windowMs);
     if (window !== this.window) {
       this.window = window;
       this.spent.clear();
       this.exhausted = 0;
     }
-    return this.spent.get(key) ?? 0;
   }
 
   private refuse(spent: number, detail: string): never {

@@ -20,12 +20,13 @@ declare module 'fastify' {
 
 import { ApiError } from '../errors.js';
 
-/** The per-key request counts the rate limiter keeps, for code that answers outside Fastify. */
+/** A key's requests in the current window, this one included, and the window's rest (ms). */
 export interface Count {
   current: number;
   ttl: number;
 }
 
+/** The per-key request counts the rate limiter keeps, for code that answers outside Fastify. */
 export interface RequestCounts {
   /** Requests per key and window (`RATE_LIMIT_MAX`). */
   readonly max: number;
