@@ -49,8 +49,6 @@ export interface AppDependencies {
   sharedRateLimit?: SharedRateLimit;
   /** Pino options, or `false` for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
-  /** `false`: status polls go through Fastify's pipeline too (tests compare the two). */
-  statusFastPath?: boolean;
 }
 
 /** Build the application (not yet listening). */
@@ -59,10 +57,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     logger: deps.logger ?? {
       level: config.logLevel,
-      // Keys travel in Authorization, and no log line can hold a header: a \`req\` field passes
+      // Keys travel in Authorization, and no line we log holds a header: a `req` field passes
       // Fastify's request serialiser, which keeps method, URL and addresses only (a test
-      // checks a key never reaches the logs). Hence no \`redact\`: it had nothing to remove,
-      // and walking every line's \`req\` for it cost 1.2 % of a status poll.
+      // checks a key never reaches the logs). Hence no `redact`: it had nothing to remove,
+      // and walking every line's `req` for it cost 1.2 % of a status poll.
       // Batched: see log-destination.ts for what a write per line cost.
       stream: batchedStdout(),
     },
@@ -214,15 +212,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await app.register(unsubscribeRoutes, { service: deps.emails });
   }
 
-  if (deps.statusFastPath !== false) {
-    installStatusFastPath(app, {
-      store,
-      domains: deps.domains,
-      counts: requestCounts,
-      failures: app.authFailures,
-      maxItems: config.limits.maxItemsPerRequest,
-      bodyLimit: config.limits.bodyLimitBytes,
-    });
-  }
+  // Status polls are answered in front of Fastify when everything they need is at hand.
+  installStatusFastPath(app, {
+    store,
+    domains: deps.domains,
+    counts: requestCounts,
+    failures: app.authFailures,
+    maxItems: config.limits.maxItemsPerRequest,
+    bodyLimit: config.limits.bodyLimitBytes,
+  });
   return app;
 }
