@@ -1,0 +1,112 @@
+/**
+ * A DKIM switch writes the domain's next look in its own transaction, by the rule `schedule`
+ * follows: the worker's time when nothing was written meanwhile, an earlier time written meanwhile
+ * (a rotation asked for through the API) kept. On SQLite and PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { DkimKeyGenerator } from '../dkim/key-generator.js';
+import { newToken } from '../domain/token.js';
+import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
+import { DkimKeyStore } from './dkim-key-store.js';
+import { DkimRotationStore } from './dkim-rotation-store.js';
+import type { KyselyStore } from './kysely-store.js';
+import { openStore } from './open.js';
+
+const DAY = 86_400_000;
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  describe(`DKIM switches on ${backend}`, () => {
+    let store: KyselyStore;
+    let postgres: PostgresServer | undefined;
+    let rotation: DkimRotationStore;
+    let domainId: string;
+    let tokens: string[];
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switch-'));
+    const clock = Date.UTC(2026, 0, 1);
+
+    before(async () => {
+      if (backend === 'postgres') postgres = await startPostgres();
+      store = await openStore({ dataDir, databaseUrl: await postgres?.createDatabase() });
+      rotation = new DkimRotationStore(store.db, store.kind);
+      const { accountId } = await store.createApiKey({
+        name: 't',
+        keyHash: newToken(),
+        keyPrefix: 'p',
+        scopes: ['*'],
+      });
+      const [outcome] = await store.registerDomains(
+        accountId,
+        [{ name: 'switch.example.test', type: 'Marketing' }],
+        { maxDomains: 10, now: clock, newToken: () => newToken() },
+      );
+      assert.ok(outcome?.ok);
+      domainId = outcome.domain.id;
+      tokens = outcome.domain.records.flatMap((r) => (r.token ? [r.token] : []));
+      const keys = new DkimKeyStore(store.db);
+      await new DkimKeyGenerator({
+        keys,
+        secretKey: randomBytes(32),
+        concurrency: 1,
+        now: () => clock,
+      }).idle();
+    });
+    after(async () => {
+      await store?.close();
+      await postgres?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const rotateAt = async () =>
+      Number(
+        (
+          await store.db
+            .selectFrom('domains')
+            .select('dkim_rotate_at')
+            .where('id', '=', domainId)
+            .executeTakeFirstOrThrow()
+        ).dkim_rotate_at,
+      );
+    const claim = async (now: number) => {
+      await store.db.updateTable('domains').set({ dkim_rotate_at: now }).where('id', '=', domainId).execute();
+      const [claimed] = await rotation.claimDue(now, 10, 60_000);
+      assert.equal(claimed?.id, domainId);
+      return claimed!;
+    };
+
+    test('with nothing written meanwhile, the switch leaves the worker’s own next look', async () => {
+      const claimed = await claim(clock);
+      assert.equal(await rotateAt(), clock + 60_000, 'claimed: held for the lease');
+      const switched = await rotation.switchActive(
+        claimed,
+        { from: tokens[0]!, to: tokens[1]! },
+        clock,
+        clock + 5 * DAY,
+        {
+          lease: claimed.leaseUntil,
+          at: clock + 5 * DAY,
+        },
+      );
+      assert.equal(switched, true);
+      assert.equal(await rotateAt(), clock + 5 * DAY);
+    });
+
+    test('a rotation asked for while the worker held the domain keeps it due', async () => {
+      const claimed = await claim(clock + DAY);
+      await rotation.request(claimed, clock + DAY + 1);
+      const switched = await rotation.switchActive(
+        claimed,
+        { from: tokens[1]!, to: tokens[2]! },
+        clock + DAY + 2,
+        clock + 6 * DAY,
+        { lease: claimed.leaseUntil, at: clock + 6 * DAY },
+      );
+      assert.equal(switched, true);
+      assert.equal(await rotateAt(), clock + DAY + 1, 'the earlier time written meanwhile stands');
+    });
+  });
+}
