@@ -12,14 +12,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { dkimKeyRecord, txtStrings } from '../dns/key-record.js';
-import { newToken } from '../domain/token.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import { DkimRotationStore } from '../store/dkim-rotation-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from '../store/open.js';
 import { VerificationStore } from '../store/verification-store.js';
+import { registerWithKeys } from '../test-support/dkim.js';
 import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
-import { DkimKeyGenerator } from './key-generator.js';
 import { generateDkimKeyPair } from './key-pair.js';
 import { CONFIRM_AFTER_REPLACE_MS, DkimKeyRotator } from './key-rotation.js';
 import { UNCONFIRMED_RETRY_MS } from './rotation-plan.js';
@@ -67,26 +66,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         leaseMs: 60_000,
         now: () => clock,
       });
-      const { accountId } = await store.createApiKey({
-        name: 't',
-        keyHash: newToken(),
-        keyPrefix: 'p',
-        scopes: ['*'],
-      });
-      const [outcome] = await store.registerDomains(
-        accountId,
-        [{ name: 'rotate.example.test', type: 'Marketing' }],
-        {
-          maxDomains: 10,
-          now: clock,
-          newToken: () => newToken(),
-        },
-      );
-      assert.ok(outcome?.ok);
-      domainId = outcome.domain.id;
-      tokens = outcome.domain.records.flatMap((r) => (r.token ? [r.token] : []));
-      const generator = new DkimKeyGenerator({ keys, secretKey, concurrency: 1, now: () => clock });
-      await generator.idle();
+      ({ domainId, tokens } = await registerWithKeys(store, 'rotate.example.test', clock, secretKey));
       // the customer published the three CNAMEs: the checks found them
       await store.db.updateTable('domains').set({ status: 'verified' }).where('id', '=', domainId).execute();
       await store.db

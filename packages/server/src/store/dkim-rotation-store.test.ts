@@ -9,10 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DkimKeyGenerator } from '../dkim/key-generator.js';
-import { newToken } from '../domain/token.js';
+import { registerWithKeys } from '../test-support/dkim.js';
 import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
-import { DkimKeyStore } from './dkim-key-store.js';
 import { DkimRotationStore } from './dkim-rotation-store.js';
 import type { KyselyStore } from './kysely-store.js';
 import { openStore } from './open.js';
@@ -33,27 +31,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       if (backend === 'postgres') postgres = await startPostgres();
       store = await openStore({ dataDir, databaseUrl: await postgres?.createDatabase() });
       rotation = new DkimRotationStore(store.db, store.kind);
-      const { accountId } = await store.createApiKey({
-        name: 't',
-        keyHash: newToken(),
-        keyPrefix: 'p',
-        scopes: ['*'],
-      });
-      const [outcome] = await store.registerDomains(
-        accountId,
-        [{ name: 'switch.example.test', type: 'Marketing' }],
-        { maxDomains: 10, now: clock, newToken: () => newToken() },
-      );
-      assert.ok(outcome?.ok);
-      domainId = outcome.domain.id;
-      tokens = outcome.domain.records.flatMap((r) => (r.token ? [r.token] : []));
-      const keys = new DkimKeyStore(store.db);
-      await new DkimKeyGenerator({
-        keys,
-        secretKey: randomBytes(32),
-        concurrency: 1,
-        now: () => clock,
-      }).idle();
+      ({ domainId, tokens } = await registerWithKeys(store, 'switch.example.test', clock, randomBytes(32)));
     });
     after(async () => {
       await store?.close();

@@ -5,9 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DkimKeyGenerator } from '../dkim/key-generator.js';
 import type { DomainType } from '../domain/domain-type.js';
 import type { StoredDomain } from '../domain/model.js';
 import { newToken } from '../domain/token.js';
+import { DkimKeyStore } from '../store/dkim-key-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from '../store/open.js';
 
@@ -47,4 +49,32 @@ export async function openTempStore(): Promise<TempStore> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A new account holding one Marketing domain registered at `now`, with its three DKIM keys
+ * made (the first selector active, the others next): for the rotation tests, on any store.
+ */
+export async function registerWithKeys(
+  store: KyselyStore,
+  name: string,
+  now: number,
+  secretKey: Buffer,
+): Promise<{ accountId: string; domainId: string; tokens: string[] }> {
+  const { accountId } = await store.createApiKey({
+    name: 'dkim-test',
+    keyHash: newToken(),
+    keyPrefix: 'sk_test',
+    scopes: ['*'],
+  });
+  const [outcome] = await store.registerDomains(accountId, [{ name, type: 'Marketing' }], {
+    maxDomains: 10,
+    now,
+    newToken: () => newToken(),
+  });
+  if (!outcome?.ok) throw new Error(`${name} was not registered`);
+  const keys = new DkimKeyStore(store.db);
+  await new DkimKeyGenerator({ keys, secretKey, concurrency: 1, now: () => now }).idle();
+  const tokens = outcome.domain.records.flatMap((r) => (r.token ? [r.token] : []));
+  return { accountId, domainId: outcome.domain.id, tokens };
 }
