@@ -210,35 +210,5 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(now.states, ['active', 'retired', 'retired']);
       assert.equal(await signingSelector(), tokens[0]);
     });
-
-    test('a rotation asked for while a worker holds the domain survives the worker recording its next look', async () => {
-      const rotationStore = new DkimRotationStore(store.db, store.kind);
-      const rotateAt = async () =>
-        Number(
-          (
-            await store.db
-              .selectFrom('domains')
-              .select('dkim_rotate_at')
-              .where('id', '=', domainId)
-              .executeTakeFirstOrThrow()
-          ).dkim_rotate_at,
-        );
-      await store.db
-        .updateTable('domains')
-        .set({ dkim_rotate_at: clock })
-        .where('id', '=', domainId)
-        .execute();
-      const [claimed] = await rotationStore.claimDue(clock, 10, 60_000);
-      assert.equal(claimed?.id, domainId);
-      // the API, while the worker plans from what it read before
-      await rotationStore.request(claimed!, clock + 1);
-      await rotationStore.schedule(claimed!, clock + 30 * DAY, null);
-      assert.equal(await rotateAt(), clock + 1, 'the request keeps the domain due');
-      // with nothing written meanwhile, the worker's own time stands
-      const [again] = await rotationStore.claimDue(clock + 1, 10, 60_000);
-      assert.equal(again?.requestedAt, clock + 1);
-      await rotationStore.schedule(again!, clock + 30 * DAY, null);
-      assert.equal(await rotateAt(), clock + 30 * DAY);
-    });
   });
 }

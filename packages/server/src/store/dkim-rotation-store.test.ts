@@ -1,7 +1,8 @@
 /**
- * A DKIM switch writes the domain's next look in its own transaction, by the rule `schedule`
- * follows: the worker's time when nothing was written meanwhile, an earlier time written meanwhile
- * (a rotation asked for through the API) kept. On SQLite and PostgreSQL.
+ * The rotation worker's next look at a domain, as `schedule` writes it and as a DKIM switch writes
+ * it in its own transaction: the worker's time when nothing was written while it held the
+ * domain, an earlier time written meanwhile (a rotation asked for through the API) kept. On
+ * SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -85,6 +86,19 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       );
       assert.equal(switched, true);
       assert.equal(await rotateAt(), clock + DAY + 1, 'the earlier time written meanwhile stands');
+    });
+
+    test('schedule: a rotation asked for while the worker held the domain survives the worker’s next look', async () => {
+      const claimed = await claim(clock + 2 * DAY);
+      // the API, while the worker plans from what it read before
+      await rotation.request(claimed, clock + 2 * DAY + 1);
+      await rotation.schedule(claimed, clock + 30 * DAY, null);
+      assert.equal(await rotateAt(), clock + 2 * DAY + 1, 'the request keeps the domain due');
+      // with nothing written meanwhile, the worker's own time stands
+      const again = await claim(clock + 2 * DAY + 1);
+      assert.equal(again.requestedAt, clock + 2 * DAY + 1);
+      await rotation.schedule(again, clock + 30 * DAY, null);
+      assert.equal(await rotateAt(), clock + 30 * DAY);
     });
   });
 }
