@@ -34,7 +34,7 @@ const INITIAL_BUCKETS = 2048;
 const INITIAL_ENTRIES = 1024;
 
 /**
- * String → int32, like a `Map<string, number>` (set, get, has, delete, size, keys, values),
+ * String → int32, like a `Map<string, number>` (set, get, delete, size, keys, values),
  * with the keys, the index and the entries all outside the heap.
  *
  * @example
@@ -77,11 +77,6 @@ export class TokenTable {
   get(key: string): number | undefined {
     const at = this.find(key, hashOf(key));
     return at < 0 ? undefined : this.entryValues[this.index[at]!];
-  }
-
-  /** Whether `key` is in the table. */
-  has(key: string): boolean {
-    return this.find(key, hashOf(key)) >= 0;
   }
 
   /**
@@ -266,7 +261,8 @@ function isLatin1(key: string): boolean {
   return true;
 }
 
-function doubled<T extends Uint8Array | Int32Array | Uint32Array>(array: T): T {
+/** A typed array twice as long, holding `array` at its start. */
+export function doubled<T extends Uint8Array | Int32Array | Uint32Array>(array: T): T {
   const next = new (array.constructor as new (length: number) => T)(array.length * 2);
   next.set(array);
   return next;

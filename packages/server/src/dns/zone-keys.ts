@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { PublishedKey } from '../store/dkim-key-store.js';
 import { ByteArena, type MoveRun } from './byte-arena.js';
-import { TokenTable } from './token-table.js';
+import { doubled, TokenTable } from './token-table.js';
 
 /** The slot of a revoked key: published as an empty `p=`, no bytes stored. */
 const REVOKED = -1;
@@ -114,13 +114,8 @@ export class ZoneKeys {
 
   private newSlot(): number {
     if (this.slotCount === this.starts.length) {
-      const grow = (old: Uint32Array) => {
-        const next = new Uint32Array(old.length * 2);
-        next.set(old);
-        return next;
-      };
-      this.starts = grow(this.starts);
-      this.lengths = grow(this.lengths);
+      this.starts = doubled(this.starts);
+      this.lengths = doubled(this.lengths);
     }
     return this.slotCount++;
   }
