@@ -33,7 +33,7 @@ import { holdsScope, isLive, MAX_KEY_LENGTH } from './auth.js';
 import type { CostBudget } from './cost-budget.js';
 import type { RequestCounts } from './protected-api.js';
 import { requestId } from './request-id.js';
-import { logCompleted } from './request-log.js';
+import { completedRequestLogger } from './request-log.js';
 import { responseJson } from './response-json.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -82,6 +82,7 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
     closing = true;
   });
   const counts: StatusFastPathCounts = { answered: 0, handedOver: 0 };
+  const logCompleted = completedRequestLogger(app.log);
   app.decorate('statusFastPath', counts);
   const handOver = (req: IncomingMessage, res: ServerResponse) => {
     counts.handedOver += 1;
@@ -124,7 +125,7 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
       sent = true;
       res.end(body);
       counts.answered += 1;
-      logCompleted(app.log, {
+      logCompleted({
         reqId: id,
         method: 'POST',
         url: STATUS_PATH,
