@@ -81,8 +81,9 @@ export async function startTestServer(
     ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
     ...env,
   });
-  // Errors the server logs are kept (the last 100), and printed when a request answers 500:
-  // a 500 seen in a test then names its cause, even on a CI machine.
+  // The lines the server logs (errors, unless `logLevel` asks for more) are kept, the last 100,
+  // and printed when a request answers 500: a 500 seen in a test then names its cause, even on
+  // a CI machine.
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
