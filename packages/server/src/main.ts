@@ -2,6 +2,8 @@
  * `npm start`: run the service with configuration from the environment. SIGTERM and SIGINT
  * stop it gracefully: no new connections, in-flight requests finish, the database closes.
  */
+// First: V8 settings that must hold before anything else allocates (see heap-tuning.ts).
+import './heap-tuning.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { flushLogsNow } from './http/log-destination.js';
 import { productionProblems, weakSecretKeyWarning } from './production.js';
