@@ -105,7 +105,10 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
       const { current, ttl } = counted instanceof Promise ? await counted : counted;
       // Fastify counts it once more and answers 429: one extra count on a refused key.
       if (current > options.counts.max) return handOver(req, res);
-      const body = responseJson(await options.domains.status(poll.accountId, poll.names));
+      const views =
+        options.domains.cachedStatus(poll.accountId, poll.names) ??
+        (await options.domains.status(poll.accountId, poll.names));
+      const body = responseJson(views);
       const id = requestId(req);
       res.writeHead(200, [
         ...SECURITY_HEADER_LIST,

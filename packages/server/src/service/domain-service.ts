@@ -15,7 +15,7 @@ import type { DkimRotationStore, RotationDomain } from '../store/dkim-rotation-s
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
 import type { DkimStatusView, DomainHistoryView } from '../views.js';
-import type { VerificationService } from './verification-service.js';
+import { checkedSince, type VerificationService } from './verification-service.js';
 
 export type { DomainHistoryView };
 
@@ -171,6 +171,28 @@ export class DomainService {
         : found;
       return new Map([...fresh].map(([name, domain]) => [name, ok(domainView(domain, this.records))]));
     });
+  }
+
+  /**
+   * The answer `status` would give, made from this process's cache alone when it can be: every
+   * valid name is a registration held in the cache and checked within `maxAgeMs`. `undefined`
+   * otherwise (a name not cached, not registered or due a check): then `status` answers.
+   */
+  cachedStatus(accountId: string, names: string[]): Envelope<DomainView>[] | undefined {
+    const { verification } = this.options;
+    const since = verification ? this.now() - verification.maxAgeMs : -Infinity;
+    const answer: Envelope<DomainView>[] = new Array(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const name = normalizeDomainName(names[i]!);
+      if (!name.ok) {
+        answer[i] = failed(name.code, name.message);
+        continue;
+      }
+      const domain = this.store.cachedDomain(accountId, name.name);
+      if (domain === undefined || (verification && !checkedSince(domain, since))) return undefined;
+      answer[i] = ok(domainView(domain, this.records));
+    }
+    return answer;
   }
 
   /** `POST /api/public/domain/history`: each named registration's status changes, newest first. */

@@ -113,7 +113,7 @@ export class VerificationService {
     const result = new Map(domains.map((d) => [d.name, d]));
     const checks: Promise<void>[] = [];
     for (const domain of domains) {
-      if (domain.lastCheckedAt !== null && domain.lastCheckedAt >= staleBefore) continue;
+      if (checkedSince(domain, staleBefore)) continue;
       const check =
         this.inFlight.get(domain.id) ??
         this.attempts.get(domain.id) ??
@@ -318,4 +318,9 @@ export function expectedRecords(
       }),
     };
   });
+}
+
+/** Whether `domain` was last checked at or after `since` (a status answer needs no new check). */
+export function checkedSince(domain: StoredDomain, since: number): boolean {
+  return domain.lastCheckedAt !== null && domain.lastCheckedAt >= since;
 }

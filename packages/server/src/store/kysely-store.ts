@@ -180,6 +180,10 @@ export class KyselyStore implements Store {
     return this.domainCache.read(accountId, names, (missing) => loadDomains(this.db, accountId, missing));
   }
 
+  cachedDomain(accountId: string, name: string): StoredDomain | undefined {
+    return this.domainCache.get(accountId, name);
+  }
+
   async listDomains(accountId: string, options: { after?: string; limit: number }): Promise<ListPage> {
     let query = this.db.selectFrom('domains').selectAll().where('account_id', '=', accountId);
     if (options.after !== undefined) query = query.where('name', '>', options.after);

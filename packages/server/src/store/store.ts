@@ -72,6 +72,8 @@ export interface Store {
   ): Promise<RegistrationOutcome[]>;
   /** The account's registrations among `names`, keyed by name. */
   findDomains(accountId: string, names: string[]): Promise<Map<string, StoredDomain>>;
+  /** The account's registration `name` if this process holds it in its read cache now; no I/O. */
+  cachedDomain(accountId: string, name: string): StoredDomain | undefined;
   /** The account's registrations ordered by name, after `after`, at most `limit`. */
   listDomains(accountId: string, options: { after?: string; limit: number }): Promise<ListPage>;
   /** Delete the account's registrations among `names`; returns the names that existed. */
