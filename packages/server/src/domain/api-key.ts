@@ -30,11 +30,20 @@ export function hashApiKey(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
 
-/** Constant-time comparison of two hex hashes of equal length. */
+/** Room for one hex SHA-256 each side of a comparison, reused: a compare allocates nothing. */
+const HEX_HASH_LENGTH = 64;
+const left = Buffer.alloc(HEX_HASH_LENGTH);
+const right = Buffer.alloc(HEX_HASH_LENGTH);
+
+/**
+ * Constant-time comparison of two hex SHA-256 hashes (as `hashApiKey` makes them); anything of
+ * another length is unequal. The hex text is compared as it is, not decoded.
+ */
 export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== HEX_HASH_LENGTH || b.length !== HEX_HASH_LENGTH) return false;
+  left.write(a, 'latin1');
+  right.write(b, 'latin1');
+  return timingSafeEqual(left, right);
 }
 
 /**

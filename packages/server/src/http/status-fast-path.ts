@@ -142,6 +142,15 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
     }
   };
 
+  // The polls that arrived in this turn of the event loop, answered together in its check
+  // phase: one Immediate for all of them rather than one each.
+  let arrived: Arrival[] = [];
+  const answerArrived = (): void => {
+    const polls = arrived;
+    arrived = [];
+    for (const { req, res, started, arrivedOpen } of polls) void answer(req, res, started, arrivedOpen);
+  };
+
   server.removeListener('request', fastify);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || req.url !== STATUS_PATH) return fastify(req, res);
@@ -150,10 +159,17 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
     // whole packet is parsed, in this turn of the event loop's check phase.
     // Whether the server was open is taken now: Fastify answers a request that came before its
     // close began, and so does this (one handed over once closing has begun gets Fastify's 503).
-    const started = performance.now();
-    const arrivedOpen = !closing;
-    setImmediate(() => void answer(req, res, started, arrivedOpen));
+    if (arrived.length === 0) setImmediate(answerArrived);
+    arrived.push({ req, res, started: performance.now(), arrivedOpen: !closing });
   });
+}
+
+/** A poll waiting for its turn's check phase. */
+interface Arrival {
+  req: IncomingMessage;
+  res: ServerResponse;
+  started: number;
+  arrivedOpen: boolean;
 }
 
 interface Poll {
