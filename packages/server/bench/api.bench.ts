@@ -15,7 +15,7 @@
  *
  * Two placements: processes where the kernel puts them on the 2 cores (the load generator's
  * CPU is then shared with the server, so its cost of parsing each answer, 19 header lines for
- * ours and 6 for the bare routes, counts against the server), and the servers on CPU 0 with
+ * ours and 5 for the bare routes, counts against the server), and the servers on CPU 0 with
  * the load generator on CPU 1 (`taskset`), which measures what one core of server answers.
  */
 import { execFileSync } from 'node:child_process';
