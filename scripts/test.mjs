@@ -10,6 +10,7 @@ import { ensureSystemPackages } from './system-deps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
+const startedAt = Date.now();
 
 const only = process.argv.slice(2);
 
@@ -45,12 +46,19 @@ let files = readdirSync('packages').flatMap((p) => findTests(path.join(root, 'pa
 if (only.length > 0) files = files.filter((f) => only.some((o) => f.includes(o)));
 files.sort();
 
-// Server tests that go through the database run a second time on PostgreSQL (a private
-// cluster per test process, or TEST_DATABASE_URL): the same suite on both backends.
-// (`startKeyZone` starts a test server.)
-const usesDatabase = (file) =>
-  file.startsWith('packages/server/') &&
-  /startTestServer\(|testDatabaseUrl\(|startKeyZone\(/.test(readFileSync(file, 'utf8'));
+// Server tests that go through the database run a second time on PostgreSQL (one cluster for
+// the run, below, or TEST_DATABASE_URL): the same suite on both backends. (`startKeyZone`
+// starts a test server.) A file whose subject does not depend on the database (pages in
+// Chromium, HTTP-level limits, configuration) says so in a first line
+// `// test-backends: sqlite`, and runs once.
+const usesDatabase = (file) => {
+  if (!file.startsWith('packages/server/')) return false;
+  const text = readFileSync(file, 'utf8');
+  return (
+    !text.startsWith('// test-backends: sqlite') &&
+    /startTestServer\(|testDatabaseUrl\(|startKeyZone\(/.test(text)
+  );
+};
 const backends = (process.env.TEST_BACKENDS ?? 'sqlite,postgres').split(',');
 
 // Both backends' runs share one pool of test processes, so short files fill the gaps beside
@@ -84,6 +92,21 @@ const onPostgres = runs.filter((r) => r.backend === 'postgres').length;
 console.log(
   `\n=== ${runs.length} test files: ${runs.length - onPostgres} on SQLite, ${onPostgres} on PostgreSQL ===`,
 );
+// One PostgreSQL cluster for the whole run (issue 41): each test process started its own (initdb
+// and start-up, about 3 s of the two cores each, 40 times). Every test server and test still
+// gets a database of its own in it; TEST_DATABASE_URL set by the caller wins.
+let sharedPostgres;
+if (
+  (onPostgres > 0 || files.some((f) => /startPostgres\(/.test(readFileSync(f, 'utf8')))) &&
+  !process.env.TEST_DATABASE_URL
+) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { startPostgres } = await tsImport(
+    '../packages/server/src/test-support/postgres.ts',
+    import.meta.url,
+  );
+  sharedPostgres = await startPostgres({ maxConnections: 1000 });
+}
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
 const result = spawnSync(
   process.execPath,
@@ -99,8 +122,17 @@ const result = spawnSync(
     `--test-reporter-destination=${summaryFile}`,
     ...runs.map((r) => r.path),
   ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TEST_BACKEND: 'sqlite' } },
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      TEST_BACKEND: 'sqlite',
+      ...(sharedPostgres && { TEST_DATABASE_URL: sharedPostgres.url }),
+    },
+  },
 );
+await sharedPostgres?.stop();
 let summary = { passed: 0, failed: 1, failures: ['the test runner did not report'] };
 try {
   summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
@@ -108,12 +140,26 @@ try {
 if (result.status !== 0 && summary.failed === 0)
   summary = { ...summary, failed: 1, failures: [`the runner exited ${result.status}`] };
 // a PostgreSQL run's failures name the wrapper; name the test file and the backend instead
-summary.failures = summary.failures.map((f) => {
+const named = (f) => {
   const wrapped = /test-postgres-[^/]+\/(.+?)\.postgres\.test\.mjs/.exec(f);
   return wrapped
     ? `[postgres] ${f.replace(/\S*test-postgres-\S+\.postgres\.test\.mjs/, wrapped[1].replace(/__/g, '/'))}`
-    : `[sqlite] ${f}`;
-});
+    : `[sqlite] ${f.startsWith(root) ? path.relative(root, f) : f}`;
+};
+summary.failures = summary.failures.map(named);
+// So that the next slow test is seen the day it is added (issue 41).
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const slowest = Object.entries(summary.files ?? {})
+  .sort(([, a], [, b]) => b - a)
+  .slice(0, 10);
+if (slowest.length > 0) {
+  console.log('\nslowest test files (wall time in their own process):');
+  for (const [file, ms] of slowest) console.log(`  ${seconds(ms).padStart(8)}  ${named(file)}`);
+}
+const total = Math.round((Date.now() - startedAt) / 1000);
+console.log(
+  `\nnpm test took ${Math.floor(total / 60)} min ${total % 60} s (${runs.length} test files, ${concurrency} at a time)`,
+);
 if (summary.failures.length > 0) {
   console.log('\nfailed:');
   for (const f of summary.failures) console.log(`  ${f}`);

@@ -38,8 +38,13 @@ import {
 
 const ZONE = 'customer.test';
 const NAMES = Array.from({ length: 12 }, (_, i) => `d${i}.${ZONE}`);
-/** Generous: a switch lands within a tick of being asked for, or of its next key's TTL wait (3 s) ending. */
-const SWITCH_DEADLINE_MS = 20_000;
+/**
+ * A bound only broken behaviour reaches: a switch lands within a tick of being asked for, or of
+ * its next key's TTL wait (3 s) ending. Slowness is not what this file tests (issue 41: 36 keys
+ * took over 25 s on a loaded 2-core run); a deadlock or a lost claim is, and every process's log
+ * is searched for those at the end.
+ */
+const SWITCH_DEADLINE_MS = 90_000;
 /** Shared by the server processes and the CLI, which opens the sealed private keys to sign. */
 const SECRET_KEY = randomBytes(32).toString('base64');
 
@@ -239,7 +244,7 @@ test('three processes rotate each of 12 domains once per request, one event each
   assert.equal(registered.length, NAMES.length);
   for (const envelope of registered) assert.equal(envelope.status, 200, JSON.stringify(envelope));
   // The customer publishes at once, and the status is polled through B while A makes the 36
-  // keys (see the file comment): within 25 s, less than the generator's sweep that a key
+  // keys (see the file comment); a deadlock shows in the processes' logs, checked at the end.
   // lost to a deadlock would wait for.
   for (const envelope of registered) {
     for (const record of envelope.data.records.filter((r: { type: string }) => r.type === 'CNAME'))
@@ -255,7 +260,7 @@ test('three processes rotate each of 12 domains once per request, one event each
       JSON.stringify(states(r.dkim)) === JSON.stringify(['active', 'next', 'next']) &&
       r.dkim.selectors.every((s) => s.since !== null) &&
       r.dkim.nextRotationAt !== null,
-    25_000,
+    SWITCH_DEADLINE_MS,
   );
   t.diagnostic(`12 domains verified, next keys confirmed ${at()}`);
   for (const r of ready.values()) {

@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /** The server as `npm start` runs it: a child process with JSON logs and graceful shutdown. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /**
  * Production mode (issue 15): `NODE_ENV=production` refused nothing. It started with the
  * development key beside the database, an all-zero SECRET_KEY, DKIM_PROVIDER_HOST=localhost
@@ -93,10 +94,7 @@ describe('the built server in production mode', () => {
 
   test('starts with production settings', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'production-'));
-    const server = await startServerProcess(
-      { ...GOOD, DATA_DIR: dataDir, DNS_RESOLVERS: '127.0.0.1:9' },
-      { built: true },
-    );
+    const server = await startServerProcess({ ...GOOD, DATA_DIR: dataDir, DNS_RESOLVERS: '127.0.0.1:9' });
     try {
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
     } finally {

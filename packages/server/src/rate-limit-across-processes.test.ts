@@ -47,7 +47,7 @@ async function startThree(t: TestContext): Promise<{ servers: ServerProcess[]; n
     LOG_LEVEL: 'info',
     SCHEDULER_ENABLED: 'false',
   };
-  const servers = await startServerProcesses(3, env, { built: true });
+  const servers = await startServerProcesses(3, env);
   const store: KyselyStore = await openStore({ dataDir, databaseUrl });
   t.after(async () => {
     for (const server of servers) server.child.kill('SIGKILL');

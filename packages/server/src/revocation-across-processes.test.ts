@@ -58,7 +58,7 @@ async function startThree(t: TestContext): Promise<Three> {
     DNS_TIMEOUT_MS: '200',
     STATUS_CHECK_MAX_AGE_MS: '3600000',
   };
-  const servers = await startServerProcesses(3, env, { built: true });
+  const servers = await startServerProcesses(3, env);
   const store = await openStore({ dataDir, databaseUrl });
   const sql = new pg.Client({ connectionString: databaseUrl });
   await sql.connect();
@@ -218,7 +218,8 @@ test('a listener whose connection dropped reconnects and clears the caches, as i
   assert.deepEqual(await statuses(servers, key.secret), [200, 200, 200]);
 
   const { rows } = await sql.query(
-    'select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = $1',
+    // this database's listeners only: the cluster may be the whole test run's
+    'select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = $1 and datname = current_database()',
     [LISTENER_NAME],
   );
   assert.equal(rows.length, 3, 'one listening connection per process');
@@ -234,7 +235,7 @@ test('a listener whose connection dropped reconnects and clears the caches, as i
     assert.equal(lost?.length, 1, 'one warning');
   }
   const { rows: listening } = await sql.query(
-    'select count(*)::int as n from pg_stat_activity where application_name = $1',
+    'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
     [LISTENER_NAME],
   );
   assert.equal(listening[0].n, 3);

@@ -84,7 +84,9 @@ test('three processes send each message to each recipient once; a killed process
       return accepted.id as string;
     }),
   );
-  await waitUntil('24 copies', async () => (await mx.messages()).length >= 24 || undefined, 30_000);
+  await waitUntil('24 copies', async () => (await mx.messages()).length >= 24 || undefined, {
+    seen: async () => `${(await mx.messages()).length} copies`,
+  });
   // Time for any duplicate to arrive.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const copies = await deliveredCopies();
@@ -109,11 +111,7 @@ test('three processes send each message to each recipient once; a killed process
   await silent.exited;
   assert.equal((await mx.messages()).length, 24);
   const restarted = await start(env);
-  await waitUntil(
-    'the message after restart',
-    async () => (await mx.messages()).length > 24 || undefined,
-    30_000,
-  );
+  await waitUntil('the message after restart', async () => (await mx.messages()).length > 24 || undefined);
   const late = (await mx.messages()).at(-1)!;
   assert.equal(late.recipient, 'crash@recipient.test');
   assert.match(late.raw.toString('utf8'), new RegExp(`Message-ID: <${crash.id}@`));

@@ -86,7 +86,7 @@ async function startWorld(
         const email = await call('GET', `/api/public/emails/${id}`);
         return done(email) ? email : undefined;
       },
-      20_000,
+      { seen: async () => call('GET', `/api/public/emails/${id}`) },
     );
   /** mailauth's verdict on a delivered message, asking only the test BIND. */
   const authenticated = (raw: Buffer) => {

@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 // The API reference (/docs) in Chromium as a newcomer uses it: the register operation shows a
 // body that works (it showed "string"/"string", which the API answers with errors), and the
 // page links back to the playground and the dashboard.

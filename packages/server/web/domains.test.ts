@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 // The domains dashboard (/domains) in Chromium against the real server, whose verification
 // resolves through a private BIND: a domain is registered in the page, its records are published
 // from the zone lines the page copies, and the page shows it turn verified by itself.

@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 // The playground (/) in Chromium against the real server: one toolbar (the page's commands in
 // the editor's, behind a "More" menu on a phone), writing and inserting blocks, every kind of
 // option (live and construction-time) reaching `getHTML()`, the status line, the preview (on a

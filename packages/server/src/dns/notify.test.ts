@@ -59,6 +59,7 @@ test('a secondary that never answers is given up after the tries, without throwi
   const t0 = performance.now();
   assert.deepEqual(await sendNotify(zone, [silent.target], { timeoutMs: 20, tries: 3 }), []);
   assert.equal(silent.received.length, 3);
-  assert.ok(performance.now() - t0 < 1000);
+  // three 20 ms tries, not a default timeout's seconds each (a bound far above a loaded run's, issue 41)
+  assert.ok(performance.now() - t0 < 10_000);
   silent.socket.close();
 });

@@ -67,7 +67,8 @@ test('nothing stays pending: a cut answer, a stalled one and an oversized one ea
   await assert.rejects(get('/cut'), /closed the connection/);
   const started = performance.now();
   await assert.rejects(get('/stall', 300), /did not answer within 300 ms/);
-  assert.ok(performance.now() - started < 2000);
+  // given up at its limit, not at a socket's default minutes (a bound far above a loaded run's, issue 41)
+  assert.ok(performance.now() - started < 20_000);
   await assert.rejects(get('/large'), /more than 64 KiB/);
 });
 

@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /** Security headers on every kind of response, and CORS closed on the full API. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -54,7 +54,7 @@ test(`a kill during key generation leaves no domain without keys after restart (
   };
   let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
-    server = await startServerProcess(env, { built: true });
+    server = await startServerProcess(env);
     const res = await fetch(`${server.url}/api/public/domain`, {
       method: 'POST',
       headers: { authorization: key, 'content-type': 'application/json' },
@@ -73,7 +73,7 @@ test(`a kill during key generation leaves no domain without keys after restart (
     t.diagnostic(`killed with ${atKill.keys} of ${atKill.tokens} keys generated`);
     assert.ok(atKill.keys < atKill.tokens, 'the kill came mid-generation');
 
-    server = await startServerProcess(env, { built: true });
+    server = await startServerProcess(env);
     await waitUntil(
       'every token has its key',
       async () => {

@@ -53,7 +53,7 @@ test(`${CYCLES} SIGKILLs during a write storm lose no acknowledged write and lea
   let acknowledged = 0;
   let unacknowledged = 0;
   let verified = 0;
-  let server = await startServerProcess(env, { built: true });
+  let server = await startServerProcess(env);
   for (let cycle = 0; cycle < CYCLES; cycle++) {
     let killed = false;
     // Each worker owns its own names and writes them one request at a time, so the order of
@@ -109,7 +109,7 @@ test(`${CYCLES} SIGKILLs during a write storm lose no acknowledged write and lea
       }
     }
 
-    server = await startServerProcess(env, { built: true });
+    server = await startServerProcess(env);
     for (let i = 0; i < names.length; i += 100) {
       const slice = names.slice(i, i + 100);
       const res = await call(server, 'POST', '/api/public/domain/status', { domains: slice });

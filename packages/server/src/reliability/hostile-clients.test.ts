@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /**
  * Slow and hostile clients are cut off with the right status, and the clients beside them
  * are served as usual: slowloris headers, a body that never finishes, a body that never

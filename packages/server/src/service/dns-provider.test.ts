@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /**
  * The customer's DNS provider, named from real delegations (issue 23): a caching BIND as the
  * configured resolver, with a fake root that delegates one zone per provider to the customer's

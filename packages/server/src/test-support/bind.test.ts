@@ -267,7 +267,8 @@ describe('recursion mode', () => {
     const answer = await dig(recursive, 'example.com', 'A');
     assert.match(answer, /status: NXDOMAIN/);
     assert.match(answer, /ns\.root-servers\.invalid\./);
-    assert.ok(performance.now() - t0 < 1000);
+    // no wait on the Internet's root servers (a bound far above a loaded run's, issue 41)
+    assert.ok(performance.now() - t0 < 10_000);
   });
 });
 

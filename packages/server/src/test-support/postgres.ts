@@ -41,6 +41,8 @@ export interface StartPostgresOptions {
    * benchmarks that compare it with SQLite's synchronous commits. Off by default for speed.
    */
   durable?: boolean;
+  /** A private cluster's `max_connections`: 200 for one test process, more for one shared by several. */
+  maxConnections?: number;
 }
 
 /** A PostgreSQL server to create test databases in. */
@@ -79,7 +81,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
     return new ExternalPostgres(external);
   }
-  const cluster = new PrivateCluster(options.durable ?? false);
+  const cluster = new PrivateCluster(options.durable ?? false, options.maxConnections ?? 200);
   try {
     await cluster.start();
   } catch (error) {
@@ -153,7 +155,10 @@ class PrivateCluster extends Databases implements PostgresServer {
     rmSync(this.dir, { recursive: true, force: true });
   });
 
-  constructor(private readonly durable: boolean) {
+  constructor(
+    private readonly durable: boolean,
+    private readonly maxConnections: number,
+  ) {
     super();
   }
 
@@ -213,8 +218,9 @@ class PrivateCluster extends Databases implements PostgresServer {
       // Durability off for test speed (a crash loses the cluster, which is thrown away
       // anyway), unless a benchmark asks for production settings.
       ...(!this.durable && { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
-      // Every test of the process shares this cluster, each with its own pool.
-      max_connections: '200',
+      // Every test of the process (or of the run: scripts/test.mjs) shares this cluster, each
+      // with its own pool.
+      max_connections: String(this.maxConnections),
     };
     const args = [
       '-D',

@@ -1,6 +1,6 @@
 /**
- * Run the project's entry points as child processes, as a user would: the CLI through
- * npm, the server through `main.ts`.
+ * Run the project's entry points as child processes, as a user would: the CLI (built, or
+ * through npm), the server as `npm start` runs it.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -10,7 +10,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-const serverMain = path.join(repoRoot, 'packages/server/src/main.ts');
 /** The built server (`npm test` builds before it runs): starts faster than through tsx. */
 const builtMain = path.join(repoRoot, 'packages/server/dist/main.js');
 
@@ -89,11 +88,8 @@ export interface ServerProcess {
 export async function startServerProcesses(
   count: number,
   env: Record<string, string>,
-  options: { built?: boolean } = {},
 ): Promise<ServerProcess[]> {
-  const started = await Promise.allSettled(
-    Array.from({ length: count }, () => startServerProcess(env, options)),
-  );
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServerProcess(env)));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed === undefined) return started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value);
   const running = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -103,15 +99,13 @@ export async function startServerProcesses(
 }
 
 /**
- * Start `main.ts` in a child process and wait until it logs that it is ready. `built` runs
- * `dist/main.js` instead, for tests that restart the server many times.
+ * Start the built server (`dist/main.js`, as `npm start` runs it; `npm test` builds first) in a
+ * child process and wait until it logs that it is ready. Through tsx, each start compiled the
+ * sources again: 5–7 s of CPU per process on a loaded run (issue 41), where the build starts in
+ * under one.
  */
-export async function startServerProcess(
-  env: Record<string, string>,
-  options: { built?: boolean } = {},
-): Promise<ServerProcess> {
-  const args = options.built ? [builtMain] : ['--import', 'tsx', serverMain];
-  const child = spawn(process.execPath, args, {
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [builtMain], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,7 +116,10 @@ export async function startServerProcess(
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}${out}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start within 60 s: ${err}${out}`)),
+      60_000,
+    );
     const onData = () => {
       const ready = out.split('\n').find((line) => line.includes('"service ready"'));
       if (ready) {

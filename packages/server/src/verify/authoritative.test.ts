@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /**
  * Authoritative checks through a real delegation, as deployments have it: a caching BIND as
  * the configured resolver, with a fake root that delegates `example.test` to the customer's

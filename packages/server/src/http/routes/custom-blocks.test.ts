@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 /**
  * The editor's custom blocks on the server (`EDITOR_BLOCKS`): the docs' product card, a module
  * outside the package, is checked when a template is saved and rendered as the editor renders it;

@@ -1,3 +1,4 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';

@@ -126,8 +126,18 @@ describe('webhook endpoints', () => {
     );
     assert.deepEqual(verifiedEvent.data, updated.data);
 
-    const deliveries = (await call('GET', `/api/public/webhooks/${created.id}/deliveries`)).data;
-    assert.equal(deliveries.length, 3);
+    // The receiver has the events before the deliverer records its answers: wait for those
+    // records (issue 41: on a loaded machine one still read `pending`).
+    const listDeliveries = async () =>
+      (await call('GET', `/api/public/webhooks/${created.id}/deliveries`)).data;
+    const deliveries = await waitUntil(
+      'three deliveries recorded as delivered',
+      async () => {
+        const all = await listDeliveries();
+        return all.length === 3 && all.every((d: { status: string }) => d.status === 'delivered') && all;
+      },
+      { seen: listDeliveries },
+    );
     for (const d of deliveries) {
       assert.equal(d.status, 'delivered');
       assert.equal(d.lastStatusCode, 204);
@@ -271,7 +281,8 @@ describe('webhook endpoints', () => {
     assert.equal(timedOut.lastStatusCode, null);
     assert.match(timedOut.lastError, /no answer within 300 ms/);
     assert.ok(
-      timedOut.lastDurationMs >= 300 && timedOut.lastDurationMs < 2_000,
+      // cut at its 300 ms, not at a socket's default (a bound far above a loaded run's, issue 41)
+      timedOut.lastDurationMs >= 300 && timedOut.lastDurationMs < 20_000,
       String(timedOut.lastDurationMs),
     );
     const redirected = await lastAttempt(moved.id);
@@ -293,11 +304,14 @@ describe('webhook endpoints', () => {
     });
     const deliveries = async (id: string) =>
       (await call('GET', `/api/public/webhooks/${id}/deliveries`)).data;
-    await waitUntil(
-      'delivered',
-      async () => (await deliveries(up.id))[0]?.status === 'delivered' || undefined,
-    );
-    await waitUntil('pruned', async () => (await deliveries(up.id)).length === 0 || undefined);
+    // Delivered, then pruned 300 ms later: a poll of the list could miss the `delivered` state
+    // altogether on a slow run (issue 41), so the receiver tells that it arrived.
+    await waitUntil('delivered', () => receiver.received.length === 1 || undefined, {
+      seen: () => deliveries(up.id),
+    });
+    await waitUntil('pruned', async () => (await deliveries(up.id)).length === 0 || undefined, {
+      seen: () => deliveries(up.id),
+    });
     assert.equal(receiver.received.length, 1);
     // The same event is still open for the endpoint that is down: kept, and delivered later.
     const [open] = await deliveries(down.id);
