@@ -1,12 +1,12 @@
 /**
  * Hosted DKIM assembled for the server process: the key generator, the signer, and (when
- * `DNS_LISTEN` is set) the zone publisher and the authoritative responder with AXFR/NOTIFY.
+ * `DNS_LISTEN` is set) the zone publisher and the authoritative responder with AXFR/NOTIFY, in a
+ * thread of their own (`dns/responder-thread.ts`).
  * The composition root (`server.ts`) starts it and tells it when domains change.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import { type DnsResponder, startDnsResponder } from '../dns/responder.js';
-import { ZonePublisher } from '../dns/zone-publisher.js';
+import { type ResponderThread, startResponderThread } from '../dns/responder-thread.js';
 import { dkimZoneOrigin } from '../domain/records.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import { DkimRotationStore } from '../store/dkim-rotation-store.js';
@@ -32,9 +32,8 @@ export interface HostedDkim {
   /** Automatic rotation (issue 23); absent with `DKIM_ROTATION_ENABLED=false`. */
   rotator: DkimKeyRotator | undefined;
   signer: DkimSigner;
-  /** Present when the responder is on (`DNS_LISTEN`). */
-  publisher: ZonePublisher | undefined;
-  responder: DnsResponder | undefined;
+  /** The zone publisher and responder, in a thread of their own; present when `DNS_LISTEN` is set. */
+  responder: ResponderThread | undefined;
   /** A registration or deletion committed: generate missing keys, republish the zone. */
   domainsChanged(): void;
   close(): Promise<void>;
@@ -75,52 +74,35 @@ export async function startHostedDkim(
   if (secret.warning) log.warn(secret.warning);
   const keys = new DkimKeyStore(db);
   const dns = config.dns;
-  let publisher: ZonePublisher | undefined;
-  let responder: DnsResponder | undefined;
+  let responder: ResponderThread | undefined;
   if (dns.listen) {
-    publisher = new ZonePublisher({
-      keys,
-      zone: {
-        origin: dkimZoneOrigin(config.dkimProviderHost),
-        nameServers: dns.nameServers,
-        soaContact: dns.soaContact,
-        ttl: dns.ttl,
-        ...(extraTxt && { extraTxt }),
+    responder = await startResponderThread(
+      {
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        zone: {
+          origin: dkimZoneOrigin(config.dkimProviderHost),
+          nameServers: dns.nameServers,
+          soaContact: dns.soaContact,
+          ttl: dns.ttl,
+          ...(extraTxt && { extraTxt: [...extraTxt].map(([label, texts]) => [label, [...texts]]) }),
+        },
+        secondaries: dns.secondaries,
+        listen: dns.listen,
+        tcp: { max: dns.tcpMaxConnections, maxPerClient: dns.tcpMaxPerClient },
+        rateLimit: dns.rateLimit === 0 ? false : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip },
       },
-      secondaries: dns.secondaries,
-      onError: (error) => log.error({ err: error }, 'DKIM zone reload failed; retrying'),
-      onNotified: (serial, acked) => {
-        if (acked.length < dns.secondaries.length) {
-          const missing = dns.secondaries.filter((s) => !acked.includes(s)).map((s) => `${s.host}:${s.port}`);
-          log.warn({ serial, missing }, 'DKIM zone NOTIFY not acknowledged by every secondary');
-        }
-      },
-    });
-    await publisher.start();
-    const allowed = new Set(dns.secondaries.map((s) => s.host));
-    const zoneOf = publisher;
-    responder = await startDnsResponder({
-      listen: dns.listen,
-      zone: () => zoneOf.current(),
-      transferAllowed: (address) => allowed.has(address),
-      tcp: { max: dns.tcpMaxConnections, maxPerClient: dns.tcpMaxPerClient },
-      responseRateLimit:
-        dns.rateLimit === 0
-          ? false
-          : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip, exempt: (address) => allowed.has(address) },
-    });
-    log.info(
-      { zone: publisher.current().origin, listen: responder.address, serial: publisher.current().serial },
-      'DKIM DNS responder listening',
+      log,
     );
   }
+  const zoneThread = responder;
   const pool = new KeygenPool(config.dkim.keygenConcurrency, config.dkim.keygenNice);
   const generator = new DkimKeyGenerator({
     keys,
     secretKey: secret.key,
     concurrency: config.dkim.keygenConcurrency,
     generate: () => pool.generate(),
-    onKeys: () => publisher?.nudge(),
+    onKeys: () => zoneThread?.nudge(),
     onError: (error) => log.error({ err: error }, 'DKIM key generation failed; the next sweep retries'),
   });
   generator.start();
@@ -132,13 +114,14 @@ export async function startHostedDkim(
         secretKey: secret.key,
         generate: () => pool.generate(),
         isServed: publicationCheck({
-          zone: publisher && (() => publisher!.current()),
+          servedHere: zoneThread && ((token, record) => zoneThread.serves(token, record)),
+          origin: dkimZoneOrigin(config.dkimProviderHost),
           secondaries: dns.secondaries,
         }),
         intervalMs: ROTATION_TICK_MS,
         batchSize: ROTATION_BATCH,
         leaseMs: ROTATION_LEASE_MS,
-        onKeyReplaced: () => publisher?.nudge(),
+        onKeyReplaced: () => zoneThread?.nudge(),
         onRotated: () => options.onRotated?.(),
         onError: (error) => log.error({ err: error }, 'DKIM rotation failed; the domain is retried later'),
       })
@@ -149,21 +132,19 @@ export async function startHostedDkim(
     generator,
     rotator,
     signer: new DkimSigner({ keys, secretKey: secret.key }),
-    publisher,
     responder,
     domainsChanged() {
       // Background work: let the request's own follow-ups (the verification check a new
       // registration starts at once) reach the database first.
       setTimeout(() => {
         generator.nudge();
-        publisher?.nudge();
+        zoneThread?.nudge();
       }, NUDGE_DELAY_MS).unref();
     },
     async close() {
       await rotator?.stop();
       await generator.stop();
       await pool.close();
-      await publisher?.stop();
       await responder?.close();
     },
   };

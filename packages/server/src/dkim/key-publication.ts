@@ -8,14 +8,15 @@
 import { Resolver } from 'node:dns/promises';
 import type { HostPort } from '../config.js';
 import { dkimKeyRecord } from '../dns/key-record.js';
-import type { DkimZone } from '../dns/zone.js';
 
 /** Answers whether `publicKey` is what every place we serve answers for `token`. */
 export type PublicationCheck = (token: string, publicKey: string) => Promise<boolean>;
 
 export function publicationCheck(options: {
-  /** The zone this process serves, when its responder is on. */
-  zone: (() => DkimZone) | undefined;
+  /** Whether this process's responder serves `record` for `token`, when its responder is on. */
+  servedHere: ((token: string, record: string) => Promise<boolean>) | undefined;
+  /** The zone's apex, for the secondaries' queries. */
+  origin: string;
   secondaries: readonly HostPort[];
   timeoutMs?: number;
 }): PublicationCheck {
@@ -26,11 +27,9 @@ export function publicationCheck(options: {
   });
   return async (token, publicKey) => {
     const expected = dkimKeyRecord(publicKey);
-    if (options.zone) {
-      const zone = options.zone();
-      const match = zone.match(`${token}.${zone.origin}`);
-      if (match.at !== 'key' || match.strings.join('') !== expected) return false;
-      const name = `${token}.${zone.origin}`;
+    if (options.servedHere) {
+      if (!(await options.servedHere(token, expected))) return false;
+      const name = `${token}.${options.origin}`;
       const answers = await Promise.all(
         resolvers.map((r) =>
           r.resolveTxt(name).then(
