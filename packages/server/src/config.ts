@@ -85,6 +85,12 @@ export interface SendingConfig {
   relayCa: string | undefined;
   /** Port of recipients' MX hosts (`SMTP_MX_PORT`, 25). */
   mxPort: number;
+  /**
+   * `SMTP_ALLOW_PRIVATE_MX`: deliver to MX hosts on loopback, private and other non-public
+   * addresses (tests and local development; production refuses it). Off, such an address is a
+   * permanent failure, so a recipient domain cannot point our SMTP client at internal hosts.
+   */
+  allowPrivateMx: boolean;
   /** The name given in EHLO (`SMTP_HELO_NAME`). */
   heloName: string;
   timeoutMs: number;
@@ -101,6 +107,12 @@ export interface SendingConfig {
   maxMessageBytes: number;
   /** Messages an account may submit per minute. */
   perMinute: number;
+  /**
+   * `EMAIL_COMPOSE_BUDGET`: composition units (one per started 16 KiB of `html` and `text`) an
+   * account may spend per rate-limit window. Composition runs on the shared render threads;
+   * this keeps one account's large messages from filling them for everyone.
+   */
+  composeBudget: number;
 }
 
 export interface WebhookConfig {
@@ -377,6 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
       relayUrl: relayUrl(env),
       relayCa: relayCa(env),
       mxPort: integer(env, 'SMTP_MX_PORT', 25, 1, 65_535),
+      allowPrivateMx: boolean(env, 'SMTP_ALLOW_PRIVATE_MX', false),
       heloName: hostName(env, 'SMTP_HELO_NAME', machineName()),
       timeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 60_000, 100, 600_000),
       retryBaseMs: integer(env, 'SEND_RETRY_BASE_MS', 60_000, 1, 86_400_000),
@@ -388,6 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxRecipients: integer(env, 'MAX_RECIPIENTS_PER_EMAIL', 50, 1, 1_000),
       maxMessageBytes: integer(env, 'MAX_EMAIL_BYTES', 5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
       perMinute: integer(env, 'MAX_EMAILS_PER_MINUTE', 600, 1, 1_000_000),
+      composeBudget: integer(env, 'EMAIL_COMPOSE_BUDGET', 2400, 1, 100_000_000),
     },
     domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
   };

@@ -305,12 +305,19 @@ export const ERROR_CATALOGUE = {
     status: 400,
     level: 'request',
     description:
-      'A `headers` entry has an invalid name, a value with a line break or over 998 characters, or names a header the service sets itself (From, To, Subject, Date, Message-ID, MIME and DKIM headers…).',
+      'A `headers` entry has an invalid name, a value with a line break or over 998 characters, or names a header the service sets itself (From, To, Subject, Date, Message-ID, `Content-*`, `DKIM-*`…) or that only mail servers on the way write (`Received*`, `Return-Path`, `Authentication-Results`, `ARC-*`, `Resent-*`…); the table is in the API guide.',
   },
   EMAIL_TOO_LARGE: {
     status: 413,
     level: 'request',
-    description: 'The composed message is larger than `MAX_EMAIL_BYTES` (5 MiB by default).',
+    description:
+      'The message is larger than `MAX_EMAIL_BYTES` (5 MiB by default): its `html` and `text` already (refused before any parsing), or once composed.',
+  },
+  EMAIL_HTML_TOO_DEEP: {
+    status: 400,
+    level: 'request',
+    description:
+      'The `html` nests elements so deeply (hundreds of thousands of levels) that it cannot be converted into the text part; flatten it, or give `text` yourself.',
   },
   EMAIL_NOT_FOUND: {
     status: 404,

@@ -6,7 +6,7 @@
 import './heap-tuning.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { flushLogsNow } from './http/log-destination.js';
-import { productionProblems, weakSecretKeyWarning } from './production.js';
+import { productionProblems, productionWarnings, weakSecretKeyWarning } from './production.js';
 import { readyBanner } from './ready-banner.js';
 import { startServer } from './server.js';
 
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   const log = server.app.log;
   const weakKey = weakSecretKeyWarning(config);
   if (weakKey) log.warn(weakKey);
+  if (config.production) for (const warning of productionWarnings(config)) log.warn(warning);
   log.info({ url: server.url, database: server.store.kind, dataDir: config.dataDir }, 'service ready');
   // a person at a terminal gets where to go next; a log collector gets the JSON line above
   if (process.stderr.isTTY) process.stderr.write(readyBanner(server.url, server.store.kind));

@@ -12,7 +12,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from './config.js';
-import { keyLooksRandom, MIN_DISTINCT_KEY_BYTES, productionProblems } from './production.js';
+import {
+  keyIsText,
+  keyLooksRandom,
+  MIN_DISTINCT_KEY_BYTES,
+  productionProblems,
+  productionWarnings,
+} from './production.js';
 import { repoRoot, runProcess, startServerProcess } from './test-support/processes.js';
 import { startTestServer } from './test-support/test-server.js';
 
@@ -48,6 +54,32 @@ describe('production problems', () => {
       const [problem] = productionProblems(loadConfig({ ...GOOD, DKIM_PROVIDER_HOST: host }));
       assert.match(problem ?? '', /^DKIM_PROVIDER_HOST is/, host);
     }
+  });
+
+  test('refuses the tests-only switches, a plain-http PUBLIC_URL and a typed passphrase (issue 33)', () => {
+    for (const variable of [
+      'WEBHOOK_ALLOW_PRIVATE_URLS',
+      'DOMAIN_CONNECT_ALLOW_PRIVATE_URLS',
+      'SMTP_ALLOW_PRIVATE_MX',
+    ]) {
+      const problems = productionProblems(loadConfig({ ...GOOD, [variable]: 'true' }));
+      assert.equal(problems.length, 1, variable);
+      assert.match(problems[0]!, new RegExp(`^${variable}=true would let .*: unset it$`));
+    }
+    const [http] = productionProblems(loadConfig({ ...GOOD, PUBLIC_URL: 'http://api.example.com' }));
+    assert.match(http ?? '', /^PUBLIC_URL is "http:\/\/api\.example\.com": .*plain http/);
+    const passphrase = Buffer.from('correct horse battery staple 42!').toString('base64');
+    const [typed] = productionProblems(loadConfig({ ...GOOD, SECRET_KEY: passphrase }));
+    assert.match(typed ?? '', /^SECRET_KEY decodes to 32 printable characters/);
+  });
+
+  test('a random key is text with a probability below 2 × 10^-14; TRUST_PROXY is a warning only', () => {
+    assert.ok((95 / 256) ** 32 < 2e-14);
+    for (let i = 0; i < 2000; i++) assert.ok(!keyIsText(randomBytes(32)));
+    assert.deepEqual(productionWarnings(loadConfig(GOOD)), []);
+    const trusting = loadConfig({ ...GOOD, TRUST_PROXY: 'true' });
+    assert.deepEqual(productionProblems(trusting), []);
+    assert.match(productionWarnings(trusting)[0] ?? '', /^TRUST_PROXY=true: .*X-Forwarded-For/);
   });
 
   test('a random key passes the entropy rule, except with a probability below 10^-15', () => {

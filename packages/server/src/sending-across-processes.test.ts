@@ -22,6 +22,7 @@ const fleet = serverFleet('sending-multi-', () => ({
   DNS_RESOLVERS: bind.address,
   STATUS_CHECK_MAX_AGE_MS: '0',
   SMTP_MX_PORT: String(mx.port),
+  SMTP_ALLOW_PRIVATE_MX: 'true',
   SMTP_HELO_NAME: 'sender.test',
   SEND_INTERVAL_MS: '20',
   SEND_BATCH: '3',

@@ -38,6 +38,7 @@ async function startWorld(
     DNS_NS: 'ns1.provider.test,ns2.provider.test',
     STATUS_CHECK_MAX_AGE_MS: '0',
     SMTP_MX_PORT: String(mx.port),
+    SMTP_ALLOW_PRIVATE_MX: 'true',
     SMTP_HELO_NAME: 'sender.test',
     SMTP_TIMEOUT_MS: '5000',
     SEND_INTERVAL_MS: '20',

@@ -16,7 +16,7 @@ import { unsubscribeKey } from './email/unsubscribe.js';
 import { EmailSender } from './jobs/email-sender.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { WebhookDeliverer } from './jobs/webhook-deliverer.js';
-import { createBrowserServices } from './service/browser-services.js';
+import { type BrowserServices, createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
 import { EmailService } from './service/email-service.js';
 import type { ImageService } from './service/image-service.js';
@@ -157,7 +157,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     },
   });
   const browser = createBrowserServices(config, store);
-  const sending = createSending(config, store, keys, secretKey, browser.templates, hooks);
+  const sending = createSending(config, store, keys, secretKey, browser, hooks);
   return {
     domains,
     templates: browser.templates,
@@ -218,7 +218,7 @@ function createSending(
   store: KyselyStore,
   keys: DkimKeyStore,
   secretKey: () => Buffer,
-  templates: TemplateService,
+  browser: BrowserServices,
   hooks: Services['hooks'],
 ): Services['sending'] {
   const c = config.sending;
@@ -243,7 +243,12 @@ function createSending(
       heloName: c.heloName,
       timeoutMs: c.timeoutMs,
     },
-    findHosts: createMailRouter({ servers: v.resolvers, timeoutMs: v.dnsTimeoutMs, tries: v.dnsTries }),
+    findHosts: createMailRouter({
+      servers: v.resolvers,
+      timeoutMs: v.dnsTimeoutMs,
+      tries: v.dnsTries,
+      allowPrivate: c.allowPrivateMx,
+    }),
     retry: { baseMs: c.retryBaseMs, maxDelayMs: c.retryMaxDelayMs, retryForMs: c.retryForMs },
     intervalMs: c.intervalMs,
     batchSize: c.batch,
@@ -255,7 +260,8 @@ function createSending(
   const service = new EmailService({
     emails,
     store,
-    templates,
+    templates: browser.templates,
+    compose: (input) => browser.pool.compose(input),
     limits: c,
     unsubscribeKey: unsubscribeKeyOnce,
     onQueued: () => sender.nudge(),

@@ -3,8 +3,15 @@
  * MX hosts by preference (equal preferences in random order, as §5.1 asks); none, then the
  * domain itself (the implicit MX) if it has an address; a "null MX" (RFC 7505: one MX of `.`)
  * means the domain accepts no mail, a permanent failure.
+ *
+ * Every address meets the webhook guard's classifier (`net/address-guard.ts`): a recipient
+ * domain chooses its MX, so without it any domain could point our SMTP client at loopback or
+ * internal hosts (issue 33). Non-public addresses are dropped; a domain left with none is a
+ * permanent failure that names the address. `SMTP_ALLOW_PRIVATE_MX` (tests, local development)
+ * keeps them.
  */
 import { Resolver } from 'node:dns/promises';
+import { refuseAddress } from '../net/address-guard.js';
 import { classifyLookupError, describeLookupError } from '../verify/resolver.js';
 
 /** An MX host and its addresses, resolved through the same resolvers. */
@@ -19,6 +26,8 @@ export interface MxResolverOptions {
   servers: string[];
   timeoutMs: number;
   tries: number;
+  /** `SMTP_ALLOW_PRIVATE_MX`: keep loopback, private and other non-public addresses. */
+  allowPrivate?: boolean;
 }
 
 export type FindMailHosts = (domain: string) => Promise<MailRoute>;
@@ -45,18 +54,34 @@ export function createMailRouter(options: MxResolverOptions): FindMailHosts {
         reason: `${domain} publishes a null MX: it accepts no mail (RFC 7505)`,
       };
     }
-    const addressesOf = async (host: string) =>
-      (
+    /** The first non-public address met, to name in the failure. */
+    let refused: string | undefined;
+    const addressesOf = async (host: string) => {
+      const all = (
         await Promise.all([
           resolver.resolve4(host).catch(() => [] as string[]),
           resolver.resolve6(host).catch(() => [] as string[]),
         ])
       ).flat();
+      if (options.allowPrivate) return all;
+      return all.filter((address) => {
+        const refusal = refuseAddress(address);
+        if (refusal !== null) refused ??= `${host} at ${refusal}`;
+        return refusal === null;
+      });
+    };
+    const onlyPrivate = (): MailRoute => ({
+      ok: false,
+      permanent: true,
+      reason: `mail for ${domain} would go to ${refused}; the service delivers only to public addresses`,
+    });
     if (records.length === 0) {
       // The implicit MX: the domain itself, if it has an address.
       const addresses = await addressesOf(domain);
-      if (addresses.length === 0)
+      if (addresses.length === 0) {
+        if (refused !== undefined) return onlyPrivate();
         return { ok: false, permanent: true, reason: `${domain} has neither MX nor address records` };
+      }
       return { ok: true, hosts: [{ host: domain, addresses }] };
     }
     const shuffled = records.map((r) => ({ ...r, tie: Math.random() }));
@@ -68,8 +93,10 @@ export function createMailRouter(options: MxResolverOptions): FindMailHosts {
       }),
     );
     const reachable = hosts.filter((h) => h.addresses.length > 0);
-    if (reachable.length === 0)
+    if (reachable.length === 0) {
+      if (refused !== undefined) return onlyPrivate();
       return { ok: false, permanent: false, reason: `no MX host of ${domain} has an address in DNS` };
+    }
     return { ok: true, hosts: reachable };
   };
 }

@@ -27,7 +27,11 @@ export function readUnsubscribeToken(key: Buffer, token: string): string | undef
   const dot = token.lastIndexOf('.');
   if (dot <= 0 || token.length > 200) return undefined;
   const recipientId = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), 'base64url');
+  const encoded = token.slice(dot + 1);
+  const given = Buffer.from(encoded, 'base64url');
+  // Only the one encoding we write: Node's decoder skips foreign characters and ignores the
+  // last character's unused low bits, so `ab!c`, `abc%00` and a changed last bit decode alike.
+  if (given.toString('base64url') !== encoded) return undefined;
   const expected = mac(key, recipientId);
   return given.length === expected.length && timingSafeEqual(given, expected) ? recipientId : undefined;
 }

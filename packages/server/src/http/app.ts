@@ -208,6 +208,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       service: deps.emails,
       // JSON escaping can double the message's bytes; the composed size is checked after.
       bodyLimit: 2 * config.sending.maxMessageBytes,
+      composeBudget: config.sending.composeBudget,
+      windowMs: config.limits.rateLimitWindowMs,
     });
     await app.register(unsubscribeRoutes, { service: deps.emails });
   }

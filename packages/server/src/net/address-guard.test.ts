@@ -21,6 +21,10 @@ test('only public unicast addresses are allowed', () => {
     ['224.0.0.1', /multicast/],
     ['::ffff:10.0.0.1', /private/],
     ['::ffff:127.0.0.1', /loopback/],
+    // issue 33: IPv4-compatible literals passed as unicast
+    ['::7f00:1', /IPv4-compatible/],
+    ['::a00:7', /IPv4-compatible/],
+    ['64:ff9b::7f00:1', /rfc6052/],
   ];
   for (const [address, why] of refused) assert.match(refuseAddress(address) ?? 'allowed', why, address);
 });
@@ -38,5 +42,9 @@ test('a host is refused when any of its addresses is not public', async () => {
     refused: 'mixed.test resolves to the private address 10.0.0.7',
   });
   assert.deepEqual(await checkHost('none.test', false, resolve), { refused: 'none.test has no address' });
+  // a literal in a URL meets the same classifier as an address from DNS (issue 33)
+  assert.deepEqual(await checkHost('[::7f00:1]', false, resolve), {
+    refused: '[::7f00:1] resolves to the IPv4-compatible address ::7f00:1',
+  });
   assert.deepEqual(await checkHost('[::1]', true, resolve), { addresses: [{ address: '::1', family: 6 }] });
 });

@@ -26,7 +26,14 @@ export function refuseAddress(address: string): AddressRefusal {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
   const range = parsed.range();
-  return range === 'unicast' ? null : `the ${range} address ${address}`;
+  if (range !== 'unicast') return `the ${range} address ${address}`;
+  // The rest of ::/96 (:: and ::1 are named above) holds the deprecated IPv4-compatible
+  // addresses (RFC 4291 §2.5.5.1): ::7f00:1 is 127.0.0.1 to some stacks. ipaddr.js calls them
+  // unicast; no public host has one.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) {
+    return `the IPv4-compatible address ${address}`;
+  }
+  return null;
 }
 
 /** A host resolved to addresses that were all checked; connect only to these. */

@@ -1,9 +1,10 @@
 /**
- * A bounded pool of render threads (Piscina): template rendering and document checks run
- * there, never on the event loop, and at most `maxQueue` wait, so a flood of renders costs
+ * A bounded pool of render threads (Piscina): template rendering, document checks and the
+ * composition of messages to send run there, never on the event loop, and at most `maxQueue` wait, so a flood of renders costs
  * the flooder a 503 instead of costing everyone else their latency.
  */
 import { Piscina } from 'piscina';
+import type { MailAddress } from '../email/address.js';
 
 /** A stored document to render with its merge variables. */
 interface RenderTask {
@@ -20,6 +21,33 @@ interface CheckTask {
   kind: 'check';
   document: unknown;
 }
+
+/** A message to compose (`email/compose.js`): its fields as acceptance checked them. */
+export interface ComposeInput {
+  id: string;
+  from: MailAddress;
+  to: MailAddress[];
+  cc: MailAddress[];
+  replyTo: MailAddress[];
+  subject: string;
+  html: string;
+  /** The text part; `null`: converted from `html`. */
+  text: string | null;
+  /** Caller headers, already checked (`email/headers.ts`). */
+  headers: Record<string, string>;
+  /** Date header, epoch milliseconds. */
+  date: number;
+}
+
+interface ComposeTask {
+  kind: 'compose';
+  input: ComposeInput;
+}
+
+/** The MIME message and its size, or why it cannot be composed (`too-deep`: HTML nested past any text converter). */
+export type ComposeOutput = { ok: true; message: string; bytes: number } | { ok: false; reason: 'too-deep' };
+
+type Task = RenderTask | CheckTask | ComposeTask;
 
 /** The cleaned document's JSON, or why the editor cannot load it. */
 export type CheckOutput = { ok: true; json: string } | { ok: false; message: string };
@@ -44,7 +72,7 @@ export class RenderQueueFullError extends Error {
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
 
 export class RenderPool {
-  private readonly pool: Piscina<RenderTask | CheckTask, Uint8Array | CheckOutput>;
+  private readonly pool: Piscina<Task, Uint8Array | CheckOutput | ComposeOutput>;
 
   constructor(options: RenderPoolOptions) {
     this.pool = new Piscina({
@@ -70,11 +98,16 @@ export class RenderPool {
     return this.run({ kind: 'check', document }) as Promise<CheckOutput>;
   }
 
+  /** A message to send, composed off the event loop (issue 33). */
+  compose(input: ComposeInput): Promise<ComposeOutput> {
+    return this.run({ kind: 'compose', input }) as Promise<ComposeOutput>;
+  }
+
   async close(): Promise<void> {
     await this.pool.destroy();
   }
 
-  private async run(task: RenderTask | CheckTask): Promise<Uint8Array | CheckOutput> {
+  private async run(task: Task): Promise<Uint8Array | CheckOutput | ComposeOutput> {
     if (this.pool.queueSize >= this.pool.options.maxQueue) throw new RenderQueueFullError();
     return this.pool.run(task);
   }

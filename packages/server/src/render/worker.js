@@ -18,6 +18,7 @@ import {
   ServiceEditorError,
 } from '@service/email-builder';
 import { move } from 'piscina';
+import { composeMessage } from '../email/compose.js';
 
 // Linux keeps a nice value per thread: lowering this one's priority lets the event loop (and
 // so status polls and every cheap request) win the CPU whenever renders compete for it.
@@ -75,10 +76,28 @@ function check({ document }) {
 }
 
 /**
+ * A message composed (`email/compose.js`), with its size in bytes; or `too-deep` when its HTML
+ * nests deeper than html-to-text's recursive walk can follow (200,000 nested `<div>` overflow
+ * the stack): the caller's 400, where it was a 500.
+ */
+async function compose({ input }) {
+  try {
+    const message = await composeMessage(input);
+    return { ok: true, message, bytes: Buffer.byteLength(message) };
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/.test(error.message))
+      return { ok: false, reason: 'too-deep' };
+    throw error;
+  }
+}
+
+/**
  * Piscina's entry point: one task in, its result out.
- * @param {{ kind: 'render' | 'check' } & Record<string, any>} task
+ * @param {{ kind: 'render' | 'check' | 'compose' } & Record<string, any>} task
  * @returns {unknown}
  */
 export default function run(task) {
-  return task.kind === 'render' ? render(task) : check(task);
+  if (task.kind === 'render') return render(task);
+  if (task.kind === 'compose') return compose(task);
+  return check(task);
 }

@@ -16,6 +16,8 @@ import { TemplateService } from './template-service.js';
 export interface BrowserServices {
   templates: TemplateService;
   images: ImageService;
+  /** The render threads, which also compose messages to send (`EmailService`). */
+  pool: RenderPool;
   /** Stops the render threads. */
   close(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export function createBrowserServices(config: Config, store: KyselyStore): Brows
   });
   return {
     templates: new TemplateService({ store: new TemplateStore(store.db), limits: config.templates, pool }),
+    pool,
     images: new ImageService({
       store: new ImageStore(store.db),
       files: new ImageFiles(path.join(config.dataDir, 'images')),

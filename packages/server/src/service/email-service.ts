@@ -6,18 +6,17 @@
  * (`jobs/email-sender.ts`) does the rest. Every refusal is a coded `ApiError`.
  */
 import { createHash } from 'node:crypto';
-import { convert as htmlToText } from 'html-to-text';
 import type { SendingConfig } from '../config.js';
 import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
-import { composeMessage } from '../email/compose.js';
 import { checkHeaders } from '../email/headers.js';
 import type { SendEmailInput } from '../email/schemas.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { ApiError } from '../errors.js';
+import type { ComposeInput, ComposeOutput } from '../render/pool.js';
 import { type EmailStore, IdempotencyConflict, type StoredEmail } from '../store/email-store.js';
 import { newId } from '../store/ids.js';
 import type { Store } from '../store/store.js';
-import type { TemplateService } from './template-service.js';
+import { type ChargeRender, renderCost, type TemplateService } from './template-service.js';
 
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'deferred' | 'bounced' | 'failed';
 
@@ -26,6 +25,8 @@ export interface EmailServiceOptions {
   store: Store;
   templates: TemplateService;
   limits: Pick<SendingConfig, 'maxRecipients' | 'maxMessageBytes' | 'perMinute'>;
+  /** Composes a message off the event loop: the render threads' `compose` (`render/pool.ts`). */
+  compose: (input: ComposeInput) => Promise<ComposeOutput>;
   /** The key unsubscribe tokens are authenticated with (`email/unsubscribe.ts`). */
   unsubscribeKey: () => Buffer;
   onQueued?: () => void;
@@ -43,7 +44,19 @@ export class EmailService {
     accountId: string,
     input: SendEmailInput,
     idempotencyKey: string | undefined,
+    /** Charges the account's composition budget (a 429 when spent); the route's `CostBudget`. */
+    charge: ChargeRender = () => {},
   ): Promise<{ id: string; status: 'queued' }> {
+    const { maxRecipients, maxMessageBytes } = this.options.limits;
+    // First, before hashing, parsing or converting anything (issue 33): content over the limit
+    // can only make a message over it.
+    const contentBytes = Buffer.byteLength(input.html ?? '') + Buffer.byteLength(input.text ?? '');
+    if (contentBytes > maxMessageBytes) {
+      throw new ApiError(
+        'EMAIL_TOO_LARGE',
+        `html and text hold ${contentBytes} bytes; a message holds at most ${maxMessageBytes}`,
+      );
+    }
     const key = checkIdempotencyKey(idempotencyKey);
     const requestHash =
       key === null ? null : createHash('sha256').update(JSON.stringify(input)).digest('hex');
@@ -59,7 +72,6 @@ export class EmailService {
     const cc = (input.cc ?? []).map((a, i) => address(a, `cc[${i}]`));
     const bcc = (input.bcc ?? []).map((a, i) => address(a, `bcc[${i}]`));
     const replyTo = [input.replyTo ?? []].flat().map((a, i) => address(a, `replyTo[${i}]`));
-    const { maxRecipients, maxMessageBytes } = this.options.limits;
     const recipients = [
       ...to.map((a) => ({ a, kind: 'to' as const })),
       ...cc.map((a) => ({ a, kind: 'cc' as const })),
@@ -91,10 +103,12 @@ export class EmailService {
       );
     }
     await this.checkRate(accountId);
+    // the render budget's unit, one per started 16 KiB, so both budgets read on one scale
+    charge(renderCost(contentBytes));
     const content = await this.content(accountId, input);
     const id = newId('eml');
     const now = this.now();
-    const message = await composeMessage({
+    const composed = await this.options.compose({
       id,
       from,
       to,
@@ -104,12 +118,19 @@ export class EmailService {
       html: content.html,
       text: content.text,
       headers: headers.value,
-      date: new Date(now),
+      date: now,
     });
-    if (Buffer.byteLength(message) > maxMessageBytes) {
+    if (!composed.ok) {
+      throw new ApiError(
+        'EMAIL_HTML_TOO_DEEP',
+        'html nests elements too deeply to convert into the text part; flatten it, or give text yourself',
+      );
+    }
+    const { message } = composed;
+    if (composed.bytes > maxMessageBytes) {
       throw new ApiError(
         'EMAIL_TOO_LARGE',
-        `the message is ${Buffer.byteLength(message)} bytes once composed; at most ${maxMessageBytes}`,
+        `the message is ${composed.bytes} bytes once composed; at most ${maxMessageBytes}`,
       );
     }
     const suppressed = await this.options.emails.suppressed(
@@ -175,8 +196,11 @@ export class EmailService {
     return recipientId !== undefined && (await this.options.emails.unsubscribe(recipientId, this.now()));
   }
 
-  /** The HTML and text to send: the request's, or the template's rendering. */
-  private async content(accountId: string, input: SendEmailInput): Promise<{ html: string; text: string }> {
+  /** The HTML and text to send: the request's (`text: null`: from the HTML), or the template's rendering. */
+  private async content(
+    accountId: string,
+    input: SendEmailInput,
+  ): Promise<{ html: string; text: string | null }> {
     if (input.templateId !== undefined) {
       const rendered = await this.options.templates.renderForSending(
         accountId,
@@ -191,8 +215,7 @@ export class EmailService {
       }
       return { html: rendered.html, text: input.text ?? rendered.text };
     }
-    const html = input.html!;
-    return { html, text: input.text ?? htmlToText(html, { wordwrap: 78 }) };
+    return { html: input.html!, text: input.text ?? null };
   }
 
   /**

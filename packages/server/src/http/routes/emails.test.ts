@@ -114,6 +114,27 @@ describe('POST /api/public/emails', () => {
       [{ headers: { 'X-Campaign': 'a\r\nBcc: victim@example.org' } }, 'EMAIL_HEADER_INVALID', /one line/],
       [{ headers: { From: 'ceo@bank.example' } }, 'EMAIL_HEADER_INVALID', /From is set by the service/],
       [{ headers: { 'Bad Name': 'x' } }, 'EMAIL_HEADER_INVALID', /not a header name/],
+      // issue 33: trace and authentication headers were accepted and delivered
+      ...[
+        'Authentication-Results',
+        'ARC-Seal',
+        'Received-SPF',
+        'Resent-From',
+        'X-Original-From',
+        'Return-Path',
+        'delivered-to',
+      ].map((name): [Record<string, unknown>, string, RegExp] => [
+        { headers: { [name]: 'mx.bank.example; dkim=pass' } },
+        'EMAIL_HEADER_INVALID',
+        new RegExp(`${name} is written by the mail servers a message passes through`),
+      ]),
+      ...['Content-Disposition', 'DKIM-Signature', 'content-type'].map(
+        (name): [Record<string, unknown>, string, RegExp] => [
+          { headers: { [name]: 'attachment' } },
+          'EMAIL_HEADER_INVALID',
+          new RegExp(`${name} is set by the service`),
+        ],
+      ),
       [{ html: undefined }, 'EMAIL_CONTENT_MISSING', /exactly one of html and templateId/],
       [{ templateId: 'tpl_x' }, 'EMAIL_CONTENT_MISSING', /exactly one/],
       [
@@ -130,6 +151,15 @@ describe('POST /api/public/emails', () => {
     const big = await call('POST', '/api/public/emails', message({ html: `<p>${'x'.repeat(5000)}</p>` }));
     assert.equal(big.status, 413);
     assert.equal(big.body.error.code, 'EMAIL_TOO_LARGE');
+    assert.match(big.body.error.message, /^html and text hold 5007 bytes/);
+    // under the limit as given, over it with the text part and the headers
+    const composed = await call(
+      'POST',
+      '/api/public/emails',
+      message({ html: `<p>${'x'.repeat(3000)}</p>` }),
+    );
+    assert.equal(composed.status, 413);
+    assert.match(composed.body.error.message, /^the message is \d+ bytes once composed; at most 4096$/);
     const noTemplate = await call(
       'POST',
       '/api/public/emails',
@@ -206,5 +236,71 @@ test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING
     assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
   } finally {
     await limited.close();
+  }
+});
+
+test('hostile content (issue 33): too large before any parsing, nested too deep, and an account past its composition budget', async () => {
+  const MAX = 1_500_000;
+  const hardened = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SENDING_ENABLED: 'false',
+    MAX_EMAIL_BYTES: String(MAX),
+    EMAIL_COMPOSE_BUDGET: '100',
+    // one window for the whole test: a budget that refilled mid-test would hide a refusal
+    RATE_LIMIT_WINDOW_MS: '86400000',
+  });
+  try {
+    const fresh = await hardened.createKey();
+    const domain = 'hostile.shop.test';
+    const registered = await hardened.request('POST', '/api/public/domain', {
+      key: fresh.key,
+      body: { domains: [{ domain, domainType: 'Transactional' }] },
+    });
+    for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    await hardened.request('POST', '/api/public/domain/status', {
+      key: fresh.key,
+      body: { domains: [domain] },
+    });
+    const send = async (html: string) => {
+      const res = await hardened.request('POST', '/api/public/emails', {
+        key: fresh.key,
+        body: message({ from: `a@${domain}`, html }),
+      });
+      assert.deepEqual(res.contractProblems, []);
+      return res;
+    };
+
+    // Over MAX_EMAIL_BYTES as given: refused from its size alone, before html-to-text ran (it
+    // took 20–40 s for 10 MB of this markup), and nothing is charged.
+    const huge = await send(`<p>${'word <b>x</b> '.repeat(Math.ceil(MAX / 14))}`);
+    assert.equal(huge.status, 413);
+    assert.equal(huge.body.error.code, 'EMAIL_TOO_LARGE');
+    assert.match(huge.body.error.message, /^html and text hold \d+ bytes; a message holds at most 1500000$/);
+
+    // 200,000 nested elements overflowed html-to-text's stack: a 500, now a documented 400.
+    const deep = await send(`${'<div>'.repeat(200_000)}x`);
+    assert.equal(deep.status, 400, JSON.stringify(deep.body));
+    assert.equal(deep.body.error.code, 'EMAIL_HTML_TOO_DEEP');
+
+    // 1 MB cost 62 units (one per started 16 KiB); 37 more fit, 38 do not.
+    assert.equal((await send(`<p>${'y'.repeat(37 * 16_384 - 7)}</p>`)).status, 200);
+    const over = await send(`<p>${'z'.repeat(16_384)}</p>`);
+    assert.equal(over.status, 429);
+    assert.equal(over.body.error.code, 'RATE_LIMITED');
+    assert.match(over.body.error.message, /^this account has spent 99 of its 100 composition units/);
+    assert.equal((await send('<p>one unit</p>')).status, 200);
+    // Spent: refused before its body is read (a body that is not even JSON gets the 429).
+    const spent = await fetch(`${hardened.url}/api/public/emails`, {
+      method: 'POST',
+      headers: { authorization: fresh.key, 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    assert.equal(spent.status, 429);
+    assert.equal(((await spent.json()) as { error: { code: string } }).error.code, 'RATE_LIMITED');
+    assert.ok(Number(spent.headers.get('retry-after')) >= 1);
+  } finally {
+    await hardened.close();
   }
 });

@@ -10,6 +10,7 @@ import { EmailSchema, SendEmailBodySchema, SuppressionSchema } from '../../email
 import type { EmailService } from '../../service/email-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
+import { CostBudget } from '../cost-budget.js';
 import { protectedApi } from '../protected-api.js';
 import { ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
 
@@ -18,6 +19,10 @@ export interface EmailRoutesOptions {
   service: EmailService;
   /** The largest request body: the message's limit plus room for JSON escaping. */
   bodyLimit: number;
+  /** Composition units per account and window (`EMAIL_COMPOSE_BUDGET`), one per started 16 KiB of content. */
+  composeBudget: number;
+  /** The budget's window: the rate limit's (`RATE_LIMIT_WINDOW_MS`). */
+  windowMs: number;
 }
 
 const errors = {
@@ -33,18 +38,28 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
   await protectedApi(app, { store: options.store, scope: 'emails' });
   const { service } = options;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // Composition runs on the render threads; this bounds one account's share of them (issue 33).
+  const composeBudget = new CostBudget({
+    max: options.composeBudget,
+    windowMs: options.windowMs,
+    units: 'composition units',
+    spender: 'this account',
+  });
 
   api.post(
     '/emails',
     {
       bodyLimit: options.bodyLimit,
+      // An account with nothing left is refused before its body is even read.
+      preParsing: async (request) => composeBudget.refuseIfSpent(request.apiKey!.accountId),
       schema: {
         tags: ['Sending'],
         summary: 'Send an email from a verified domain',
         description:
           'Queues the message and answers at once; `GET /api/public/emails/{id}` tells what became of it. ' +
           'It is DKIM-signed with the domain’s active selector (aligned with `From`, so it passes DMARC), and carries `Message-ID`, `Date`, and for Marketing domains a one-click `List-Unsubscribe`. ' +
-          'With an `Idempotency-Key` header, a retry of the same request answers the same message instead of sending twice.',
+          'With an `Idempotency-Key` header, a retry of the same request answers the same message instead of sending twice. ' +
+          `Each message costs one composition unit per started 16 KiB of \`html\` and \`text\` from the account’s budget of ${options.composeBudget} per rate-limit window (\`EMAIL_COMPOSE_BUDGET\`): 429 \`RATE_LIMITED\` with \`Retry-After\` when spent.`,
         body: Type.Ref(SendEmailBodySchema),
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 1024 })) }),
         response: {
@@ -64,6 +79,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           request.apiKey!.accountId,
           request.body as never,
           request.headers['idempotency-key'],
+          (units) => composeBudget.charge(request.apiKey!.accountId, units),
         ),
       ),
   );

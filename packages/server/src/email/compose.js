@@ -1,0 +1,42 @@
+/**
+ * The MIME text of an accepted message, built once with nodemailer's MailComposer (a
+ * maintained composer: encodings, folding and multipart/alternative done right), with its
+ * Message-ID and Date fixed at acceptance so every attempt sends the same message. It is
+ * signed per attempt (`jobs/email-sender.ts`), after the per-recipient headers are added.
+ *
+ * Runs on the render threads (`render/worker.js`), never on the event loop: html-to-text and
+ * MIME encoding of a 10 MB body took 20–40 s of CPU, and on the event loop that froze every
+ * account's requests and the DKIM responder (issue 33). Plain JavaScript because worker threads
+ * start without the tests' TypeScript loader; the types are in `render/pool.ts`.
+ */
+import { convert as htmlToText } from 'html-to-text';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+
+/** @param {{ name: string, address: string }} a */
+const formatted = (a) => ({ name: a.name, address: a.address });
+
+/**
+ * The message with CRLF line endings; Bcc recipients are in the envelope only, never a header.
+ * Without `text`, the text part is the HTML's text (html-to-text, lines of 78).
+ * @param {import('../render/pool.js').ComposeInput} input
+ * @returns {Promise<string>}
+ */
+export async function composeMessage(input) {
+  const composer = new MailComposer({
+    from: formatted(input.from),
+    to: input.to.map(formatted),
+    ...(input.cc.length > 0 && { cc: input.cc.map(formatted) }),
+    ...(input.replyTo.length > 0 && { replyTo: input.replyTo.map(formatted) }),
+    subject: input.subject,
+    html: input.html,
+    text: input.text ?? htmlToText(input.html, { wordwrap: 78 }),
+    headers: input.headers,
+    messageId: `<${input.id}@${input.from.domain}>`,
+    date: new Date(input.date),
+    // Strings only: never read a file or a URL named in the request.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  const built = await composer.compile().build();
+  return built.toString('utf8');
+}
