@@ -258,7 +258,10 @@ describe('failed authentication', () => {
         assert.match(res.body.error.message, /this address has spent 5 of its 5 failed authentications/);
         const retryAfter = Number(res.headers.get('retry-after'));
         const windowLeft = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
-        assert.ok(Math.abs(retryAfter - windowLeft) <= 2, `Retry-After ${retryAfter}, window ends in ${windowLeft} s`);
+        assert.ok(
+          Math.abs(retryAfter - windowLeft) <= 2,
+          `Retry-After ${retryAfter}, window ends in ${windowLeft} s`,
+        );
       }
     }
     assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429, 429]);

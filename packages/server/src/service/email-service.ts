@@ -44,7 +44,10 @@ export class EmailService {
     accountId: string,
     input: SendEmailInput,
     idempotencyKey: string | undefined,
-    /** Charges the account's composition budget (a 429 when spent); the route's `CostBudget`. */
+    /**
+     * Charges the account's composition budget by the content's size (a 429 when spent): the
+     * route's `CostBudget`, when it did not charge the request's body already.
+     */
     charge: ChargeRender = () => {},
   ): Promise<{ id: string; status: 'queued' }> {
     const { maxRecipients, maxMessageBytes } = this.options.limits;

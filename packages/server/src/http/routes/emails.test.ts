@@ -4,6 +4,7 @@
  * delivery, signing and bounces are tested against Postfix in `sending.test.ts`.
  */
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { type BindServer, startBind } from '../../test-support/bind.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
@@ -241,12 +242,13 @@ test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING
 
 test('hostile content (issue 33): too large before any parsing, nested too deep, and an account past its composition budget', async () => {
   const MAX = 1_500_000;
+  const BUDGET = 200;
   const hardened = await startTestServer({
     DNS_RESOLVERS: bind.address,
     STATUS_CHECK_MAX_AGE_MS: '0',
     SENDING_ENABLED: 'false',
     MAX_EMAIL_BYTES: String(MAX),
-    EMAIL_COMPOSE_BUDGET: '100',
+    EMAIL_COMPOSE_BUDGET: String(BUDGET),
     // one window for the whole test: a budget that refilled mid-test would hide a refusal
     RATE_LIMIT_WINDOW_MS: '86400000',
   });
@@ -263,43 +265,88 @@ test('hostile content (issue 33): too large before any parsing, nested too deep,
       key: fresh.key,
       body: { domains: [domain] },
     });
-    const send = async (html: string) => {
+    // `text` given: the filler below must not double in size when composed
+    const body = (html: string, text?: string) =>
+      message({ from: `a@${domain}`, html, ...(text !== undefined && { text }) });
+    /** What a request costs: one unit per started 16 KiB of its body, charged before it is read. */
+    const units = (html: string, text?: string) =>
+      Math.ceil(Buffer.byteLength(JSON.stringify(body(html, text))) / 16_384);
+    const send = async (html: string, text?: string) => {
       const res = await hardened.request('POST', '/api/public/emails', {
         key: fresh.key,
-        body: message({ from: `a@${domain}`, html }),
+        body: body(html, text),
       });
       assert.deepEqual(res.contractProblems, []);
       return res;
     };
 
     // Over MAX_EMAIL_BYTES as given: refused from its size alone, before html-to-text ran (it
-    // took 20–40 s for 10 MB of this markup), and nothing is charged.
-    const huge = await send(`<p>${'word <b>x</b> '.repeat(Math.ceil(MAX / 14))}`);
+    // took 20–40 s for 10 MB of this markup).
+    const hugeHtml = `<p>${'word <b>x</b> '.repeat(Math.ceil(MAX / 14))}`;
+    const huge = await send(hugeHtml);
     assert.equal(huge.status, 413);
     assert.equal(huge.body.error.code, 'EMAIL_TOO_LARGE');
     assert.match(huge.body.error.message, /^html and text hold \d+ bytes; a message holds at most 1500000$/);
 
     // 200,000 nested elements overflowed html-to-text's stack: a 500, now a documented 400.
-    const deep = await send(`${'<div>'.repeat(200_000)}x`);
+    const deepHtml = `${'<div>'.repeat(200_000)}x`;
+    const deep = await send(deepHtml);
     assert.equal(deep.status, 400, JSON.stringify(deep.body));
     assert.equal(deep.body.error.code, 'EMAIL_HTML_TOO_DEEP');
 
-    // 1 MB cost 62 units (one per started 16 KiB); 37 more fit, 38 do not.
-    assert.equal((await send(`<p>${'y'.repeat(37 * 16_384 - 7)}</p>`)).status, 200);
-    const over = await send(`<p>${'z'.repeat(16_384)}</p>`);
+    // Both were charged by their bodies. A message whose body leaves one unit fits; then one
+    // of two units does not, and one of one unit takes the last.
+    const spent = units(hugeHtml) + units(deepHtml);
+    const filler = (n: number) => {
+      const overhead = Buffer.byteLength(JSON.stringify(body('<p></p>', 'Hello')));
+      return `<p>${'y'.repeat(n * 16_384 - overhead)}</p>`;
+    };
+    const left = BUDGET - spent - 1;
+    assert.ok(left > 2, `the budget leaves ${left} units`);
+    assert.equal(units(filler(left), 'Hello'), left);
+    assert.equal((await send(filler(left), 'Hello')).status, 200);
+    const over = await send(filler(2), 'Hello');
     assert.equal(over.status, 429);
     assert.equal(over.body.error.code, 'RATE_LIMITED');
-    assert.match(over.body.error.message, /^this account has spent 99 of its 100 composition units/);
+    assert.match(
+      over.body.error.message,
+      new RegExp(
+        `^this account has spent ${BUDGET - 1} of its ${BUDGET} composition units in this window and this request needs 2`,
+      ),
+    );
     assert.equal((await send('<p>one unit</p>')).status, 200);
     // Spent: refused before its body is read (a body that is not even JSON gets the 429).
-    const spent = await fetch(`${hardened.url}/api/public/emails`, {
+    const refused = await fetch(`${hardened.url}/api/public/emails`, {
       method: 'POST',
       headers: { authorization: fresh.key, 'content-type': 'application/json' },
       body: '{not json',
     });
-    assert.equal(spent.status, 429);
-    assert.equal(((await spent.json()) as { error: { code: string } }).error.code, 'RATE_LIMITED');
-    assert.ok(Number(spent.headers.get('retry-after')) >= 1);
+    assert.equal(refused.status, 429);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'RATE_LIMITED');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    // A large body refused unread closes its connection: kept, its rest would be read and
+    // thrown away on the event loop.
+    const large = JSON.stringify(body(filler(5), 'Hello'));
+    const closed = await new Promise<{ status?: number; connection?: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${hardened.url}/api/public/emails`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: fresh.key,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(large),
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, connection: res.headers.connection });
+        },
+      );
+      req.on('error', reject);
+      req.end(large);
+    });
+    assert.deepEqual(closed, { status: 429, connection: 'close' });
   } finally {
     await hardened.close();
   }

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EmailSchema, SendEmailBodySchema, SuppressionSchema } from '../../email/schemas.js';
 import type { EmailService } from '../../service/email-service.js';
+import { renderCost } from '../../service/template-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
 import { CostBudget } from '../cost-budget.js';
@@ -34,24 +35,46 @@ const errors = {
 };
 const ok = <T>(data: T) => ({ data, error: null, status: 200 as const });
 
+/** How long a request over its account's composition budget waits for its 429. */
+const REFUSAL_PAUSE_MS = 1_000;
+
 export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOptions): Promise<void> {
   await protectedApi(app, { store: options.store, scope: 'emails' });
   const { service } = options;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  // Composition runs on the render threads; this bounds one account's share of them (issue 33).
+  // What one account may make us parse and compose per window: parsing runs on the event loop,
+  // composition on the shared render threads (issue 33).
   const composeBudget = new CostBudget({
     max: options.composeBudget,
     windowMs: options.windowMs,
     units: 'composition units',
     spender: 'this account',
   });
+  const chargedUpFront = new WeakSet<object>();
 
   api.post(
     '/emails',
     {
       bodyLimit: options.bodyLimit,
-      // An account with nothing left is refused before its body is even read.
-      preParsing: async (request) => composeBudget.refuseIfSpent(request.apiKey!.accountId),
+      // Charged by the body's declared size before a byte of it is read or parsed (a 10 MB body
+      // costs the main thread its parsing even when refused after); without a Content-Length,
+      // an account with nothing left is refused here and the message is charged by its content.
+      preParsing: async (request) => {
+        const accountId = request.apiKey!.accountId;
+        const length = Number(request.headers['content-length']);
+        try {
+          if (Number.isSafeInteger(length) && length > 0) {
+            composeBudget.charge(accountId, renderCost(length));
+            chargedUpFront.add(request);
+          } else composeBudget.refuseIfSpent(accountId);
+        } catch (error) {
+          // A client told to wait that comes straight back waits for its answer: the refusal
+          // itself (a connection, its headers, a 429) is what a flood of them costs us, and a
+          // second's pause makes each of its connections cost that once a second (issue 33).
+          await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
+          throw error;
+        }
+      },
       schema: {
         tags: ['Sending'],
         summary: 'Send an email from a verified domain',
@@ -59,7 +82,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           'Queues the message and answers at once; `GET /api/public/emails/{id}` tells what became of it. ' +
           'It is DKIM-signed with the domain’s active selector (aligned with `From`, so it passes DMARC), and carries `Message-ID`, `Date`, and for Marketing domains a one-click `List-Unsubscribe`. ' +
           'With an `Idempotency-Key` header, a retry of the same request answers the same message instead of sending twice. ' +
-          `Each message costs one composition unit per started 16 KiB of \`html\` and \`text\` from the account’s budget of ${options.composeBudget} per rate-limit window (\`EMAIL_COMPOSE_BUDGET\`): 429 \`RATE_LIMITED\` with \`Retry-After\` when spent.`,
+          `Each request costs one composition unit per started 16 KiB of its body (of \`html\` and \`text\` without a \`Content-Length\`) from the account’s budget of ${options.composeBudget} per rate-limit window (\`EMAIL_COMPOSE_BUDGET\`), charged before the body is read: 429 \`RATE_LIMITED\` with \`Retry-After\` when spent.`,
         body: Type.Ref(SendEmailBodySchema),
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 1024 })) }),
         response: {
@@ -79,7 +102,9 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           request.apiKey!.accountId,
           request.body as never,
           request.headers['idempotency-key'],
-          (units) => composeBudget.charge(request.apiKey!.accountId, units),
+          chargedUpFront.has(request)
+            ? undefined
+            : (units) => composeBudget.charge(request.apiKey!.accountId, units),
         ),
       ),
   );
