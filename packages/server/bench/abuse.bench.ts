@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { LARGE_DOCUMENT } from '../src/test-support/large-document.js';
 import { dnsUnderAttack } from './dns-abuse.bench.js';
+import { sendFlood } from './send-flood.bench.js';
 import { fmt, type LoadResult, load, poll, repoRoot, row, startService } from './support.js';
 
 const run = promisify(execFile);
@@ -105,13 +106,13 @@ export async function renderFlood(label: string, env: Record<string, string>, di
 }
 
 /** autocannon in a child process (its CLI), POSTing `body`; its totals. */
-async function loadInChild(options: {
+export async function loadInChild(options: {
   url: string;
   headers: Record<string, string>;
   body: string;
   connections: number;
   duration: number;
-}): Promise<{ requests: number; non2xx: number }> {
+}): Promise<{ requests: number; non2xx: number; server5xx: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'flood-'));
   const bodyFile = path.join(dir, 'body.json');
   writeFileSync(bodyFile, options.body);
@@ -135,8 +136,8 @@ async function loadInChild(options: {
     options.url,
   ];
   const { stdout } = await run('nice', args, { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
-  const result = JSON.parse(stdout) as { requests: { total: number }; non2xx: number };
-  return { requests: result.requests.total, non2xx: result.non2xx };
+  const result = JSON.parse(stdout) as { requests: { total: number }; non2xx: number; '5xx': number };
+  return { requests: result.requests.total, non2xx: result.non2xx, server5xx: result['5xx'] };
 }
 
 function verdict(quiet: LoadResult, busy: LoadResult): void {
@@ -206,4 +207,5 @@ export async function runAbuseBench(): Promise<void> {
   );
   await uploads();
   await dnsUnderAttack();
+  await sendFlood();
 }

@@ -62,6 +62,7 @@ export async function runSendingBench(): Promise<void> {
         WEBHOOKS_ENABLED: 'false',
         SENDING_ENABLED: 'false',
         SMTP_MX_PORT: String(mx.port),
+        SMTP_ALLOW_PRIVATE_MX: 'true',
         SMTP_HELO_NAME: 'sender.test',
         SMTP_TIMEOUT_MS: '10000',
         // A deferral (e.g. Postfix's per-client connection limit) is retried within the run.
@@ -87,7 +88,7 @@ export async function runSendingBench(): Promise<void> {
 }
 
 /** Register `domain` as Marketing under a new key, publish its CNAMEs, and check it is verified; returns the key. */
-async function verifiedDomain(
+export async function verifiedDomain(
   env: Record<string, string>,
   bind: BindServer,
   domain: string,
