@@ -105,7 +105,13 @@ if (
     '../packages/server/src/test-support/postgres.ts',
     import.meta.url,
   );
-  sharedPostgres = await startPostgres({ maxConnections: 1000 });
+  try {
+    sharedPostgres = await startPostgres({ maxConnections: 1000 });
+  } catch (error) {
+    console.error(`the tests' PostgreSQL cluster did not start: ${error.message}`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
 }
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
 const result = spawnSync(

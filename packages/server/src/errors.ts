@@ -311,7 +311,7 @@ export const ERROR_CATALOGUE = {
     status: 413,
     level: 'request',
     description:
-      'The message is larger than `MAX_EMAIL_BYTES` (5 MiB by default): its `html` and `text` already (refused before any parsing), or once composed.',
+      'The message is larger than `MAX_EMAIL_BYTES` (5 MiB by default): its `html` and `text` already (refused before any conversion), or once composed.',
   },
   EMAIL_HTML_TOO_DEEP: {
     status: 400,

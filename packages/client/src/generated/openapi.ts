@@ -2840,7 +2840,7 @@ export interface paths {
         put?: never;
         /**
          * Send an email from a verified domain
-         * @description Queues the message and answers at once; `GET /api/public/emails/{id}` tells what became of it. It is DKIM-signed with the domain’s active selector (aligned with `From`, so it passes DMARC), and carries `Message-ID`, `Date`, and for Marketing domains a one-click `List-Unsubscribe`. With an `Idempotency-Key` header, a retry of the same request answers the same message instead of sending twice. Each request costs one composition unit per started 16 KiB of its body (of `html` and `text` without a `Content-Length`) from the account’s budget of 2400 per rate-limit window (`EMAIL_COMPOSE_BUDGET`), charged before the body is read: 429 `RATE_LIMITED` with `Retry-After` when spent.
+         * @description Queues the message and answers at once; `GET /api/public/emails/{id}` tells what became of it. It is DKIM-signed with the domain’s active selector (aligned with `From`, so it passes DMARC), and carries `Message-ID`, `Date`, and for Marketing domains a one-click `List-Unsubscribe`. With an `Idempotency-Key` header, a retry of the same request answers the same message instead of sending twice. Each request costs one composition unit per started 16 KiB of its body from the account’s budget of 2400 per rate-limit window (`EMAIL_COMPOSE_BUDGET`), charged before the body is parsed: 429 `RATE_LIMITED` with `Retry-After` when spent.
          */
         post: {
             parameters: {

@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { findFreeDnsPort } from '../test-support/bind.js';
 import { startServerProcess } from '../test-support/processes.js';
 import { startTestServer } from '../test-support/test-server.js';
+import { waitUntil } from '../test-support/wait.js';
 import { secretKeyFile } from './secret-key.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-dkim-'));
@@ -82,6 +83,40 @@ test('the DKIM responder answers while the main event loop is blocked (issue 33)
     assert.equal(await exited, 0, `dig got no answer while the event loop was blocked:\n${out}`);
     assert.match(out, /status: NOERROR/);
     assert.match(out, /^dkim\.provider\.test\.\s+\d+\s+IN\s+SOA\s/m);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a responder thread that dies is started again on the same address', async () => {
+  const t = await startTestServer({ DNS_LISTEN: '127.0.0.1:0', DKIM_PROVIDER_HOST: 'provider.test' });
+  try {
+    const responder = t.server.dkim.responder!;
+    const port = responder.address.port;
+    // As an uncaught error in the thread ends it: the handle's own worker, ended from outside.
+    const handle = responder as unknown as { worker: { terminate(): Promise<number>; threadId: number } };
+    const first = handle.worker.threadId;
+    await handle.worker.terminate();
+    await waitUntil('another thread', () => handle.worker && handle.worker.threadId !== first);
+    assert.equal(responder.address.port, port);
+    const dig = spawn('dig', [
+      '@127.0.0.1',
+      '-p',
+      String(port),
+      '+time=5',
+      '+tries=2',
+      'dkim.provider.test',
+      'SOA',
+    ]);
+    let out = '';
+    dig.stdout.on('data', (d) => (out += d));
+    assert.equal(await new Promise((resolve) => dig.once('exit', resolve)), 0, out);
+    assert.match(out, /status: NOERROR/);
+    assert.equal(typeof (await responder.serial()), 'number');
+    assert.ok(
+      t.logLines().some((line) => line.includes('DKIM responder thread ended; starting it again')),
+      'the death is logged',
+    );
   } finally {
     await t.close();
   }

@@ -93,6 +93,7 @@ export async function startHostedDkim(
         rateLimit: dns.rateLimit === 0 ? false : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip },
       },
       log,
+      (zone, digest, now) => keys.serialFor(zone, digest, now),
     );
   }
   const zoneThread = responder;

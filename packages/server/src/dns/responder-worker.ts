@@ -20,10 +20,23 @@ const plain = (error: unknown) =>
 const log = (level: 'info' | 'warn' | 'error', obj: object, msg: string) =>
   port.postMessage({ type: 'log', level, obj, msg });
 
+/** The serial's compare-and-set, asked of the main thread (SQLite: one writer per process). */
+const serialAsked = new Map<number, { resolve: (serial: number) => void; reject: (error: Error) => void }>();
+let nextSerialId = 0;
+const serialOnMain = (zone: string, digest: string, now: number) =>
+  new Promise<number>((resolve, reject) => {
+    const id = nextSerialId++;
+    serialAsked.set(id, { resolve, reject });
+    port.postMessage({ type: 'serial-for', id, zone, digest, now });
+  });
+
 async function start() {
   const store = await openStore({ dataDir: data.dataDir, databaseUrl: data.databaseUrl, poolSize: 2 });
   const publisher = new ZonePublisher({
     keys: new DkimKeyStore(store.db),
+    // SQLite: this thread only reads; a write here could wait on the main thread's transaction
+    // (blocking this loop up to the busy timeout) or make one of its transactions fail BUSY.
+    ...(store.kind === 'sqlite' && { serialFor: serialOnMain }),
     zone: (({ extraTxt, ...zone }) => ({ ...zone, ...(extraTxt && { extraTxt: new Map(extraTxt) }) }))(
       data.zone,
     ),
@@ -54,34 +67,55 @@ async function start() {
   }
 }
 
-try {
-  const { store, publisher, responder } = await start();
-  port.on('message', async (message: ToResponder) => {
-    switch (message.type) {
-      case 'nudge':
-        publisher.nudge();
-        break;
-      case 'serves': {
-        const zone = publisher.current();
-        const match = zone.match(`${message.token}.${zone.origin}`);
-        const value = match.at === 'key' && match.strings.join('') === message.record;
-        port.postMessage({ type: 'reply', id: message.id, value });
-        break;
-      }
-      case 'serial':
-        port.postMessage({ type: 'reply', id: message.id, value: publisher.current().serial });
-        break;
-      case 'close':
-        await publisher.stop();
-        await responder.close();
-        await store.close();
-        port.postMessage({ type: 'closed' });
-        port.close();
-        break;
+/** The running zone, once started: the questions and orders below need it. */
+let running: Awaited<ReturnType<typeof start>> | undefined;
+
+// Listening from the first moment: the start itself waits on the main thread's answers
+// (`serial-set`), and a port with no listener would let this thread's loop run empty and end.
+port.on('message', async (message: ToResponder) => {
+  if (message.type === 'serial-set') {
+    const asked = serialAsked.get(message.id);
+    serialAsked.delete(message.id);
+    if (message.error === undefined) asked?.resolve(message.serial);
+    else asked?.reject(new Error(message.error));
+    return;
+  }
+  // the main thread asks nothing before `ready`
+  if (running === undefined) return;
+  const { store, publisher, responder } = running;
+  switch (message.type) {
+    case 'nudge':
+      publisher.nudge();
+      break;
+    case 'serves': {
+      const zone = publisher.current();
+      const match = zone.match(`${message.token}.${zone.origin}`);
+      const value = match.at === 'key' && match.strings.join('') === message.record;
+      port.postMessage({ type: 'reply', id: message.id, value });
+      break;
     }
+    case 'serial':
+      port.postMessage({ type: 'reply', id: message.id, value: publisher.current().serial });
+      break;
+    case 'close':
+      await publisher.stop();
+      await responder.close();
+      await store.close();
+      port.postMessage({ type: 'closed' });
+      port.close();
+      break;
+  }
+});
+
+try {
+  running = await start();
+  const zone = running.publisher.current();
+  port.postMessage({
+    type: 'ready',
+    address: running.responder.address,
+    origin: zone.origin,
+    serial: zone.serial,
   });
-  const zone = publisher.current();
-  port.postMessage({ type: 'ready', address: responder.address, origin: zone.origin, serial: zone.serial });
 } catch (error) {
   port.postMessage({
     type: 'failed',

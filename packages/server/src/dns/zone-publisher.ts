@@ -38,6 +38,11 @@ export interface ZonePublisherOptions {
   onError?: (error: unknown) => void;
   /** After each NOTIFY round: the serial and the secondaries that acknowledged. */
   onNotified?: (serial: number, acked: HostPort[]) => void;
+  /**
+   * Where the serial's compare-and-set is done; `keys.serialFor` by default. The responder's
+   * thread hands it to the main thread on SQLite, whose one connection stays the only writer.
+   */
+  serialFor?: DkimKeyStore['serialFor'];
 }
 
 export class ZonePublisher {
@@ -97,7 +102,8 @@ export class ZonePublisher {
     const changed = first ? await this.loadAll() : await this.applyChanges(this.seen!);
     if (!changed && !first) return;
     const now = (this.options.now ?? Date.now)();
-    const serial = await this.options.keys.serialFor(this.zone.origin, this.digest(), now);
+    const serialFor = this.options.serialFor ?? ((...args) => this.options.keys.serialFor(...args));
+    const serial = await serialFor(this.zone.origin, this.digest(), now);
     const previous = this.zone.serial;
     // a new version even when the serial stays (the content went back): caches of the old one go
     this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.keys });

@@ -39,8 +39,13 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
     reply.header('retry-after', String(error.retryAfter));
   // A refusal before the body was read (a spent budget, a body over the limit): close the
   // connection rather than keep it, which would read and discard the rest of a 10 MB body on
-  // the event loop (issue 33: that alone held the status p99 at seconds under a flood).
-  if (request.body === undefined && Number(request.headers['content-length']) > UNREAD_BODY_CLOSE_BYTES)
+  // the event loop (issue 33: that alone held the status p99 at seconds under a flood). A
+  // chunked body's size is unknown: closed too.
+  if (
+    request.body === undefined &&
+    (Number(request.headers['content-length']) > UNREAD_BODY_CLOSE_BYTES ||
+      request.headers['transfer-encoding'] !== undefined)
+  )
     reply.header('connection', 'close');
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code }, 'request rejected');

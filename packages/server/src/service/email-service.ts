@@ -16,7 +16,7 @@ import type { ComposeInput, ComposeOutput } from '../render/pool.js';
 import { type EmailStore, IdempotencyConflict, type StoredEmail } from '../store/email-store.js';
 import { newId } from '../store/ids.js';
 import type { Store } from '../store/store.js';
-import { type ChargeRender, renderCost, type TemplateService } from './template-service.js';
+import type { TemplateService } from './template-service.js';
 
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'deferred' | 'bounced' | 'failed';
 
@@ -44,11 +44,6 @@ export class EmailService {
     accountId: string,
     input: SendEmailInput,
     idempotencyKey: string | undefined,
-    /**
-     * Charges the account's composition budget by the content's size (a 429 when spent): the
-     * route's `CostBudget`, when it did not charge the request's body already.
-     */
-    charge: ChargeRender = () => {},
   ): Promise<{ id: string; status: 'queued' }> {
     const { maxRecipients, maxMessageBytes } = this.options.limits;
     // First, before hashing, parsing or converting anything (issue 33): content over the limit
@@ -106,8 +101,6 @@ export class EmailService {
       );
     }
     await this.checkRate(accountId);
-    // the render budget's unit, one per started 16 KiB, so both budgets read on one scale
-    charge(renderCost(contentBytes));
     const content = await this.content(accountId, input);
     const id = newId('eml');
     const now = this.now();

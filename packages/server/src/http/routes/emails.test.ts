@@ -351,3 +351,72 @@ test('hostile content (issue 33): too large before any parsing, nested too deep,
     await hardened.close();
   }
 });
+
+test('a chunked body (no Content-Length) is charged as it arrives; a body over the limit costs nothing', async () => {
+  const hardened = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SENDING_ENABLED: 'false',
+    MAX_EMAIL_BYTES: '100000',
+    EMAIL_COMPOSE_BUDGET: '20',
+    RATE_LIMIT_WINDOW_MS: '86400000',
+  });
+  try {
+    const fresh = await hardened.createKey();
+    /** POST a body in 16 KiB chunks without Content-Length; the answer's status and code. */
+    const chunked = (text: string) =>
+      new Promise<{ status?: number; code?: string }>((resolve, reject) => {
+        const req = httpRequest(
+          `${hardened.url}/api/public/emails`,
+          {
+            method: 'POST',
+            headers: { authorization: fresh.key, 'content-type': 'application/json' },
+          },
+          (res) => {
+            let answer = '';
+            res.on('data', (d) => (answer += d));
+            res.on('end', () => resolve({ status: res.statusCode, code: JSON.parse(answer).error?.code }));
+          },
+        );
+        req.on('error', reject);
+        for (let i = 0; i < text.length; i += 16_384) req.write(text.slice(i, i + 16_384));
+        req.end();
+      });
+    // Issue 33's review: a chunked body was parsed whole and, refused after, never charged.
+    // Two bodies of 10 units each (160 KB, refused as too large once parsed) spend the 20.
+    const body = JSON.stringify(message({ html: 'x'.repeat(80_000), text: 'y'.repeat(80_000) }));
+    assert.equal(Math.ceil(Buffer.byteLength(body) / 16_384), 10);
+    for (let i = 0; i < 2; i++)
+      assert.deepEqual(await chunked(body), { status: 413, code: 'EMAIL_TOO_LARGE' }, `body ${i + 1}`);
+    assert.deepEqual(
+      await chunked('{}'),
+      { status: 429, code: 'RATE_LIMITED' },
+      'spent: refused before the body',
+    );
+
+    // Over the route's body limit (2 × MAX_EMAIL_BYTES): 413 at once, whatever the budget.
+    const other = await hardened.createKey();
+    const over = await new Promise<number | undefined>((resolve, reject) => {
+      const req = httpRequest(
+        `${hardened.url}/api/public/emails`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: other.key,
+            'content-type': 'application/json',
+            'content-length': 300_000,
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(over, 413);
+  } finally {
+    await hardened.close();
+  }
+});

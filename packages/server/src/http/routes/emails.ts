@@ -3,10 +3,13 @@
  * suppression list. Full keys only (scope `emails`, which no browser key can hold). The
  * one-click unsubscribe routes (`/unsubscribe/{token}`) are public: the token is the credential.
  */
+
+import { type Readable, Transform } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EmailSchema, SendEmailBodySchema, SuppressionSchema } from '../../email/schemas.js';
+import { ApiError } from '../../errors.js';
 import type { EmailService } from '../../service/email-service.js';
 import { renderCost } from '../../service/template-service.js';
 import type { Store } from '../../store/store.js';
@@ -50,28 +53,38 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
     units: 'composition units',
     spender: 'this account',
   });
-  const chargedUpFront = new WeakSet<object>();
 
   api.post(
     '/emails',
     {
       bodyLimit: options.bodyLimit,
-      // Charged by the body's declared size before a byte of it is read or parsed (a 10 MB body
-      // costs the main thread its parsing even when refused after); without a Content-Length,
-      // an account with nothing left is refused here and the message is charged by its content.
-      preParsing: async (request) => {
+      // Charged by the body's size before it is parsed (a 10 MB body costs the event loop its
+      // parsing even when refused after): from Content-Length before a byte is read, or, for a
+      // chunked body, as its bytes arrive.
+      preParsing: async (request, _reply, payload) => {
         const accountId = request.apiKey!.accountId;
+        const charge = (units: number) => composeBudget.charge(accountId, units);
         const length = Number(request.headers['content-length']);
+        // Fastify refuses it after this hook: refuse it here, before it costs the budget.
+        if (length > options.bodyLimit) {
+          throw new ApiError(
+            'REQUEST_BODY_TOO_LARGE',
+            `the body is larger than the limit of ${options.bodyLimit} bytes`,
+          );
+        }
         try {
-          if (Number.isSafeInteger(length) && length > 0) {
-            composeBudget.charge(accountId, renderCost(length));
-            chargedUpFront.add(request);
-          } else composeBudget.refuseIfSpent(accountId);
+          if (!(Number.isSafeInteger(length) && length > 0)) {
+            composeBudget.refuseIfSpent(accountId);
+            return chargedAsRead(payload, charge);
+          }
+          charge(renderCost(length));
+          return payload;
         } catch (error) {
           // A client told to wait that comes straight back waits for its answer: the refusal
           // itself (a connection, its headers, a 429) is what a flood of them costs us, and a
           // second's pause makes each of its connections cost that once a second (issue 33).
-          await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
+          if (error instanceof ApiError && error.code === 'RATE_LIMITED')
+            await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
           throw error;
         }
       },
@@ -82,7 +95,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           'Queues the message and answers at once; `GET /api/public/emails/{id}` tells what became of it. ' +
           'It is DKIM-signed with the domain’s active selector (aligned with `From`, so it passes DMARC), and carries `Message-ID`, `Date`, and for Marketing domains a one-click `List-Unsubscribe`. ' +
           'With an `Idempotency-Key` header, a retry of the same request answers the same message instead of sending twice. ' +
-          `Each request costs one composition unit per started 16 KiB of its body (of \`html\` and \`text\` without a \`Content-Length\`) from the account’s budget of ${options.composeBudget} per rate-limit window (\`EMAIL_COMPOSE_BUDGET\`), charged before the body is read: 429 \`RATE_LIMITED\` with \`Retry-After\` when spent.`,
+          `Each request costs one composition unit per started 16 KiB of its body from the account’s budget of ${options.composeBudget} per rate-limit window (\`EMAIL_COMPOSE_BUDGET\`), charged before the body is parsed: 429 \`RATE_LIMITED\` with \`Retry-After\` when spent.`,
         body: Type.Ref(SendEmailBodySchema),
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 1024 })) }),
         response: {
@@ -102,9 +115,6 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           request.apiKey!.accountId,
           request.body as never,
           request.headers['idempotency-key'],
-          chargedUpFront.has(request)
-            ? undefined
-            : (units) => composeBudget.charge(request.apiKey!.accountId, units),
         ),
       ),
   );
@@ -161,4 +171,30 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
     },
     async (request) => ok(await service.removeSuppression(request.apiKey!.accountId, request.params.address)),
   );
+}
+
+/**
+ * A chunked body (no Content-Length) passed on as it arrives, its account charged one unit per
+ * started 16 KiB as the bytes come in; the stream fails with the budget's refusal once spent.
+ */
+function chargedAsRead(payload: Readable, charge: (units: number) => void): Readable {
+  let bytes = 0;
+  let charged = 0;
+  const counted: Transform & { receivedEncodedLength?: number } = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      // Fastify compares it with the body limit as the bytes come
+      counted.receivedEncodedLength = bytes;
+      const due = renderCost(bytes) - charged;
+      try {
+        if (due > 0) charge(due);
+      } catch (error) {
+        return callback(error as Error);
+      }
+      charged += Math.max(0, due);
+      callback(null, chunk);
+    },
+  });
+  payload.on('error', (error) => counted.destroy(error));
+  return payload.pipe(counted);
 }
