@@ -16,6 +16,16 @@ import { waitUntil } from '../test-support/wait.js';
 import { secretKeyFile } from './secret-key.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-dkim-'));
+
+/** dig asks the responder on `port` for the zone's SOA, 5 s a try: its exit code and output. */
+function digSoa(port: number, tries: number): Promise<{ code: number | null; out: string }> {
+  // started at once (spawn is synchronous), so a caller may block its event loop meanwhile
+  const args = ['@127.0.0.1', '-p', String(port), '+time=5', `+tries=${tries}`, 'dkim.provider.test', 'SOA'];
+  const dig = spawn('dig', args);
+  let out = '';
+  dig.stdout.on('data', (d) => (out += d));
+  return new Promise((resolve) => dig.once('exit', (code) => resolve({ code, out })));
+}
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('npm start logs the development-key warning and the responder, never the key; SIGTERM stops both', async () => {
@@ -66,21 +76,11 @@ test('the DKIM responder answers while the main event loop is blocked (issue 33)
   const t = await startTestServer({ DNS_LISTEN: '127.0.0.1:0', DKIM_PROVIDER_HOST: 'provider.test' });
   try {
     const port = t.server.dkim.responder!.address.port;
-    const dig = spawn('dig', [
-      '@127.0.0.1',
-      '-p',
-      String(port),
-      '+time=5',
-      '+tries=1',
-      'dkim.provider.test',
-      'SOA',
-    ]);
-    let out = '';
-    dig.stdout.on('data', (d) => (out += d));
-    const exited = new Promise((resolve) => dig.once('exit', resolve));
+    const answer = digSoa(port, 1);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 8_000);
     // dig gives up 5 s after asking, before the block ends: an answer came from another thread
-    assert.equal(await exited, 0, `dig got no answer while the event loop was blocked:\n${out}`);
+    const { code, out } = await answer;
+    assert.equal(code, 0, `dig got no answer while the event loop was blocked:\n${out}`);
     assert.match(out, /status: NOERROR/);
     assert.match(out, /^dkim\.provider\.test\.\s+\d+\s+IN\s+SOA\s/m);
   } finally {
@@ -99,18 +99,8 @@ test('a responder thread that dies is started again on the same address', async 
     await handle.worker.terminate();
     await waitUntil('another thread', () => handle.worker && handle.worker.threadId !== first);
     assert.equal(responder.address.port, port);
-    const dig = spawn('dig', [
-      '@127.0.0.1',
-      '-p',
-      String(port),
-      '+time=5',
-      '+tries=2',
-      'dkim.provider.test',
-      'SOA',
-    ]);
-    let out = '';
-    dig.stdout.on('data', (d) => (out += d));
-    assert.equal(await new Promise((resolve) => dig.once('exit', resolve)), 0, out);
+    const { code, out } = await digSoa(port, 2);
+    assert.equal(code, 0, out);
     assert.match(out, /status: NOERROR/);
     assert.equal(typeof (await responder.serial()), 'number');
     assert.ok(

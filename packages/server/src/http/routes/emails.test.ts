@@ -21,6 +21,22 @@ async function call(method: string, route: string, body?: unknown, headers: Reco
   return res;
 }
 
+/** A new account on `server` with `domain` registered, its CNAMEs published and verified; its key. */
+async function accountWithVerified(server: TestServer, domain: string) {
+  const fresh = await server.createKey();
+  const registered = await server.request('POST', '/api/public/domain', {
+    key: fresh.key,
+    body: { domains: [{ domain, domainType: 'Transactional' }] },
+  });
+  for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  const [status] = (
+    await server.request('POST', '/api/public/domain/status', { key: fresh.key, body: { domains: [domain] } })
+  ).body;
+  assert.equal(status.data.status, 'verified');
+  return fresh;
+}
+
 const message = (extra: Record<string, unknown> = {}) => ({
   from: `Shop <hello@${VERIFIED}>`,
   to: ['ann@example.org'],
@@ -210,18 +226,8 @@ test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING
     MAX_EMAILS_PER_MINUTE: '3',
   });
   try {
-    const fresh = await limited.createKey();
     const domain = 'rate.shop.test';
-    const registered = await limited.request('POST', '/api/public/domain', {
-      key: fresh.key,
-      body: { domains: [{ domain, domainType: 'Transactional' }] },
-    });
-    for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
-      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
-    await limited.request('POST', '/api/public/domain/status', {
-      key: fresh.key,
-      body: { domains: [domain] },
-    });
+    const fresh = await accountWithVerified(limited, domain);
     const send = () =>
       limited.request('POST', '/api/public/emails', {
         key: fresh.key,
@@ -253,18 +259,8 @@ test('hostile content (issue 33): too large before any parsing, nested too deep,
     RATE_LIMIT_WINDOW_MS: '86400000',
   });
   try {
-    const fresh = await hardened.createKey();
     const domain = 'hostile.shop.test';
-    const registered = await hardened.request('POST', '/api/public/domain', {
-      key: fresh.key,
-      body: { domains: [{ domain, domainType: 'Transactional' }] },
-    });
-    for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
-      await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
-    await hardened.request('POST', '/api/public/domain/status', {
-      key: fresh.key,
-      body: { domains: [domain] },
-    });
+    const fresh = await accountWithVerified(hardened, domain);
     // `text` given: the filler below must not double in size when composed
     const body = (html: string, text?: string) =>
       message({ from: `a@${domain}`, html, ...(text !== undefined && { text }) });
