@@ -37,6 +37,48 @@ async function accountWithVerified(server: TestServer, domain: string) {
   return fresh;
 }
 
+/**
+ * A POST of `text` to the send route over plain node:http, which shows what fetch hides: the
+ * `Connection` header, a body sent in 16 KiB chunks without `Content-Length` (`chunked`), or a
+ * `Content-Length` declared for a body never sent (`declared`).
+ */
+function rawSend(
+  server: TestServer,
+  key: string,
+  text: string,
+  options: { chunked?: boolean; declared?: number } = {},
+): Promise<{ status?: number; connection?: string; code?: string }> {
+  return new Promise((resolve, reject) => {
+    const length = options.declared ?? (options.chunked ? undefined : Buffer.byteLength(text));
+    const req = httpRequest(
+      `${server.url}/api/public/emails`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: key,
+          'content-type': 'application/json',
+          ...(length !== undefined && { 'content-length': length }),
+        },
+      },
+      (res) => {
+        let answer = '';
+        res.on('data', (d) => (answer += d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            connection: res.headers.connection,
+            code: JSON.parse(answer).error?.code,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    if (options.declared === undefined)
+      for (let i = 0; i < text.length; i += 16_384) req.write(text.slice(i, i + 16_384));
+    req.end();
+  });
+}
+
 const message = (extra: Record<string, unknown> = {}) => ({
   from: `Shop <hello@${VERIFIED}>`,
   to: ['ann@example.org'],
@@ -323,26 +365,8 @@ test('hostile content (issue 33): too large before any parsing, nested too deep,
     // A large body refused unread closes its connection: kept, its rest would be read and
     // thrown away on the event loop.
     const large = JSON.stringify(body(filler(5), 'Hello'));
-    const closed = await new Promise<{ status?: number; connection?: string }>((resolve, reject) => {
-      const req = httpRequest(
-        `${hardened.url}/api/public/emails`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: fresh.key,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(large),
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve({ status: res.statusCode, connection: res.headers.connection });
-        },
-      );
-      req.on('error', reject);
-      req.end(large);
-    });
-    assert.deepEqual(closed, { status: 429, connection: 'close' });
+    const closed = await rawSend(hardened, fresh.key, large);
+    assert.deepEqual(closed, { status: 429, connection: 'close', code: 'RATE_LIMITED' });
   } finally {
     await hardened.close();
   }
@@ -359,25 +383,10 @@ test('a chunked body (no Content-Length) is charged as it arrives; a body over t
   });
   try {
     const fresh = await hardened.createKey();
-    /** POST a body in 16 KiB chunks without Content-Length; the answer's status and code. */
-    const chunked = (text: string) =>
-      new Promise<{ status?: number; code?: string }>((resolve, reject) => {
-        const req = httpRequest(
-          `${hardened.url}/api/public/emails`,
-          {
-            method: 'POST',
-            headers: { authorization: fresh.key, 'content-type': 'application/json' },
-          },
-          (res) => {
-            let answer = '';
-            res.on('data', (d) => (answer += d));
-            res.on('end', () => resolve({ status: res.statusCode, code: JSON.parse(answer).error?.code }));
-          },
-        );
-        req.on('error', reject);
-        for (let i = 0; i < text.length; i += 16_384) req.write(text.slice(i, i + 16_384));
-        req.end();
-      });
+    const chunked = async (text: string) => {
+      const { status, code } = await rawSend(hardened, fresh.key, text, { chunked: true });
+      return { status, code };
+    };
     // Issue 33's review: a chunked body was parsed whole and, refused after, never charged.
     // Two bodies of 10 units each (160 KB, refused as too large once parsed) spend the 20.
     const body = JSON.stringify(message({ html: 'x'.repeat(80_000), text: 'y'.repeat(80_000) }));
@@ -392,25 +401,7 @@ test('a chunked body (no Content-Length) is charged as it arrives; a body over t
 
     // Over the route's body limit (2 × MAX_EMAIL_BYTES): 413 at once, whatever the budget.
     const other = await hardened.createKey();
-    const over = await new Promise<number | undefined>((resolve, reject) => {
-      const req = httpRequest(
-        `${hardened.url}/api/public/emails`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: other.key,
-            'content-type': 'application/json',
-            'content-length': 300_000,
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    const over = (await rawSend(hardened, other.key, '', { declared: 300_000 })).status;
     assert.equal(over, 413);
   } finally {
     await hardened.close();
