@@ -21,6 +21,15 @@ async function call(method: string, route: string, body?: unknown, headers: Reco
   return res;
 }
 
+/** A server that accepts mail and sends none (the worker is off), verifying through the test BIND. */
+const acceptingServer = (env: Record<string, string>) =>
+  startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    SENDING_ENABLED: 'false',
+    ...env,
+  });
+
 /** A new account on `server` with `domain` registered, its CNAMEs published and verified; its key. */
 async function accountWithVerified(server: TestServer, domain: string) {
   const fresh = await server.createKey();
@@ -89,10 +98,7 @@ const message = (extra: Record<string, unknown> = {}) => ({
 
 before(async () => {
   bind = await startBind({ zones: ['shop.test'] });
-  t = await startTestServer({
-    DNS_RESOLVERS: bind.address,
-    STATUS_CHECK_MAX_AGE_MS: '0',
-    SENDING_ENABLED: 'false',
+  t = await acceptingServer({
     MAX_RECIPIENTS_PER_EMAIL: '3',
     MAX_EMAIL_BYTES: '4096',
     MAX_EMAILS_PER_MINUTE: '1000',
@@ -261,10 +267,7 @@ describe('POST /api/public/emails', () => {
 });
 
 test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING_RATE with Retry-After until the next', async () => {
-  const limited = await startTestServer({
-    DNS_RESOLVERS: bind.address,
-    STATUS_CHECK_MAX_AGE_MS: '0',
-    SENDING_ENABLED: 'false',
+  const limited = await acceptingServer({
     MAX_EMAILS_PER_MINUTE: '3',
   });
   try {
@@ -291,10 +294,7 @@ test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING
 test('hostile content (issue 33): too large before any parsing, nested too deep, and an account past its composition budget', async () => {
   const MAX = 1_500_000;
   const BUDGET = 200;
-  const hardened = await startTestServer({
-    DNS_RESOLVERS: bind.address,
-    STATUS_CHECK_MAX_AGE_MS: '0',
-    SENDING_ENABLED: 'false',
+  const hardened = await acceptingServer({
     MAX_EMAIL_BYTES: String(MAX),
     EMAIL_COMPOSE_BUDGET: String(BUDGET),
     // one window for the whole test: a budget that refilled mid-test would hide a refusal
@@ -373,10 +373,7 @@ test('hostile content (issue 33): too large before any parsing, nested too deep,
 });
 
 test('a chunked body (no Content-Length) is charged as it arrives; a body over the limit costs nothing', async () => {
-  const hardened = await startTestServer({
-    DNS_RESOLVERS: bind.address,
-    STATUS_CHECK_MAX_AGE_MS: '0',
-    SENDING_ENABLED: 'false',
+  const hardened = await acceptingServer({
     MAX_EMAIL_BYTES: '100000',
     EMAIL_COMPOSE_BUDGET: '20',
     RATE_LIMIT_WINDOW_MS: '86400000',
