@@ -175,5 +175,28 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(raised, [first + 1, first + 1, first + 1, first + 1]);
       assert.deepEqual(await keys.zoneState('dkim.p.test'), { serial: first + 1, digest: 'b' });
     });
+
+    test('accounts take turns: one account’s burst of keys does not hold back another’s (issue 33)', async () => {
+      const burst: string[] = [];
+      for (let i = 0; i < 60; i++) burst.push(...(await register(`burst${i}.example.test`)));
+      const other = (
+        await store.createApiKey({ name: 'o', keyHash: newToken(), keyPrefix: 'q', scopes: ['*'] })
+      ).accountId;
+      const [late] = await store.registerDomains(other, [{ name: 'late.example.test', type: 'Marketing' }], {
+        maxDomains: 100,
+        now: clock++,
+        newToken: () => newToken(),
+      });
+      assert.ok(late?.ok);
+      const lateTokens = late.domain.records.flatMap((r) => (r.token ? [r.token] : []));
+      // registered after 180 of the first account's, its three are among the next six made
+      const next = await keys.tokensWithoutKeys(6);
+      assert.deepEqual(next.filter((t) => lateTokens.includes(t)).sort(), [...lateTokens].sort());
+      // the first account's oldest registration (its three tokens share a time, in any order)
+      assert.deepEqual(next.filter((t) => burst.includes(t)).sort(), burst.slice(0, 3).sort());
+      await fill(burst);
+      await fill(lateTokens);
+      assert.deepEqual(await keys.tokensWithoutKeys(10), []);
+    });
   });
 }

@@ -64,19 +64,51 @@ export interface SigningDomain {
   selectors: DomainSelector[];
 }
 
+/** Queued tokens read at once to share out between accounts ({@link DkimKeyStore#tokensWithoutKeys}). */
+export const FAIR_WINDOW = 1_000;
+
+/** Up to `limit` tokens, one per account in turn (accounts in the order of their oldest token). */
+function takeTurns(rows: readonly { token: string; account_id: string }[], limit: number): string[] {
+  const byAccount = new Map<string, string[]>();
+  for (const { token, account_id } of rows) {
+    const tokens = byAccount.get(account_id);
+    if (tokens) tokens.push(token);
+    else byAccount.set(account_id, [token]);
+  }
+  const lists = [...byAccount.values()];
+  const out: string[] = [];
+  for (let turn = 0; out.length < limit; turn++) {
+    const before = out.length;
+    for (const tokens of lists) {
+      if (turn < tokens.length) out.push(tokens[turn]!);
+      if (out.length === limit) break;
+    }
+    if (out.length === before) break;
+  }
+  return out;
+}
+
 export class DkimKeyStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** DKIM tokens that have no key yet, oldest registration first (from the key queue: one index range). */
+  /**
+   * DKIM tokens that have no key yet, accounts taking turns (issue 33): of the oldest
+   * {@link FAIR_WINDOW} queued tokens (one index range, each joined to its account), one of each
+   * account's in turn, each account's oldest registration first. Strictly oldest first, one
+   * account's burst of 300 registrations (900 keys) made every other account's first keys wait
+   * behind it; now they are among the next ones made, for any burst up to the window.
+   */
   async tokensWithoutKeys(limit: number): Promise<string[]> {
     const rows = await this.db
-      .selectFrom('dkim_key_queue')
-      .select('token')
-      .orderBy('queued_at')
-      .orderBy('token')
-      .limit(limit)
+      .selectFrom('dkim_key_queue as q')
+      .innerJoin('domain_records as r', 'r.token', 'q.token')
+      .innerJoin('domains as d', 'd.id', 'r.domain_id')
+      .select(['q.token', 'd.account_id'])
+      .orderBy('q.queued_at')
+      .orderBy('q.token')
+      .limit(Math.max(limit, FAIR_WINDOW))
       .execute();
-    return rows.map((r) => r.token);
+    return takeTurns(rows, limit);
   }
 
   /**
