@@ -1,7 +1,8 @@
 /**
  * A bounded pool of render threads (Piscina): template rendering, document checks and the
- * composition of messages to send run there, never on the event loop, and at most `maxQueue` wait, so a flood of renders costs
- * the flooder a 503 instead of costing everyone else their latency.
+ * composition of messages to send run there, never on the event loop, and at most `maxQueue`
+ * wait, so a flood of renders (or sends) costs the flooder a 503 instead of costing everyone
+ * else their latency.
  */
 import { Piscina } from 'piscina';
 import type { MailAddress } from '../email/address.js';

@@ -46,8 +46,8 @@ export class EmailService {
     idempotencyKey: string | undefined,
   ): Promise<{ id: string; status: 'queued' }> {
     const { maxRecipients, maxMessageBytes } = this.options.limits;
-    // First, before hashing, parsing or converting anything (issue 33): content over the limit
-    // can only make a message over it.
+    // First, before hashing or converting anything (issue 33): content over the limit can only
+    // make a message over it. (The route has charged the body's parsing to the account already.)
     const contentBytes = Buffer.byteLength(input.html ?? '') + Buffer.byteLength(input.text ?? '');
     if (contentBytes > maxMessageBytes) {
       throw new ApiError(

@@ -3,7 +3,6 @@
  * suppression list. Full keys only (scope `emails`, which no browser key can hold). The
  * one-click unsubscribe routes (`/unsubscribe/{token}`) are public: the token is the credential.
  */
-
 import { type Readable, Transform } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -23,7 +22,7 @@ export interface EmailRoutesOptions {
   service: EmailService;
   /** The largest request body: the message's limit plus room for JSON escaping. */
   bodyLimit: number;
-  /** Composition units per account and window (`EMAIL_COMPOSE_BUDGET`), one per started 16 KiB of content. */
+  /** Composition units per account and window (`EMAIL_COMPOSE_BUDGET`), one per started 16 KiB of request body. */
   composeBudget: number;
   /** The budget's window: the rate limit's (`RATE_LIMIT_WINDOW_MS`). */
   windowMs: number;
