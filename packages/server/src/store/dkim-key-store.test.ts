@@ -177,25 +177,47 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     });
 
     test('accounts take turns: one account’s burst of keys does not hold back another’s (issue 33)', async () => {
-      const burst: string[] = [];
-      for (let i = 0; i < 60; i++) burst.push(...(await register(`burst${i}.example.test`)));
-      const other = (
-        await store.createApiKey({ name: 'o', keyHash: newToken(), keyPrefix: 'q', scopes: ['*'] })
-      ).accountId;
-      const [late] = await store.registerDomains(other, [{ name: 'late.example.test', type: 'Marketing' }], {
-        maxDomains: 100,
-        now: clock++,
-        newToken: () => newToken(),
-      });
-      assert.ok(late?.ok);
-      const lateTokens = late.domain.records.flatMap((r) => (r.token ? [r.token] : []));
-      // registered after 180 of the first account's, its three are among the next six made
+      const newAccount = async () =>
+        (await store.createApiKey({ name: 'o', keyHash: newToken(), keyPrefix: 'q', scopes: ['*'] }))
+          .accountId;
+      const bursting = await newAccount();
+      // 400 registrations, 1,200 keys in one request: more than any window read at once
+      const outcomes = await store.registerDomains(
+        bursting,
+        Array.from({ length: 400 }, (_, i) => ({
+          name: `burst${i}.example.test`,
+          type: 'Marketing' as const,
+        })),
+        { maxDomains: 1_000, now: clock++, newToken: () => newToken() },
+      );
+      const tokensOf = (outcome: (typeof outcomes)[number]) => {
+        assert.ok(outcome.ok);
+        return outcome.domain.records.flatMap((r) => (r.token ? [r.token] : []));
+      };
+      const burst = outcomes.map(tokensOf);
+      const other = await newAccount();
+      const register = (account: string, name: string) =>
+        store
+          .registerDomains(account, [{ name, type: 'Marketing' }], {
+            maxDomains: 1_000,
+            now: clock++,
+            newToken: () => newToken(),
+          })
+          .then(([outcome]) => tokensOf(outcome!));
+      const late = await register(other, 'late.example.test');
+      // registered after the burst's 1,200 keys, its three are among the next six made, after
+      // the burst's first registration (its three tokens share a turn, in any order)
       const next = await keys.tokensWithoutKeys(6);
-      assert.deepEqual(next.filter((t) => lateTokens.includes(t)).sort(), [...lateTokens].sort());
-      // the first account's oldest registration (its three tokens share a time, in any order)
-      assert.deepEqual(next.filter((t) => burst.includes(t)).sort(), burst.slice(0, 3).sort());
-      await fill(burst);
-      await fill(lateTokens);
+      assert.deepEqual(next.slice(0, 3).sort(), [...burst[0]!].sort());
+      assert.deepEqual(next.slice(3).sort(), [...late].sort());
+      // the bursting account's own next registration waits behind its burst, not before it
+      const own = await register(bursting, 'own.example.test');
+      const queue = await keys.tokensWithoutKeys(2_000);
+      assert.equal(queue.length, 1_206);
+      assert.deepEqual(queue.slice(-3).sort(), [...own].sort());
+      await fill(burst.flat());
+      await fill(late);
+      await fill(own);
       assert.deepEqual(await keys.tokensWithoutKeys(10), []);
     });
   });

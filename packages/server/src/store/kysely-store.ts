@@ -5,6 +5,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { freshRecord, type StoredDomain, type StoredRecord } from '../domain/model.js';
 import { type CacheChange, notifyChange } from './cache-notifications.js';
+import { KEY_TURN_MS } from './dkim-key-store.js';
 import { DomainCache } from './domain-cache.js';
 import { loadDomains, withRecords } from './domain-rows.js';
 import { newId } from './ids.js';
@@ -132,7 +133,9 @@ export class KyselyStore implements Store {
         // The account's row is locked before any domain row is written, as a deletion does,
         // so the two take their locks in the same order and never deadlock.
         const registering = requests.some((r) => !existing.has(r.name));
-        let count = registering ? await this.lockDomainCount(trx, accountId) : 0;
+        const locked = registering ? await this.lockDomainCount(trx, accountId) : { count: 0, keyTurnAt: 0 };
+        let count = locked.count;
+        let keyTurnAt = Math.max(options.now, locked.keyTurnAt);
         let added = 0;
         const created: StoredDomain[] = [];
         const outcomes: RegistrationOutcome[] = [];
@@ -143,12 +146,13 @@ export class KyselyStore implements Store {
               outcomes.push({ ok: false, reason: 'account_limit' });
               continue;
             }
-            const insert = await insertDomain(trx, accountId, request, options);
+            const insert = await insertDomain(trx, accountId, request, { ...options, keyTurnAt });
             domain = insert.domain;
             existing.set(domain.name, domain);
             if (insert.inserted) {
               count += 1;
               added += 1;
+              keyTurnAt += KEY_TURN_MS;
               created.push(domain);
             }
           } else if (domain.type !== request.type) {
@@ -163,7 +167,7 @@ export class KyselyStore implements Store {
           outcomes.push({ ok: true, domain });
         }
         if (added > 0) {
-          await changeDomainCount(trx, accountId, added);
+          await changeDomainCount(trx, accountId, added, keyTurnAt);
           await appendDomainEvents(
             trx,
             accountId,
@@ -236,11 +240,17 @@ export class KyselyStore implements Store {
    * concurrent registrations from several processes cannot pass the limit together. SQLite
    * has one writer at a time already.
    */
-  private async lockDomainCount(trx: Transaction<Database>, accountId: string): Promise<number> {
-    let query = trx.selectFrom('accounts').select('domain_count').where('id', '=', accountId);
+  private async lockDomainCount(
+    trx: Transaction<Database>,
+    accountId: string,
+  ): Promise<{ count: number; keyTurnAt: number }> {
+    let query = trx
+      .selectFrom('accounts')
+      .select(['domain_count', 'key_turn_at'])
+      .where('id', '=', accountId);
     if (this.kind === 'postgres') query = query.forUpdate();
     const row = await query.executeTakeFirst();
-    return Number(row?.domain_count ?? 0);
+    return { count: Number(row?.domain_count ?? 0), keyTurnAt: Number(row?.key_turn_at ?? 0) };
   }
 
   /** Drops the cached reads `change` made stale: `cache-listener.ts` hands it every process's. */
@@ -310,10 +320,19 @@ async function recordKeyDeletions(
     .execute();
 }
 
-async function changeDomainCount(trx: Transaction<Database>, accountId: string, by: number): Promise<void> {
+/** Changes the account's domain count by `by`; a registration also moves its key clock on. */
+async function changeDomainCount(
+  trx: Transaction<Database>,
+  accountId: string,
+  by: number,
+  keyTurnAt?: number,
+): Promise<void> {
   await trx
     .updateTable('accounts')
-    .set((eb) => ({ domain_count: eb('domain_count', '+', by) }))
+    .set((eb) => ({
+      domain_count: eb('domain_count', '+', by),
+      ...(keyTurnAt !== undefined && { key_turn_at: keyTurnAt }),
+    }))
     .where('id', '=', accountId)
     .execute();
 }
@@ -322,7 +341,7 @@ async function insertDomain(
   trx: Transaction<Database>,
   accountId: string,
   request: RegistrationRequest,
-  options: { now: number; newToken: () => string },
+  options: { now: number; newToken: () => string; keyTurnAt: number },
 ): Promise<{ domain: StoredDomain; inserted: boolean }> {
   const id = newId('dom');
   const inserted = await trx
@@ -364,10 +383,15 @@ async function insertDomain(
       })),
     )
     .execute();
-  // The key generator makes the keys of the oldest registrations first.
+  // The key generator makes keys in turn order: the account's registrations oldest first, and
+  // accounts taking turns (`KEY_TURN_MS`).
   await trx
     .insertInto('dkim_key_queue')
-    .values(records.filter((r) => r.token !== null).map((r) => ({ token: r.token!, queued_at: options.now })))
+    .values(
+      records
+        .filter((r) => r.token !== null)
+        .map((r) => ({ token: r.token!, queued_at: options.now, turn_at: options.keyTurnAt })),
+    )
     .execute();
   const domain: StoredDomain = {
     id,

@@ -11,6 +11,8 @@ export interface AccountsTable {
   created_at: number;
   /** How many domains the account holds, kept by registration and deletion. */
   domain_count: Generated<number>;
+  /** The account's key clock: the turn its next registration takes at the key generator. */
+  key_turn_at: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -127,6 +129,8 @@ export interface DkimKeysTable {
 export interface DkimKeyQueueTable {
   token: string;
   queued_at: number;
+  /** Its domain's turn at the key generator (`accounts.key_turn_at`): keys are made in turn order. */
+  turn_at: number;
 }
 
 /** A key that went with its domain, so every process's zone drops it too; kept a day. */

@@ -17,6 +17,7 @@ import * as m0011 from './0011-room-for-updates.js';
 import * as m0012 from './0012-dns-provider.js';
 import * as m0013 from './0013-domain-connect.js';
 import * as m0014 from './0014-dkim-rotation.js';
+import * as m0015 from './0015-key-turns.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-dns-provider': m0012,
   '0013-domain-connect': m0013,
   '0014-dkim-rotation': m0014,
+  '0015-key-turns': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {
