@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import sharp from 'sharp';
 import { migrationProvider } from './store/migrations/index.js';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
@@ -46,6 +47,7 @@ test('three processes share one database: one registration per name, one check p
     DNS_RESOLVERS: bind.address,
     SCHEDULER_INTERVAL_MS: '50',
     SCHEDULER_BATCH: '20',
+    IMAGE_QUOTA_COUNT: '2',
   };
   // Started at once: the migrations run under an advisory lock, exactly once.
   const servers = await Promise.all([start(env), start(env), start(env)]);
@@ -102,6 +104,35 @@ test('three processes share one database: one registration per name, one check p
   } finally {
     await db.end();
   }
+
+  // 30 different images uploaded at once through the three processes, at a quota of two:
+  // two are kept, whichever processes took them (issue 33).
+  const images = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      sharp({ create: { width: 4, height: 4, channels: 3, background: { r: i, g: 0, b: 0 } } })
+        .png()
+        .toBuffer(),
+    ),
+  );
+  const uploads = await Promise.all(
+    images.map(async (png, i) => {
+      const form = new FormData();
+      form.append('file', new Blob([png]), `${i}.png`);
+      const res = await fetch(`${servers[i % 3]!.url}/api/public/images`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: key },
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    }),
+  );
+  assert.deepEqual(
+    [200, 409].map((status) => uploads.filter((u) => u.status === status).length),
+    [2, 28],
+    JSON.stringify(uploads.map((u) => u.status)),
+  );
+  const listed = await fetch(`${servers[0]!.url}/api/public/images`, { headers: { authorization: key } });
+  assert.equal(((await listed.json()) as any).data.usage.count, 2);
 });
 
 test('a process killed mid-check loses nothing: another picks its claims up after the lease', async () => {

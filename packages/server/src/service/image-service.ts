@@ -174,26 +174,22 @@ export class ImageService {
       createdAt: this.now(),
     };
     return this.exclusive(hash, async () => {
-      const existing = await this.options.store.get(accountId, hash);
-      const refused = existing ? undefined : await this.quotaRefusal(accountId, stored.length);
-      if (refused) return refused;
+      const { quotaCount, quotaBytes } = this.options.limits;
       // The row first, then the file: a deletion by another account, which removes the file
       // only when it finds no row left, then always finds this one.
-      await this.options.store.record(record);
+      const outcome = await this.options.store.recordWithinQuota(record, {
+        count: quotaCount,
+        bytes: quotaBytes,
+      });
+      if (!outcome.recorded) {
+        const { usage } = outcome;
+        return failed(
+          'ACCOUNT_IMAGE_QUOTA',
+          `the account holds ${usage.count} images of ${usage.bytes} bytes; the quota is ${quotaCount} images and ${quotaBytes} bytes. Delete images (DELETE /api/public/images/{fileId}) to make room`,
+        );
+      }
       await this.options.files.put(`${hash}.${image.ext}`, stored);
       return ok(this.view(record, meta.publicBase));
     });
-  }
-
-  /** ACCOUNT_IMAGE_QUOTA for an upload that would take the account past its quota, else nothing. */
-  private async quotaRefusal(accountId: string, size: number): Promise<Envelope<never> | undefined> {
-    const { quotaCount, quotaBytes } = this.options.limits;
-    const usage = await this.options.store.usage(accountId);
-    if (usage.count + 1 > quotaCount || usage.bytes + size > quotaBytes) {
-      return failed(
-        'ACCOUNT_IMAGE_QUOTA',
-        `the account holds ${usage.count} images of ${usage.bytes} bytes; the quota is ${quotaCount} images and ${quotaBytes} bytes. Delete images (DELETE /api/public/images/{fileId}) to make room`,
-      );
-    }
   }
 }
