@@ -11,6 +11,7 @@ import { randomInt } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -25,6 +26,7 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 const CONNECTED = 'connect.test'; // its provider supports our template
 const UNSUPPORTED = 'unsupported.test'; // its provider does not (yet)
 const PLAIN = 'plain.test'; // no Domain Connect at all
+const INTERNAL = 'internal.test'; // its _domainconnect record points at an internal address
 
 const AUTH_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 let removeAddress: () => Promise<void>;
@@ -36,7 +38,7 @@ let api: TestServer;
 let key: string;
 
 before(async () => {
-  const zones = [CONNECTED, UNSUPPORTED, PLAIN];
+  const zones = [CONNECTED, UNSUPPORTED, PLAIN, INTERNAL];
   removeAddress = await addLoopbackAddress(AUTH_HOST);
   customer = await startBind({ host: AUTH_HOST, port: 53, zones });
   resolver = await startBind({
@@ -222,4 +224,41 @@ test('the signing key is published in our zone as the spec says: p=, a=RS256, d=
     assert.match(record[0]!, /^p=\d,a=RS256,d=[A-Za-z0-9+/=]+$/);
     assert.ok(Buffer.byteLength(record[0]!) <= 255);
   }
+});
+
+test('discovery never connects to an internal address, by name or as written, unless allowed (tests)', async (t) => {
+  // An HTTPS port on an internal (loopback) address, counting connections: where a customer's
+  // _domainconnect record would send the service to probe internal hosts.
+  let connections = 0;
+  const internal = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => internal.listen(443, AUTH_HOST, resolve));
+  t.after(() => new Promise<void>((resolve) => internal.close(() => resolve())));
+  await customer.addRecord(`dc.${INTERNAL}`, 'A', AUTH_HOST);
+  const guarded = await startTestServer({
+    DNS_RESOLVERS: resolver.address,
+    DNS_LISTEN: '127.0.0.1:0',
+    DKIM_PROVIDER_HOST: 'provider.test',
+    DOMAIN_CONNECT_PROVIDER_ID: 'sender.test',
+    STATUS_CHECK_MAX_AGE_MS: '0',
+  });
+  t.after(() => guarded.close());
+  const { key: guardedKey } = await guarded.createKey();
+  for (const txt of [`dc.${INTERNAL}`, AUTH_HOST]) {
+    await customer.deleteRecords(`_domainconnect.${INTERNAL}`, 'TXT');
+    await customer.addRecord(`_domainconnect.${INTERNAL}`, 'TXT', txt);
+    const name = `${txt === AUTH_HOST ? 'literal' : 'name'}.${INTERNAL}`;
+    await guarded.request('POST', '/api/public/domain', {
+      key: guardedKey,
+      body: { domains: [{ domain: name, domainType: 'Transactional' }] },
+    });
+    const checked = (
+      await guarded.request('POST', '/api/public/domain/status', { key: guardedKey, body: { domains: [name] } })
+    ).body[0].data.domainConnect;
+    assert.equal(checked.supported, false, txt);
+    assert.match(checked.detail, /could not be reached; add the records by hand$/, txt);
+  }
+  assert.equal(connections, 0, 'no connection reached the internal address');
 });
