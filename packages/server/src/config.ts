@@ -113,6 +113,21 @@ export interface SendingConfig {
    * this keeps one account's large messages from filling them for everyone.
    */
   composeBudget: number;
+  /** Return paths (issue 34): what our zone publishes for them, and the listener their mail reaches. */
+  returnPath: ReturnPathConfig;
+}
+
+export interface ReturnPathConfig {
+  /**
+   * `SENDING_IPS`: the addresses and CIDR ranges our mail leaves from; the SPF record at
+   * `return-path.dkim.<DKIM_PROVIDER_HOST>` authorises exactly these (`ip4:` / `ip6:` terms).
+   * Empty: no SPF record is published.
+   */
+  sendingIps: string[];
+  /** `INBOUND_MX_HOST`: the MX target of every return path; unset: no MX is published. */
+  inboundMxHost: string | undefined;
+  /** `SMTP_LISTEN`: where the inbound SMTP listener takes bounces and complaints; unset: off. */
+  listen: HostPort | undefined;
 }
 
 export interface WebhookConfig {
@@ -402,6 +417,13 @@ export function loadConfig(env: Env = process.env): Config {
       maxMessageBytes: integer(env, 'MAX_EMAIL_BYTES', 5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
       perMinute: integer(env, 'MAX_EMAILS_PER_MINUTE', 600, 1, 1_000_000),
       composeBudget: integer(env, 'EMAIL_COMPOSE_BUDGET', 2400, 1, 100_000_000),
+      returnPath: {
+        sendingIps: sendingIps(env),
+        inboundMxHost: env.INBOUND_MX_HOST?.trim() ? hostName(env, 'INBOUND_MX_HOST', '') : undefined,
+        listen: env.SMTP_LISTEN?.trim()
+          ? hostPort('SMTP_LISTEN', env.SMTP_LISTEN.trim(), undefined)
+          : undefined,
+      },
     },
     domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
   };
@@ -454,6 +476,41 @@ function domainConnect(
 function machineName(): string {
   const name = hostname().toLowerCase();
   return /^[a-z0-9]([a-z0-9.-]{0,198}[a-z0-9])?$/.test(name) ? name : 'localhost';
+}
+
+/**
+ * `SENDING_IPS`: comma-separated addresses or CIDR ranges (`192.0.2.10`, `198.51.100.0/24`,
+ * `2001:db8::/48`), as SPF's `ip4:` and `ip6:` take them. The record they make must fit one
+ * TXT string (255 bytes): ranges, not long lists.
+ */
+function sendingIps(env: Env): string[] {
+  const raw = env.SENDING_IPS?.trim();
+  if (!raw) return [];
+  const ips = raw.split(',').map((one) => one.trim().toLowerCase());
+  for (const ip of ips) {
+    const [address = '', prefix, ...rest] = ip.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0)
+      throw new ConfigError(
+        `SENDING_IPS must be comma-separated addresses or CIDR ranges such as 192.0.2.10,198.51.100.0/24; got "${ip.slice(0, 60)}"`,
+      );
+  }
+  if (spfRecord(ips).length > 255)
+    throw new ConfigError(
+      `SENDING_IPS makes an SPF record of ${spfRecord(ips).length} bytes; one TXT string holds 255: give ranges (CIDR) instead of single addresses`,
+    );
+  return ips;
+}
+
+/** The SPF record (RFC 7208) that authorises exactly `ips` and fails everything else. */
+export function spfRecord(ips: readonly string[]): string {
+  return [
+    'v=spf1',
+    ...ips.map((ip) => `${isIP(ip.split('/')[0]!) === 6 ? 'ip6' : 'ip4'}:${ip}`),
+    '-all',
+  ].join(' ');
 }
 
 function relayUrl(env: Env): URL | undefined {

@@ -181,9 +181,40 @@ describe('sending through the recipients’ MX', () => {
     assert.equal(tampered.status, 404);
     const listed = await call('GET', '/api/public/suppressions');
     assert.deepEqual(
-      listed.map((s: any) => [s.address, s.reason, s.emailId]),
-      [['ann@recipient.test', 'unsubscribed', queued.id]],
+      listed.map((s: any) => [s.address, s.reason, s.scope, s.emailId]),
+      [['ann@recipient.test', 'unsubscribed', 'Marketing', queued.id]],
     );
+
+    // Leaving the Marketing stream leaves only that stream (issue 34): the account's
+    // Transactional mail (a password reset) still reaches the address. The domain registered
+    // again as Transactional stands for the account's Transactional domain.
+    const typed = (domainType: string) =>
+      call('POST', '/api/public/domain', { domains: [{ domain: DOMAIN, domainType }] });
+    await typed('Transactional');
+    const reset = await send({ to: ['ann@recipient.test'], subject: 'Reset your password' });
+    await emailWhen(reset.id, 'the Transactional message sent', (e) => e.status === 'sent');
+    await mx.waitForMessages(2);
+    await typed('Marketing');
+    const newsletter = await send({ to: ['ann@recipient.test'], subject: 'News' });
+    assert.deepEqual(
+      (await call('GET', `/api/public/emails/${newsletter.id}`)).recipients.map((r: any) => r.status),
+      ['suppressed'],
+    );
+    // The page's second button stops everything from this sender.
+    const page = await (await fetch(link)).text();
+    assert.match(page, /<form method="post" action="\?scope=all">/);
+    assert.equal((await fetch(`${link}?scope=all`, { method: 'POST' })).status, 200);
+    assert.deepEqual(
+      (await call('GET', '/api/public/suppressions')).map((s: any) => s.scope),
+      ['all'],
+    );
+    await typed('Transactional');
+    const second = await send({ to: ['ann@recipient.test'], subject: 'Reset your password' });
+    assert.deepEqual(
+      (await call('GET', `/api/public/emails/${second.id}`)).recipients.map((r: any) => r.status),
+      ['suppressed'],
+    );
+    await typed('Marketing');
     assert.deepEqual(await call('DELETE', '/api/public/suppressions/ann@recipient.test'), {
       address: 'ann@recipient.test',
       deleted: true,
@@ -205,27 +236,39 @@ describe('sending through the recipients’ MX', () => {
     assert.ok(sent.recipients[0].attempts >= 2);
   });
 
-  test('a 5xx answer to the address bounces it and suppresses it for later messages', async () => {
+  test('a 5xx answer bounces; only an address that does not exist (a hard bounce) is suppressed', async () => {
     const { mx, call, send, emailWhen } = world;
     await mx.rejectRecipient('gone@recipient.test', '550 5.1.1 no such user here');
-    const queued = await send({ to: ['gone@recipient.test', 'bo@recipient.test'] });
+    // A blocklist listing of our address and a full mailbox say nothing against the address.
+    await mx.rejectRecipient('listed@recipient.test', '554 5.7.1 blocked using zen.spamhaus.org');
+    await mx.rejectRecipient('full@recipient.test', '552 5.2.2 mailbox full');
+    const queued = await send({
+      to: ['gone@recipient.test', 'bo@recipient.test', 'listed@recipient.test', 'full@recipient.test'],
+    });
     const settled = await emailWhen(
       queued.id,
       'settled',
       (e) => !['queued', 'sending', 'deferred'].includes(e.status),
     );
     assert.deepEqual(
-      settled.recipients.map((r: any) => [r.address, r.status]),
+      settled.recipients.map((r: any) => [r.address, r.status, r.events[0].bounceType]),
       [
-        ['gone@recipient.test', 'bounced'],
-        ['bo@recipient.test', 'sent'],
+        ['gone@recipient.test', 'bounced', 'hard'],
+        ['bo@recipient.test', 'sent', undefined],
+        ['listed@recipient.test', 'bounced', 'block'],
+        ['full@recipient.test', 'bounced', 'soft'],
       ],
     );
     assert.equal(settled.status, 'sent');
     const [bounce] = settled.recipients[0].events;
     assert.deepEqual([bounce.type, bounce.smtpCode], ['bounced', 550]);
+    // the code once, as the server said it
+    assert.match(bounce.smtpText, /^550 5\.1\.1 /);
     const suppressions = await call('GET', '/api/public/suppressions');
-    assert.ok(suppressions.some((s: any) => s.address === 'gone@recipient.test' && /550/.test(s.reason)));
+    assert.deepEqual(
+      suppressions.map((s: any) => [s.address, s.scope, s.reason.slice(0, 10)]),
+      [['gone@recipient.test', 'all', '550 5.1.1 ']],
+    );
 
     const later = await send({ to: ['gone@recipient.test'] });
     const refused = await call('GET', `/api/public/emails/${later.id}`);
@@ -318,16 +361,20 @@ test('each attempt reaches webhook endpoints as email.* events, signed, in order
   await emailWhen(queued.id, 'deferred', (e) => e.status === 'deferred');
   await mx.acceptRecipient('hooked@recipient.test');
   await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
-  await waitUntil('three events', () => receiver.received.length >= 3 || undefined);
-  const events = verifiedEvents(receiver.received, endpoint.secret).map((e) => e.event);
-  assert.deepEqual(
-    events.map((e) => [e.type, e.data.smtpCode]),
-    [
-      ['email.deferred', 451],
-      ['email.sent', 250],
-      ['email.delivered', 250],
-    ],
-  );
+  const events = await waitUntil('the delivered event', () => {
+    const received = verifiedEvents(receiver.received, endpoint.secret).map((e) => e.event);
+    return received.some((e) => e.type === 'email.delivered') ? received : undefined;
+  });
+  // Greylisted once or more (a retry can come before the MX's rule is lifted: how many times
+  // depends on the machine's speed), then sent and delivered, in that order.
+  const types = events.map((e) => [e.type, e.data.smtpCode]);
+  const deferrals = types.findIndex(([type]) => type !== 'email.deferred');
+  assert.ok(deferrals >= 1, JSON.stringify(types));
+  assert.deepEqual(types, [
+    ...Array.from({ length: deferrals }, () => ['email.deferred', 451]),
+    ['email.sent', 250],
+    ['email.delivered', 250],
+  ]);
   assert.deepEqual(events[0].data, {
     id: queued.id,
     from: `orders@${DOMAIN}`,

@@ -5,8 +5,11 @@
  * which start the real thing on a free port.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, spfRecord } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
+import type { MxData } from './dns/zone.js';
+import { RETURN_PATH_ZONE_LABEL } from './domain/records.js';
+import type { InboundListener } from './email/inbound.js';
 import { buildApp } from './http/app.js';
 import { SharedRateLimit } from './http/shared-rate-limit.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
@@ -25,6 +28,8 @@ export interface RunningServer {
   dkim: HostedDkim;
   /** Domain Connect (issue 23); absent when turned off. */
   domainConnect: Services['domainConnect'];
+  /** The inbound SMTP listener for bounces and complaints (`SMTP_LISTEN`, issue 34). */
+  inbound: InboundListener | undefined;
   /** `http://host:port` */
   url: string;
   /** Stop accepting, let in-flight requests and checks finish, then close the database. */
@@ -74,7 +79,7 @@ export async function startServer(
         : undefined;
     dkim = await startHostedDkim(config, store.db, app.log, {
       kind: store.kind,
-      extraTxt: connectKey,
+      ...returnPathRecords(config, connectKey),
       domainCache: store.domainCache,
       onRotated: () => webhooks.deliverer.nudge(),
     });
@@ -105,6 +110,19 @@ export async function startServer(
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (config.publicUrl === undefined) services.hooks.baseUrl = () => `http://${host}:${port}`;
   if (config.sending.enabled) sending.sender.start();
+  let inbound: InboundListener | undefined;
+  if (config.sending.returnPath.listen) {
+    try {
+      inbound = await sending.startInbound({
+        info: (fields, message) => app.log.info(fields, message),
+        warn: (fields, message) => app.log.warn(fields, message),
+      });
+    } catch (error) {
+      await Promise.allSettled([app.close(), services.close(), hosted.close()]);
+      await store.close();
+      throw error;
+    }
+  }
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -113,9 +131,11 @@ export async function startServer(
     webhooks,
     dkim: hosted,
     domainConnect: services.domainConnect,
+    inbound,
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {
+        await inbound?.close();
         await app.close();
         sharedRateLimit?.close();
         await listener?.close();
@@ -125,5 +145,25 @@ export async function startServer(
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * The other records of our zone: the Domain Connect signing key, and at `return-path` (where
+ * every return-path CNAME points, issue 34) the SPF record authorising `SENDING_IPS` and the MX
+ * naming `INBOUND_MX_HOST`.
+ */
+function returnPathRecords(
+  config: Config,
+  connectKey: ReadonlyMap<string, readonly string[]> | undefined,
+): { extraTxt?: ReadonlyMap<string, readonly string[]>; extraMx?: ReadonlyMap<string, readonly MxData[]> } {
+  const { sendingIps, inboundMxHost } = config.sending.returnPath;
+  const txt = new Map(connectKey);
+  if (sendingIps.length > 0) txt.set(RETURN_PATH_ZONE_LABEL, [spfRecord(sendingIps)]);
+  return {
+    ...(txt.size > 0 && { extraTxt: txt }),
+    ...(inboundMxHost !== undefined && {
+      extraMx: new Map([[RETURN_PATH_ZONE_LABEL, [{ preference: 10, exchange: inboundMxHost }]]]),
+    }),
   };
 }

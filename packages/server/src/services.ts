@@ -11,7 +11,9 @@ import { dkimKeyRecord } from './dns/key-record.js';
 import { DomainConnect } from './domain-connect/domain-connect.js';
 import { fetchJson } from './domain-connect/fetch-json.js';
 import { identityOf } from './domain-connect/identity.js';
+import { type InboundListener, type InboundOptions, startInboundListener } from './email/inbound.js';
 import { createMailRouter } from './email/mx.js';
+import { returnPathKey } from './email/return-path.js';
 import { unsubscribeKey } from './email/unsubscribe.js';
 import { EmailSender } from './jobs/email-sender.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
@@ -42,7 +44,12 @@ export interface Services {
   /** Webhook endpoints and the delivery worker (issue 20); the server starts the worker. */
   webhooks: { service: WebhookService; deliverer: WebhookDeliverer };
   /** Accepting mail and the sending worker (issue 21); the server starts the worker. */
-  sending: { service: EmailService; sender: EmailSender };
+  sending: {
+    service: EmailService;
+    sender: EmailSender;
+    /** Starts the inbound listener for bounces and complaints (`SMTP_LISTEN`, issue 34). */
+    startInbound(log: InboundOptions['log']): Promise<InboundListener>;
+  };
   /** Domain Connect (issue 23); absent with `DOMAIN_CONNECT_ENABLED=false`. */
   domainConnect: DomainConnect | undefined;
   /**
@@ -229,6 +236,11 @@ function createSending(
     tokenKey ??= unsubscribeKey(secretKey());
     return tokenKey;
   };
+  let bounceKey: Buffer | undefined;
+  const returnPathKeyOnce = () => {
+    bounceKey ??= returnPathKey(secretKey());
+    return bounceKey;
+  };
   let signer: DkimSigner | undefined;
   const sender = new EmailSender({
     store: emails,
@@ -255,6 +267,8 @@ function createSending(
     leaseMs: c.leaseMs,
     baseUrl: () => hooks.baseUrl(),
     unsubscribeKey: unsubscribeKeyOnce,
+    returnPathKey: returnPathKeyOnce,
+    senderId: config.dkimProviderHost,
     onError: (error) => hooks.reportSendingError(error),
   });
   const service = new EmailService({
@@ -266,8 +280,24 @@ function createSending(
     unsubscribeKey: unsubscribeKeyOnce,
     onQueued: () => sender.nudge(),
   });
-  return { service, sender };
+  const startInbound = (log: InboundOptions['log']) =>
+    startInboundListener({
+      listen: c.returnPath.listen!,
+      hostName: c.returnPath.inboundMxHost ?? c.heloName,
+      key: returnPathKeyOnce,
+      recipientExists: (id) => emails.recipientExists(id),
+      record: (id, feedback) => emails.recordFeedback(id, feedback, Date.now()),
+      maxBytes: INBOUND_MAX_BYTES,
+      log,
+    });
+  return { service, sender, startInbound };
 }
+
+/**
+ * A report's size limit at the inbound listener: a DSN is a few kilobytes, an ARF report holds
+ * the whole original message, which `MAX_EMAIL_BYTES` bounds at its default.
+ */
+const INBOUND_MAX_BYTES = 6 * 1024 * 1024;
 
 /** The Domain Connect service, its signing key made once and shared by every process. */
 function createDomainConnect(

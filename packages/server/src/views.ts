@@ -154,7 +154,8 @@ export const DomainResultSchema = Type.Object(
     domain: Type.String({ description: 'The domain in its ASCII (punycode) form.' }),
     status: Type.Ref(VerificationStatusSchema),
     records: Type.Array(Type.Ref(DnsRecordSchema), {
-      description: 'Three DKIM CNAME records, then one DMARC TXT record.',
+      description:
+        'Three DKIM CNAME records, then one DMARC TXT record; then, for a domain registered with `returnPath`, the return-path CNAME (`bounces.<domain>` to `return-path.dkim.<provider host>`), whose status the domain’s `status` does not wait for.',
     }),
     type: Type.Union(
       DOMAIN_TYPES.map((t) => Type.Literal(t)),

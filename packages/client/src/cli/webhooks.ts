@@ -30,8 +30,9 @@ const EVENTS: Record<WebhookEventType, string> = {
   'email.sent': 'a relay or the recipient’s MX took a message',
   'email.delivered': 'the recipient’s MX took a message (direct delivery)',
   'email.deferred': 'a message waits for a retry (4xx or no answer)',
-  'email.bounced': 'a recipient refused a message (5xx)',
+  'email.bounced': 'a recipient refused a message (5xx), or its bounce came back later',
   'email.failed': 'a message could not be sent',
+  'email.complained': 'a recipient reported a message as spam (feedback loop)',
 };
 
 /** Every event type, in the API's order. */

@@ -231,6 +231,12 @@ export interface paths {
                              * @example Marketing
                              */
                             domainType: string;
+                            /**
+                             * @description Ask for a return-path (bounce) domain: `true` for `bounces.<domain>`, or the label to use instead (`"rp"` for `rp.<domain>`). Its CNAME joins the records (a fifth record, with its own status: `verified` does not wait for it); mail from the domain then carries an envelope sender there, so SPF passes aligned and bounces and complaints come back. Given again for a registered domain, it adds (or renames) the record; left out, nothing changes.
+                             * @example true
+                             * @example bounces
+                             */
+                            returnPath?: boolean | string;
                         }[];
                     };
                 };
@@ -2163,7 +2169,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Default: all. */
-                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
+                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained")[];
                     };
                 };
             };
@@ -3794,6 +3800,47 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "email.complained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.complained event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3878,7 +3925,7 @@ export interface components {
             /** @description The domain in its ASCII (punycode) form. */
             domain: string;
             status: components["schemas"]["VerificationStatus"];
-            /** @description Three DKIM CNAME records, then one DMARC TXT record. */
+            /** @description Three DKIM CNAME records, then one DMARC TXT record; then, for a domain registered with `returnPath`, the return-path CNAME (`bounces.<domain>` to `return-path.dkim.<provider host>`), whose status the domain’s `status` does not wait for. */
             records: components["schemas"]["DnsRecord"][];
             /** @description The domain type, in canonical spelling. */
             type: "Transactional" | "Marketing";
@@ -3894,7 +3941,7 @@ export interface components {
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_HTML_TOO_DEEP" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "RETURN_PATH_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_TOO_LARGE" | "EMAIL_HTML_TOO_DEEP" | "EMAIL_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {
@@ -4111,7 +4158,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -4125,7 +4172,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -4142,8 +4189,8 @@ export interface components {
             id: string;
             /** @description The event’s id, sent as `webhook-id` on every attempt. */
             eventId: string;
-            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed). */
-            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed";
+            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx, or a bounce (DSN) that came back to the return path later, with `bounceType`: only `hard` suppresses the address), `email.complained` (a recipient reported the message as spam, through their provider’s feedback loop: the address is suppressed for the message’s stream), `email.failed` (not sent: retries ran out, or it could not be signed). */
+            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained";
             /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -4174,7 +4221,7 @@ export interface components {
                 /** @description The domain in its ASCII (punycode) form. */
                 domain: string;
                 status: components["schemas"]["VerificationStatus"];
-                /** @description Three DKIM CNAME records, then one DMARC TXT record. */
+                /** @description Three DKIM CNAME records, then one DMARC TXT record; then, for a domain registered with `returnPath`, the return-path CNAME (`bounces.<domain>` to `return-path.dkim.<provider host>`), whose status the domain’s `status` does not wait for. */
                 records: components["schemas"]["DnsRecord"][];
                 /** @description The domain type, in canonical spelling. */
                 type: "Transactional" | "Marketing";
@@ -4198,7 +4245,7 @@ export interface components {
             };
         };
         EmailWebhookEvent: {
-            type: "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed";
+            type: "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained";
             /**
              * Format: date-time
              * @description When the attempt ended.
@@ -4220,6 +4267,14 @@ export interface components {
                 /** @description The host that answered (the relay, with `SMTP_RELAY_URL`). */
                 mxHost: string | null;
                 attempts: number;
+                /** @description For a bounce: `hard` (the address or its domain does not exist: 5.1.x, 5.2.1; the address is suppressed), `soft` (full mailbox 5.2.2, too large, a temporary state), `block` (the receiver refused the sender or the content: 5.7.x, blocklists; the address is good and is not suppressed), `undetermined` (a refusal that says neither). */
+                bounceType?: "hard" | "soft" | "block" | "undetermined";
+                /** @description `email.bounced`: the enhanced status code (RFC 3463) such as `5.1.1`, `null` when none came. */
+                diagnosticCode?: string | null;
+                /** @description `email.bounced`: whether the address went on the suppression list (a hard bounce); `email.complained`: always (for the message’s stream). */
+                suppressed?: boolean;
+                /** @description `email.complained`: the complaint report’s `Feedback-Type` (RFC 5965): `abuse`, `fraud`, `virus`, `other`. */
+                feedbackType?: string;
             };
         };
         SendEmailBody: {
@@ -4279,10 +4334,12 @@ export interface components {
                 attempts: number;
                 nextAttemptAt: string | null;
                 events: {
-                    type: "sent" | "delivered" | "deferred" | "bounced" | "failed" | "suppressed";
+                    type: "sent" | "delivered" | "deferred" | "bounced" | "failed" | "suppressed" | "complained";
                     smtpCode: number | null;
                     smtpText: string | null;
                     mxHost: string | null;
+                    /** @description For a bounce: `hard` (the address or its domain does not exist: 5.1.x, 5.2.1; the address is suppressed), `soft` (full mailbox 5.2.2, too large, a temporary state), `block` (the receiver refused the sender or the content: 5.7.x, blocklists; the address is good and is not suppressed), `undetermined` (a refusal that says neither). */
+                    bounceType?: "hard" | "soft" | "block" | "undetermined";
                     /** Format: date-time */
                     at: string;
                 }[];
@@ -4290,8 +4347,10 @@ export interface components {
         };
         Suppression: {
             address: string;
-            /** @description The refusal that put it here (SMTP code and text), or `unsubscribed`. */
+            /** @description The refusal that put it here (SMTP code and text, the code once), or `unsubscribed`. */
             reason: string;
+            /** @description The mail it stops: `all` (a hard bounce, or a recipient who asked to receive nothing), or the one stream the recipient left, the From domain’s type (an unsubscribe from Marketing mail stops Marketing mail only; password resets from the account’s Transactional domains still arrive). */
+            scope: "all" | "Marketing" | "Transactional";
             emailId: string | null;
             /** Format: date-time */
             createdAt: string;

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { type ResponderThread, startResponderThread } from '../dns/responder-thread.js';
+import type { MxData } from '../dns/zone.js';
 import { dkimZoneOrigin } from '../domain/records.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import { DkimRotationStore } from '../store/dkim-rotation-store.js';
@@ -43,6 +44,8 @@ export interface HostedDkimOptions {
   kind: 'sqlite' | 'postgres';
   /** Other TXT records the zone serves (the Domain Connect signing key), by label. */
   extraTxt?: ReadonlyMap<string, readonly string[]> | undefined;
+  /** MX records of our zone by label (the return paths' `return-path`). */
+  extraMx?: ReadonlyMap<string, readonly MxData[]> | undefined;
   /** The server's domain cache: a rotation step drops the domain from it. */
   domainCache?: DomainCache;
   /** Signing switched for a domain (its `domain.dkim_rotated` event is in the outbox). */
@@ -69,7 +72,7 @@ export async function startHostedDkim(
   log: DkimLog,
   options: HostedDkimOptions,
 ): Promise<HostedDkim> {
-  const { extraTxt } = options;
+  const { extraTxt, extraMx } = options;
   const secret = resolveSecretKey(config.dkim.secretKey, config.dataDir);
   if (secret.warning) log.warn(secret.warning);
   const keys = new DkimKeyStore(db);
@@ -86,6 +89,7 @@ export async function startHostedDkim(
           soaContact: dns.soaContact,
           ttl: dns.ttl,
           ...(extraTxt && { extraTxt: [...extraTxt].map(([label, texts]) => [label, [...texts]]) }),
+          ...(extraMx && { extraMx: [...extraMx].map(([label, records]) => [label, [...records]]) }),
         },
         secondaries: dns.secondaries,
         listen: dns.listen,

@@ -122,13 +122,15 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
       }
       return send(negative(RCODE.NOERROR));
     case 'txt':
-      if (type === 'TXT') {
+      if (type === 'TXT' && match.records.length > 0) {
         return send({
           rcode: RCODE.NOERROR,
           authoritative: true,
           answers: match.records.map((strings) => zone.txt(question.name, strings)),
         });
       }
+      if (type === 'MX' && match.mx.length > 0)
+        return send({ rcode: RCODE.NOERROR, authoritative: true, answers: zone.mx(question.name, match.mx) });
       return send(negative(RCODE.NOERROR));
     case 'none':
       return send(negative(RCODE.NXDOMAIN));

@@ -8,15 +8,16 @@ import type { Worker } from 'node:worker_threads';
 import type { HostPort } from '../config.js';
 import { moduleWorker } from '../threads/module-worker.js';
 import type { TcpLimits } from './tcp-connections.js';
-import type { ZoneContent } from './zone.js';
+import type { MxData, ZoneContent } from './zone.js';
 
 /** What the thread is started with: plain data, as `workerData` must be. */
 export interface ResponderThreadData {
   /** Where the thread opens its own database connection (the server's `DATA_DIR`, `DATABASE_URL`). */
   dataDir: string;
   databaseUrl: string | undefined;
-  zone: Omit<ZoneContent, 'serial' | 'keys' | 'extraTxt'> & {
+  zone: Omit<ZoneContent, 'serial' | 'keys' | 'extraTxt' | 'extraMx'> & {
     extraTxt?: [label: string, texts: string[]][];
+    extraMx?: [label: string, records: MxData[]][];
   };
   secondaries: HostPort[];
   listen: HostPort;

@@ -37,9 +37,11 @@ async function start() {
     // SQLite: this thread only reads; a write here could wait on the main thread's transaction
     // (blocking this loop up to the busy timeout) or make one of its transactions fail BUSY.
     ...(store.kind === 'sqlite' && { serialFor: serialOnMain }),
-    zone: (({ extraTxt, ...zone }) => ({ ...zone, ...(extraTxt && { extraTxt: new Map(extraTxt) }) }))(
-      data.zone,
-    ),
+    zone: (({ extraTxt, extraMx, ...zone }) => ({
+      ...zone,
+      ...(extraTxt && { extraTxt: new Map(extraTxt) }),
+      ...(extraMx && { extraMx: new Map(extraMx) }),
+    }))(data.zone),
     secondaries: data.secondaries,
     onError: (error) => log('error', { err: plain(error) }, 'DKIM zone reload failed; retrying'),
     onNotified: (serial, acked) => {

@@ -116,10 +116,16 @@ export class ZonePublisher {
    */
   private digest(): string {
     const extra = this.options.zone.extraTxt;
-    if (extra === undefined || extra.size === 0) return this.keys.digest();
+    const mx = this.options.zone.extraMx;
+    if ((extra === undefined || extra.size === 0) && (mx === undefined || mx.size === 0))
+      return this.keys.digest();
     const hash = createHash('sha256');
-    for (const [label, texts] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1)))
-      hash.update(`${label} ${texts.join(' ')}\n`);
+    const byLabel = <T>(map: ReadonlyMap<string, T> | undefined) =>
+      [...(map ?? [])].sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [label, texts] of byLabel(extra)) hash.update(`${label} ${texts.join(' ')}\n`);
+    // MX lines only when there are any, so a zone without them keeps the digest it had
+    for (const [label, records] of byLabel(mx))
+      hash.update(`${label} MX ${records.map((r) => `${r.preference} ${r.exchange}`).join(' ')}\n`);
     return `${this.keys.digest()}+${hash.digest('hex')}`;
   }
 

@@ -5,7 +5,7 @@
  * makes a new zone object, so caches keyed by the zone start afresh. Every query is answered
  * in one synchronous step, so it sees one consistent version.
  */
-import type { Answer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
+import type { Answer, MxAnswer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
 import type { PublishedKey } from '../store/dkim-key-store.js';
 import { dkimKeyRecord, txtStrings } from './key-record.js';
 import { ZoneKeys } from './zone-keys.js';
@@ -29,14 +29,22 @@ export interface ZoneContent {
    * bytes): the Domain Connect signing key's pieces at `_dck1`, for one.
    */
   extraTxt?: ReadonlyMap<string, readonly string[]>;
+  /** MX records by label below the apex: every return path's, at `return-path` (issue 34). */
+  extraMx?: ReadonlyMap<string, readonly MxData[]>;
+}
+
+/** One MX record's data. */
+export interface MxData {
+  preference: number;
+  exchange: string;
 }
 
 /** Where a query name falls relative to the zone. */
 export type ZoneMatch =
   | { at: 'apex' }
   | { at: 'key'; strings: string[] }
-  /** A name holding one or more other TXT records (`extraTxt`). */
-  | { at: 'txt'; records: string[][] }
+  /** A name holding other records (`extraTxt`, `extraMx`). */
+  | { at: 'txt'; records: string[][]; mx: readonly MxData[] }
   | { at: 'none' }
   /** Not in this zone: we are not authoritative (answer REFUSED). */
   | { at: 'outside' };
@@ -74,7 +82,9 @@ export class DkimZone {
     if (!name.endsWith(`.${this.origin}`)) return { at: 'outside' };
     const label = name.slice(0, -this.origin.length - 1);
     const extra = this.content.extraTxt?.get(label);
-    if (extra !== undefined) return { at: 'txt', records: extra.map((text) => [text]) };
+    const mx = this.content.extraMx?.get(label);
+    if (extra !== undefined || mx !== undefined)
+      return { at: 'txt', records: (extra ?? []).map((text) => [text]), mx: mx ?? [] };
     const key = label.includes('.') ? undefined : this.keys.get(label);
     return key === undefined ? { at: 'none' } : { at: 'key', strings: txtStrings(dkimKeyRecord(key)) };
   }
@@ -114,11 +124,24 @@ export class DkimZone {
     return { name: owner, type: 'TXT', class: 'IN', ttl: this.ttl, data: strings };
   }
 
+  /** MX records at `owner`. */
+  mx(owner: string, records: readonly MxData[]): MxAnswer[] {
+    return records.map((data) => ({
+      name: owner,
+      type: 'MX',
+      class: 'IN',
+      ttl: this.ttl,
+      data: { ...data },
+    }));
+  }
+
   /** Every record of the zone in transfer order after the opening SOA: NS, then keys by token. */
   *transferRecords(): Generator<Answer> {
     yield* this.ns();
     for (const [label, texts] of this.content.extraTxt ?? [])
       for (const text of texts) yield this.txt(`${label}.${this.origin}`, [text]);
+    for (const [label, records] of this.content.extraMx ?? [])
+      yield* this.mx(`${label}.${this.origin}`, records);
     // read in one synchronous step (transferMessages), so every token listed is still there
     for (const token of this.keys.tokens())
       yield this.txt(`${token}.${this.origin}`, txtStrings(dkimKeyRecord(this.keys.get(token)!)));

@@ -3,8 +3,14 @@ import type { DomainType } from './domain-type.js';
 /** The two states of the spec, for a domain and for each of its records. */
 export type VerificationStatus = 'pending' | 'verified';
 
-/** The records we ask a customer to publish: three DKIM CNAMEs, then one DMARC TXT. */
-export type RecordKind = 'dkim' | 'dmarc';
+/**
+ * The records we ask a customer to publish: three DKIM CNAMEs, then one DMARC TXT, then, when
+ * asked for (`returnPath`), the return-path domain's CNAME (issue 34).
+ */
+export type RecordKind = 'dkim' | 'dmarc' | 'return_path';
+
+/** The return-path label used when a registration asks for `returnPath: true`. */
+export const DEFAULT_RETURN_PATH_LABEL = 'bounces';
 
 /**
  * Why a record is not (or no longer) as we expect, from the last check:
@@ -55,10 +61,12 @@ export interface SelectorKey {
 /** A DNS record of a registration as the store keeps it. */
 export interface StoredRecord extends RecordCheckState {
   kind: RecordKind;
-  /** Position in the response: 0–2 DKIM, 3 DMARC. */
+  /** Position in the response: 0–2 DKIM, 3 DMARC, 4 the return path. */
   position: number;
-  /** The DKIM selector token; `null` for DMARC. */
+  /** The DKIM selector token; `null` for the others. */
   token: string | null;
+  /** The return path's label (`bounces` for `bounces.<domain>`); `null` for the others. */
+  label?: string | null;
   /** DKIM: its key, once made; `null` before, and for DMARC. */
   key: SelectorKey | null;
 }
@@ -111,11 +119,17 @@ export interface StoredDomain {
 }
 
 /** A fresh record: pending, never checked. */
-export function freshRecord(kind: RecordKind, position: number, token: string | null): StoredRecord {
+export function freshRecord(
+  kind: RecordKind,
+  position: number,
+  token: string | null,
+  label: string | null = null,
+): StoredRecord {
   return {
     kind,
     position,
     token,
+    label,
     status: 'pending',
     reason: null,
     found: null,

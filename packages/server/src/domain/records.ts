@@ -65,9 +65,25 @@ export const dkimTarget = (token: string, providerHost: string): string =>
   `${token}.${dkimZoneOrigin(providerHost)}`;
 /** The full name of the DMARC TXT record. */
 export const dmarcRecordName = (domain: string): string => `_dmarc.${domain}`;
+/**
+ * Where every return-path domain's CNAME points (issue 34): one name of our zone holding the MX
+ * (`INBOUND_MX_HOST`) and the SPF record (`SENDING_IPS`), so a change of either reaches every
+ * customer at once, as Postmark's and SendGrid's CNAMEs do.
+ */
+export const returnPathTarget = (providerHost: string): string =>
+  `${RETURN_PATH_ZONE_LABEL}.${dkimZoneOrigin(providerHost)}`;
+/** The label of {@link returnPathTarget} in our zone (never a selector token: those are 32 characters). */
+export const RETURN_PATH_ZONE_LABEL = 'return-path';
 /** The full name of a stored record of `domain`. */
-export const recordFqdn = (domain: string, record: Pick<StoredRecord, 'kind' | 'token'>): string =>
-  record.kind === 'dkim' ? dkimRecordName(record.token!, domain) : dmarcRecordName(domain);
+export const recordFqdn = (
+  domain: string,
+  record: Pick<StoredRecord, 'kind' | 'token'> & { label?: string | null },
+): string =>
+  record.kind === 'dkim'
+    ? dkimRecordName(record.token!, domain)
+    : record.kind === 'return_path'
+      ? `${record.label}.${domain}`
+      : dmarcRecordName(domain);
 
 /** The view of one stored record; `provider` (the zone's DNS provider) adds its hints. */
 export function recordView(
@@ -86,7 +102,13 @@ export function recordView(
           value: dkimTarget(record.token!, settings.providerHost),
           record: record.token!,
         }
-      : { type: 'TXT' as const, value: `"${settings.dmarcPolicy}"`, record: `"${settings.dmarcPolicy}"` };
+      : record.kind === 'return_path'
+        ? {
+            type: 'CNAME' as const,
+            value: returnPathTarget(settings.providerHost),
+            record: returnPathTarget(settings.providerHost),
+          }
+        : { type: 'TXT' as const, value: `"${settings.dmarcPolicy}"`, record: `"${settings.dmarcPolicy}"` };
   return {
     name,
     type: entered.type,

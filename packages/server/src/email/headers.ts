@@ -28,6 +28,8 @@ export const RESERVED_HEADERS: readonly { name: string; whose: 'service' | 'rece
     'MIME-Version',
     'Content-*',
     'DKIM-*',
+    // Gmail's feedback loop reads it; the service writes it (issue 34)
+    'Feedback-ID',
   ].map((name) => ({ name, whose: 'service' as const })),
   ...[
     'Return-Path',

@@ -20,7 +20,13 @@ export interface MailHost {
   addresses: string[];
 }
 
-export type MailRoute = { ok: true; hosts: MailHost[] } | { ok: false; permanent: boolean; reason: string };
+/**
+ * Where the mail goes, or why nowhere: `status` is the enhanced status code (RFC 3463) an MTA
+ * gives such a failure, so that bounces are classified alike (`email/bounce.ts`).
+ */
+export type MailRoute =
+  | { ok: true; hosts: MailHost[] }
+  | { ok: false; permanent: boolean; status: string; reason: string };
 
 export interface MxResolverOptions {
   servers: string[];
@@ -42,15 +48,21 @@ export function createMailRouter(options: MxResolverOptions): FindMailHosts {
     } catch (error) {
       const kind = classifyLookupError(error);
       if (kind === 'nxdomain')
-        return { ok: false, permanent: true, reason: `${domain} does not exist in DNS` };
+        return { ok: false, permanent: true, status: '5.1.2', reason: `${domain} does not exist in DNS` };
       if (kind === 'error')
-        return { ok: false, permanent: false, reason: `MX of ${domain}: ${describeLookupError(error)}` };
+        return {
+          ok: false,
+          permanent: false,
+          status: '4.4.3',
+          reason: `MX of ${domain}: ${describeLookupError(error)}`,
+        };
       records = [];
     }
     if (records.length === 1 && (records[0]!.exchange === '' || records[0]!.exchange === '.')) {
       return {
         ok: false,
         permanent: true,
+        status: '5.1.10',
         reason: `${domain} publishes a null MX: it accepts no mail (RFC 7505)`,
       };
     }
@@ -73,6 +85,8 @@ export function createMailRouter(options: MxResolverOptions): FindMailHosts {
     const onlyPrivate = (): MailRoute => ({
       ok: false,
       permanent: true,
+      // Our refusal, not the recipient's: not a reason to suppress the address.
+      status: '5.4.4',
       reason: `mail for ${domain} would go to ${refused}; the service delivers only to public addresses`,
     });
     if (records.length === 0) {
@@ -80,7 +94,12 @@ export function createMailRouter(options: MxResolverOptions): FindMailHosts {
       const addresses = await addressesOf(domain);
       if (addresses.length === 0) {
         if (refused !== undefined) return onlyPrivate();
-        return { ok: false, permanent: true, reason: `${domain} has neither MX nor address records` };
+        return {
+          ok: false,
+          permanent: true,
+          status: '5.1.2',
+          reason: `${domain} has neither MX nor address records`,
+        };
       }
       return { ok: true, hosts: [{ host: domain, addresses }] };
     }
@@ -95,7 +114,12 @@ export function createMailRouter(options: MxResolverOptions): FindMailHosts {
     const reachable = hosts.filter((h) => h.addresses.length > 0);
     if (reachable.length === 0) {
       if (refused !== undefined) return onlyPrivate();
-      return { ok: false, permanent: false, reason: `no MX host of ${domain} has an address in DNS` };
+      return {
+        ok: false,
+        permanent: false,
+        status: '4.4.4',
+        reason: `no MX host of ${domain} has an address in DNS`,
+      };
     }
     return { ok: true, hosts: reachable };
   };

@@ -64,6 +64,15 @@ const recipientStatus = Type.Union(
   ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed', 'suppressed'].map((s) => Type.Literal(s)),
 );
 
+/** What a refusal says about the address (`email/bounce.ts`). */
+export const BounceTypeSchema = Type.Union(
+  ['hard', 'soft', 'block', 'undetermined'].map((t) => Type.Literal(t)),
+  {
+    description:
+      'For a bounce: `hard` (the address or its domain does not exist: 5.1.x, 5.2.1; the address is suppressed), `soft` (full mailbox 5.2.2, too large, a temporary state), `block` (the receiver refused the sender or the content: 5.7.x, blocklists; the address is good and is not suppressed), `undetermined` (a refusal that says neither).',
+  },
+);
+
 export const EmailSchema = Type.Object(
   {
     id: Type.String(),
@@ -92,13 +101,14 @@ export const EmailSchema = Type.Object(
             Type.Object(
               {
                 type: Type.Union(
-                  ['sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed'].map((s) =>
-                    Type.Literal(s),
+                  ['sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed', 'complained'].map(
+                    (s) => Type.Literal(s),
                   ),
                 ),
                 smtpCode: Type.Union([Type.Integer(), Type.Null()]),
                 smtpText: Type.Union([Type.String(), Type.Null()]),
                 mxHost: Type.Union([Type.String(), Type.Null()]),
+                bounceType: Type.Optional(BounceTypeSchema),
                 at: Type.String({ format: 'date-time' }),
               },
               { additionalProperties: false },
@@ -116,8 +126,15 @@ export const SuppressionSchema = Type.Object(
   {
     address: Type.String(),
     reason: Type.String({
-      description: 'The refusal that put it here (SMTP code and text), or `unsubscribed`.',
+      description: 'The refusal that put it here (SMTP code and text, the code once), or `unsubscribed`.',
     }),
+    scope: Type.Union(
+      ['all', 'Marketing', 'Transactional'].map((t) => Type.Literal(t)),
+      {
+        description:
+          'The mail it stops: `all` (a hard bounce, or a recipient who asked to receive nothing), or the one stream the recipient left, the From domain’s type (an unsubscribe from Marketing mail stops Marketing mail only; password resets from the account’s Transactional domains still arrive).',
+      },
+    ),
     emailId: Type.Union([Type.String(), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
   },

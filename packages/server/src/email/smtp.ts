@@ -8,10 +8,10 @@
  *   without authenticating the certificate, which MX hosts rarely have for their MX name).
  *
  * The answer is classified as RFC 5321 does: 2xx sent, 4xx (and no answer at all) temporary,
- * 5xx permanent; `atRecipient` tells a 5xx to RCPT TO (the address itself refused) from one
- * to the message.
+ * 5xx permanent, with what the refusal says about the address (`bounce`, `email/bounce.ts`).
  */
 import nodemailer from 'nodemailer';
+import { type BounceClass, classifyRefusal, replyText } from './bounce.js';
 import type { FindMailHosts } from './mx.js';
 
 export interface SmtpSettings {
@@ -33,7 +33,8 @@ export type SmtpResult =
       code: number | null;
       text: string;
       host: string | null;
-      atRecipient: boolean;
+      /** What a refusal says about the address; for a temporary one, always `soft`. */
+      bounce: BounceClass;
     };
 
 export async function sendOnce(
@@ -51,7 +52,7 @@ export async function sendOnce(
       code: null,
       text: route.reason,
       host: null,
-      atRecipient: route.permanent,
+      bounce: classifyRefusal(null, route.reason, route.status),
     };
   }
   let last: SmtpResult | undefined;
@@ -128,7 +129,7 @@ async function attempt(
   } catch (error) {
     const e = error as SmtpError;
     const code = typeof e.responseCode === 'number' ? e.responseCode : null;
-    const text = (e.response ?? e.message).slice(0, 500);
+    const text = replyText(code, e.response ?? e.message).slice(0, 500);
     // Authentication and TLS problems of a relay are its configuration: retried, never a bounce.
     const permanent = code !== null && code >= 500 && code < 600 && e.code !== 'EAUTH';
     return {
@@ -136,7 +137,7 @@ async function attempt(
       code,
       text,
       host,
-      atRecipient: permanent && e.command === 'RCPT TO',
+      bounce: permanent ? classifyRefusal(code, text) : { type: 'soft', status: null },
     };
   }
 }

@@ -201,6 +201,13 @@ export function requestSchemas(maxItems: number) {
                 description: '`Transactional` or `Marketing` (case-insensitive).',
                 examples: ['Transactional', 'Marketing'],
               }),
+              returnPath: Type.Optional(
+                Type.Union([Type.Boolean(), Type.String()], {
+                  description:
+                    'Ask for a return-path (bounce) domain: `true` for `bounces.<domain>`, or the label to use instead (`"rp"` for `rp.<domain>`). Its CNAME joins the records (a fifth record, with its own status: `verified` does not wait for it); mail from the domain then carries an envelope sender there, so SPF passes aligned and bounces and complaints come back. Given again for a registered domain, it adds (or renames) the record; left out, nothing changes.',
+                  examples: [true, 'bounces'],
+                }),
+              ),
             },
             { additionalProperties: false },
           ),

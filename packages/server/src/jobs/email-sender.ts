@@ -3,12 +3,14 @@
  * processes, with a lease), and for each builds that recipient's copy (List-Unsubscribe for
  * Marketing domains), signs it with the domain's active DKIM selector, attempts it over SMTP
  * (`email/smtp.ts`) and records the outcome: sent, deferred with back-off (4xx, no answer),
- * bounced (5xx; the address suppressed when the refusal named it), or failed once the retry
+ * bounced (5xx; the address suppressed when the refusal says it does not exist: a hard bounce,
+ * `email/bounce.ts`), or failed once the retry
  * window is over or the message cannot be signed any more.
  */
 import { DkimError } from '../dkim/errors.js';
 import type { DkimSigner } from '../dkim/signer.js';
 import type { FindMailHosts } from '../email/mx.js';
+import { returnPathAddress } from '../email/return-path.js';
 import { type SmtpSettings, sendOnce } from '../email/smtp.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
@@ -28,6 +30,10 @@ export interface EmailSenderOptions {
   baseUrl: () => string;
   /** The key unsubscribe tokens are authenticated with. */
   unsubscribeKey: () => Buffer;
+  /** The key return-path addresses are authenticated with (`email/return-path.ts`). */
+  returnPathKey: () => Buffer;
+  /** Names the sender in `Feedback-ID` (Gmail's feedback loop): the service's host. */
+  senderId: string;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
@@ -76,11 +82,17 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     if (claim.domainType === 'Marketing' && !/^List-Unsubscribe:/im.test(headerBlock(copy))) {
       copy = unsubscribeHeaders(o.baseUrl(), unsubscribeToken(o.unsubscribeKey(), claim.id)) + copy;
     }
+    copy = feedbackId(claim, o.senderId) + copy;
     const signed = await o.signer().sign(copy, { domain: fromDomain, accountId: claim.accountId });
+    // With a verified return path, the envelope sender is there, one per recipient (VERP):
+    // SPF passes aligned, and bounces and complaints come back to us, naming the recipient.
+    const envelopeFrom = claim.returnPathDomain
+      ? returnPathAddress(o.returnPathKey(), claim.id, claim.returnPathDomain)
+      : claim.fromAddress;
     const result = await sendOnce(
       o.smtp,
       o.findHosts,
-      { from: claim.fromAddress, to: claim.address },
+      { from: envelopeFrom, to: claim.address },
       signed.message,
     );
     if (result.kind === 'sent') {
@@ -95,7 +107,7 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     if (result.kind === 'permanent') {
       return {
         kind: 'bounced',
-        suppress: result.atRecipient,
+        bounce: result.bounce,
         code: result.code,
         text: result.text,
         mxHost: result.host,
@@ -124,4 +136,15 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
 function headerBlock(message: string): string {
   const end = message.indexOf('\r\n\r\n');
   return end === -1 ? message : message.slice(0, end);
+}
+
+/**
+ * `Feedback-ID` as Gmail's feedback loop reads it (`<campaign>:<customer>:<mail type>:<sender>`):
+ * the message's `campaign` tag (or `none`), the account, the stream and our host, each cut to
+ * what a header field may carry. Gmail reports spam rates per value of each part.
+ */
+function feedbackId(claim: ClaimedRecipient, senderId: string): string {
+  const part = (value: string) => value.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'none';
+  const campaign = claim.tags.find((t) => t.name === 'campaign')?.value ?? 'none';
+  return `Feedback-ID: ${[campaign, claim.accountId, claim.domainType ?? 'none', senderId].map(part).join(':')}\r\n`;
 }

@@ -255,7 +255,10 @@ test('discovery never connects to an internal address, by name or as written, un
       body: { domains: [{ domain: name, domainType: 'Transactional' }] },
     });
     const checked = (
-      await guarded.request('POST', '/api/public/domain/status', { key: guardedKey, body: { domains: [name] } })
+      await guarded.request('POST', '/api/public/domain/status', {
+        key: guardedKey,
+        body: { domains: [name] },
+      })
     ).body[0].data.domainConnect;
     assert.equal(checked.supported, false, txt);
     assert.match(checked.detail, /could not be reached; add the records by hand$/, txt);

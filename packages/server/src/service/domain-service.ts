@@ -5,7 +5,7 @@
 import { planRotation, type RotationPlan, type RotationSettings } from '../dkim/rotation-plan.js';
 import { normalizeDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
-import type { StoredDomain } from '../domain/model.js';
+import { DEFAULT_RETURN_PATH_LABEL, type StoredDomain } from '../domain/model.js';
 import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import type { DomainConnect } from '../domain-connect/domain-connect.js';
@@ -91,6 +91,17 @@ function fqdnAt(domain: StoredDomain, position: number): string | null {
 export interface RegistrationEntry {
   domain: string;
   domainType: string;
+  returnPath?: boolean | string;
+}
+
+/** One DNS label, as a return path's is: letters, digits, inner hyphens. */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The return-path label an entry asks for: `undefined` for none, `null` when it is not one. */
+function returnPathLabel(value: boolean | string | undefined, domain: string): string | undefined | null {
+  if (value === undefined || value === false) return undefined;
+  const label = value === true ? DEFAULT_RETURN_PATH_LABEL : value.trim().toLowerCase();
+  return LABEL.test(label) && label.length + 1 + domain.length <= 253 ? label : null;
 }
 
 export class DomainService {
@@ -107,7 +118,7 @@ export class DomainService {
   /** `POST /api/public/domain`: register each entry, idempotently. */
   async register(accountId: string, entries: RegistrationEntry[]): Promise<Envelope<DomainView>[]> {
     const results: (Envelope<DomainView> | undefined)[] = new Array(entries.length);
-    const valid: { index: number; name: string; type: DomainType }[] = [];
+    const valid: { index: number; name: string; type: DomainType; returnPath: string | undefined }[] = [];
     const typeByName = new Map<string, string>();
 
     entries.forEach((entry, index) => {
@@ -124,6 +135,14 @@ export class DomainService {
         );
         return;
       }
+      const returnPath = returnPathLabel(entry.returnPath, name.name);
+      if (returnPath === null) {
+        results[index] = failed(
+          'RETURN_PATH_INVALID',
+          `returnPath ${JSON.stringify(entry.returnPath).slice(0, 80)} is not one DNS label such as "bounces" (or true)`,
+        );
+        return;
+      }
       const earlier = typeByName.get(name.name);
       if (earlier !== undefined && earlier !== type) {
         results[index] = failed(
@@ -133,14 +152,14 @@ export class DomainService {
         return;
       }
       typeByName.set(name.name, type);
-      valid.push({ index, name: name.name, type });
+      valid.push({ index, name: name.name, type, returnPath });
     });
 
     let freshRegistrations = false;
     if (valid.length > 0) {
       const outcomes = await this.store.registerDomains(
         accountId,
-        valid.map((v) => ({ name: v.name, type: v.type })),
+        valid.map((v) => ({ name: v.name, type: v.type, ...(v.returnPath && { returnPath: v.returnPath }) })),
         { maxDomains: this.options.maxDomainsPerAccount, now: this.now(), newToken: () => newToken() },
       );
       this.options.onDomainsChanged?.();

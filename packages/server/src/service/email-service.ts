@@ -129,9 +129,11 @@ export class EmailService {
         `the message is ${composed.bytes} bytes once composed; at most ${maxMessageBytes}`,
       );
     }
+    // The From domain's type is the stream: a Marketing unsubscribe stops Marketing mail only.
     const suppressed = await this.options.emails.suppressed(
       accountId,
       unique.map((r) => suppressionKey(r.a.address)),
+      domain.type,
     );
     try {
       const accepted = await this.options.emails.accept({
@@ -185,11 +187,15 @@ export class EmailService {
 
   /**
    * A one-click unsubscribe (`POST /unsubscribe/{token}`): the recipient's address joins its
-   * account's suppression list. `false` when the token is not one of ours.
+   * account's suppression list for the message's stream, or for all its mail (`everything`).
+   * `false` when the token is not one of ours.
    */
-  async unsubscribe(token: string): Promise<boolean> {
+  async unsubscribe(token: string, everything = false): Promise<boolean> {
     const recipientId = readUnsubscribeToken(this.options.unsubscribeKey(), token);
-    return recipientId !== undefined && (await this.options.emails.unsubscribe(recipientId, this.now()));
+    return (
+      recipientId !== undefined &&
+      (await this.options.emails.unsubscribe(recipientId, this.now(), everything))
+    );
   }
 
   /** The HTML and text to send: the request's (`text: null`: from the HTML), or the template's rendering. */
@@ -292,6 +298,7 @@ function emailView(email: StoredEmail) {
           smtpCode: e.smtpCode,
           smtpText: e.smtpText,
           mxHost: e.mxHost,
+          ...(e.type === 'bounced' && { bounceType: e.bounceType ?? 'undetermined' }),
           at: iso(e.at)!,
         })),
     })),

@@ -9,7 +9,7 @@ import { organisationalDomain } from '../domain/domain-name.js';
 import type { DomainConnectSetup, RecordCheckState, StoredDomain } from '../domain/model.js';
 import { identifyProvider } from '../domain/provider-detection.js';
 import { providerById } from '../domain/provider-hints.js';
-import { customerZone, dkimTarget, recordFqdn } from '../domain/records.js';
+import { customerZone, dkimTarget, recordFqdn, returnPathTarget } from '../domain/records.js';
 import {
   applyObservation,
   domainStatusOf,
@@ -294,6 +294,13 @@ export function expectedRecords(
         fqdn,
         misplaced: [doubled(fqdn)],
         ...(sub && { inheritFrom: recordFqdn(organisational, record) }),
+      };
+    if (record.kind === 'return_path')
+      return {
+        kind: 'return_path',
+        fqdn,
+        target: returnPathTarget(providerHost),
+        misplaced: [doubled(fqdn)],
       };
     const atApex: Misplacement[] = sub
       ? [

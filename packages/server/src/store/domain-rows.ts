@@ -96,6 +96,7 @@ function toStoredRecord(row: Selectable<DomainRecordsTable>): StoredRecord {
     kind: row.kind as RecordKind,
     position: Number(row.position),
     token: row.token,
+    label: row.label,
     status: row.status as VerificationStatus,
     reason: row.reason as CheckReason | null,
     found: row.found,

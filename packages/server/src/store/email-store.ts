@@ -4,7 +4,8 @@
  * recipients with a lease (`SKIP LOCKED` on PostgreSQL, as the webhook deliveries), each
  * attempt's outcome with its event, and the account's suppression list.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { BounceClass } from '../email/bounce.js';
 import type { WebhookEventType } from '../webhook/events.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
@@ -19,7 +20,22 @@ export type RecipientStatus =
   | 'bounced'
   | 'failed'
   | 'suppressed';
-export type EmailEventType = 'sent' | 'delivered' | 'deferred' | 'bounced' | 'failed' | 'suppressed';
+export type EmailEventType =
+  | 'sent'
+  | 'delivered'
+  | 'deferred'
+  | 'bounced'
+  | 'failed'
+  | 'suppressed'
+  | 'complained';
+
+/**
+ * What came back after a recipient's server took the message (issue 34, `email/feedback-report.ts`):
+ * a bounce (a DSN), or a complaint (an ARF report).
+ */
+export type Feedback =
+  | { kind: 'bounce'; bounce: BounceClass; diagnostic: string; mxHost: string | null }
+  | { kind: 'complaint'; feedbackType: string };
 
 export interface NewEmail {
   id: string;
@@ -41,8 +57,13 @@ export interface StoredEvent {
   smtpCode: number | null;
   smtpText: string | null;
   mxHost: string | null;
+  /** For `bounced`: what the refusal says about the address. */
+  bounceType: string | null;
   at: number;
 }
+
+/** Which of an account's streams a suppression stops: every one, or the one the address left. */
+export type SuppressionScope = 'all' | 'Marketing' | 'Transactional';
 
 export interface StoredRecipient {
   id: string;
@@ -78,12 +99,14 @@ export interface ClaimedRecipient {
   message: string;
   /** The sending domain's type (`Marketing` adds List-Unsubscribe), `null` if it was deleted. */
   domainType: string | null;
+  /** `bounces.<domain>` when the domain's return path is verified: the envelope sender's domain. */
+  returnPathDomain: string | null;
 }
 
 export type AttemptOutcome =
   | { kind: 'sent'; delivered: boolean; code: number | null; text: string | null; mxHost: string | null }
   | { kind: 'deferred'; nextAttemptAt: number; code: number | null; text: string; mxHost: string | null }
-  | { kind: 'bounced'; suppress: boolean; code: number | null; text: string; mxHost: string | null }
+  | { kind: 'bounced'; bounce: BounceClass; code: number | null; text: string; mxHost: string | null }
   | { kind: 'failed'; code: number | null; text: string; mxHost: string | null };
 
 /** The reused key's first request differs from this one. */
@@ -96,16 +119,17 @@ export class EmailStore {
   ) {}
 
   /**
-   * Which of `addresses` (suppression keys) the account may not send to. One query for the
-   * whole request.
+   * Which of `addresses` (suppression keys) the account may not send to in `stream` (the From
+   * domain's type): those suppressed everywhere or in that stream. One query for the request.
    */
-  async suppressed(accountId: string, addresses: string[]): Promise<Set<string>> {
+  async suppressed(accountId: string, addresses: string[], stream: string): Promise<Set<string>> {
     if (addresses.length === 0) return new Set();
     const rows = await this.db
       .selectFrom('suppressions')
       .select('address')
       .where('account_id', '=', accountId)
       .where('address', 'in', addresses)
+      .where('scope', 'in', ['all', stream])
       .execute();
     return new Set(rows.map((r) => r.address));
   }
@@ -191,6 +215,7 @@ export class EmailStore {
                 smtp_code: null,
                 smtp_text: 'the address is on the account’s suppression list',
                 mx_host: null,
+                bounce_type: null,
                 at: email.createdAt,
               })),
             )
@@ -226,7 +251,7 @@ export class EmailStore {
         .execute(),
       this.db
         .selectFrom('email_events')
-        .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'at'])
+        .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'bounce_type', 'at'])
         .where('email_id', '=', id)
         .orderBy('at')
         // One attempt's `sent` and `delivered` share their time: sent first.
@@ -253,6 +278,7 @@ export class EmailStore {
         smtpCode: e.smtp_code,
         smtpText: e.smtp_text,
         mxHost: e.mx_host,
+        bounceType: e.bounce_type,
         at: Number(e.at),
       })),
     };
@@ -281,6 +307,13 @@ export class EmailStore {
       .selectFrom('email_recipients as r')
       .innerJoin('emails as e', 'e.id', 'r.email_id')
       .leftJoin('domains as d', 'd.id', 'e.domain_id')
+      // the domain's return path, once its CNAME is verified (issue 34)
+      .leftJoin('domain_records as rp', (join) =>
+        join
+          .onRef('rp.domain_id', '=', 'd.id')
+          .on('rp.kind', '=', 'return_path')
+          .on('rp.status', '=', 'verified'),
+      )
       .select([
         'r.id',
         'r.email_id',
@@ -293,6 +326,8 @@ export class EmailStore {
         'e.message',
         'e.created_at',
         'd.type as domain_type',
+        'd.name as domain_name',
+        'rp.label as return_path_label',
       ])
       .where(
         'r.id',
@@ -313,16 +348,19 @@ export class EmailStore {
       tags: JSON.parse(r.tags),
       message: r.message,
       domainType: r.domain_type,
+      returnPathDomain:
+        r.return_path_label && r.domain_name ? `${r.return_path_label}.${r.domain_name}` : null,
     }));
   }
 
   /**
-   * Record one attempt's outcome and release the recipient; a hard bounce that names the
-   * address puts it on the account's suppression list. Nothing is written if the lease was
+   * Record one attempt's outcome and release the recipient; a hard bounce puts the address on
+   * the account's suppression list, for every stream. Nothing is written if the lease was
    * lost (another process has the recipient now).
    */
   async recordAttempt(claim: ClaimedRecipient, outcome: AttemptOutcome, at: number): Promise<void> {
     const status: RecipientStatus = outcome.kind;
+    const suppresses = outcome.kind === 'bounced' && outcome.bounce.type === 'hard';
     await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('email_recipients')
@@ -346,6 +384,7 @@ export class EmailStore {
         smtp_code: outcome.code,
         smtp_text: outcome.text,
         mx_host: outcome.mxHost,
+        bounce_type: outcome.kind === 'bounced' && type === 'bounced' ? outcome.bounce.type : null,
         at,
       });
       const events = [event(outcome.kind)];
@@ -362,6 +401,11 @@ export class EmailStore {
         smtpText: outcome.text,
         mxHost: outcome.mxHost,
         attempts: claim.attempts + 1,
+        ...(outcome.kind === 'bounced' && {
+          bounceType: outcome.bounce.type,
+          diagnosticCode: outcome.bounce.status,
+          suppressed: suppresses,
+        }),
       };
       await appendEvents(
         trx,
@@ -374,53 +418,177 @@ export class EmailStore {
           })),
         at,
       );
-      if (outcome.kind === 'bounced' && outcome.suppress) {
-        await trx
-          .insertInto('suppressions')
-          .values({
-            account_id: claim.accountId,
-            address: claim.address.toLowerCase(),
-            reason: `${outcome.code ?? ''} ${outcome.text}`.trim().slice(0, 500),
-            email_id: claim.emailId,
-            created_at: at,
-          })
-          .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
-          .execute();
+      if (suppresses) {
+        await suppress(trx, {
+          account_id: claim.accountId,
+          address: claim.address.toLowerCase(),
+          reason: outcome.text.slice(0, 500),
+          scope: 'all',
+          email_id: claim.emailId,
+          created_at: at,
+        });
       }
     });
   }
 
-  /** Suppress the address of this recipient for its account (one-click unsubscribe). */
-  async unsubscribe(recipientId: string, at: number): Promise<boolean> {
+  /**
+   * Suppress the address of this recipient for its account (one-click unsubscribe): in the
+   * message's stream (the From domain's type; `Marketing` when the domain is gone, as only
+   * Marketing mail carries our link), or in every stream when the person asked for `all`.
+   */
+  async unsubscribe(recipientId: string, at: number, everything = false): Promise<boolean> {
     const row = await this.db
       .selectFrom('email_recipients as r')
       .innerJoin('emails as e', 'e.id', 'r.email_id')
-      .select(['r.address', 'e.account_id', 'e.id as email_id'])
+      .leftJoin('domains as d', 'd.id', 'e.domain_id')
+      .select(['r.address', 'e.account_id', 'e.id as email_id', 'd.type as domain_type'])
       .where('r.id', '=', recipientId)
       .executeTakeFirst();
     if (row === undefined) return false;
-    await this.db
-      .insertInto('suppressions')
-      .values({
-        account_id: row.account_id,
-        address: row.address.toLowerCase(),
-        reason: 'unsubscribed',
-        email_id: row.email_id,
-        created_at: at,
-      })
-      .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
-      .execute();
+    const stream: SuppressionScope = row.domain_type === 'Transactional' ? 'Transactional' : 'Marketing';
+    await suppress(this.db, {
+      account_id: row.account_id,
+      address: row.address.toLowerCase(),
+      reason: 'unsubscribed',
+      scope: everything ? 'all' : stream,
+      email_id: row.email_id,
+      created_at: at,
+    });
     return true;
+  }
+
+  /** Whether a recipient id names a recipient of a message still stored. */
+  async recipientExists(recipientId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('email_recipients')
+      .select('id')
+      .where('id', '=', recipientId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Record what came back for a recipient after acceptance: a bounce sets its status `bounced`
+   * (a hard one suppresses the address everywhere), a complaint suppresses it in the message's
+   * stream; either is an event of the message, and a webhook event. `false` when the recipient
+   * is unknown (its message deleted). A second report of the same kind changes nothing.
+   */
+  async recordFeedback(recipientId: string, feedback: Feedback, at: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('email_recipients as r')
+        .innerJoin('emails as e', 'e.id', 'r.email_id')
+        .leftJoin('domains as d', 'd.id', 'e.domain_id')
+        .select([
+          'r.id',
+          'r.email_id',
+          'r.address',
+          'r.status',
+          'r.attempts',
+          'e.account_id',
+          'e.from_address',
+          'e.subject',
+          'e.tags',
+          'd.type as domain_type',
+        ])
+        .where('r.id', '=', recipientId)
+        .executeTakeFirst();
+      if (row === undefined) return false;
+      const type: EmailEventType = feedback.kind === 'bounce' ? 'bounced' : 'complained';
+      const seen = await trx
+        .selectFrom('email_events')
+        .select('id')
+        .where('recipient_id', '=', recipientId)
+        .where('type', '=', type)
+        .executeTakeFirst();
+      if (seen !== undefined) return true;
+      const bounce = feedback.kind === 'bounce' ? feedback.bounce : null;
+      const text =
+        feedback.kind === 'bounce'
+          ? feedback.diagnostic.slice(0, 500)
+          : `complaint: ${feedback.feedbackType}`;
+      const code = Number(/^\d{3}/.exec(text)?.[0]) || null;
+      const mxHost = feedback.kind === 'bounce' ? feedback.mxHost : null;
+      if (feedback.kind === 'bounce')
+        await trx
+          .updateTable('email_recipients')
+          .set({ status: 'bounced', updated_at: at })
+          .where('id', '=', recipientId)
+          .execute();
+      await trx
+        .insertInto('email_events')
+        .values({
+          id: newId('eev'),
+          email_id: row.email_id,
+          recipient_id: recipientId,
+          address: row.address,
+          type,
+          smtp_code: code,
+          smtp_text: text,
+          mx_host: mxHost,
+          bounce_type: bounce?.type ?? null,
+          at,
+        })
+        .execute();
+      const stream: SuppressionScope = row.domain_type === 'Transactional' ? 'Transactional' : 'Marketing';
+      const suppresses = feedback.kind === 'complaint' || bounce?.type === 'hard';
+      if (suppresses) {
+        await suppress(trx, {
+          account_id: row.account_id,
+          address: row.address.toLowerCase(),
+          reason: feedback.kind === 'complaint' ? 'complained' : text,
+          scope: feedback.kind === 'complaint' ? stream : 'all',
+          email_id: row.email_id,
+          created_at: at,
+        });
+      }
+      await appendEvents(
+        trx,
+        row.account_id,
+        () => [
+          {
+            type: `email.${type}` as WebhookEventType,
+            stream: row.email_id,
+            snapshot: {
+              email: {
+                id: row.email_id,
+                from: row.from_address,
+                subject: row.subject,
+                tags: JSON.parse(row.tags),
+                recipient: row.address,
+                smtpCode: code,
+                smtpText: text,
+                mxHost,
+                attempts: Number(row.attempts),
+                ...(bounce && {
+                  bounceType: bounce.type,
+                  diagnosticCode: bounce.status,
+                  suppressed: suppresses,
+                }),
+                ...(feedback.kind === 'complaint' && {
+                  feedbackType: feedback.feedbackType,
+                  suppressed: true,
+                }),
+              },
+            },
+          },
+        ],
+        at,
+      );
+      return true;
+    });
   }
 
   /** The account's suppressed addresses, by address, a page at a time. */
   async listSuppressions(
     accountId: string,
     options: { after?: string; limit: number },
-  ): Promise<{ address: string; reason: string; emailId: string | null; createdAt: number }[]> {
+  ): Promise<
+    { address: string; reason: string; scope: string; emailId: string | null; createdAt: number }[]
+  > {
     let query = this.db
       .selectFrom('suppressions')
-      .select(['address', 'reason', 'email_id', 'created_at'])
+      .select(['address', 'reason', 'scope', 'email_id', 'created_at'])
       .where('account_id', '=', accountId)
       .orderBy('address')
       .limit(options.limit);
@@ -428,6 +596,7 @@ export class EmailStore {
     return (await query.execute()).map((r) => ({
       address: r.address,
       reason: r.reason,
+      scope: r.scope,
       emailId: r.email_id,
       createdAt: Number(r.created_at),
     }));
@@ -442,4 +611,23 @@ export class EmailStore {
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+}
+
+/**
+ * Puts an address on the list. Already there for another stream, it is suppressed everywhere
+ * (a Marketing unsubscribe and a Transactional one add up to all); already there for the same
+ * scope or for all, nothing changes.
+ */
+async function suppress(db: Kysely<Database>, row: Insertable<Database['suppressions']>): Promise<void> {
+  await db
+    .insertInto('suppressions')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'address'])
+        .doUpdateSet({ scope: 'all', reason: row.reason, email_id: row.email_id, created_at: row.created_at })
+        .where('suppressions.scope', '!=', 'all')
+        .where('suppressions.scope', '!=', row.scope),
+    )
+    .execute();
 }

@@ -24,6 +24,8 @@ import { appendDomainEvents } from './webhook-outbox.js';
 
 /** Records of a fresh registration: three DKIM selectors then DMARC (spec order). */
 const DKIM_RECORDS = 3;
+/** The return path's record follows DMARC's. */
+const RETURN_PATH_POSITION = 4;
 
 export interface CacheOptions {
   /** How long an API key lookup is reused: the longest a revocation takes to apply. */
@@ -155,13 +157,18 @@ export class KyselyStore implements Store {
               keyTurnAt += KEY_TURN_MS;
               created.push(domain);
             }
-          } else if (domain.type !== request.type) {
-            await trx
-              .updateTable('domains')
-              .set({ type: request.type, updated_at: options.now })
-              .where('id', '=', domain.id)
-              .execute();
-            domain = { ...domain, type: request.type };
+          } else {
+            if (domain.type !== request.type) {
+              await trx
+                .updateTable('domains')
+                .set({ type: request.type, updated_at: options.now })
+                .where('id', '=', domain.id)
+                .execute();
+              domain = { ...domain, type: request.type };
+            }
+            // A return path asked for on a domain registered without one (or with another label).
+            if (request.returnPath !== undefined)
+              domain = await setReturnPath(trx, domain, request.returnPath, options.now);
             existing.set(domain.name, domain);
           }
           outcomes.push({ ok: true, domain });
@@ -371,6 +378,8 @@ async function insertDomain(
     records.push(freshRecord('dkim', position, options.newToken()));
   }
   records.push(freshRecord('dmarc', DKIM_RECORDS, null));
+  if (request.returnPath !== undefined)
+    records.push(freshRecord('return_path', RETURN_PATH_POSITION, null, request.returnPath));
   await trx
     .insertInto('domain_records')
     .values(
@@ -379,6 +388,7 @@ async function insertDomain(
         position: r.position,
         kind: r.kind,
         token: r.token,
+        label: r.label ?? null,
         status: r.status,
       })),
     )
@@ -389,7 +399,7 @@ async function insertDomain(
     .insertInto('dkim_key_queue')
     .values(
       records
-        .filter((r) => r.token !== null)
+        .filter((r) => r.kind === 'dkim' && r.token !== null)
         .map((r) => ({ token: r.token!, queued_at: options.now, turn_at: options.keyTurnAt })),
     )
     .execute();
@@ -410,4 +420,46 @@ async function insertDomain(
     records,
   };
   return { domain, inserted: true };
+}
+
+/**
+ * Gives a registered domain the return-path record `label` (a fresh, pending one), unless it has
+ * that one already; a record with another label is replaced, since the name to publish changed.
+ */
+async function setReturnPath(
+  trx: Transaction<Database>,
+  domain: StoredDomain,
+  label: string,
+  now: number,
+): Promise<StoredDomain> {
+  const current = domain.records.find((r) => r.kind === 'return_path');
+  if (current?.label === label) return domain;
+  // checked at once, as a new registration is
+  await trx
+    .updateTable('domains')
+    .set({ next_check_at: now, updated_at: now })
+    .where('id', '=', domain.id)
+    .execute();
+  const record = freshRecord('return_path', RETURN_PATH_POSITION, null, label);
+  await trx
+    .deleteFrom('domain_records')
+    .where('domain_id', '=', domain.id)
+    .where('kind', '=', 'return_path')
+    .execute();
+  await trx
+    .insertInto('domain_records')
+    .values({
+      domain_id: domain.id,
+      position: record.position,
+      kind: record.kind,
+      token: null,
+      label,
+      status: record.status,
+    })
+    .execute();
+  return {
+    ...domain,
+    nextCheckAt: now,
+    records: [...domain.records.filter((r) => r.kind !== 'return_path'), record],
+  };
 }

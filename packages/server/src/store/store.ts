@@ -36,6 +36,8 @@ export interface NewApiKey {
 export interface RegistrationRequest {
   name: string;
   type: DomainType;
+  /** The return path's label, when the entry asked for one (`returnPath`). */
+  returnPath?: string;
 }
 
 export type RegistrationOutcome = { ok: true; domain: StoredDomain } | { ok: false; reason: 'account_limit' };

@@ -58,6 +58,8 @@ export interface DomainRecordsTable {
   position: number;
   kind: string;
   token: string | null;
+  /** The return path's label (`return_path` records only). */
+  label: Generated<string | null>;
   status: string;
   reason: string | null;
   found: string | null;
@@ -234,14 +236,18 @@ export interface EmailEventsTable {
   smtp_code: number | null;
   smtp_text: string | null;
   mx_host: string | null;
+  /** For a `bounced` event: `hard`, `soft`, `block` or `undetermined` (`email/bounce.ts`). */
+  bounce_type: string | null;
   at: number;
 }
 
-/** An address the account may not send to any more (a hard bounce). */
+/** An address the account may not send to any more: a hard bounce, an unsubscribe, a complaint. */
 export interface SuppressionsTable {
   account_id: string;
   address: string;
   reason: string;
+  /** `all`, or the one stream (`Marketing`, `Transactional`: the From domain's type) it left. */
+  scope: string;
   email_id: string | null;
   created_at: number;
 }

@@ -1,6 +1,6 @@
 /**
- * Check a registration's records in DNS: each DKIM CNAME must answer its expected target,
- * and `_dmarc.<domain>` must hold exactly one valid DMARC policy.
+ * Check a registration's records in DNS: each DKIM CNAME (and the return path's) must answer
+ * its expected target, and `_dmarc.<domain>` must hold exactly one valid DMARC policy.
  */
 import type { Observation } from '../domain/verification.js';
 import { type DmarcLookup, isDmarcCandidate, judgeDmarcRecords } from './dmarc.js';
@@ -32,7 +32,9 @@ export type ExpectedRecord =
       proxy?: () => Promise<{ provider: string; setting: string } | undefined>;
     }
   /** `inheritFrom`: `_dmarc.<organisational domain>`, when that is another name (RFC 7489 §6.6.3). */
-  | { kind: 'dmarc'; fqdn: string; inheritFrom?: string; misplaced?: Misplacement[] };
+  | { kind: 'dmarc'; fqdn: string; inheritFrom?: string; misplaced?: Misplacement[] }
+  /** The return-path domain's CNAME into our zone (issue 34): checked as a DKIM CNAME is. */
+  | { kind: 'return_path'; fqdn: string; target: string; misplaced?: Misplacement[] };
 
 /** Longest `found` value we keep: enough to recognise, never a whole zone's worth. */
 const MAX_FOUND = 300;
@@ -67,7 +69,7 @@ export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): P
         return outcome.answer;
       }) as DnsResolve;
       const observation =
-        record.kind === 'dkim'
+        record.kind !== 'dmarc'
           ? await checkCname(record, watched)
           : await checkDmarc(record.fqdn, watched, record.inheritFrom, record.misplaced);
       return fallback && observation.outcome === 'miss'
@@ -77,13 +79,17 @@ export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): P
   );
 }
 
-/** A DKIM record: a CNAME query for its name must answer its target (case and final dot aside). */
+/**
+ * A DKIM (or return-path) record: a CNAME query for its name must answer its target (case and
+ * final dot aside).
+ */
 export async function checkCname(
   record: {
     fqdn: string;
     target: string;
     misplaced?: Misplacement[];
     keyRecord?: () => Promise<string | undefined>;
+    proxy?: () => Promise<{ provider: string; setting: string } | undefined>;
   },
   resolve: DnsResolve,
 ): Promise<Observation> {
@@ -170,7 +176,7 @@ const keyOf = (txt: string) => /(?:^|;)\s*p\s*=([^;]*)/.exec(txt)?.[1]?.replace(
  * name): receivers get the right key, so it counts, with a note.
  */
 async function describeOtherType(
-  record: Pick<Extract<ExpectedRecord, { kind: 'dkim' }>, 'fqdn' | 'target' | 'keyRecord' | 'proxy'>,
+  record: Pick<Parameters<typeof checkCname>[0], 'fqdn' | 'target' | 'keyRecord' | 'proxy'>,
   resolve: DnsResolve,
 ): Promise<Observation> {
   let txt: string[] = [];

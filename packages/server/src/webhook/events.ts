@@ -21,6 +21,7 @@ export const EMAIL_EVENT_TYPES = [
   'email.deferred',
   'email.bounced',
   'email.failed',
+  'email.complained',
 ] as const;
 export const WEBHOOK_EVENT_TYPES = [...DOMAIN_EVENT_TYPES, ...EMAIL_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -51,6 +52,14 @@ export interface EmailEventData {
   smtpText: string | null;
   mxHost: string | null;
   attempts: number;
+  /** `email.bounced` only: what the refusal says about the address (`email/bounce.ts`). */
+  bounceType?: string;
+  /** `email.bounced` only: the enhanced status code (RFC 3463), such as `5.1.1`, or `null`. */
+  diagnosticCode?: string | null;
+  /** `email.bounced` and `email.complained`: whether the address was put on the suppression list. */
+  suppressed?: boolean;
+  /** `email.complained` only: the report's `Feedback-Type` (`abuse`, `fraud`, …). */
+  feedbackType?: string;
 }
 
 /** What the outbox stores for one event. */

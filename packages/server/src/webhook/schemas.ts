@@ -4,6 +4,7 @@
  * with them; the services' types derive from them. Layer-neutral, as `views.ts`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { BounceTypeSchema } from '../email/schemas.js';
 import { DomainResultSchema, VerificationStatusSchema } from '../views.js';
 import { DOMAIN_EVENT_TYPES, EMAIL_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './events.js';
 
@@ -16,7 +17,7 @@ export const WebhookEventTypeSchema = Type.Union(
   {
     description:
       '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); ' +
-      '`email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx), `email.failed` (not sent: retries ran out, or it could not be signed).',
+      '`email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx, or a bounce (DSN) that came back to the return path later, with `bounceType`: only `hard` suppresses the address), `email.complained` (a recipient reported the message as spam, through their provider’s feedback loop: the address is suppressed for the message’s stream), `email.failed` (not sent: retries ran out, or it could not be signed).',
   },
 );
 
@@ -146,6 +147,25 @@ export const EmailWebhookEventSchema = Type.Object(
           description: 'The host that answered (the relay, with `SMTP_RELAY_URL`).',
         }),
         attempts: Type.Integer(),
+        bounceType: Type.Optional(BounceTypeSchema),
+        diagnosticCode: Type.Optional(
+          Type.Union([Type.String(), Type.Null()], {
+            description:
+              '`email.bounced`: the enhanced status code (RFC 3463) such as `5.1.1`, `null` when none came.',
+          }),
+        ),
+        suppressed: Type.Optional(
+          Type.Boolean({
+            description:
+              '`email.bounced`: whether the address went on the suppression list (a hard bounce); `email.complained`: always (for the message’s stream).',
+          }),
+        ),
+        feedbackType: Type.Optional(
+          Type.String({
+            description:
+              '`email.complained`: the complaint report’s `Feedback-Type` (RFC 5965): `abuse`, `fraud`, `virus`, `other`.',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),

@@ -1,8 +1,8 @@
 /**
  * One-click unsubscribe (RFC 8058) for recipients of Marketing mail: `POST /unsubscribe/{token}`
  * with `List-Unsubscribe=One-Click` (what mailbox providers send) puts the address on the
- * sender's suppression list; `GET` shows a page with a button doing the same POST, for a person
- * who follows the link. The token is the credential (`email/unsubscribe.ts`); an unknown one
+ * sender's suppression list for that stream (Marketing); `GET` shows a page with a button doing
+ * the same POST, for a person who follows the link, and one that stops all the sender's mail. The token is the credential (`email/unsubscribe.ts`); an unknown one
  * gets a 404 page. No API key, no cookies, nothing from the request echoed into the page.
  */
 import type { FastifyInstance } from 'fastify';
@@ -38,16 +38,29 @@ export async function unsubscribeRoutes(
       // The form posts to this same address: the token is not written into the page.
       return page(
         'Unsubscribe',
-        '<p>Stop receiving these emails at this address?</p><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>',
+        '<p>Stop receiving these emails at this address?</p><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>' +
+          '<p>Or receive nothing at all from this sender, account messages included:</p><form method="post" action="?scope=all"><button type="submit">Stop all email from this sender</button></form>',
       );
     },
   );
 
-  app.post<{ Params: { token: string } }>(
+  app.post<{ Params: { token: string }; Querystring: { scope?: 'all' } }>(
     '/unsubscribe/:token',
-    { schema: { hide: true, params } },
+    {
+      schema: {
+        hide: true,
+        params,
+        querystring: {
+          type: 'object',
+          properties: { scope: { type: 'string', enum: ['all'] } },
+          additionalProperties: false,
+        },
+      },
+    },
     async (request, reply) => {
-      const done = await options.service.unsubscribe(request.params.token);
+      // One-click (RFC 8058) leaves the message's stream; `?scope=all`, the page's second
+      // button, leaves every stream of the sender.
+      const done = await options.service.unsubscribe(request.params.token, request.query.scope === 'all');
       reply
         .type('text/html; charset=utf-8')
         .header('content-security-policy', PAGE_CSP)

@@ -78,6 +78,7 @@ describe('webhook endpoints', () => {
       'email.deferred',
       'email.bounced',
       'email.failed',
+      'email.complained',
     ]);
     const listed = (await call('GET', '/api/public/webhooks')).data;
     assert.deepEqual(

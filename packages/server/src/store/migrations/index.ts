@@ -18,6 +18,8 @@ import * as m0012 from './0012-dns-provider.js';
 import * as m0013 from './0013-domain-connect.js';
 import * as m0014 from './0014-dkim-rotation.js';
 import * as m0015 from './0015-key-turns.js';
+import * as m0016 from './0016-bounce-types.js';
+import * as m0017 from './0017-return-path.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -35,6 +37,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-domain-connect': m0013,
   '0014-dkim-rotation': m0014,
   '0015-key-turns': m0015,
+  '0016-bounce-types': m0016,
+  '0017-return-path': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,168 @@
+/**
+ * The inbound SMTP listener (issue 34, `SMTP_LISTEN`): where return paths' MX (`INBOUND_MX_HOST`)
+ * sends bounces (DSNs) and complaints (ARF reports). Built on `smtp-server` (Nodemailer's
+ * maintained SMTP server) and read with mailparser (`feedback-report.ts`).
+ *
+ * It takes mail only for live return-path addresses: an address whose MAC is ours and whose
+ * recipient exists (`return-path.ts`). Everything else is refused at RCPT with 550 5.1.1, so it
+ * is never a relay, and a forged or altered address changes nothing (and is logged). Size,
+ * connections (in all and per client address) and recipients per message are bounded. State
+ * lives in the database: any process may take a report about any other process's message.
+ */
+import type { Readable } from 'node:stream';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { HostPort } from '../config.js';
+import type { Feedback } from '../store/email-store.js';
+import { readFeedbackReport } from './feedback-report.js';
+import { readReturnPath } from './return-path.js';
+
+export interface InboundOptions {
+  listen: HostPort;
+  /** The name in our greeting and EHLO answer (`INBOUND_MX_HOST`). */
+  hostName: string;
+  /** The return-path MAC key (`return-path.ts`). */
+  key: () => Buffer;
+  /** Whether a recipient id names a recipient we sent to. */
+  recipientExists: (recipientId: string) => Promise<boolean>;
+  /** Record what came back; `false` when the recipient is gone. */
+  record: (recipientId: string, feedback: Feedback) => Promise<boolean>;
+  /** A report's size limit; bigger ones are refused at DATA (552). */
+  maxBytes: number;
+  log: {
+    info: (fields: object, message: string) => void;
+    warn: (fields: object, message: string) => void;
+  };
+}
+
+export interface InboundListener {
+  readonly address: { host: string; port: number };
+  close(): Promise<void>;
+}
+
+/** Connections at once, in all and from one client address. */
+const MAX_CLIENTS = 100;
+const MAX_PER_CLIENT = 5;
+/** Recipients in one transaction: one report names one return-path address. */
+const MAX_RECIPIENTS = 10;
+
+/** An SMTP reply for a refusal, as smtp-server takes it from a callback's error. */
+function reply(code: number, text: string): Error {
+  return Object.assign(new Error(text), { responseCode: code });
+}
+
+export async function startInboundListener(options: InboundOptions): Promise<InboundListener> {
+  const perClient = new Map<string, number>();
+  /** The recipient ids each open transaction accepted (smtp-server keeps the addresses only). */
+  const accepted = new WeakMap<SMTPServerSession, string[]>();
+  const server = new SMTPServer({
+    name: options.hostName,
+    banner: 'bounces and feedback reports only',
+    size: options.maxBytes,
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    maxClients: MAX_CLIENTS,
+    socketTimeout: 60_000,
+    closeTimeout: 10_000,
+    logger: false,
+    onConnect(session, done) {
+      const count = perClient.get(session.remoteAddress) ?? 0;
+      if (count >= MAX_PER_CLIENT) return done(reply(421, '4.7.0 too many connections from your address'));
+      perClient.set(session.remoteAddress, count + 1);
+      done();
+    },
+    onClose(session) {
+      const count = (perClient.get(session.remoteAddress) ?? 1) - 1;
+      if (count <= 0) perClient.delete(session.remoteAddress);
+      else perClient.set(session.remoteAddress, count);
+    },
+    onMailFrom(_address, session, done) {
+      accepted.set(session, []);
+      done();
+    },
+    onRcptTo(address: SMTPServerAddress, session, done) {
+      const ids = accepted.get(session) ?? [];
+      if (ids.length >= MAX_RECIPIENTS) return done(reply(452, '4.5.3 too many recipients'));
+      const recipientId = readReturnPath(options.key(), address.address);
+      const refuse = (why: string) => {
+        options.log.warn(
+          { client: session.remoteAddress, recipient: address.address.slice(0, 200), why },
+          'inbound mail refused at RCPT',
+        );
+        done(reply(550, '5.1.1 no such address here; this server takes only reports about our own mail'));
+      };
+      if (recipientId === undefined) return refuse('not one of our return-path addresses');
+      options.recipientExists(recipientId).then(
+        (exists) => {
+          if (!exists) return refuse('the message it names is gone');
+          ids.push(recipientId);
+          accepted.set(session, ids);
+          done();
+        },
+        () => done(reply(451, '4.3.0 try again later')),
+      );
+    },
+    onData(stream: Readable, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if ((stream as Readable & { sizeExceeded?: boolean }).sizeExceeded)
+          return done(reply(552, `5.3.4 a report may hold at most ${options.maxBytes} bytes`));
+        const ids = accepted.get(session) ?? [];
+        take(Buffer.concat(chunks), ids, session).then(
+          () => done(null, '2.0.0 report taken'),
+          (error: unknown) => {
+            options.log.warn(
+              { err: String(error) },
+              'inbound report could not be recorded; the sender will retry',
+            );
+            done(reply(451, '4.3.0 try again later'));
+          },
+        );
+      });
+    },
+  });
+
+  async function take(raw: Buffer, recipientIds: string[], session: SMTPServerSession): Promise<void> {
+    const report = await readFeedbackReport(raw);
+    const fields = { client: session.remoteAddress, recipients: recipientIds, kind: report.kind };
+    if (report.kind === 'none' || (report.kind === 'bounce' && report.action === 'delayed')) {
+      options.log.info(
+        { ...fields, why: report.kind === 'none' ? report.why : 'delayed' },
+        'inbound report: nothing to record',
+      );
+      return;
+    }
+    const feedback: Feedback =
+      report.kind === 'bounce'
+        ? {
+            kind: 'bounce',
+            bounce: report.bounce,
+            diagnostic: report.diagnostic,
+            mxHost: report.reportingMta,
+          }
+        : { kind: 'complaint', feedbackType: report.feedbackType };
+    for (const id of recipientIds) await options.record(id, feedback);
+    options.log.info(
+      {
+        ...fields,
+        ...(report.kind === 'bounce' && { bounceType: report.bounce.type, status: report.bounce.status }),
+      },
+      'inbound report recorded',
+    );
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.listen.port, options.listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => options.log.warn({ err: String(error) }, 'inbound SMTP error'));
+  const bound = server.server.address();
+  const port = typeof bound === 'object' && bound !== null ? bound.port : options.listen.port;
+  return {
+    address: { host: options.listen.host, port },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
