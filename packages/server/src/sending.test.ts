@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
+import nodemailer from 'nodemailer';
 import { findFreeDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { startTestServer } from './test-support/test-server.js';
@@ -46,6 +47,10 @@ async function startWorld(
     SEND_RETRY_MAX_DELAY_MS: '400',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_INTERVAL_MS: '20',
+    // return paths (issue 34): mail leaves from loopback, reports come back to our listener
+    SENDING_IPS: '127.0.0.1',
+    INBOUND_MX_HOST: 'inbound.provider.test',
+    SMTP_LISTEN: '127.0.0.1:0',
     ...env,
     ...extra,
   });
@@ -277,6 +282,198 @@ describe('sending through the recipients’ MX', () => {
       refused.recipients[0].events.map((e: any) => e.type),
       ['suppressed'],
     );
+  });
+});
+
+describe('the return path (issue 34)', () => {
+  const RP_DOMAIN = 'rp.customer.test';
+  let fromRp: (to: string[]) => Promise<any>;
+  before(async () => {
+    const { api, bind, call } = world;
+    const [registered] = await call('POST', '/api/public/domain', {
+      domains: [{ domain: RP_DOMAIN, domainType: 'Marketing', returnPath: true }],
+    });
+    await api.server.dkim.generator.idle();
+    for (const record of registered.data.records) {
+      if (record.type === 'CNAME') await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+      else await bind.addRecord(record.fqdn, 'TXT', record.value.replace(/^"|"$/g, ''));
+    }
+    for (const record of registered.data.records.slice(0, 3))
+      await bind.waitFor(record.value, 'TXT', (a) => a.length === 1, 20_000);
+    // our zone's SPF record for every return path, carried by BIND as a secondary
+    await bind.waitFor('return-path.dkim.provider.test', 'TXT', (a) => a.length === 1, 20_000);
+    const [status] = await call('POST', '/api/public/domain/status', { domains: [RP_DOMAIN] });
+    assert.deepEqual([status.data.status, status.data.records[4].status], ['verified', 'verified']);
+    fromRp = (to) =>
+      call('POST', '/api/public/emails', {
+        from: `News <news@${RP_DOMAIN}>`,
+        subject: 'This week',
+        html: '<p>Hello</p>',
+        to,
+      });
+  });
+
+  /** A report sent to our inbound listener as a receiving MTA sends it: from the null sender. */
+  const report = async (to: string, raw: string) => {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: world.api.server.inbound!.address.port,
+      secure: false,
+      ignoreTLS: true,
+    });
+    try {
+      return await transport.sendMail({
+        envelope: { from: '', to: [to] },
+        raw: raw.replace(/\r?\n/g, '\r\n'),
+      });
+    } finally {
+      transport.close();
+    }
+  };
+
+  test('mail leaves with a VERP envelope sender there: SPF passes aligned, and DKIM and DMARC pass', async () => {
+    const { mx, emailWhen, bind } = world;
+    const before = (await mx.messages()).length;
+    const queued = await fromRp(['spf@recipient.test']);
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+    const text = delivered!.raw.toString('utf8');
+    const returnPath = /^Return-Path: <([^>]+)>/m.exec(text)?.[1];
+    assert.match(returnPath ?? '', /^rcp_[a-z2-7]{20}\.[a-z2-7]{16}@bounces\.rp\.customer\.test$/);
+    assert.match(text, /^Feedback-ID: none:acc_[a-z2-7]+:Marketing:provider\.test/m);
+    const resolver = bind.resolver();
+    const verdict = await authenticate(delivered!.raw, {
+      ip: '127.0.0.1',
+      helo: 'sender.test',
+      sender: returnPath!,
+      mta: 'mx.recipient.test',
+      resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
+    });
+    const spf = verdict.spf as { status: { result: string } };
+    assert.equal(spf.status.result, 'pass', JSON.stringify(spf.status));
+    const dmarc = verdict.dmarc as any;
+    assert.equal(dmarc.status.result, 'pass');
+    // the SPF domain that aligned with the From domain (relaxed: one organisational domain)
+    assert.equal(dmarc.alignment.spf.result, `bounces.${RP_DOMAIN}`);
+    assert.equal(verdict.dkim.results[0]!.status.result, 'pass');
+  });
+
+  test('a DSN after acceptance bounces the recipient, suppresses a hard bounce, and sends email.bounced', async () => {
+    const { mx, call, emailWhen } = world;
+    const before = (await mx.messages()).length;
+    const queued = await fromRp(['later-gone@recipient.test']);
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+    const verp = /^Return-Path: <([^>]+)>/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    await report(
+      verp,
+      `From: MAILER-DAEMON@mx.recipient.test
+To: ${verp}
+Subject: Undelivered Mail Returned to Sender
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="B"
+
+--B
+Content-Type: text/plain
+
+Your message could not be delivered.
+
+--B
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.recipient.test
+
+Final-Recipient: rfc822; later-gone@recipient.test
+Action: failed
+Status: 5.1.1
+Diagnostic-Code: smtp; 550 5.1.1 <later-gone@recipient.test>: Recipient address rejected: User unknown
+
+--B--
+`,
+    );
+    const bounced = await emailWhen(queued.id, 'bounced', (e) => e.status === 'bounced');
+    const event = bounced.recipients[0].events.find((e: any) => e.type === 'bounced');
+    assert.deepEqual([event.bounceType, event.smtpCode, event.mxHost], ['hard', 550, 'mx.recipient.test']);
+    const listed = (await call('GET', '/api/public/suppressions')).find(
+      (s: any) => s.address === 'later-gone@recipient.test',
+    );
+    assert.equal(listed.scope, 'all');
+    // the same report again changes nothing
+    await report(
+      verp,
+      `From: MAILER-DAEMON@mx.recipient.test\nTo: ${verp}\nSubject: failure\n\n550 5.1.1 gone\n`,
+    );
+    const again = await call('GET', `/api/public/emails/${queued.id}`);
+    assert.equal(again.recipients[0].events.filter((e: any) => e.type === 'bounced').length, 1);
+  });
+
+  test('a complaint (ARF) suppresses the address for Marketing mail and sends email.complained', async () => {
+    const { mx, call, emailWhen } = world;
+    const before = (await mx.messages()).length;
+    const queued = await fromRp(['annoyed@recipient.test']);
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+    const verp = /^Return-Path: <([^>]+)>/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    await report(
+      verp,
+      `From: feedback@arf.mail.yahoo.test
+To: ${verp}
+Subject: FW: This week
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=feedback-report; boundary="A"
+
+--A
+Content-Type: text/plain
+
+This is an email abuse report.
+
+--A
+Content-Type: message/feedback-report
+
+Feedback-Type: abuse
+User-Agent: Yahoo!-Mail-Feedback/2.0
+Version: 1
+
+--A
+Content-Type: message/rfc822
+
+From: News <news@${RP_DOMAIN}>
+Subject: This week
+
+Hello
+--A--
+`,
+    );
+    const complained = await emailWhen(queued.id, 'complained', (e) =>
+      e.recipients[0].events.some((x: any) => x.type === 'complained'),
+    );
+    assert.equal(complained.recipients[0].status, 'sent');
+    const listed = (await call('GET', '/api/public/suppressions')).find(
+      (s: any) => s.address === 'annoyed@recipient.test',
+    );
+    assert.deepEqual([listed.scope, listed.reason], ['Marketing', 'complained']);
+  });
+
+  test('the listener refuses forged, altered and foreign addresses at RCPT: never a relay', async () => {
+    const { mx, emailWhen } = world;
+    const before = (await mx.messages()).length;
+    const queued = await fromRp(['forge@recipient.test']);
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+    const verp = /^Return-Path: <([^>]+)>/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    const altered = verp.replace(/\.([a-z2-7])/, (_m, c: string) => `.${c === 'a' ? 'b' : 'a'}`);
+    for (const to of [
+      altered,
+      'rcp_aaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaa@bounces.rp.customer.test',
+      'someone@gmail.test',
+    ]) {
+      await assert.rejects(report(to, 'Subject: x\n\nx\n'), (error: any) => {
+        assert.equal(error.responseCode, 550, to);
+        return true;
+      });
+    }
+    const unchanged = await world.call('GET', `/api/public/emails/${queued.id}`);
+    assert.equal(unchanged.recipients[0].status, 'sent');
   });
 });
 
