@@ -88,6 +88,18 @@ describe('sendctl domains', () => {
     assert.equal(json.length, 4);
   });
 
+  test('add --return-path adds the return-path CNAME to the records; a bad label exits 4 naming it', async () => {
+    const added = await sendctl(['domains', 'add', 'rp.cli.test', '--return-path', 'bounces']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /CNAME\s+bounces\.rp\s+return-path\.dkim\.provider\.test\s+pending/);
+    const bad = await sendctl(['domains', 'add', 'rp2.cli.test', '--return-path', 'two.labels']);
+    assert.equal(bad.code, 4);
+    assert.match(
+      bad.stderr,
+      /rp2\.cli\.test.*RETURN_PATH_INVALID|RETURN_PATH_INVALID.*rp2\.cli\.test|not one DNS label/,
+    );
+  });
+
   test('status explains what is wrong; list and history show every domain', async () => {
     await sendctl(['domains', 'add', 'broken.cli.test']);
     const records = JSON.parse((await sendctl(['domains', 'records', 'broken.cli.test', '--json'])).stdout);

@@ -474,6 +474,18 @@ describe('the domains dashboard', () => {
       await p.locator(`article[data-domain="${names[3]}"] table.records`).waitFor();
       assert.notEqual(await outline(names[3]!), 'none');
       assert.equal(await outline(added), 'none');
+
+      // With "Return path" ticked (issue 34), the records to publish end with its CNAME.
+      const withReturnPath = `rp3.${ZONE}`;
+      await p.fill('#register-names', withReturnPath);
+      await p.check('#register-return-path');
+      await p.click('#register-button');
+      const rows = p.locator(`article[data-domain="${withReturnPath}"] table.records tbody tr`);
+      await waitUntil('five records', async () => (await rows.count()) === 5);
+      assert.match(
+        await rows.nth(4).innerText(),
+        /CNAME[\s\S]*bounces\.rp3[\s\S]*return-path\.dkim\.provider\.test/,
+      );
       assert.deepEqual(view.problems, []);
     } finally {
       await view.context.close();

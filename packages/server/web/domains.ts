@@ -285,7 +285,11 @@ async function register(event: SubmitEvent): Promise<void> {
   registering = true;
   button.setAttribute('aria-disabled', 'true');
   try {
-    const envelopes = await client.registerDomains(names.map((domain) => ({ domain, domainType })));
+    // A return path (issue 34): bounces.<domain>, so SPF passes aligned and bounces come back.
+    const returnPath = $<HTMLInputElement>('register-return-path').checked;
+    const envelopes = await client.registerDomains(
+      names.map((domain) => ({ domain, domainType, ...(returnPath && { returnPath: true }) })),
+    );
     const failures = envelopes.flatMap((e, i) =>
       e.error ? [el('li', { textContent: `${names[i]}: ${e.error.message}` })] : [],
     );

@@ -35,7 +35,9 @@ export { EXIT, type Io } from './io.js';
 
 const USAGE = `usage: sendctl <command> [options]
 
-  domains add <domain…> [--type transactional|marketing]   register, and show the records to publish
+  domains add <domain…> [--type transactional|marketing] [--return-path bounces]
+                                                           register, and show the records to publish
+                                                           (--return-path: also a return-path domain, <label>.<domain>)
   domains status [<domain…>]                               statuses (all domains when none given)
   domains list                                             every registration
   domains records <domain> [--format table|bind|json]      the records to publish (bind: zone-file lines)
@@ -53,6 +55,7 @@ const OPTIONS = {
   url: { type: 'string' },
   key: { type: 'string' },
   type: { type: 'string' },
+  'return-path': { type: 'string' },
   format: { type: 'string' },
   timeout: { type: 'string' },
   interval: { type: 'string' },
@@ -126,7 +129,7 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
       return await suppressions(client, command, args, { after: values.after, json }, io);
     switch (command) {
       case 'add':
-        return await add(client, args, values.type, json, io);
+        return await add(client, args, values.type, values['return-path'], json, io);
       case 'status':
         return await status(client, args, json, io);
       case 'list':
@@ -184,6 +187,7 @@ async function add(
   client: ServiceClient,
   args: string[],
   type: string | undefined,
+  returnPath: string | undefined,
   json: boolean,
   io: Io,
 ): Promise<number> {
@@ -192,7 +196,10 @@ async function add(
   if (domainType !== 'transactional' && domainType !== 'marketing') {
     throw new UsageError(`--type must be transactional or marketing, not "${type}"`);
   }
-  const envelopes = await client.registerDomains(names.map((domain) => ({ domain, domainType })));
+  // the server checks the label (RETURN_PATH_INVALID names a bad one, per domain)
+  const envelopes = await client.registerDomains(
+    names.map((domain) => ({ domain, domainType, ...(returnPath !== undefined && { returnPath }) })),
+  );
   if (json) io.out(JSON.stringify(envelopes, null, 2));
   else {
     for (const envelope of envelopes) {
