@@ -454,6 +454,25 @@ Hello
     assert.deepEqual([listed.scope, listed.reason], ['Marketing', 'complained']);
   });
 
+  test('List-Unsubscribe offers a mailto: on the return path too; mail to it unsubscribes', async () => {
+    const { mx, call, emailWhen } = world;
+    const before = (await mx.messages()).length;
+    const queued = await fromRp(['by-mail@recipient.test']);
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+    const header = /^List-Unsubscribe: (.+)$/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    const mailto =
+      /<mailto:(unsubscribe\.rcp_[a-z2-7]{20}\.[a-z2-7]{16}@bounces\.rp\.customer\.test)\?subject=unsubscribe>/.exec(
+        header,
+      )?.[1];
+    assert.ok(mailto, header);
+    await report(mailto, 'From: by-mail@recipient.test\nSubject: unsubscribe\n\n\n');
+    const listed = (await call('GET', '/api/public/suppressions')).find(
+      (s: any) => s.address === 'by-mail@recipient.test',
+    );
+    assert.deepEqual([listed.scope, listed.reason], ['Marketing', 'unsubscribed']);
+  });
+
   test('the listener refuses forged, altered and foreign addresses at RCPT: never a relay', async () => {
     const { mx, emailWhen } = world;
     const before = (await mx.messages()).length;

@@ -287,6 +287,7 @@ function createSending(
       key: returnPathKeyOnce,
       recipientExists: (id) => emails.recipientExists(id),
       record: (id, feedback) => emails.recordFeedback(id, feedback, Date.now()),
+      unsubscribe: (id) => emails.unsubscribe(id, Date.now()),
       maxBytes: INBOUND_MAX_BYTES,
       log,
     });

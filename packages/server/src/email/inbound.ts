@@ -4,7 +4,7 @@
  * maintained SMTP server) and read with mailparser (`feedback-report.ts`).
  *
  * It takes mail only for live return-path addresses: an address whose MAC is ours and whose
- * recipient exists (`return-path.ts`). Everything else is refused at RCPT with 550 5.1.1, so it
+ * recipient exists (`return-path.ts`), and the `mailto:` unsubscribe addresses beside them. Everything else is refused at RCPT with 550 5.1.1, so it
  * is never a relay, and a forged or altered address changes nothing (and is logged). Size,
  * connections (in all and per client address) and recipients per message are bounded. State
  * lives in the database: any process may take a report about any other process's message.
@@ -14,7 +14,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp
 import type { HostPort } from '../config.js';
 import type { Feedback } from '../store/email-store.js';
 import { readFeedbackReport } from './feedback-report.js';
-import { readReturnPath } from './return-path.js';
+import { type ReturnPathPurpose, readReturnPath } from './return-path.js';
 
 export interface InboundOptions {
   listen: HostPort;
@@ -26,6 +26,8 @@ export interface InboundOptions {
   recipientExists: (recipientId: string) => Promise<boolean>;
   /** Record what came back; `false` when the recipient is gone. */
   record: (recipientId: string, feedback: Feedback) => Promise<boolean>;
+  /** Mail to a List-Unsubscribe `mailto:` address: suppress the recipient for its stream. */
+  unsubscribe: (recipientId: string) => Promise<boolean>;
   /** A report's size limit; bigger ones are refused at DATA (552). */
   maxBytes: number;
   log: {
@@ -45,6 +47,12 @@ const MAX_PER_CLIENT = 5;
 /** Recipients in one transaction: one report names one return-path address. */
 const MAX_RECIPIENTS = 10;
 
+/** What one accepted recipient address names. */
+interface Named {
+  recipientId: string;
+  purpose: ReturnPathPurpose;
+}
+
 /** An SMTP reply for a refusal, as smtp-server takes it from a callback's error. */
 function reply(code: number, text: string): Error {
   return Object.assign(new Error(text), { responseCode: code });
@@ -52,8 +60,8 @@ function reply(code: number, text: string): Error {
 
 export async function startInboundListener(options: InboundOptions): Promise<InboundListener> {
   const perClient = new Map<string, number>();
-  /** The recipient ids each open transaction accepted (smtp-server keeps the addresses only). */
-  const accepted = new WeakMap<SMTPServerSession, string[]>();
+  /** What each open transaction's recipients name (smtp-server keeps the addresses only). */
+  const accepted = new WeakMap<SMTPServerSession, Named[]>();
   const server = new SMTPServer({
     name: options.hostName,
     banner: 'bounces and feedback reports only',
@@ -82,7 +90,7 @@ export async function startInboundListener(options: InboundOptions): Promise<Inb
     onRcptTo(address: SMTPServerAddress, session, done) {
       const ids = accepted.get(session) ?? [];
       if (ids.length >= MAX_RECIPIENTS) return done(reply(452, '4.5.3 too many recipients'));
-      const recipientId = readReturnPath(options.key(), address.address);
+      const named = readReturnPath(options.key(), address.address);
       const refuse = (why: string) => {
         options.log.warn(
           { client: session.remoteAddress, recipient: address.address.slice(0, 200), why },
@@ -90,11 +98,11 @@ export async function startInboundListener(options: InboundOptions): Promise<Inb
         );
         done(reply(550, '5.1.1 no such address here; this server takes only reports about our own mail'));
       };
-      if (recipientId === undefined) return refuse('not one of our return-path addresses');
-      options.recipientExists(recipientId).then(
+      if (named === undefined) return refuse('not one of our return-path addresses');
+      options.recipientExists(named.recipientId).then(
         (exists) => {
           if (!exists) return refuse('the message it names is gone');
-          ids.push(recipientId);
+          ids.push(named);
           accepted.set(session, ids);
           done();
         },
@@ -122,7 +130,14 @@ export async function startInboundListener(options: InboundOptions): Promise<Inb
     },
   });
 
-  async function take(raw: Buffer, recipientIds: string[], session: SMTPServerSession): Promise<void> {
+  async function take(raw: Buffer, named: Named[], session: SMTPServerSession): Promise<void> {
+    // Mail to a List-Unsubscribe mailto: address is the request itself, whatever it says.
+    for (const { recipientId } of named.filter((n) => n.purpose === 'unsubscribe')) {
+      await options.unsubscribe(recipientId);
+      options.log.info({ client: session.remoteAddress, recipient: recipientId }, 'unsubscribed by mail');
+    }
+    const recipientIds = named.filter((n) => n.purpose === 'bounce').map((n) => n.recipientId);
+    if (recipientIds.length === 0) return;
     const report = await readFeedbackReport(raw);
     const fields = { client: session.remoteAddress, recipients: recipientIds, kind: report.kind };
     if (report.kind === 'none' || (report.kind === 'bounce' && report.action === 'delayed')) {

@@ -37,6 +37,7 @@ export function readUnsubscribeToken(key: Buffer, token: string): string | undef
 }
 
 /** The two headers, ending in CRLF, to put above a recipient's copy before it is signed. */
-export function unsubscribeHeaders(baseUrl: string, token: string): string {
-  return `List-Unsubscribe: <${baseUrl}/unsubscribe/${token}>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n`;
+export function unsubscribeHeaders(baseUrl: string, token: string, mailto?: string): string {
+  const mail = mailto === undefined ? '' : `, <mailto:${mailto}?subject=unsubscribe>`;
+  return `List-Unsubscribe: <${baseUrl}/unsubscribe/${token}>${mail}\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n`;
 }

@@ -80,7 +80,11 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     const fromDomain = claim.fromAddress.slice(claim.fromAddress.lastIndexOf('@') + 1);
     let copy = claim.message;
     if (claim.domainType === 'Marketing' && !/^List-Unsubscribe:/im.test(headerBlock(copy))) {
-      copy = unsubscribeHeaders(o.baseUrl(), unsubscribeToken(o.unsubscribeKey(), claim.id)) + copy;
+      // with a return path, a mailto: alternative there too (mail to it unsubscribes)
+      const mailto = claim.returnPathDomain
+        ? returnPathAddress(o.returnPathKey(), claim.id, claim.returnPathDomain, 'unsubscribe')
+        : undefined;
+      copy = unsubscribeHeaders(o.baseUrl(), unsubscribeToken(o.unsubscribeKey(), claim.id), mailto) + copy;
     }
     copy = feedbackId(claim, o.senderId) + copy;
     const signed = await o.signer().sign(copy, { domain: fromDomain, accountId: claim.accountId });
