@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import nodemailer from 'nodemailer';
 import { type BindServer, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { type PostgresServer, startPostgres } from './test-support/postgres.js';
@@ -117,4 +118,74 @@ test('three processes send each message to each recipient once; a killed process
   assert.equal(late.recipient, 'crash@recipient.test');
   assert.match(late.raw.toString('utf8'), new RegExp(`Message-ID: <${crash.id}@`));
   assert.equal((await call(restarted.url, key, 'GET', `/api/public/emails/${crash.id}`)).status, 'sent');
+});
+
+test('any process takes a bounce about any process’s message (issue 34)', async () => {
+  const env = {
+    DATABASE_URL: await postgres.createDatabase(),
+    SMTP_LISTEN: '127.0.0.1:0',
+    INBOUND_MX_HOST: 'inbound.sender.test',
+  };
+  const servers = await Promise.all([start(env), start(env), start(env)]);
+  const inboundPort = (server: (typeof servers)[number]) => {
+    const line = server
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"inbound SMTP listening"'));
+    return Number(JSON.parse(line!).inbound.split(':').at(-1));
+  };
+  const key = (await runCli(['keys', 'create', '--name', 'bounce'], env)).stdout.trim().split('\n').at(-1)!;
+  const domain = `rp.${DOMAIN}`;
+  const [registered] = await call(servers[0]!.url, key, 'POST', '/api/public/domain', {
+    domains: [{ domain, domainType: 'Transactional', returnPath: true }],
+  });
+  for (const record of registered.data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  const [status] = await call(servers[1]!.url, key, 'POST', '/api/public/domain/status', {
+    domains: [domain],
+  });
+  assert.deepEqual([status.data.status, status.data.records[4].status], ['verified', 'verified']);
+
+  const before = (await mx.messages()).length;
+  const ids = await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const accepted = await call(servers[i % 3]!.url, key, 'POST', '/api/public/emails', {
+        from: `news@${domain}`,
+        to: [`gone${i}@recipient.test`],
+        subject: `Message ${i}`,
+        html: `<p>Number ${i}</p>`,
+      });
+      return accepted.id as string;
+    }),
+  );
+  const copies = await waitUntil('6 copies', async () => {
+    const all = (await mx.messages()).slice(before);
+    return all.length >= 6 ? all : undefined;
+  });
+  // Each bounce goes to a process other than the one that took the message.
+  for (const [n, copy] of copies.entries()) {
+    const text = copy.raw.toString('utf8');
+    const verp = /^Return-Path: <([^>]+)>/m.exec(text)![1]!;
+    const i = Number(/^Subject: Message (\d)/m.exec(text)![1]);
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: inboundPort(servers[(i + 1 + (n % 2)) % 3]!),
+      secure: false,
+      ignoreTLS: true,
+    });
+    await transport.sendMail({
+      envelope: { from: '', to: [verp] },
+      raw: `From: MAILER-DAEMON@mx.recipient.test\r\nTo: ${verp}\r\nSubject: failure notice\r\n\r\n<${copy.recipient}>: 550 5.1.1 no such user\r\n`,
+    });
+    transport.close();
+  }
+  for (const id of ids) {
+    const email = await waitUntil(`${id} bounced`, async () => {
+      const e = await call(servers[2]!.url, key, 'GET', `/api/public/emails/${id}`);
+      return e.status === 'bounced' ? e : undefined;
+    });
+    assert.equal(email.recipients[0].events.at(-1).bounceType, 'hard');
+  }
+  const suppressed = await call(servers[0]!.url, key, 'GET', '/api/public/suppressions');
+  assert.equal(suppressed.length, 6);
 });

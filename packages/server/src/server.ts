@@ -117,6 +117,7 @@ export async function startServer(
         info: (fields, message) => app.log.info(fields, message),
         warn: (fields, message) => app.log.warn(fields, message),
       });
+      app.log.info({ inbound: `${inbound.address.host}:${inbound.address.port}` }, 'inbound SMTP listening');
     } catch (error) {
       await Promise.allSettled([app.close(), services.close(), hosted.close()]);
       await store.close();
