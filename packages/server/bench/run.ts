@@ -4,6 +4,7 @@ import { runApiBench } from './api.bench.js';
 import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
+import { runInboundBench } from './inbound.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
 import { runRotationBench } from './rotation.bench.js';
 import { runScaleBench } from './scale.bench.js';
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   webhooks: runWebhooksBench,
   sending: runSendingBench,
   rotation: runRotationBench,
+  inbound: runInboundBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches))
