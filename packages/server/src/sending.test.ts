@@ -7,12 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
 import { findFreeDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { startTestServer } from './test-support/test-server.js';
@@ -20,6 +22,43 @@ import { waitUntil } from './test-support/wait.js';
 import { startWebhookReceiver, verifiedEvents } from './test-support/webhook-receiver.js';
 
 const DOMAIN = 'mail.customer.test';
+/** A Marketing domain registered with a return path (issue 34). */
+const RP_DOMAIN = 'rp.customer.test';
+
+/** A TCP port nothing listens on now. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Registers `RP_DOMAIN` with a return path in `world`, publishes its records, and waits for verified. */
+async function withReturnPath(world: Awaited<ReturnType<typeof startWorld>>) {
+  const { api, bind, call } = world;
+  const [registered] = await call('POST', '/api/public/domain', {
+    domains: [{ domain: RP_DOMAIN, domainType: 'Marketing', returnPath: true }],
+  });
+  await api.server.dkim.generator.idle();
+  for (const record of registered.data.records) {
+    if (record.type === 'CNAME') await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+    else await bind.addRecord(record.fqdn, 'TXT', record.value.replace(/^"|"$/g, ''));
+  }
+  for (const record of registered.data.records.slice(0, 3))
+    await bind.waitFor(record.value, 'TXT', (a) => a.length === 1, 20_000);
+  // our zone's SPF record for every return path, carried by BIND as a secondary
+  await bind.waitFor('return-path.dkim.provider.test', 'TXT', (a) => a.length === 1, 20_000);
+  const [status] = await call('POST', '/api/public/domain/status', { domains: [RP_DOMAIN] });
+  assert.deepEqual([status.data.status, status.data.records[4].status], ['verified', 'verified']);
+  return (to: string[]) =>
+    call('POST', '/api/public/emails', {
+      from: `News <news@${RP_DOMAIN}>`,
+      subject: 'This week',
+      html: '<p>Hello</p>',
+      to,
+    });
+}
 
 /**
  * One sending world: BIND, the recipients' Postfix MX, a server (with `env`) whose DKIM zone
@@ -27,11 +66,31 @@ const DOMAIN = 'mail.customer.test';
  */
 async function startWorld(
   env: Record<string, string> = {},
-  before?: (mx: PostfixServer) => Promise<Record<string, string>>,
+  before?: (mx: PostfixServer, inboundPort: number) => Promise<Record<string, string>>,
 ) {
   const bindPort = await findFreeDnsPort();
-  const mx = await startPostfix({ domains: ['recipient.test', 'solo.recipient.test'] });
-  const extra = before ? await before(mx) : {};
+  // The inbound listener's port, known before Postfix starts: its DSNs for our return path go
+  // there (a transport map: Postfix asks no DNS here).
+  const inboundPort = await freePort();
+  // The mailbox store behind the MX, for one address: it says the mailbox is gone, after the MX
+  // accepted the message, so the MX bounces it with a DSN of its own.
+  const store = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo: (_address, _session, done) =>
+      done(Object.assign(new Error('5.1.1 mailbox gone after acceptance'), { responseCode: 550 })),
+  });
+  await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+  const storePort = (store.server.address() as { port: number }).port;
+  const mx = await startPostfix({
+    domains: ['recipient.test', 'solo.recipient.test'],
+    transports: {
+      [`bounces.${RP_DOMAIN}`]: `smtp:[127.0.0.1]:${inboundPort}`,
+      'accepted-then-gone@recipient.test': `smtp:[127.0.0.1]:${storePort}`,
+    },
+  });
+  const extra = before ? await before(mx, inboundPort) : {};
   const api = await startTestServer({
     DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
     DNS_LISTEN: '127.0.0.1:0',
@@ -50,7 +109,7 @@ async function startWorld(
     // return paths (issue 34): mail leaves from loopback, reports come back to our listener
     SENDING_IPS: '127.0.0.1',
     INBOUND_MX_HOST: 'inbound.provider.test',
-    SMTP_LISTEN: '127.0.0.1:0',
+    SMTP_LISTEN: `127.0.0.1:${inboundPort}`,
     ...env,
     ...extra,
   });
@@ -121,6 +180,7 @@ async function startWorld(
   const close = async () => {
     await api.close();
     await mx.close();
+    await new Promise<void>((resolve) => store.close(() => resolve()));
     await bind.close();
   };
   return { api, bind, mx, call, send, emailWhen, authenticated, close };
@@ -286,31 +346,25 @@ describe('sending through the recipients’ MX', () => {
 });
 
 describe('the return path (issue 34)', () => {
-  const RP_DOMAIN = 'rp.customer.test';
   let fromRp: (to: string[]) => Promise<any>;
   before(async () => {
-    const { api, bind, call } = world;
-    const [registered] = await call('POST', '/api/public/domain', {
-      domains: [{ domain: RP_DOMAIN, domainType: 'Marketing', returnPath: true }],
-    });
-    await api.server.dkim.generator.idle();
-    for (const record of registered.data.records) {
-      if (record.type === 'CNAME') await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
-      else await bind.addRecord(record.fqdn, 'TXT', record.value.replace(/^"|"$/g, ''));
-    }
-    for (const record of registered.data.records.slice(0, 3))
-      await bind.waitFor(record.value, 'TXT', (a) => a.length === 1, 20_000);
-    // our zone's SPF record for every return path, carried by BIND as a secondary
-    await bind.waitFor('return-path.dkim.provider.test', 'TXT', (a) => a.length === 1, 20_000);
-    const [status] = await call('POST', '/api/public/domain/status', { domains: [RP_DOMAIN] });
-    assert.deepEqual([status.data.status, status.data.records[4].status], ['verified', 'verified']);
-    fromRp = (to) =>
-      call('POST', '/api/public/emails', {
-        from: `News <news@${RP_DOMAIN}>`,
-        subject: 'This week',
-        html: '<p>Hello</p>',
-        to,
-      });
+    fromRp = await withReturnPath(world);
+  });
+
+  test('Postfix, as an MX that accepts and then bounces, sends its DSN to the return path: bounced, suppressed', async () => {
+    const { call, emailWhen } = world;
+    const queued = await fromRp(['accepted-then-gone@recipient.test']);
+    // accepted first (sent, delivered), then the MX's own DSN comes back to our listener
+    const bounced = await emailWhen(queued.id, 'bounced by the DSN', (e) => e.status === 'bounced');
+    const types = bounced.recipients[0].events.map((e: any) => e.type);
+    assert.deepEqual(types, ['sent', 'delivered', 'bounced']);
+    const event = bounced.recipients[0].events[2];
+    assert.equal(event.bounceType, 'hard');
+    assert.match(event.smtpText, /mailbox gone after acceptance/);
+    const listed = (await call('GET', '/api/public/suppressions')).find(
+      (s: any) => s.address === 'accepted-then-gone@recipient.test',
+    );
+    assert.equal(listed.scope, 'all');
   });
 
   /** A report sent to our inbound listener as a receiving MTA sends it: from the null sender. */
@@ -610,10 +664,12 @@ describe('sending through a relay', () => {
   let relay: PostfixServer;
   const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'relay-ca-')), 'relay.pem');
   before(async () => {
-    relayed = await startWorld({}, async (mx) => {
+    relayed = await startWorld({}, async (mx, inboundPort) => {
       relay = await startPostfix({
         domains: [],
         relay: { user: 'app', password: 'relay-secret', nextHop: `${mx.address}:${mx.port}` },
+        // the relay's own bounces for our return path come back to the listener
+        transports: { [`bounces.${RP_DOMAIN}`]: `smtp:[127.0.0.1]:${inboundPort}` },
       });
       writeFileSync(caFile, relay.certificate!);
       return {
@@ -625,6 +681,27 @@ describe('sending through a relay', () => {
   after(async () => {
     await relayed?.close();
     await relay?.close();
+  });
+
+  test('a relay’s own bounce after it took the message (its next hop said 5.1.1) comes back: bounced, suppressed (issue 34)', async () => {
+    const { mx, call, emailWhen } = relayed;
+    const fromRp = await withReturnPath(relayed);
+    await mx.rejectRecipient('relay-refused@recipient.test', '550 5.1.1 no such user here');
+    const queued = await fromRp(['relay-refused@recipient.test']);
+    // the relay said 250 (all a relay tells at once); its DSN says what happened next
+    const bounced = await emailWhen(queued.id, 'bounced by the relay’s DSN', (e) => e.status === 'bounced');
+    assert.deepEqual(
+      bounced.recipients[0].events.map((e: any) => [e.type, e.bounceType]),
+      [
+        ['sent', undefined],
+        ['bounced', 'hard'],
+      ],
+    );
+    assert.match(bounced.recipients[0].events[1].smtpText, /^550 5\.1\.1 /);
+    const listed = (await call('GET', '/api/public/suppressions')).find(
+      (s: any) => s.address === 'relay-refused@recipient.test',
+    );
+    assert.equal(listed.scope, 'all');
   });
 
   test('with SMTP_RELAY_URL every message goes through the relay, after STARTTLS and AUTH, and still passes DKIM and DMARC', async () => {

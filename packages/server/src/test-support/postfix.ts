@@ -51,6 +51,12 @@ export interface StartPostfixOptions {
   relay?: RelayOptions;
   /** `myhostname` (banner, Received, TLS certificate name); `mx-127-0-25-1.postfix.test` style by default. */
   hostname?: string;
+  /**
+   * Postfix `transport_maps` entries, by domain or full address: `'smtp:[127.0.0.1]:2525'` sends
+   * that mail (bounces to a return path, say) to a listener without DNS; `'error:5.1.1 gone'`
+   * accepts mail for the address and then bounces it, with a DSN to the envelope sender.
+   */
+  transports?: Record<string, string>;
 }
 
 /** The relay's one SMTP AUTH account and where it sends mail for other domains. */
@@ -163,6 +169,7 @@ interface Config {
   domains: string[];
   relay: (RelayOptions & { nextHop?: string }) | undefined;
   hostname: string | undefined;
+  transports: Record<string, string>;
 }
 
 interface AddressClaim {
@@ -440,7 +447,7 @@ class PrivatePostfix implements PostfixServer {
   }
 
   private mainCf(uid: number, gid: number): string {
-    const { domains, relay } = this.config;
+    const { domains, relay, transports } = this.config;
     const access = `check_recipient_access hash:${this.file('conf/recipient_access')}`;
     const lines = [
       'compatibility_level = 3.6',
@@ -486,6 +493,11 @@ class PrivatePostfix implements PostfixServer {
       'biff = no',
       'append_dot_mydomain = no',
     ];
+    const routes = Object.entries(transports);
+    if (routes.length > 0)
+      lines.push(
+        `transport_maps = inline:{ ${routes.map(([key, value]) => `{ ${key} = ${value} }`).join(', ')} }`,
+      );
     if (!relay) {
       lines.push(
         'smtpd_relay_restrictions = reject_unauth_destination',
@@ -566,10 +578,14 @@ function normalizeOptions(options: StartPostfixOptions): Config {
     throw new RangeError(`expected a 127.x.y.z address, got ${JSON.stringify(options.address)}`);
   if (options.hostname !== undefined && !DOMAIN.test(options.hostname))
     throw new RangeError(`not a host name: ${JSON.stringify(options.hostname)}`);
+  const transports = options.transports ?? {};
+  for (const [key, value] of Object.entries(transports))
+    if (!/^[a-z0-9.@_+-]+$/i.test(key) || /[{}\r\n,]/.test(value))
+      throw new RangeError(`bad transport entry ${JSON.stringify(key)} = ${JSON.stringify(value)}`);
   const relay = options.relay;
   if (!relay) {
     if (domains.length === 0) throw new RangeError('an MX needs at least one domain');
-    return { domains, relay: undefined, hostname: options.hostname };
+    return { domains, relay: undefined, hostname: options.hostname, transports };
   }
   if (!/^[A-Za-z0-9._-]+$/.test(relay.user))
     throw new RangeError(`bad SASL user name ${JSON.stringify(relay.user)}`);
@@ -585,7 +601,7 @@ function normalizeOptions(options: StartPostfixOptions): Config {
   } else if (domains.length === 0) {
     throw new RangeError('a relay without nextHop needs at least one domain to deliver to');
   }
-  return { domains, relay: { ...relay, nextHop }, hostname: options.hostname };
+  return { domains, relay: { ...relay, nextHop }, hostname: options.hostname, transports };
 }
 
 /** An access(5) key: a whole address or a domain, lowercase (Postfix folds the lookup key). */
