@@ -155,11 +155,15 @@ export async function runInboundBench(): Promise<void> {
       console.log('\n### Inbound reports (issue 34): DSNs over 4 SMTP connections, SQLite, one process');
       console.log('| figure | value |');
       console.log('|---|---|');
-      console.log(`| DSNs taken (parsed, matched, recorded) | ${fmt(recipients.length)} in ${fmt(seconds, 1)} s: **${fmt(recipients.length / seconds)}/s** |`);
+      console.log(
+        `| DSNs taken (parsed, matched, recorded) | ${fmt(recipients.length)} in ${fmt(seconds, 1)} s: **${fmt(recipients.length / seconds)}/s** |`,
+      );
       console.log(
         `| another account's status p99 (500/s) | ${fmt(busy.p99, 1)} ms during the burst against ${fmt(quiet.p99, 1)} ms quiet: **${fmt(busy.p99 / quiet.p99, 2)}×** |`,
       );
-      console.log(`| suppressions afterwards (first page) | ${(suppressions as { data: unknown[] }).data.length} |`);
+      console.log(
+        `| suppressions afterwards (first page) | ${(suppressions as { data: unknown[] }).data.length} |`,
+      );
     } finally {
       await service.stop();
     }

@@ -120,8 +120,10 @@ test('domain-connect template prints the template for the public repository, nam
       'CNAME %dkimkey2%._domainkey',
       'CNAME %dkimkey3%._domainkey',
       'TXT _dmarc',
+      'CNAME bounces',
     ],
   );
+  assert.equal(template.version, 2);
   const wrong = await runCli(['domain-connect', 'publish'], env);
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /domain-connect takes one subcommand: template/);

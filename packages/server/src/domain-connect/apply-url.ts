@@ -16,6 +16,8 @@ export interface ApplyRequest {
   zone: string;
   host: string;
   variables: readonly (readonly [string, string])[];
+  /** The template's groups to apply (`groupId`); all of them when absent. */
+  groups?: readonly string[];
   redirectUri?: string;
   state?: string;
 }
@@ -28,6 +30,7 @@ export function applyUrl(
   const params: [string, string][] = [
     ['domain', request.zone],
     ...(request.host !== '' ? [['host', request.host] as [string, string]] : []),
+    ...(request.groups !== undefined ? [['groupId', request.groups.join(',')] as [string, string]] : []),
     ...request.variables.map(([name, value]) => [name, value] as [string, string]),
     ...(request.redirectUri !== undefined ? [['redirect_uri', request.redirectUri] as [string, string]] : []),
     ...(request.state !== undefined ? [['state', request.state] as [string, string]] : []),

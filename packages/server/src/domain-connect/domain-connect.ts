@@ -10,7 +10,12 @@ import { relativeName } from '../domain/records.js';
 import { applyUrl } from './apply-url.js';
 import { type Discovery, type DiscoveryDeps, discover } from './discovery.js';
 import { publicKeyRecords } from './signature.js';
-import { type DomainConnectIdentity, serviceTemplate, templateVariables } from './template.js';
+import {
+  type DomainConnectIdentity,
+  serviceTemplate,
+  templateGroups,
+  templateVariables,
+} from './template.js';
 
 export interface DomainConnectOptions {
   identity: DomainConnectIdentity;
@@ -107,6 +112,7 @@ export class DomainConnect {
         urlSyncUX,
         zone,
         host: domain.name === zone ? '' : relativeName(domain.name, zone),
+        groups: templateGroups(domain.records.find((r) => r.kind === 'return_path')?.label),
         variables: templateVariables({
           tokens: tokens as [string, string, string],
           providerHost: this.options.providerHost,

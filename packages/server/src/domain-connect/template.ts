@@ -13,8 +13,14 @@
  * - DMARC replaces only a TXT starting `v=DMARC1` (`txtConflictMatchingMode: Prefix`) and is
  *   `essential: OnApply`: a customer may tighten the policy later without breaking the
  *   template's state at the provider.
- * - Two groups, `dkim` and `dmarc`, so a provider may apply one alone.
+ * - Three groups, `dkim`, `dmarc` and `returnpath` (issue 34: `bounces` CNAME into our zone);
+ *   every apply URL names the groups it applies (`groupId`), so a domain registered without a
+ *   return path (or with a label other than `bounces`, which a customer adds by hand) never
+ *   gets one. Version 2 added `returnpath`.
  */
+
+import { DEFAULT_RETURN_PATH_LABEL } from '../domain/model.js';
+import { RETURN_PATH_ZONE_LABEL } from '../domain/records.js';
 
 /** Who we are to DNS providers; from configuration (`DOMAIN_CONNECT_*`). */
 export interface DomainConnectIdentity {
@@ -54,12 +60,12 @@ export function serviceTemplate(identity: DomainConnectIdentity) {
     providerName: identity.providerName,
     serviceId: identity.serviceId,
     serviceName: identity.serviceName,
-    version: 1,
+    version: 2,
     ...(identity.logoUrl && { logoUrl: identity.logoUrl }),
     description:
-      'Publishes the three DKIM CNAME records and the DMARC record a domain needs to send mail through this service.',
+      'Publishes the three DKIM CNAME records and the DMARC record a domain needs to send mail through this service, and, when asked for, the return-path (bounce) CNAME.',
     variableDescription:
-      'dkimkey1, dkimkey2, dkimkey3: the selector tokens issued for the domain; providerhost: the host whose dkim subdomain serves the keys; dmarc: the DMARC policy after v=DMARC1;',
+      'dkimkey1, dkimkey2, dkimkey3: the selector tokens issued for the domain; providerhost: the host whose dkim subdomain serves the keys (and the return path); dmarc: the DMARC policy after v=DMARC1;',
     syncPubKeyDomain: identity.pubKeyDomain,
     ...(identity.redirectDomains.length > 0 && { syncRedirectDomain: identity.redirectDomains.join(',') }),
     records: [
@@ -80,6 +86,13 @@ export function serviceTemplate(identity: DomainConnectIdentity) {
         txtConflictMatchingPrefix: 'v=DMARC1',
         essential: 'OnApply',
       },
+      {
+        groupId: 'returnpath',
+        type: 'CNAME',
+        host: DEFAULT_RETURN_PATH_LABEL,
+        pointsTo: `${RETURN_PATH_ZONE_LABEL}.dkim.%providerhost%`,
+        ttl: 3600,
+      },
     ],
   };
 }
@@ -94,4 +107,12 @@ export function templateVariables(values: TemplateValues): [string, string][] {
     ['providerhost', values.providerHost],
     ['dmarc', values.dmarcPolicy.replace(/^\s*v=DMARC1\s*;\s*/i, '')],
   ];
+}
+
+/**
+ * The template's groups a registration applies: always DKIM and DMARC, and the return path when
+ * it has one under the template's label (`bounces`).
+ */
+export function templateGroups(returnPathLabel: string | null | undefined): string[] {
+  return ['dkim', 'dmarc', ...(returnPathLabel === DEFAULT_RETURN_PATH_LABEL ? ['returnpath'] : [])];
 }

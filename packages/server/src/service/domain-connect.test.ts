@@ -139,6 +139,8 @@ test('a supported provider: the signed link applies the records, and the domain 
   assert.equal(url.searchParams.get('domain'), CONNECTED);
   assert.equal(url.searchParams.get('host'), 'mail');
   assert.equal(url.searchParams.get('key'), '_dck1');
+  // no return path asked for: the template's return-path group is not applied
+  assert.equal(url.searchParams.get('groupId'), 'dkim,dmarc');
 
   const opened = await open(link.body.data.url);
   assert.equal(opened.status, 302, JSON.stringify(provider.applied.at(-1)));
@@ -148,6 +150,30 @@ test('a supported provider: the signed link applies the records, and the domain 
     [verified.status, ...verified.records.map((r: { status: string }) => r.status)],
     ['verified', 'verified', 'verified', 'verified', 'verified'],
   );
+  await assert.rejects(
+    customer.resolver().resolve(`bounces.mail.${CONNECTED}`, 'CNAME'),
+    /ENOTFOUND|ENODATA/,
+    'no bounces CNAME written',
+  );
+});
+
+test('a registration with a return path: the link applies its CNAME too, and it verifies (issue 34)', async () => {
+  const domain = `news.${CONNECTED}`;
+  await api.request('POST', '/api/public/domain', {
+    key,
+    body: { domains: [{ domain, domainType: 'Marketing', returnPath: true }] },
+  });
+  const link = await setupLink({ domain });
+  assert.equal(link.status, 200, JSON.stringify(link.body));
+  assert.equal(new URL(link.body.data.url).searchParams.get('groupId'), 'dkim,dmarc,returnpath');
+  const opened = await open(link.body.data.url);
+  assert.equal(opened.status, 200, JSON.stringify(provider.applied.at(-1)));
+  const verified = await status(domain);
+  assert.deepEqual(
+    [verified.status, ...verified.records.map((r: { status: string }) => r.status)],
+    ['verified', 'verified', 'verified', 'verified', 'verified', 'verified'],
+  );
+  assert.equal(verified.records[4].fqdn, `bounces.${domain}`);
 });
 
 test('a tampered link is refused by the provider, which writes nothing', async () => {

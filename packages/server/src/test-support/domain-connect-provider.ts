@@ -28,7 +28,7 @@ export interface ProviderTemplate {
   providerId: string;
   serviceId: string;
   syncPubKeyDomain?: string;
-  records: { type: string; host: string; pointsTo?: string; data?: string; ttl: number }[];
+  records: { groupId?: string; type: string; host: string; pointsTo?: string; data?: string; ttl: number }[];
 }
 
 export interface StartProviderOptions {
@@ -179,7 +179,10 @@ async function apply(
       if (value === null) throw new Error(`variable ${name} is missing`);
       return value;
     });
+  // `groupId`: only the template's records of these groups (all without it)
+  const groups = params.get('groupId')?.split(',');
   for (const record of template.records) {
+    if (groups !== undefined && !groups.includes(record.groupId ?? '')) continue;
     const name = fill(record.host);
     const fqdn = name === '@' || name === '' ? fqdnRoot : `${name}.${fqdnRoot}`;
     const value = fill(record.type === 'TXT' ? record.data! : record.pointsTo!);
