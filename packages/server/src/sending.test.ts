@@ -351,6 +351,18 @@ describe('the return path (issue 34)', () => {
     fromRp = await withReturnPath(world);
   });
 
+  /** A message from the return-path domain to `to`, once sent, and its copy at the MX. */
+  const sentFromRp = async (to: string) => {
+    const before = (await world.mx.messages()).length;
+    const queued = await fromRp([to]);
+    await world.emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [delivered] = (await world.mx.waitForMessages(before + 1)).slice(before);
+    return { queued, delivered: delivered! };
+  };
+  /** The envelope sender a delivered copy came with (Postfix writes it as `Return-Path`). */
+  const returnPathOf = (delivered: { raw: Buffer }) =>
+    /^Return-Path: <([^>]+)>/m.exec(delivered.raw.toString('utf8'))![1]!;
+
   test('Postfix, as an MX that accepts and then bounces, sends its DSN to the return path: bounced, suppressed', async () => {
     const { call, emailWhen } = world;
     const queued = await fromRp(['accepted-then-gone@recipient.test']);
@@ -386,17 +398,14 @@ describe('the return path (issue 34)', () => {
   };
 
   test('mail leaves with a VERP envelope sender there: SPF passes aligned, and DKIM and DMARC pass', async () => {
-    const { mx, emailWhen, bind } = world;
-    const before = (await mx.messages()).length;
-    const queued = await fromRp(['spf@recipient.test']);
-    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
-    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
-    const text = delivered!.raw.toString('utf8');
+    const { bind } = world;
+    const { delivered } = await sentFromRp('spf@recipient.test');
+    const text = delivered.raw.toString('utf8');
     const returnPath = /^Return-Path: <([^>]+)>/m.exec(text)?.[1];
     assert.match(returnPath ?? '', /^rcp_[a-z2-7]{20}\.[a-z2-7]{16}@bounces\.rp\.customer\.test$/);
     assert.match(text, /^Feedback-ID: none:acc_[a-z2-7]+:Marketing:provider\.test/m);
     const resolver = bind.resolver();
-    const verdict = await authenticate(delivered!.raw, {
+    const verdict = await authenticate(delivered.raw, {
       ip: '127.0.0.1',
       helo: 'sender.test',
       sender: returnPath!,
@@ -413,12 +422,9 @@ describe('the return path (issue 34)', () => {
   });
 
   test('a DSN after acceptance bounces the recipient, suppresses a hard bounce, and sends email.bounced', async () => {
-    const { mx, call, emailWhen } = world;
-    const before = (await mx.messages()).length;
-    const queued = await fromRp(['later-gone@recipient.test']);
-    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
-    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
-    const verp = /^Return-Path: <([^>]+)>/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    const { call, emailWhen } = world;
+    const { queued, delivered } = await sentFromRp('later-gone@recipient.test');
+    const verp = returnPathOf(delivered);
     await report(
       verp,
       `From: MAILER-DAEMON@mx.recipient.test
@@ -462,12 +468,9 @@ Diagnostic-Code: smtp; 550 5.1.1 <later-gone@recipient.test>: Recipient address 
   });
 
   test('a complaint (ARF) suppresses the address for Marketing mail and sends email.complained', async () => {
-    const { mx, call, emailWhen } = world;
-    const before = (await mx.messages()).length;
-    const queued = await fromRp(['annoyed@recipient.test']);
-    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
-    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
-    const verp = /^Return-Path: <([^>]+)>/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    const { call, emailWhen } = world;
+    const { queued, delivered } = await sentFromRp('annoyed@recipient.test');
+    const verp = returnPathOf(delivered);
     await report(
       verp,
       `From: feedback@arf.mail.yahoo.test
@@ -509,12 +512,9 @@ Hello
   });
 
   test('List-Unsubscribe offers a mailto: on the return path too; mail to it unsubscribes', async () => {
-    const { mx, call, emailWhen } = world;
-    const before = (await mx.messages()).length;
-    const queued = await fromRp(['by-mail@recipient.test']);
-    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
-    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
-    const header = /^List-Unsubscribe: (.+)$/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    const { call } = world;
+    const { delivered } = await sentFromRp('by-mail@recipient.test');
+    const header = /^List-Unsubscribe: (.+)$/m.exec(delivered.raw.toString('utf8'))![1]!;
     const mailto =
       /<mailto:(unsubscribe\.rcp_[a-z2-7]{20}\.[a-z2-7]{16}@bounces\.rp\.customer\.test)\?subject=unsubscribe>/.exec(
         header,
@@ -528,12 +528,8 @@ Hello
   });
 
   test('the listener refuses forged, altered and foreign addresses at RCPT: never a relay', async () => {
-    const { mx, emailWhen } = world;
-    const before = (await mx.messages()).length;
-    const queued = await fromRp(['forge@recipient.test']);
-    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
-    const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
-    const verp = /^Return-Path: <([^>]+)>/m.exec(delivered!.raw.toString('utf8'))![1]!;
+    const { queued, delivered } = await sentFromRp('forge@recipient.test');
+    const verp = returnPathOf(delivered);
     const altered = verp.replace(/\.([a-z2-7])/, (_m, c: string) => `.${c === 'a' ? 'b' : 'a'}`);
     for (const to of [
       altered,

@@ -4,35 +4,18 @@
  * (a blocklist, a full mailbox) is lifted, and a reason keeps its code once.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
+import { Migrator, sql } from 'kysely';
+import { migrationDatabases } from '../test-support/migration-database.js';
 import { migrationProvider } from './migrations/index.js';
 
-let postgres: PostgresServer | undefined;
-after(async () => {
-  await postgres?.stop();
-});
+const databases = migrationDatabases('migration-0016-');
+after(() => databases.stop());
 
 for (const backend of ['sqlite', 'postgres'] as const) {
   describe(`migration 0016 on ${backend}`, () => {
     test('suppressions get a scope; wrong ones are lifted; codes appear once', async () => {
-      let db: Kysely<unknown>;
-      if (backend === 'sqlite') {
-        const dataDir = mkdtempSync(path.join(tmpdir(), 'migration-0016-'));
-        db = new Kysely({
-          dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'db.sqlite')) }),
-        });
-      } else {
-        postgres ??= await startPostgres();
-        const pool = new pg.Pool({ connectionString: await postgres.createDatabase(), max: 2 });
-        db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-      }
+      const db = await databases.open(backend);
       try {
         const migrator = new Migrator({ db, provider: migrationProvider });
         assert.equal((await migrator.migrateTo('0015-key-turns')).error, undefined);

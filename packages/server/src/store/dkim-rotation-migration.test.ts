@@ -4,35 +4,18 @@
  * PostgreSQL.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
+import { Migrator, sql } from 'kysely';
+import { migrationDatabases } from '../test-support/migration-database.js';
 import { migrationProvider } from './migrations/index.js';
 
-let postgres: PostgresServer | undefined;
-after(async () => {
-  await postgres?.stop();
-});
+const databases = migrationDatabases('migration-0014-');
+after(() => databases.stop());
 
 for (const backend of ['sqlite', 'postgres'] as const) {
   describe(`migration 0014 on ${backend}`, () => {
     test('existing keys: the first selector active, the others next, a revoked one retired; their domains due', async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'migration-0014-'));
-      let db: Kysely<unknown>;
-      if (backend === 'sqlite') {
-        db = new Kysely({
-          dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, 'db.sqlite')) }),
-        });
-      } else {
-        postgres ??= await startPostgres();
-        const pool = new pg.Pool({ connectionString: await postgres.createDatabase(), max: 2 });
-        db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-      }
+      const db = await databases.open(backend);
       try {
         const migrator = new Migrator({ db, provider: migrationProvider });
         assert.equal((await migrator.migrateTo('0013-domain-connect')).error, undefined);
@@ -86,7 +69,6 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         );
       } finally {
         await db.destroy();
-        rmSync(dataDir, { recursive: true, force: true });
       }
     });
   });
