@@ -20,6 +20,9 @@ before(async () => {
     DNS_RESOLVERS: bind.address,
     DNS_LISTEN: '127.0.0.1:0',
     STATUS_CHECK_MAX_AGE_MS: '0',
+    // BIND here is the resolver and the zone's server at once: no need to find the zone's own
+    // servers first (each status waited for that lookup to time out)
+    VERIFY_AUTHORITATIVE: 'false',
     SENDING_IPS: '192.0.2.10,198.51.100.0/24,2001:db8::/48',
     INBOUND_MX_HOST: 'inbound.provider.test',
   });
@@ -69,9 +72,9 @@ test('returnPath adds a fifth record with its own status; the domain verifies wi
   let checked = await status('mail.rp.test');
   assert.equal(checked.status, 'verified');
   assert.deepEqual([checked.records[4].status, checked.records[4].reason], ['pending', 'not_found']);
-  assert.match(
+  assert.equal(
     checked.records[4].detail,
-    /^no record at bounces\.mail\.rp\.test; add a CNAME to return-path\.dkim\.provider\.test/,
+    'no record at bounces.mail.rp.test; add a CNAME to return-path.dkim.provider.test',
   );
   // A wrong target is named; the right one verifies.
   await bind.addRecord('bounces.mail.rp.test', 'CNAME', 'elsewhere.example.');

@@ -84,7 +84,8 @@ async function startWorld(
   await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
   const storePort = (store.server.address() as { port: number }).port;
   const mx = await startPostfix({
-    domains: ['recipient.test', 'solo.recipient.test'],
+    // busy., closed.: their first MX refuses at the greeting, and this one is their second
+    domains: ['recipient.test', 'solo.recipient.test', 'busy.recipient.test', 'closed.recipient.test'],
     transports: {
       [`bounces.${RP_DOMAIN}`]: `smtp:[127.0.0.1]:${inboundPort}`,
       'accepted-then-gone@recipient.test': `smtp:[127.0.0.1]:${storePort}`,
@@ -467,6 +468,49 @@ Diagnostic-Code: smtp; 550 5.1.1 <later-gone@recipient.test>: Recipient address 
     assert.equal(again.recipients[0].events.filter((e: any) => e.type === 'bounced').length, 1);
   });
 
+  test('a DSN to postmaster@ of the return path (no VERP) is matched by its original Message-ID', async () => {
+    const { call, emailWhen } = world;
+    const { queued } = await sentFromRp('pm-gone@recipient.test');
+    await report(
+      `postmaster@bounces.${RP_DOMAIN}`,
+      `From: MAILER-DAEMON@old-mta.test
+To: postmaster@bounces.${RP_DOMAIN}
+Subject: Undelivered Mail Returned to Sender
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="B"
+
+--B
+Content-Type: text/plain
+
+Your message could not be delivered.
+
+--B
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; old-mta.test
+
+Final-Recipient: rfc822; pm-gone@recipient.test
+Action: failed
+Status: 5.1.1
+
+--B
+Content-Type: text/rfc822-headers
+
+From: News <news@${RP_DOMAIN}>
+Message-ID: <${queued.id}@${RP_DOMAIN}>
+Subject: This week
+
+--B--
+`,
+    );
+    const bounced = await emailWhen(queued.id, 'bounced', (e) => e.status === 'bounced');
+    assert.equal(bounced.recipients[0].events.at(-1).bounceType, 'hard');
+    const listed = (await call('GET', '/api/public/suppressions')).find(
+      (s: any) => s.address === 'pm-gone@recipient.test',
+    );
+    assert.equal(listed.scope, 'all');
+  });
+
   test('a complaint (ARF) suppresses the address for Marketing mail and sends email.complained', async () => {
     const { call, emailWhen } = world;
     const { queued, delivered } = await sentFromRp('annoyed@recipient.test');
@@ -527,22 +571,108 @@ Hello
     assert.deepEqual([listed.scope, listed.reason], ['Marketing', 'unsubscribed']);
   });
 
-  test('the listener refuses forged, altered and foreign addresses at RCPT: never a relay', async () => {
+  test('the listener refuses other domains at RCPT (never a relay); forged addresses change nothing', async () => {
     const { queued, delivered } = await sentFromRp('forge@recipient.test');
     const verp = returnPathOf(delivered);
     const altered = verp.replace(/\.([a-z2-7])/, (_m, c: string) => `.${c === 'a' ? 'b' : 'a'}`);
-    for (const to of [
-      altered,
-      'rcp_aaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaa@bounces.rp.customer.test',
-      'someone@gmail.test',
-    ]) {
-      await assert.rejects(report(to, 'Subject: x\n\nx\n'), (error: any) => {
-        assert.equal(error.responseCode, 550, to);
-        return true;
-      });
-    }
+    // another domain's address: refused at RCPT, so the listener relays nothing
+    await assert.rejects(report('someone@gmail.test', 'Subject: x\n\nx\n'), (error: any) => {
+      assert.equal(error.responseCode, 550);
+      return true;
+    });
+    // at our return path (postmaster@ must be taken there), a forged or altered VERP address
+    // names nobody: a bounce sent to it changes nothing
+    for (const to of [altered, `rcp_aaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaa@bounces.${RP_DOMAIN}`])
+      await report(to, 'Subject: failure\n\n<forge@recipient.test>: 550 5.1.1 gone\n');
     const unchanged = await world.call('GET', `/api/public/emails/${queued.id}`);
     assert.equal(unchanged.recipients[0].status, 'sent');
+  });
+});
+
+/**
+ * A scripted MX (smtp-server) on port 25 of a loopback address of its own (tried at random in
+ * 127.26.0.0/16 until one is free: other test files run beside this one).
+ */
+async function scriptedMx(options: ConstructorParameters<typeof SMTPServer>[0]) {
+  const received: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    logger: false,
+    onData(stream, _session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push(Buffer.concat(chunks).toString('utf8'));
+        done();
+      });
+    },
+    ...options,
+  });
+  for (let tries = 0; ; tries++) {
+    const address = `127.26.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+    const listening = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'EADDRINUSE' && tries < 20 ? resolve(false) : reject(error),
+      );
+      server.listen(25, address, () => resolve(true));
+    });
+    if (listening) {
+      // a client's failed TLS handshake is an error event of the server's: expected here
+      server.on('error', () => {});
+      return { address, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+    }
+  }
+}
+
+describe('delivery as an MTA delivers (issue 35)', () => {
+  test('a 421 or 554 greeting skips to the next MX, which gets the message', async (t) => {
+    const { bind, mx, send, emailWhen } = world;
+    for (const [label, code] of [
+      ['busy', 421],
+      ['closed', 554],
+    ] as const) {
+      const refusing = await scriptedMx({
+        onConnect: (_session, done) =>
+          done(
+            Object.assign(new Error(code === 421 ? '4.7.0 too busy, try later' : '5.7.1 no service'), {
+              responseCode: code,
+            }),
+          ),
+      });
+      t.after(() => refusing.close());
+      const domain = `${label}.recipient.test`;
+      await bind.addRecord(`mx.${domain}`, 'A', refusing.address);
+      await bind.addRecord(domain, 'MX', `10 mx.${domain}.`);
+      await bind.addRecord(domain, 'MX', '20 mx.recipient.test.');
+      const before = (await mx.messages()).length;
+      const queued = await send({ to: [`someone@${domain}`] });
+      const email = await emailWhen(queued.id, 'sent', (e) => !['queued', 'sending'].includes(e.status));
+      assert.equal(email.status, 'sent', JSON.stringify(email.recipients[0].events));
+      assert.deepEqual(
+        email.recipients[0].events.map((e: any) => [e.type, e.mxHost]),
+        [
+          ['sent', 'mx.recipient.test'],
+          ['delivered', 'mx.recipient.test'],
+        ],
+        `after the ${code} greeting of the first MX`,
+      );
+      const [copy] = (await mx.waitForMessages(before + 1)).slice(before);
+      assert.equal(copy!.recipient, `someone@${domain}`);
+    }
+  });
+
+  test('an MX whose TLS handshake fails (TLS 1.0 only) gets the message in clear text', async (t) => {
+    const { bind, send, emailWhen } = world;
+    const old = await scriptedMx({ minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
+    t.after(() => old.close());
+    await bind.addRecord('mx.oldtls.recipient.test', 'A', old.address);
+    await bind.addRecord('oldtls.recipient.test', 'MX', '10 mx.oldtls.recipient.test.');
+    const queued = await send({ to: ['someone@oldtls.recipient.test'] });
+    const email = await emailWhen(queued.id, 'settled', (e) => !['queued', 'sending'].includes(e.status));
+    assert.equal(email.status, 'sent', JSON.stringify(email.recipients[0].events));
+    assert.equal(old.received.length, 1);
+    assert.match(old.received[0]!, /Subject: Your order/);
   });
 });
 

@@ -286,6 +286,8 @@ function createSending(
       hostName: c.returnPath.inboundMxHost ?? c.heloName,
       key: returnPathKeyOnce,
       recipientExists: (id) => emails.recipientExists(id),
+      isReturnPathDomain: (domain) => emails.isReturnPathDomain(domain),
+      recipientOf: (emailId, address) => emails.recipientOf(emailId, address),
       record: (id, feedback) => emails.recordFeedback(id, feedback, Date.now()),
       unsubscribe: (id) => emails.unsubscribe(id, Date.now()),
       maxBytes: INBOUND_MAX_BYTES,

@@ -217,6 +217,16 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "domains": [
+                     *         {
+                     *           "domain": "mail.example.com",
+                     *           "domainType": "Transactional"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description At most 100 entries. */
                         domains: {

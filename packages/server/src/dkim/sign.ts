@@ -25,6 +25,8 @@ export const SIGNED_HEADERS = [
   'list-id',
   'list-unsubscribe',
   'list-unsubscribe-post',
+  // Gmail's feedback loop trusts it only under the sender's signature
+  'feedback-id',
 ] as const;
 
 /** Listed once more than they occur, so a second instance added in transit breaks the signature (§8.15). */

@@ -63,6 +63,7 @@ test('a DSN: action, status, the diagnostic without its type, the reporting MTA 
     bounce: { type: 'hard', status: '5.1.1' },
     diagnostic: '550 5.1.1 <gone@recipient.test>: Recipient address rejected: User unknown',
     reportingMta: 'mx.recipient.test',
+    recipient: 'gone@recipient.test',
     originalMessageId: 'eml_abc@mail.customer.test',
   });
 });
@@ -97,6 +98,7 @@ Feedback-Type: ${feedbackType}
 User-Agent: ${userAgent}
 Version: 1
 Original-Mail-From: <rcp_aaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbb@bounces.mail.customer.test>
+Original-Rcpt-To: <Gone@recipient.test>
 Arrival-Date: Fri, 27 Nov 2026 07:00:00 +0000
 Source-IP: 192.0.2.10
 Reported-Domain: mail.customer.test
@@ -115,6 +117,7 @@ test('ARF reports as Yahoo’s and Microsoft’s loops send them are complaints;
   assert.deepEqual(await readFeedbackReport(arf('abuse', 'Yahoo!-Mail-Feedback/2.0')), {
     kind: 'complaint',
     feedbackType: 'abuse',
+    recipient: 'gone@recipient.test',
     originalMessageId: 'eml_abc@mail.customer.test',
   });
   const microsoft = await readFeedbackReport(arf('abuse', 'Microsoft JMR Service/1.0'));

@@ -26,9 +26,11 @@ export type FeedbackReport =
       diagnostic: string;
       /** The MTA that wrote the report (`Reporting-MTA`), when it says. */
       reportingMta: string | null;
+      /** The address it is about (`Final-Recipient`), when it says. */
+      recipient: string | null;
       originalMessageId: string | null;
     }
-  | { kind: 'complaint'; feedbackType: string; originalMessageId: string | null }
+  | { kind: 'complaint'; feedbackType: string; recipient: string | null; originalMessageId: string | null }
   /** Nothing to act on (an auto-reply, a delivery report, a `not-spam` report), and why. */
   | { kind: 'none'; why: string; originalMessageId: string | null };
 
@@ -46,12 +48,12 @@ export async function readFeedbackReport(raw: Buffer): Promise<FeedbackReport> {
   const originalMessageId = originalId(mail, raw);
   if (reportType === 'feedback-report') {
     const report = part('message/feedback-report');
-    const feedbackType = report
-      ? (fieldsOf(report.content.toString('utf8')).get('feedback-type') ?? 'abuse')
-      : 'abuse';
+    const fields = report ? fieldsOf(report.content.toString('utf8')) : new Map<string, string>();
+    const feedbackType = fields.get('feedback-type') ?? 'abuse';
     if (feedbackType.toLowerCase() === 'not-spam')
       return { kind: 'none', why: 'a not-spam report', originalMessageId };
-    return { kind: 'complaint', feedbackType: feedbackType.toLowerCase(), originalMessageId };
+    const recipient = addressOf(fields.get('original-rcpt-to'));
+    return { kind: 'complaint', feedbackType: feedbackType.toLowerCase(), recipient, originalMessageId };
   }
   if (reportType === 'delivery-status') {
     const status = part('message/delivery-status') ?? part('message/global-delivery-status');
@@ -72,6 +74,7 @@ export async function readFeedbackReport(raw: Buffer): Promise<FeedbackReport> {
       bounce: classifyRefusal(code, diagnostic, statusCode),
       diagnostic: diagnostic || (chosen.get('status') ?? ''),
       reportingMta,
+      recipient: addressOf(chosen.get('final-recipient') ?? chosen.get('original-recipient')),
       originalMessageId,
     };
   }
@@ -88,8 +91,19 @@ export async function readFeedbackReport(raw: Buffer): Promise<FeedbackReport> {
     bounce: classifyRefusal(code, line.trim(), status),
     diagnostic: line.trim().slice(0, 500),
     reportingMta: null,
+    recipient: null,
     originalMessageId,
   };
+}
+
+/** The address of a `Final-Recipient`-style field (`rfc822; ann@example.com`, `<ann@…>`), lowercased. */
+function addressOf(field: string | undefined): string | null {
+  const address = field
+    ?.replace(/^[a-z0-9-]+\s*;\s*/i, '')
+    .replace(/^<|>$/g, '')
+    .trim()
+    .toLowerCase();
+  return address && /^[^\s@]+@[^\s@]+$/.test(address) ? address : null;
 }
 
 function reportTypeOf(mail: ParsedMail): string | null {

@@ -6,7 +6,8 @@
  * It takes mail only for live return-path addresses: an address whose MAC is ours and whose
  * recipient exists (`return-path.ts`), and the `mailto:` unsubscribe addresses beside them. Everything else is refused at RCPT with 550 5.1.1, so it
  * is never a relay, and a forged or altered address changes nothing (and is logged). Size,
- * connections (in all and per client address) and recipients per message are bounded. State
+ * connections (in all and per client address), transactions per client address and minute,
+ * and recipients per message are bounded. State
  * lives in the database: any process may take a report about any other process's message.
  */
 import type { Readable } from 'node:stream';
@@ -24,6 +25,10 @@ export interface InboundOptions {
   key: () => Buffer;
   /** Whether a recipient id names a recipient we sent to. */
   recipientExists: (recipientId: string) => Promise<boolean>;
+  /** Whether a domain is a verified return path (mail to any address there is taken). */
+  isReturnPathDomain: (domain: string) => Promise<boolean>;
+  /** The recipient a report names by its original message and address (`postmaster@` mail). */
+  recipientOf: (emailId: string, address: string | null) => Promise<string | undefined>;
   /** Record what came back; `false` when the recipient is gone. */
   record: (recipientId: string, feedback: Feedback) => Promise<boolean>;
   /** Mail to a List-Unsubscribe `mailto:` address: suppress the recipient for its stream. */
@@ -46,12 +51,19 @@ const MAX_CLIENTS = 100;
 const MAX_PER_CLIENT = 5;
 /** Recipients in one transaction: one report names one return-path address. */
 const MAX_RECIPIENTS = 10;
+/**
+ * Transactions one client address may open a minute. A big receiver's bounce burst after a
+ * campaign stays under it; more waits (421: the sending MTA retries), so no one client can fill
+ * the database's write queue.
+ */
+const MAX_PER_CLIENT_MINUTE = 1_200;
 
-/** What one accepted recipient address names. */
-interface Named {
-  recipientId: string;
-  purpose: ReturnPathPurpose;
-}
+/**
+ * What one accepted recipient address names: a recipient (a VERP address), or nothing yet (an
+ * address such as `postmaster@` of a return-path domain, RFC 5321 §4.5.1): the report's
+ * original `Message-ID` says which message then.
+ */
+type Named = { recipientId: string; purpose: ReturnPathPurpose } | { recipientId: null; purpose: 'bounce' };
 
 /** An SMTP reply for a refusal, as smtp-server takes it from a callback's error. */
 function reply(code: number, text: string): Error {
@@ -60,6 +72,7 @@ function reply(code: number, text: string): Error {
 
 export async function startInboundListener(options: InboundOptions): Promise<InboundListener> {
   const perClient = new Map<string, number>();
+  const perMinute = new Map<string, { start: number; count: number }>();
   /** What each open transaction's recipients name (smtp-server keeps the addresses only). */
   const accepted = new WeakMap<SMTPServerSession, Named[]>();
   const server = new SMTPServer({
@@ -84,6 +97,15 @@ export async function startInboundListener(options: InboundOptions): Promise<Inb
       else perClient.set(session.remoteAddress, count);
     },
     onMailFrom(_address, session, done) {
+      const now = Date.now();
+      const window = perMinute.get(session.remoteAddress);
+      if (window === undefined || now - window.start >= 60_000) {
+        // the map holds the clients of the last minute only
+        if (perMinute.size > 10_000) perMinute.clear();
+        perMinute.set(session.remoteAddress, { start: now, count: 1 });
+      } else if (++window.count > MAX_PER_CLIENT_MINUTE) {
+        return done(reply(421, '4.7.0 too many reports from your address this minute; try again later'));
+      }
       accepted.set(session, []);
       done();
     },
@@ -98,7 +120,19 @@ export async function startInboundListener(options: InboundOptions): Promise<Inb
         );
         done(reply(550, '5.1.1 no such address here; this server takes only reports about our own mail'));
       };
-      if (named === undefined) return refuse('not one of our return-path addresses');
+      if (named === undefined) {
+        const domain = address.address.slice(address.address.lastIndexOf('@') + 1);
+        options.isReturnPathDomain(domain).then(
+          (ours) => {
+            if (!ours) return refuse('not one of our return-path addresses');
+            ids.push({ recipientId: null, purpose: 'bounce' });
+            accepted.set(session, ids);
+            done();
+          },
+          () => done(reply(451, '4.3.0 try again later')),
+        );
+        return;
+      }
       options.recipientExists(named.recipientId).then(
         (exists) => {
           if (!exists) return refuse('the message it names is gone');
@@ -133,12 +167,30 @@ export async function startInboundListener(options: InboundOptions): Promise<Inb
   async function take(raw: Buffer, named: Named[], session: SMTPServerSession): Promise<void> {
     // Mail to a List-Unsubscribe mailto: address is the request itself, whatever it says.
     for (const { recipientId } of named.filter((n) => n.purpose === 'unsubscribe')) {
-      await options.unsubscribe(recipientId);
+      await options.unsubscribe(recipientId!);
       options.log.info({ client: session.remoteAddress, recipient: recipientId }, 'unsubscribed by mail');
     }
-    const recipientIds = named.filter((n) => n.purpose === 'bounce').map((n) => n.recipientId);
-    if (recipientIds.length === 0) return;
+    const reports = named.filter((n) => n.purpose === 'bounce');
+    if (reports.length === 0) return;
     const report = await readFeedbackReport(raw);
+    const recipientIds = [
+      ...new Set(reports.flatMap((n) => (n.recipientId === null ? [] : [n.recipientId]))),
+    ];
+    if (recipientIds.length === 0) {
+      // At an address that names no recipient: the original message's id (ours: `<eml_…@domain>`)
+      // and the address the report is about say which.
+      const emailId = /^(eml_[a-z2-7]{20})@/.exec(report.originalMessageId ?? '')?.[1];
+      const found =
+        emailId && report.kind !== 'none' ? await options.recipientOf(emailId, report.recipient) : undefined;
+      if (found === undefined) {
+        options.log.info(
+          { client: session.remoteAddress, kind: report.kind, originalMessageId: report.originalMessageId },
+          'inbound report names no message of ours',
+        );
+        return;
+      }
+      recipientIds.push(found);
+    }
     const fields = { client: session.remoteAddress, recipients: recipientIds, kind: report.kind };
     if (report.kind === 'none' || (report.kind === 'bounce' && report.action === 'delayed')) {
       options.log.info(

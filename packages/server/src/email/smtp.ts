@@ -4,8 +4,10 @@
  *
  * - **relay** (`SMTP_RELAY_URL`): submit to the relay, STARTTLS required before AUTH;
  * - **direct**: to the recipient domain's MX hosts in preference order (`mx.ts`), each address
- *   in turn until one answers, with opportunistic STARTTLS (RFC 7435: encrypt when offered,
- *   without authenticating the certificate, which MX hosts rarely have for their MX name).
+ *   in turn until one answers the transaction (a host refusing at its greeting is skipped), with
+ *   opportunistic STARTTLS (RFC 7435: encrypt when offered, without authenticating the
+ *   certificate, which MX hosts rarely have for their MX name; a failed handshake is retried in
+ *   clear text on the same host).
  *
  * The answer is classified as RFC 5321 does: 2xx sent, 4xx (and no answer at all) temporary,
  * 5xx permanent, with what the refusal says about the address (`bounce`, `email/bounce.ts`).
@@ -35,6 +37,8 @@ export type SmtpResult =
       host: string | null;
       /** What a refusal says about the address; for a temporary one, always `soft`. */
       bounce: BounceClass;
+      /** Where it failed: at the greeting, in the TLS handshake, or later. */
+      stage?: 'greeting' | 'tls';
     };
 
 export async function sendOnce(
@@ -58,22 +62,37 @@ export async function sendOnce(
   let last: SmtpResult | undefined;
   for (const { host, addresses } of route.hosts) {
     for (const address of addresses) {
-      const transport = nodemailer.createTransport({
-        host: address,
-        port: settings.mxPort,
-        secure: false,
-        name: settings.heloName,
-        tls: { servername: host, rejectUnauthorized: false },
-        ...timeouts(settings.timeoutMs),
-      });
-      const result = await attempt(transport, envelope, message, host, false);
-      transport.close();
-      // An answer (accepting or refusing) ends the attempt; no connection tries the next host.
-      if (result.kind !== 'temporary' || result.code !== null) return result;
+      const once = async (tls: boolean) => {
+        const transport = nodemailer.createTransport({
+          host: address,
+          port: settings.mxPort,
+          secure: false,
+          name: settings.heloName,
+          // Clear text only after a failed handshake: opportunistic TLS (RFC 7435), as Postfix's
+          // level `may` does, since no policy (MTA-STS, DANE) asks for TLS here.
+          ...(tls ? { tls: { servername: host, rejectUnauthorized: false } } : { ignoreTLS: true }),
+          ...timeouts(settings.timeoutMs),
+        });
+        try {
+          return await attempt(transport, envelope, message, host, false);
+        } finally {
+          transport.close();
+        }
+      };
+      let result = await once(true);
+      if (result.kind !== 'sent' && result.stage === 'tls') result = await once(false);
+      if (result.kind === 'sent') return result;
+      // A host that refuses at its greeting (421 busy, 554 no service) or gives no answer at
+      // all is skipped for the next, as Postfix's smtp_skip_4xx_greeting and
+      // smtp_skip_5xx_greeting do; an answer to the transaction itself ends the attempt.
+      if (result.stage !== 'greeting' && result.code !== null) return result;
       last = result;
     }
   }
-  return last!;
+  // Every host refused to talk: try again later, never a bounce for a 5xx greeting alone.
+  return last!.kind === 'permanent'
+    ? { ...last!, kind: 'temporary', bounce: { type: 'soft', status: null } }
+    : last!;
 }
 
 async function viaRelay(
@@ -132,12 +151,20 @@ async function attempt(
     const text = replyText(code, e.response ?? e.message).slice(0, 500);
     // Authentication and TLS problems of a relay are its configuration: retried, never a bounce.
     const permanent = code !== null && code >= 500 && code < 600 && e.code !== 'EAUTH';
+    // A handshake that fails surfaces as ETLS, or as a socket error carrying OpenSSL's words.
+    const tls = e.code === 'ETLS' || e.command === 'STARTTLS' || /\bSSL routines\b/.test(e.message);
+    const stage = tls
+      ? ('tls' as const)
+      : e.command === 'CONN' && code !== null
+        ? ('greeting' as const)
+        : undefined;
     return {
       kind: permanent ? 'permanent' : 'temporary',
       code,
       text,
       host,
       bounce: permanent ? classifyRefusal(code, text) : { type: 'soft', status: null },
+      ...(stage && { stage }),
     };
   }
 }

@@ -214,7 +214,11 @@ export function requestSchemas(maxItems: number) {
           { maxItems, description: `At most ${maxItems} entries.` },
         ),
       },
-      { additionalProperties: false },
+      {
+        additionalProperties: false,
+        // The example /docs fills in: the spec's own body (a return path is asked for explicitly).
+        examples: [{ domains: [{ domain: 'mail.example.com', domainType: 'Transactional' }] }],
+      },
     ),
     namesBody: Type.Object(
       { domains: Type.Array(domainName, { maxItems, description: `At most ${maxItems} names.` }) },

@@ -457,6 +457,45 @@ export class EmailStore {
     return true;
   }
 
+  /**
+   * Whether `fqdn` is a verified return-path domain (`bounces.<registered domain>`), of any
+   * account. Accounts are probed one by one through the (account, name) index, as signing
+   * does: there is no index on the name alone, and accounts are few.
+   */
+  async isReturnPathDomain(fqdn: string): Promise<boolean> {
+    const dot = fqdn.indexOf('.');
+    if (dot <= 0) return false;
+    const [label, name] = [fqdn.slice(0, dot).toLowerCase(), fqdn.slice(dot + 1).toLowerCase()];
+    const accounts = (await this.db.selectFrom('accounts').select('id').execute()).map((a) => a.id);
+    if (accounts.length === 0) return false;
+    const row = await this.db
+      .selectFrom('domains as d')
+      .innerJoin('domain_records as r', 'r.domain_id', 'd.id')
+      .select('d.id')
+      .where('d.account_id', 'in', accounts)
+      .where('d.name', '=', name)
+      .where('r.kind', '=', 'return_path')
+      .where('r.label', '=', label)
+      .where('r.status', '=', 'verified')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * The recipient of message `emailId` a report is about, when the report reached a return-path
+   * domain at an address that names none (`postmaster@`, an MTA that stripped our VERP): the
+   * one with `address`, or the message's only recipient when the report names none.
+   */
+  async recipientOf(emailId: string, address: string | null): Promise<string | undefined> {
+    const rows = await this.db
+      .selectFrom('email_recipients')
+      .select(['id', 'address'])
+      .where('email_id', '=', emailId)
+      .execute();
+    if (address !== null) return rows.find((r) => r.address.toLowerCase() === address)?.id;
+    return rows.length === 1 ? rows[0]!.id : undefined;
+  }
+
   /** Whether a recipient id names a recipient of a message still stored. */
   async recipientExists(recipientId: string): Promise<boolean> {
     const row = await this.db
