@@ -15,6 +15,7 @@ import nodemailer from 'nodemailer';
 import { returnPathAddress, returnPathKey } from '../src/email/return-path.js';
 import { sqliteFile } from '../src/store/open.js';
 import { startBind } from '../src/test-support/bind.js';
+import { deliveryStatusReport } from '../src/test-support/reports.js';
 import { verifiedDomain } from './sending.bench.js';
 import { fmt, poll, startService } from './support.js';
 
@@ -31,31 +32,13 @@ const freePort = () =>
   });
 
 const dsn = (to: string, recipient: string) =>
-  [
-    'From: MAILER-DAEMON@mx.recipient.test',
-    `To: ${to}`,
-    'Subject: Undelivered Mail Returned to Sender',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    '',
-    '--B',
-    'Content-Type: text/plain',
-    '',
-    'Your message could not be delivered.',
-    '',
-    '--B',
-    'Content-Type: message/delivery-status',
-    '',
-    'Reporting-MTA: dns; mx.recipient.test',
-    '',
-    `Final-Recipient: rfc822; ${recipient}`,
-    'Action: failed',
-    'Status: 5.1.1',
-    `Diagnostic-Code: smtp; 550 5.1.1 <${recipient}>: Recipient address rejected: User unknown`,
-    '',
-    '--B--',
-    '',
-  ].join('\r\n');
+  deliveryStatusReport({
+    to,
+    mta: 'mx.recipient.test',
+    recipient,
+    status: '5.1.1',
+    diagnostic: `550 5.1.1 <${recipient}>: Recipient address rejected: User unknown`,
+  });
 
 export async function runInboundBench(): Promise<void> {
   const bind = await startBind({ zones: ['customer.test'] });

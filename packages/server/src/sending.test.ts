@@ -17,6 +17,7 @@ import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { findFreeDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
+import { deliveryStatusReport } from './test-support/reports.js';
 import { startTestServer } from './test-support/test-server.js';
 import { waitUntil } from './test-support/wait.js';
 import { startWebhookReceiver, verifiedEvents } from './test-support/webhook-receiver.js';
@@ -428,29 +429,13 @@ describe('the return path (issue 34)', () => {
     const verp = returnPathOf(delivered);
     await report(
       verp,
-      `From: MAILER-DAEMON@mx.recipient.test
-To: ${verp}
-Subject: Undelivered Mail Returned to Sender
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="B"
-
---B
-Content-Type: text/plain
-
-Your message could not be delivered.
-
---B
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; mx.recipient.test
-
-Final-Recipient: rfc822; later-gone@recipient.test
-Action: failed
-Status: 5.1.1
-Diagnostic-Code: smtp; 550 5.1.1 <later-gone@recipient.test>: Recipient address rejected: User unknown
-
---B--
-`,
+      deliveryStatusReport({
+        to: verp,
+        mta: 'mx.recipient.test',
+        recipient: 'later-gone@recipient.test',
+        status: '5.1.1',
+        diagnostic: '550 5.1.1 <later-gone@recipient.test>: Recipient address rejected: User unknown',
+      }),
     );
     const bounced = await emailWhen(queued.id, 'bounced', (e) => e.status === 'bounced');
     const event = bounced.recipients[0].events.find((e: any) => e.type === 'bounced');
@@ -473,35 +458,13 @@ Diagnostic-Code: smtp; 550 5.1.1 <later-gone@recipient.test>: Recipient address 
     const { queued } = await sentFromRp('pm-gone@recipient.test');
     await report(
       `postmaster@bounces.${RP_DOMAIN}`,
-      `From: MAILER-DAEMON@old-mta.test
-To: postmaster@bounces.${RP_DOMAIN}
-Subject: Undelivered Mail Returned to Sender
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="B"
-
---B
-Content-Type: text/plain
-
-Your message could not be delivered.
-
---B
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; old-mta.test
-
-Final-Recipient: rfc822; pm-gone@recipient.test
-Action: failed
-Status: 5.1.1
-
---B
-Content-Type: text/rfc822-headers
-
-From: News <news@${RP_DOMAIN}>
-Message-ID: <${queued.id}@${RP_DOMAIN}>
-Subject: This week
-
---B--
-`,
+      deliveryStatusReport({
+        to: `postmaster@bounces.${RP_DOMAIN}`,
+        mta: 'old-mta.test',
+        recipient: 'pm-gone@recipient.test',
+        status: '5.1.1',
+        originalHeaders: `From: News <news@${RP_DOMAIN}>\nMessage-ID: <${queued.id}@${RP_DOMAIN}>\nSubject: This week`,
+      }),
     );
     const bounced = await emailWhen(queued.id, 'bounced', (e) => e.status === 'bounced');
     assert.equal(bounced.recipients[0].events.at(-1).bounceType, 'hard');
