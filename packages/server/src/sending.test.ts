@@ -354,16 +354,40 @@ describe('the return path (issue 34)', () => {
   });
 
   /** A message from the return-path domain to `to`, once sent, and its copy at the MX. */
+  /**
+   * A message from the return-path domain to `to`, once sent, and its copy at the MX, whose
+   * authentication every caller gets checked: SPF passes aligned, DKIM and DMARC pass.
+   */
   const sentFromRp = async (to: string) => {
     const before = (await world.mx.messages()).length;
     const queued = await fromRp([to]);
     await world.emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
     const [delivered] = (await world.mx.waitForMessages(before + 1)).slice(before);
+    await assertAlignedSpf(delivered!.raw);
     return { queued, delivered: delivered! };
   };
   /** The envelope sender a delivered copy came with (Postfix writes it as `Return-Path`). */
   const returnPathOf = (delivered: { raw: Buffer }) =>
     /^Return-Path: <([^>]+)>/m.exec(delivered.raw.toString('utf8'))![1]!;
+  /** mailauth's verdicts, as a receiver checks them with the envelope sender it was given. */
+  const assertAlignedSpf = async (raw: Buffer) => {
+    const resolver = world.bind.resolver();
+    const verdict = await authenticate(raw, {
+      ip: '127.0.0.1',
+      helo: 'sender.test',
+      sender: returnPathOf({ raw }),
+      mta: 'mx.recipient.test',
+      resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
+    });
+    const spf = verdict.spf as { status: { result: string } };
+    assert.equal(spf.status.result, 'pass', JSON.stringify(spf.status));
+    const dmarc = verdict.dmarc as any;
+    assert.equal(dmarc.status.result, 'pass');
+    // the SPF domain that aligned with the From domain (relaxed: one organisational domain)
+    assert.equal(dmarc.alignment.spf.result, `bounces.${RP_DOMAIN}`);
+    assert.equal(dmarc.alignment.dkim.result, RP_DOMAIN);
+    assert.equal(verdict.dkim.results[0]!.status.result, 'pass');
+  };
 
   test('Postfix, as an MX that accepts and then bounces, sends its DSN to the return path: bounced, suppressed', async () => {
     const { call, emailWhen } = world;
@@ -400,27 +424,11 @@ describe('the return path (issue 34)', () => {
   };
 
   test('mail leaves with a VERP envelope sender there: SPF passes aligned, and DKIM and DMARC pass', async () => {
-    const { bind } = world;
+    // sentFromRp checks SPF (aligned), DKIM and DMARC with mailauth
     const { delivered } = await sentFromRp('spf@recipient.test');
     const text = delivered.raw.toString('utf8');
-    const returnPath = /^Return-Path: <([^>]+)>/m.exec(text)?.[1];
-    assert.match(returnPath ?? '', /^rcp_[a-z2-7]{20}\.[a-z2-7]{16}@bounces\.rp\.customer\.test$/);
+    assert.match(returnPathOf(delivered), /^rcp_[a-z2-7]{20}\.[a-z2-7]{16}@bounces\.rp\.customer\.test$/);
     assert.match(text, /^Feedback-ID: none:acc_[a-z2-7]+:Marketing:provider\.test/m);
-    const resolver = bind.resolver();
-    const verdict = await authenticate(delivered.raw, {
-      ip: '127.0.0.1',
-      helo: 'sender.test',
-      sender: returnPath!,
-      mta: 'mx.recipient.test',
-      resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
-    });
-    const spf = verdict.spf as { status: { result: string } };
-    assert.equal(spf.status.result, 'pass', JSON.stringify(spf.status));
-    const dmarc = verdict.dmarc as any;
-    assert.equal(dmarc.status.result, 'pass');
-    // the SPF domain that aligned with the From domain (relaxed: one organisational domain)
-    assert.equal(dmarc.alignment.spf.result, `bounces.${RP_DOMAIN}`);
-    assert.equal(verdict.dkim.results[0]!.status.result, 'pass');
   });
 
   test('a DSN after acceptance bounces the recipient, suppresses a hard bounce, and sends email.bounced', async () => {
