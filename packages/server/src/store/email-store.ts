@@ -445,12 +445,11 @@ export class EmailStore {
       .where('r.id', '=', recipientId)
       .executeTakeFirst();
     if (row === undefined) return false;
-    const stream: SuppressionScope = row.domain_type === 'Transactional' ? 'Transactional' : 'Marketing';
     await suppress(this.db, {
       account_id: row.account_id,
       address: row.address.toLowerCase(),
       reason: 'unsubscribed',
-      scope: everything ? 'all' : stream,
+      scope: everything ? 'all' : streamOf(row.domain_type),
       email_id: row.email_id,
       created_at: at,
     });
@@ -569,14 +568,13 @@ export class EmailStore {
           at,
         })
         .execute();
-      const stream: SuppressionScope = row.domain_type === 'Transactional' ? 'Transactional' : 'Marketing';
       const suppresses = feedback.kind === 'complaint' || bounce?.type === 'hard';
       if (suppresses) {
         await suppress(trx, {
           account_id: row.account_id,
           address: row.address.toLowerCase(),
           reason: feedback.kind === 'complaint' ? 'complained' : text,
-          scope: feedback.kind === 'complaint' ? stream : 'all',
+          scope: feedback.kind === 'complaint' ? streamOf(row.domain_type) : 'all',
           email_id: row.email_id,
           created_at: at,
         });
@@ -650,6 +648,14 @@ export class EmailStore {
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+}
+
+/**
+ * The stream a message belongs to, for an unsubscribe or a complaint: its From domain's type;
+ * `Marketing` when the domain is gone (only Marketing mail carries our unsubscribe link).
+ */
+function streamOf(domainType: string | null): SuppressionScope {
+  return domainType === 'Transactional' ? 'Transactional' : 'Marketing';
 }
 
 /**
