@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds dist/: the ESM modules and their types (tsc), one CommonJS bundle for `require`
-// (esbuild; openapi-fetch stays a dependency), and the same types again under dist/cjs/, where a
+// (esbuild, with openapi-fetch inside it: openapi-fetch's own CommonJS build has no
+// `__esModule` mark, so a bundle that required it would see its whole exports object as the
+// default import and crash on the first call, issue 40), and the same types again under dist/cjs/, where a
 // package.json says "commonjs", so TypeScript reads them as CommonJS for `require` (the types
 // of an ESM build would "masquerade as ESM" there).
 import { execFileSync } from 'node:child_process';
@@ -14,7 +16,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, '..');
 const dist = path.join(pkgDir, 'dist');
 const require = createRequire(import.meta.url);
-const pkg = require('../package.json');
 
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [path.join(here, 'generate.mjs')], { stdio: 'inherit' });
@@ -31,7 +32,6 @@ await esbuild.build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: Object.keys(pkg.dependencies ?? {}),
   outfile: path.join(dist, 'index.cjs'),
   logLevel: 'warning',
 });
