@@ -293,6 +293,18 @@ export const ERROR_CATALOGUE = {
     description:
       'The `from` address’s domain is not a verified domain of this account: register it, publish its records and wait for `verified`.',
   },
+  EMAIL_SANDBOX_OFF: {
+    status: 403,
+    level: 'request',
+    description:
+      '`from` is at `sandbox.test`, the development sandbox, and the service runs in production mode (`NODE_ENV=production`), where the sandbox is off. Send from a verified domain.',
+  },
+  EMAIL_SANDBOX_RECIPIENT: {
+    status: 400,
+    level: 'request',
+    description:
+      'From `sandbox.test`, mail goes only to the simulator: `delivered@`, `bounced@` and `complained@sandbox.test`, each with an optional `+label`. The message names the first other address.',
+  },
   EMAIL_TOO_MANY_RECIPIENTS: {
     status: 400,
     level: 'request',
@@ -326,6 +338,12 @@ export const ERROR_CATALOGUE = {
     status: 404,
     level: 'request',
     description: 'This account has no message with this id.',
+  },
+  SANDBOX_MESSAGE_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description:
+      'The sandbox’s capture inbox of this account has no message with this id (it keeps the newest 1,000).',
   },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,

@@ -14,6 +14,7 @@ import { identityOf } from './domain-connect/identity.js';
 import { type InboundListener, type InboundOptions, startInboundListener } from './email/inbound.js';
 import { createMailRouter } from './email/mx.js';
 import { returnPathKey } from './email/return-path.js';
+import { SandboxInbox } from './email/sandbox-inbox.js';
 import { unsubscribeKey } from './email/unsubscribe.js';
 import { EmailSender } from './jobs/email-sender.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
@@ -22,6 +23,7 @@ import { type BrowserServices, createBrowserServices } from './service/browser-s
 import { DomainService } from './service/domain-service.js';
 import { EmailService } from './service/email-service.js';
 import type { ImageService } from './service/image-service.js';
+import { SandboxService } from './service/sandbox-service.js';
 import type { TemplateService } from './service/template-service.js';
 import { VerificationService } from './service/verification-service.js';
 import { WebhookService } from './service/webhook-service.js';
@@ -29,6 +31,7 @@ import { DkimKeyStore } from './store/dkim-key-store.js';
 import { DkimRotationStore } from './store/dkim-rotation-store.js';
 import { EmailStore } from './store/email-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
+import { SandboxStore } from './store/sandbox-store.js';
 import { ServiceKeyStore } from './store/service-key-store.js';
 import { VerificationStore } from './store/verification-store.js';
 import { WebhookStore } from './store/webhook-store.js';
@@ -49,6 +52,8 @@ export interface Services {
     sender: EmailSender;
     /** Starts the inbound listener for bounces and complaints (`SMTP_LISTEN`, issue 34). */
     startInbound(log: InboundOptions['log']): Promise<InboundListener>;
+    /** The development sandbox's capture inbox (issue 40); absent in production mode. */
+    sandbox: SandboxService | undefined;
   };
   /** Domain Connect (issue 23); absent with `DOMAIN_CONNECT_ENABLED=false`. */
   domainConnect: DomainConnect | undefined;
@@ -80,6 +85,7 @@ export function routeServices(services: Services) {
     images: services.images,
     webhooks: services.webhooks.service,
     emails: services.sending.service,
+    sandbox: services.sending.sandbox,
   };
 }
 
@@ -242,6 +248,17 @@ function createSending(
     return bounceKey;
   };
   let signer: DkimSigner | undefined;
+  // The sandbox (issue 40): never in production mode.
+  const sandboxStore = config.production ? undefined : new SandboxStore(store.db);
+  const sandboxInbox =
+    sandboxStore &&
+    new SandboxInbox({
+      store: sandboxStore,
+      resolvers: v.resolvers,
+      dnsTimeoutMs: v.dnsTimeoutMs,
+      sendingIp: c.returnPath.sendingIps[0],
+      heloName: c.heloName,
+    });
   const sender = new EmailSender({
     store: emails,
     signer: () => {
@@ -269,6 +286,7 @@ function createSending(
     unsubscribeKey: unsubscribeKeyOnce,
     returnPathKey: returnPathKeyOnce,
     senderId: config.dkimProviderHost,
+    ...(sandboxInbox && { sandbox: sandboxInbox }),
     onError: (error) => hooks.reportSendingError(error),
   });
   const service = new EmailService({
@@ -278,6 +296,7 @@ function createSending(
     compose: (input) => browser.pool.compose(input),
     limits: c,
     unsubscribeKey: unsubscribeKeyOnce,
+    sandbox: !config.production,
     onQueued: () => sender.nudge(),
   });
   const startInbound = (log: InboundOptions['log']) =>
@@ -293,7 +312,7 @@ function createSending(
       maxBytes: INBOUND_MAX_BYTES,
       log,
     });
-  return { service, sender, startInbound };
+  return { service, sender, startInbound, sandbox: sandboxStore && new SandboxService(sandboxStore) };
 }
 
 /**

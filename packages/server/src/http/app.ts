@@ -11,6 +11,7 @@ import { EMAIL_SCHEMAS } from '../email/schemas.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { EmailService } from '../service/email-service.js';
 import type { ImageService } from '../service/image-service.js';
+import type { SandboxService } from '../service/sandbox-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { WebhookService } from '../service/webhook-service.js';
 import type { Store } from '../store/store.js';
@@ -27,6 +28,7 @@ import { emailRoutes } from './routes/emails.js';
 import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { webhookEventsOpenApi, webhookRoutes } from './routes/webhooks.js';
@@ -45,6 +47,8 @@ export interface AppDependencies {
   webhooks?: WebhookService;
   /** Sending (issue 21); absent: no sending routes. */
   emails?: EmailService;
+  /** The development sandbox's capture inbox (issue 40); absent (production mode): no sandbox routes. */
+  sandbox?: SandboxService;
   /** Per-key rate limits counted in Redis (`REDIS_URL`); absent: in this process. */
   sharedRateLimit?: SharedRateLimit;
   /** Pino options, or `false` for no logs (tests). */
@@ -212,6 +216,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       windowMs: config.limits.rateLimitWindowMs,
     });
     await app.register(unsubscribeRoutes, { service: deps.emails });
+  }
+  if (deps.sandbox) {
+    await app.register(sandboxRoutes, { prefix: '/api/public/sandbox', store, service: deps.sandbox });
   }
 
   // Status polls are answered in front of Fastify when everything they need is at hand.

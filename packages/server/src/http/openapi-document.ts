@@ -14,9 +14,16 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
   const store = await openStore({ dataDir });
   // The server's own wiring; nothing runs (the scheduler is never started, no request comes).
-  const services = createServices(config, store);
+  // Development mode, so the document is the same wherever it is built: it holds the sandbox's
+  // routes too, each marked development only (issue 40).
+  const services = createServices({ ...config, production: false }, store);
   try {
-    const app = await buildApp({ config, store, ...routeServices(services), logger: false });
+    const app = await buildApp({
+      config: { ...config, production: false },
+      store,
+      ...routeServices(services),
+      logger: false,
+    });
     await app.ready();
     const document = app.swagger() as unknown as Record<string, unknown>;
     await app.close();

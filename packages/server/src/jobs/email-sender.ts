@@ -11,6 +11,8 @@ import { DkimError } from '../dkim/errors.js';
 import type { DkimSigner } from '../dkim/signer.js';
 import type { FindMailHosts } from '../email/mx.js';
 import { returnPathAddress } from '../email/return-path.js';
+import { isSandboxDomain, sandboxOutcome } from '../email/sandbox.js';
+import type { SandboxInbox } from '../email/sandbox-inbox.js';
 import { type SmtpSettings, sendOnce } from '../email/smtp.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
@@ -34,6 +36,8 @@ export interface EmailSenderOptions {
   returnPathKey: () => Buffer;
   /** Names the sender in `Feedback-ID` (Gmail's feedback loop): the service's host. */
   senderId: string;
+  /** Outside production mode, mail to `sandbox.test` stays in the capture inbox (issue 40). */
+  sandbox?: SandboxInbox;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
@@ -64,6 +68,12 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
         : { kind: 'deferred', nextAttemptAt: next, code: null, text, mxHost: null };
     });
     await o.store.recordAttempt(claim, outcome, now());
+    // The sandbox's complained@ address reports the delivered message as spam, as a mailbox
+    // provider's feedback loop would moments later.
+    if (o.sandbox?.captures(claim.address) && outcome.kind === 'sent') {
+      if (sandboxOutcome(claim.address) === 'complained')
+        await o.store.recordFeedback(claim.id, { kind: 'complaint', feedbackType: 'abuse' }, now());
+    }
   }
 
   private async outcomeOf(claim: ClaimedRecipient): Promise<AttemptOutcome> {
@@ -78,6 +88,10 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
       };
     }
     const fromDomain = claim.fromAddress.slice(claim.fromAddress.lastIndexOf('@') + 1);
+    const fromSandbox = isSandboxDomain(fromDomain);
+    if (fromSandbox && !o.sandbox) {
+      return { kind: 'failed', code: null, text: 'the sandbox is off in production mode', mxHost: null };
+    }
     let copy = claim.message;
     if (claim.domainType === 'Marketing' && !/^List-Unsubscribe:/im.test(headerBlock(copy))) {
       // with a return path, a mailto: alternative there too (mail to it unsubscribes)
@@ -87,12 +101,15 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
       copy = unsubscribeHeaders(o.baseUrl(), unsubscribeToken(o.unsubscribeKey(), claim.id), mailto) + copy;
     }
     copy = feedbackId(claim, o.senderId) + copy;
-    const signed = await o.signer().sign(copy, { domain: fromDomain, accountId: claim.accountId });
+    const signed = fromSandbox
+      ? { message: await o.sandbox!.sign(copy) }
+      : await o.signer().sign(copy, { domain: fromDomain, accountId: claim.accountId });
     // With a verified return path, the envelope sender is there, one per recipient (VERP):
     // SPF passes aligned, and bounces and complaints come back to us, naming the recipient.
     const envelopeFrom = claim.returnPathDomain
       ? returnPathAddress(o.returnPathKey(), claim.id, claim.returnPathDomain)
       : claim.fromAddress;
+    if (o.sandbox?.captures(claim.address)) return o.sandbox.capture(claim, signed.message, envelopeFrom);
     const result = await sendOnce(
       o.smtp,
       o.findHosts,

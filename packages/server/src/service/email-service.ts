@@ -9,6 +9,14 @@ import { createHash } from 'node:crypto';
 import type { SendingConfig } from '../config.js';
 import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
 import { checkHeaders } from '../email/headers.js';
+import {
+  isSandboxDomain,
+  SANDBOX_DOMAIN,
+  SANDBOX_DOMAIN_ID,
+  SANDBOX_OUTCOMES,
+  SANDBOX_STREAM,
+  sandboxOutcome,
+} from '../email/sandbox.js';
 import type { SendEmailInput } from '../email/schemas.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { ApiError } from '../errors.js';
@@ -29,6 +37,8 @@ export interface EmailServiceOptions {
   compose: (input: ComposeInput) => Promise<ComposeOutput>;
   /** The key unsubscribe tokens are authenticated with (`email/unsubscribe.ts`). */
   unsubscribeKey: () => Buffer;
+  /** Outside production mode: `sandbox.test` may send to the simulator's addresses (issue 40). */
+  sandbox: boolean;
   onQueued?: () => void;
   now?: () => number;
 }
@@ -91,15 +101,11 @@ export class EmailService {
     if ((input.html === undefined) === (input.templateId === undefined)) {
       throw new ApiError('EMAIL_CONTENT_MISSING', 'give exactly one of html and templateId');
     }
-    const domain = (await this.options.store.findDomains(accountId, [from.domain])).get(from.domain);
-    if (domain?.status !== 'verified') {
-      throw new ApiError(
-        'EMAIL_FROM_NOT_VERIFIED',
-        domain === undefined
-          ? `${from.domain} is not a registered domain of this account; register it and publish its records first`
-          : `${from.domain} is ${domain.status}, not verified: publish its records and wait for "verified"`,
-      );
-    }
+    const domain = await this.sendingDomain(
+      accountId,
+      from,
+      unique.map((r) => r.a),
+    );
     await this.checkRate(accountId);
     const content = await this.content(accountId, input);
     const id = newId('eml');
@@ -159,6 +165,43 @@ export class EmailService {
       if (error instanceof IdempotencyConflict) throw reused();
       throw error;
     }
+  }
+
+  /**
+   * The registration `from` sends under, verified; outside production mode, the sandbox's
+   * domain, whose mail may only go to the sandbox's simulated recipients (`email/sandbox.ts`).
+   */
+  private async sendingDomain(
+    accountId: string,
+    from: MailAddress,
+    recipients: MailAddress[],
+  ): Promise<{ id: string; type: string }> {
+    if (isSandboxDomain(from.domain)) {
+      if (!this.options.sandbox) {
+        throw new ApiError(
+          'EMAIL_SANDBOX_OFF',
+          `${SANDBOX_DOMAIN} is the development sandbox, off in production mode: send from a verified domain of this account`,
+        );
+      }
+      const elsewhere = recipients.find((r) => sandboxOutcome(r.address) === undefined);
+      if (elsewhere !== undefined) {
+        throw new ApiError(
+          'EMAIL_SANDBOX_RECIPIENT',
+          `from ${SANDBOX_DOMAIN}, mail goes only to ${SANDBOX_OUTCOMES.map((o) => `${o}@`).join(', ')}${SANDBOX_DOMAIN} (a +label may follow the name); ${elsewhere.address} is not one of them`,
+        );
+      }
+      return { id: SANDBOX_DOMAIN_ID, type: SANDBOX_STREAM };
+    }
+    const domain = (await this.options.store.findDomains(accountId, [from.domain])).get(from.domain);
+    if (domain?.status !== 'verified') {
+      throw new ApiError(
+        'EMAIL_FROM_NOT_VERIFIED',
+        domain === undefined
+          ? `${from.domain} is not a registered domain of this account; register it and publish its records first`
+          : `${from.domain} is ${domain.status}, not verified: publish its records and wait for "verified"`,
+      );
+    }
+    return domain;
   }
 
   /** `GET /api/public/emails/{id}`. */

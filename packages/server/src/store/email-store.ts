@@ -6,6 +6,7 @@
  */
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BounceClass } from '../email/bounce.js';
+import { SANDBOX_DOMAIN_ID, SANDBOX_STREAM } from '../email/sandbox.js';
 import type { WebhookEventType } from '../webhook/events.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
@@ -325,6 +326,7 @@ export class EmailStore {
         'e.tags',
         'e.message',
         'e.created_at',
+        'e.domain_id',
         'd.type as domain_type',
         'd.name as domain_name',
         'rp.label as return_path_label',
@@ -347,7 +349,7 @@ export class EmailStore {
       subject: r.subject,
       tags: JSON.parse(r.tags),
       message: r.message,
-      domainType: r.domain_type,
+      domainType: streamOfMessage(r.domain_id, r.domain_type),
       returnPathDomain:
         r.return_path_label && r.domain_name ? `${r.return_path_label}.${r.domain_name}` : null,
     }));
@@ -527,6 +529,7 @@ export class EmailStore {
           'e.from_address',
           'e.subject',
           'e.tags',
+          'e.domain_id',
           'd.type as domain_type',
         ])
         .where('r.id', '=', recipientId)
@@ -574,7 +577,8 @@ export class EmailStore {
           account_id: row.account_id,
           address: row.address.toLowerCase(),
           reason: feedback.kind === 'complaint' ? 'complained' : text,
-          scope: feedback.kind === 'complaint' ? streamOf(row.domain_type) : 'all',
+          scope:
+            feedback.kind === 'complaint' ? streamOf(streamOfMessage(row.domain_id, row.domain_type)) : 'all',
           email_id: row.email_id,
           created_at: at,
         });
@@ -654,6 +658,14 @@ export class EmailStore {
  * The stream a message belongs to, for an unsubscribe or a complaint: its From domain's type;
  * `Marketing` when the domain is gone (only Marketing mail carries our unsubscribe link).
  */
+/**
+ * A message's stream from its row: its domain's type, the sandbox's for a message from
+ * `sandbox.test` (no registration behind it), `null` when its domain was deleted.
+ */
+function streamOfMessage(domainId: string, domainType: string | null): string | null {
+  return domainId === SANDBOX_DOMAIN_ID ? SANDBOX_STREAM : domainType;
+}
+
 function streamOf(domainType: string | null): SuppressionScope {
   return domainType === 'Transactional' ? 'Transactional' : 'Marketing';
 }

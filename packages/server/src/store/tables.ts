@@ -252,6 +252,17 @@ export interface SuppressionsTable {
   created_at: number;
 }
 
+/** A message captured by the development sandbox (issue 40), per envelope recipient. */
+export interface SandboxMessagesTable {
+  id: string;
+  account_id: string;
+  email_id: string;
+  address: string;
+  message: string;
+  authentication: string;
+  captured_at: number;
+}
+
 /** An account's sending count in its current minute. */
 export interface EmailRateTable {
   account_id: string;
@@ -287,6 +298,7 @@ export interface Database {
   email_events: EmailEventsTable;
   suppressions: SuppressionsTable;
   email_rate: EmailRateTable;
+  sandbox_messages: SandboxMessagesTable;
   service_keys: ServiceKeysTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };

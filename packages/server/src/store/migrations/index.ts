@@ -20,6 +20,7 @@ import * as m0014 from './0014-dkim-rotation.js';
 import * as m0015 from './0015-key-turns.js';
 import * as m0016 from './0016-bounce-types.js';
 import * as m0017 from './0017-return-path.js';
+import * as m0018 from './0018-sandbox.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-key-turns': m0015,
   '0016-bounce-types': m0016,
   '0017-return-path': m0017,
+  '0018-sandbox': m0018,
 };
 
 export const migrationProvider: MigrationProvider = {
