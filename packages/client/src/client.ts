@@ -55,6 +55,10 @@ export type SendEmailInput = components['schemas']['SendEmailBody'];
 export type Email = components['schemas']['Email'];
 /** An address the account no longer sends to (a hard bounce or an unsubscribe). */
 export type Suppression = components['schemas']['Suppression'];
+/** A message the development sandbox captured, as its inbox lists it, with mailauth's verdicts. */
+export type CapturedMessageSummary = components['schemas']['CapturedMessageSummary'];
+/** One captured message: its headers, HTML, text and raw source too. */
+export type CapturedMessage = components['schemas']['CapturedMessage'];
 /** `domain.created`, `domain.updated`, `domain.verified`, `domain.deleted`, and the `email.*` events. */
 export type WebhookEventType = WebhookEndpoint['events'][number];
 
@@ -279,6 +283,25 @@ export class ServiceClient {
     return unwrap(
       await this.api.DELETE('/api/public/suppressions/{address}', { params: { path: { address } } }),
     ).data;
+  }
+
+  /**
+   * `GET /api/public/sandbox/messages`: one page of the development sandbox's capture inbox,
+   * newest first (servers outside production mode only).
+   */
+  async listSandboxMessages(
+    options: { limit?: number; cursor?: string } = {},
+  ): Promise<{ messages: CapturedMessageSummary[]; nextCursor: string | null }> {
+    const query = {
+      ...(options.limit !== undefined && { limit: String(options.limit) }),
+      ...(options.cursor !== undefined && { cursor: options.cursor }),
+    };
+    return unwrap(await this.api.GET('/api/public/sandbox/messages', { params: { query } })).data;
+  }
+
+  /** `GET /api/public/sandbox/messages/{id}`: one captured message with its headers, parts and verdicts. */
+  async getSandboxMessage(id: string): Promise<CapturedMessage> {
+    return unwrap(await this.api.GET('/api/public/sandbox/messages/{id}', { params: { path: { id } } })).data;
   }
 
   /** `call` on `batchSize` entries at a time, in order; the envelopes joined. */

@@ -2,6 +2,8 @@
 export { bindLines as zoneFileLines } from './cli/format.js';
 export {
   type ApiClient,
+  type CapturedMessage,
+  type CapturedMessageSummary,
   type CreatedWebhook,
   createApiClient,
   type DeleteEnvelope,

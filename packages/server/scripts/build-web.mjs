@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Build the pages the server serves (playground, domains dashboard) into dist/web: the
 // TypeScript bundled for browsers with esbuild, HTML, CSS and images copied as they are.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -9,6 +11,13 @@ import { build } from 'esbuild';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.join(here, '../web');
 const out = path.join(here, '../dist/web');
+// esbuild only strips the types: check them first, so a page that no longer matches the
+// client's types (an event the API added, a renamed field) fails the build, not the browser.
+execFileSync(
+  process.execPath,
+  [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', path.join(web, 'tsconfig.json')],
+  { stdio: 'inherit' },
+);
 // Rebuilt from nothing, so no file of an earlier build (a source map, a renamed chunk) is served.
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

@@ -11,13 +11,15 @@
  *
  * Below the domains, the account's webhook endpoints and one endpoint's recent deliveries
  * (domains/webhooks-panel.ts), read along with the domains: the endpoints with the list, the
- * open endpoint's deliveries at every status poll.
+ * open endpoint's deliveries at every status poll; then the development sandbox's capture inbox
+ * (domains/sandbox-panel.ts), outside production mode.
  */
 import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } from '@service/client';
 import { confirmDelete } from './domains/confirm-delete.js';
 import { DomainList } from './domains/domain-list.js';
 import { keepInPlace, setText } from './domains/patch.js';
 import { explainFailure, Reconnector } from './domains/reconnect.js';
+import { SandboxPanel } from './domains/sandbox-panel.js';
 import { WebhooksPanel } from './domains/webhooks-panel.js';
 import { byId as $, el } from './lib/dom.js';
 
@@ -61,6 +63,7 @@ const webhooks = new WebhooksPanel($('webhooks'), {
   client: () => client,
   keyRefused: showKeyRefused,
 });
+const sandbox = new SandboxPanel($('sandbox'), { client: () => client });
 
 /** Shows the latest state: cards patched in place, the empty state, the live line. */
 function render(): void {
@@ -181,6 +184,8 @@ async function loadAll(): Promise<void> {
     // After the domains, not beside them: while the server is away an attempt is one request.
     await webhooks.load(current);
     if (client !== current) return;
+    await sandbox.load(current);
+    if (client !== current) return;
     for (const [name, domain] of domains) if (!known.has(name) && !listed.has(name)) listed.set(name, domain);
     dropDomains([...known].filter((name) => !listed.has(name)));
     domains.clear();
@@ -257,6 +262,7 @@ async function poll(): Promise<void> {
       dropDomains(gone);
     }
     if (await webhooks.poll(current)) asked = true;
+    if (await sandbox.poll(current)) asked = true;
     if (client !== current) return;
     // Nothing asked: no request, so no answer to count as the server's.
     if (asked) {
@@ -390,6 +396,7 @@ function forgetKey(): void {
   seen.clear();
   listedOnce = false;
   webhooks.clear();
+  sandbox.clear();
   notify('');
   $('list-error').hidden = true;
   $('key-card').hidden = false;

@@ -29,6 +29,8 @@ export const EMAILS_USAGE = `  emails send --from <addr> --to <addr>[,…] --sub
 const SEND_CODES: ReadonlySet<string> = new Set<ApiErrorCode>([
   'EMAIL_ADDRESS_INVALID',
   'EMAIL_FROM_NOT_VERIFIED',
+  'EMAIL_SANDBOX_OFF',
+  'EMAIL_SANDBOX_RECIPIENT',
   'EMAIL_TOO_MANY_RECIPIENTS',
   'EMAIL_CONTENT_MISSING',
   'EMAIL_HEADER_INVALID',

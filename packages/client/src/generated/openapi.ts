@@ -3430,48 +3430,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                messages: {
-                                    /** @description The envelope recipient’s id (`rcp_…`). */
-                                    id: string;
-                                    /** @description The message’s id, for `GET /api/public/emails/{id}`. */
-                                    emailId: string;
-                                    from: string;
-                                    /** @description The envelope recipient this copy went to. */
-                                    to: string;
-                                    subject: string;
-                                    /** Format: date-time */
-                                    capturedAt: string;
-                                    /** @description mailauth’s verdicts on the message as it would have left, computed at capture. */
-                                    authentication: {
-                                        spf: {
-                                            /** @description `pass`, `fail`, `softfail`, `neutral`, `none`, `temperror` or `permerror`. */
-                                            result: string;
-                                            /** @description The envelope sender’s domain SPF was checked for. */
-                                            domain: string;
-                                            /** @description The address the message is judged as coming from. */
-                                            ip: string;
-                                        };
-                                        dkim: {
-                                            /** @description `pass`, `fail`, `neutral`, `temperror` or `permerror`. */
-                                            result: string;
-                                            /** @description `d=`. */
-                                            domain: string;
-                                            /** @description `s=`. */
-                                            selector: string | null;
-                                            /** @description Whether `d=` aligns with the From domain (DMARC). */
-                                            aligned: boolean;
-                                        }[];
-                                        dmarc: {
-                                            /** @description `pass`, `fail`, `none`, `temperror` or `permerror`. */
-                                            result: string;
-                                            domain: string;
-                                            /** @description The policy that applies: `none`, `quarantine` or `reject`. */
-                                            policy: string | null;
-                                        };
-                                        /** @description The `Authentication-Results` field a receiver would add. */
-                                        header: string;
-                                    };
-                                }[];
+                                messages: components["schemas"]["CapturedMessageSummary"][];
                                 nextCursor: string | null;
                             };
                             error: null;
@@ -3600,57 +3559,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description The envelope recipient’s id (`rcp_…`). */
-                                id: string;
-                                /** @description The message’s id, for `GET /api/public/emails/{id}`. */
-                                emailId: string;
-                                from: string;
-                                /** @description The envelope recipient this copy went to. */
-                                to: string;
-                                subject: string;
-                                /** Format: date-time */
-                                capturedAt: string;
-                                /** @description mailauth’s verdicts on the message as it would have left, computed at capture. */
-                                authentication: {
-                                    spf: {
-                                        /** @description `pass`, `fail`, `softfail`, `neutral`, `none`, `temperror` or `permerror`. */
-                                        result: string;
-                                        /** @description The envelope sender’s domain SPF was checked for. */
-                                        domain: string;
-                                        /** @description The address the message is judged as coming from. */
-                                        ip: string;
-                                    };
-                                    dkim: {
-                                        /** @description `pass`, `fail`, `neutral`, `temperror` or `permerror`. */
-                                        result: string;
-                                        /** @description `d=`. */
-                                        domain: string;
-                                        /** @description `s=`. */
-                                        selector: string | null;
-                                        /** @description Whether `d=` aligns with the From domain (DMARC). */
-                                        aligned: boolean;
-                                    }[];
-                                    dmarc: {
-                                        /** @description `pass`, `fail`, `none`, `temperror` or `permerror`. */
-                                        result: string;
-                                        domain: string;
-                                        /** @description The policy that applies: `none`, `quarantine` or `reject`. */
-                                        policy: string | null;
-                                    };
-                                    /** @description The `Authentication-Results` field a receiver would add. */
-                                    header: string;
-                                };
-                                /** @description The header fields in order, unfolded, as a receiver got them (DKIM-Signature first). */
-                                headers: {
-                                    name: string;
-                                    value: string;
-                                }[];
-                                html: string | null;
-                                text: string | null;
-                                /** @description The whole message, signed, CRLF line endings. */
-                                raw: string;
-                            };
+                            data: components["schemas"]["CapturedMessage"];
                             error: null;
                             /** @enum {number} */
                             status: 200;
@@ -4714,6 +4623,71 @@ export interface components {
             emailId: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description mailauth’s verdicts on the message as it would have left, computed at capture. */
+        SandboxAuthentication: {
+            spf: {
+                /** @description `pass`, `fail`, `softfail`, `neutral`, `none`, `temperror` or `permerror`. */
+                result: string;
+                /** @description The envelope sender’s domain SPF was checked for. */
+                domain: string;
+                /** @description The address the message is judged as coming from. */
+                ip: string;
+            };
+            dkim: {
+                /** @description `pass`, `fail`, `neutral`, `temperror` or `permerror`. */
+                result: string;
+                /** @description `d=`. */
+                domain: string;
+                /** @description `s=`. */
+                selector: string | null;
+                /** @description Whether `d=` aligns with the From domain (DMARC). */
+                aligned: boolean;
+            }[];
+            dmarc: {
+                /** @description `pass`, `fail`, `none`, `temperror` or `permerror`. */
+                result: string;
+                domain: string;
+                /** @description The policy that applies: `none`, `quarantine` or `reject`. */
+                policy: string | null;
+            };
+            /** @description The `Authentication-Results` field a receiver would add. */
+            header: string;
+        };
+        CapturedMessageSummary: {
+            /** @description The envelope recipient’s id (`rcp_…`). */
+            id: string;
+            /** @description The message’s id, for `GET /api/public/emails/{id}`. */
+            emailId: string;
+            from: string;
+            /** @description The envelope recipient this copy went to. */
+            to: string;
+            subject: string;
+            /** Format: date-time */
+            capturedAt: string;
+            authentication: components["schemas"]["SandboxAuthentication"];
+        };
+        CapturedMessage: {
+            /** @description The envelope recipient’s id (`rcp_…`). */
+            id: string;
+            /** @description The message’s id, for `GET /api/public/emails/{id}`. */
+            emailId: string;
+            from: string;
+            /** @description The envelope recipient this copy went to. */
+            to: string;
+            subject: string;
+            /** Format: date-time */
+            capturedAt: string;
+            authentication: components["schemas"]["SandboxAuthentication"];
+            /** @description The header fields in order, unfolded, as a receiver got them (DKIM-Signature first). */
+            headers: {
+                name: string;
+                value: string;
+            }[];
+            html: string | null;
+            text: string | null;
+            /** @description The whole message, signed, CRLF line endings. */
+            raw: string;
         };
     };
     responses: never;

@@ -28,7 +28,7 @@ import { emailRoutes } from './routes/emails.js';
 import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
-import { sandboxRoutes } from './routes/sandbox.js';
+import { SANDBOX_SCHEMAS, sandboxRoutes } from './routes/sandbox.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { webhookEventsOpenApi, webhookRoutes } from './routes/webhooks.js';
@@ -121,7 +121,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  for (const schema of [...TEMPLATE_SCHEMAS, ...IMAGE_SCHEMAS, ...WEBHOOK_SCHEMAS, ...EMAIL_SCHEMAS])
+  for (const schema of [
+    ...TEMPLATE_SCHEMAS,
+    ...IMAGE_SCHEMAS,
+    ...WEBHOOK_SCHEMAS,
+    ...EMAIL_SCHEMAS,
+    ...SANDBOX_SCHEMAS,
+  ])
     app.addSchema(schema);
 
   await app.register(swagger, {

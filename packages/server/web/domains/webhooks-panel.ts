@@ -29,6 +29,7 @@ const EVENTS: Record<WebhookEventType, string> = {
   'email.deferred': 'a message waits for a retry',
   'email.bounced': 'a recipient refuses a message',
   'email.failed': 'a message cannot be sent',
+  'email.complained': 'a recipient reports a message as spam',
 };
 
 const REMOVE_ENDPOINT: DeleteWording = {

@@ -14,7 +14,7 @@ import { ErrorEnvelopeSchema, ListQuerySchema, requestErrorResponses } from '../
 
 const Verdict = (description: string) => Type.String({ description });
 
-const AuthenticationSchema = Type.Object(
+export const SandboxAuthenticationSchema = Type.Object(
   {
     spf: Type.Object(
       {
@@ -48,6 +48,7 @@ const AuthenticationSchema = Type.Object(
     header: Type.String({ description: 'The `Authentication-Results` field a receiver would add.' }),
   },
   {
+    $id: 'SandboxAuthentication',
     additionalProperties: false,
     description: 'mailauth’s verdicts on the message as it would have left, computed at capture.',
   },
@@ -60,12 +61,15 @@ const summaryProperties = {
   to: Type.String({ description: 'The envelope recipient this copy went to.' }),
   subject: Type.String(),
   capturedAt: Type.String({ format: 'date-time' }),
-  authentication: AuthenticationSchema,
+  authentication: Type.Ref(SandboxAuthenticationSchema),
 };
 
-const CapturedSummarySchema = Type.Object(summaryProperties, { additionalProperties: false });
+export const CapturedSummarySchema = Type.Object(summaryProperties, {
+  $id: 'CapturedMessageSummary',
+  additionalProperties: false,
+});
 
-const CapturedMessageSchema = Type.Object(
+export const CapturedMessageSchema = Type.Object(
   {
     ...summaryProperties,
     headers: Type.Array(
@@ -76,8 +80,11 @@ const CapturedMessageSchema = Type.Object(
     text: Type.Union([Type.String(), Type.Null()]),
     raw: Type.String({ description: 'The whole message, signed, CRLF line endings.' }),
   },
-  { additionalProperties: false },
+  { $id: 'CapturedMessage', additionalProperties: false },
 );
+
+/** Registered with the app always, so the OpenAPI document names them wherever it is built. */
+export const SANDBOX_SCHEMAS = [SandboxAuthenticationSchema, CapturedSummarySchema, CapturedMessageSchema];
 
 /** A page's cursor: the last capture's time and id. */
 const CURSOR = /^(\d{1,16}):(rcp_[A-Za-z0-9_-]{1,60})$/;
@@ -107,7 +114,7 @@ export async function sandboxRoutes(
           200: dataEnvelope(
             Type.Object(
               {
-                messages: Type.Array(CapturedSummarySchema),
+                messages: Type.Array(Type.Ref(CapturedSummarySchema)),
                 nextCursor: Type.Union([Type.String(), Type.Null()]),
               },
               { additionalProperties: false },
@@ -151,7 +158,7 @@ export async function sandboxRoutes(
         description:
           'As a receiver got it: headers, HTML, text, the raw message, and its SPF, DKIM and DMARC verdicts.',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
-        response: { 200: dataEnvelope(CapturedMessageSchema), ...errors },
+        response: { 200: dataEnvelope(Type.Ref(CapturedMessageSchema)), ...errors },
       },
     },
     async (request) => ({

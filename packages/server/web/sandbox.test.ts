@@ -1,0 +1,102 @@
+// test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
+// A newcomer's first send, in the dashboard (issue 40): with nothing but a key, the Sandbox
+// section sends a test email from onboarding@sandbox.test, lists the captured copy with its
+// verdicts, and opens it with its events and the email as rendered. In Chromium, against the
+// real server in development mode.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, launchChromium, openPage, waitUntil } from '../src/test-support/browser.js';
+import { startTestServer, type TestServer } from '../src/test-support/test-server.js';
+
+let server: TestServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startTestServer({ SEND_INTERVAL_MS: '50' });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function signedIn(p: Page): Promise<string> {
+  const { key } = await server.createKey({ name: 'dashboard' });
+  await p.goto(`${server.url}/domains`);
+  await p.fill('#key-input', key);
+  await p.click('#key-form button[type="submit"]');
+  await p.locator('#sandbox-empty').waitFor();
+  return key;
+}
+
+/** Sends a test email from the section to `to`, with `subject`. */
+async function sendFromPage(p: Page, to: string, subject: string): Promise<void> {
+  await p.selectOption('#sandbox-to', to);
+  await p.fill('#sandbox-subject', subject);
+  await p.getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+describe('the dashboard’s sandbox', () => {
+  it('sends a first email, lists it with SPF, DKIM and DMARC passing, and opens it with its events and rendering', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      await signedIn(p);
+      await sendFromPage(p, 'complained@sandbox.test', 'My first email');
+      await waitUntil('the notice', async () =>
+        /^Sent eml_/.test(await p.locator('#sandbox-notice').innerText()) ? true : undefined,
+      );
+      const row = p.locator('.capture', { hasText: 'My first email' });
+      await row.waitFor({ timeout: 30_000 });
+      assert.deepEqual(await row.locator('.verdicts .badge').allInnerTexts(), [
+        'SPF pass',
+        'DKIM pass',
+        'DMARC pass',
+      ]);
+      assert.match(await row.innerText(), /to complained@sandbox\.test/);
+
+      await row.getByRole('button', { name: 'Open' }).click();
+      // The complaint comes after delivery; the open message's events follow at each poll.
+      await waitUntil('sent, delivered and complained in the events', async () => {
+        const text = await p
+          .locator('.capture-events')
+          .innerText()
+          .catch(() => '');
+        return /sent 250[^]*delivered 250[^]*complained/.test(text) ? text : undefined;
+      });
+      const frame = p.frameLocator('.capture-frame');
+      await frame.getByText('Hello from the sandbox.').waitFor();
+      // the frame has no scripts and no access to the page
+      assert.equal(await p.locator('.capture-frame').getAttribute('sandbox'), '');
+      assert.match(await p.locator('.capture-body .hint.mono').innerText(), /dkim=pass .* dmarc=pass/);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 812 },
+  ]) {
+    it(`passes axe at ${viewport.width} px with a message open, and does not scroll sideways`, async () => {
+      const found = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme: 'light',
+        viewport,
+        prepare: async (p) => {
+          await signedIn(p);
+          await sendFromPage(p, 'delivered@sandbox.test', 'Checked by axe');
+          const row = p.locator('.capture', { hasText: 'Checked by axe' });
+          await row.waitFor({ timeout: 30_000 });
+          await row.getByRole('button', { name: 'Open' }).click();
+          await p.frameLocator('.capture-frame').getByText('Hello from the sandbox.').waitFor();
+          const width = Number(await p.evaluate('document.documentElement.scrollWidth'));
+          assert.ok(width <= viewport.width, `the page is ${width} px wide at ${viewport.width} px`);
+        },
+      });
+      assert.deepEqual(found, []);
+    });
+  }
+});
