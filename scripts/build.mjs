@@ -7,7 +7,7 @@
 // rebuilding everything. `--force` rebuilds all.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,7 +42,12 @@ const SKIP_DIRS = new Set([
   'data',
 ]);
 const SKIP_FILES = /\.test\.ts$|^openapi\.json$/;
-const STAMP = 'dist/.inputs';
+/**
+ * Where each package's last built inputs are noted: outside its dist/, which the package's own
+ * build empties first (so `npm pack`, which builds through `prepack`, left no note and the next
+ * start rebuilt everything as a "first build"). A dist/ that is gone is rebuilt whatever the note.
+ */
+const STAMPS = path.join(root, 'node_modules/.cache/service-build');
 
 /** Every input file under `dir`, sorted. */
 function inputFiles(dir) {
@@ -73,14 +78,19 @@ const digests = new Map();
 for (const pkg of PACKAGES) {
   const inputs = digest([pkg.dir, ...pkg.follows], pkg.bundles.map((name) => digests.get(name)).join());
   digests.set(pkg.name, inputs);
-  const stamp = path.join(root, pkg.dir, STAMP);
-  const built = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs;
+  const stamp = path.join(STAMPS, `${pkg.name.replace('/', '+')}.inputs`);
+  const dist = path.join(root, pkg.dir, 'dist');
+  const built =
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8') === inputs &&
+    existsSync(dist) &&
+    readdirSync(dist).length > 0;
   if (built && !force) {
     say(`${pkg.name}: up to date`);
     continue;
   }
   say(
-    `${pkg.name}: building${force ? '' : existsSync(stamp) ? ' (its sources changed)' : ' (first build)'}…`,
+    `${pkg.name}: building${force ? '' : !existsSync(stamp) ? ' (first build)' : readFileSync(stamp, 'utf8') === inputs ? ' (its dist/ is missing)' : ' (its sources changed)'}…`,
   );
   const started = Date.now();
   const result = spawnSync('npm', ['run', '--silent', 'build', '-w', pkg.name], {
@@ -91,6 +101,7 @@ for (const pkg of PACKAGES) {
     say(`${pkg.name}: build failed`);
     process.exit(result.status ?? 1);
   }
+  mkdirSync(STAMPS, { recursive: true });
   writeFileSync(stamp, inputs);
   say(`${pkg.name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

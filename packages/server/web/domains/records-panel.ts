@@ -49,7 +49,7 @@ class RecordRow {
         'td',
         { className: 'value', dataset: { label: 'Value' } },
         this.value,
-        copyIconButton(() => this.record.value, `Copy the value of ${record.fqdn}`),
+        copyIconButton(() => pasteableValue(this.record), `Copy the value of ${record.fqdn}`),
       ),
       el('td', { className: 'status' }, this.badge),
     );
@@ -283,4 +283,13 @@ export class RecordsPanel {
       ...lines.map((line) => el('span', { className: 'zone-line', textContent: line })),
     );
   }
+}
+
+/**
+ * What a DNS provider's form takes for a record: a TXT value without the quotation marks the
+ * API writes around it (zone-file syntax). Pasted with them into a form that quotes again, the
+ * record reads `"\"v=DMARC1…\""` and fails, the mistake the diagnostics warn about (issue 40).
+ */
+function pasteableValue(record: DnsRecord): string {
+  return record.type === 'TXT' ? record.value.replace(/^"(.*)"$/s, '$1') : record.value;
 }
