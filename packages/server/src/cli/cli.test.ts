@@ -72,6 +72,13 @@ test('keys create --account adds a key to an existing account; --scope limits it
   const parsed = JSON.parse(second.stdout);
   assert.equal(parsed.accountId, first.accountId);
   assert.deepEqual(parsed.scopes, ['templates', 'images']);
+  // or name the account by one of its keys, as the quick start does with "$KEY"
+  const third = await runCli(['keys', 'create', '--name', 'by key', '--account', first.key, '--json'], env);
+  assert.equal(third.code, 0, third.stderr);
+  assert.equal(JSON.parse(third.stdout).accountId, first.accountId);
+  const unknown = await runCli(['keys', 'create', '--name', 'x', '--account', 'sk_not_a_key_of_ours'], env);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown or revoked/);
 });
 
 test('mistakes exit 2 with a helpful message and change nothing', async () => {

@@ -2,7 +2,7 @@
  * `keys create | list | revoke`: API key administration, run on the server's machine
  * against the same database (`DATABASE_URL` / `DATA_DIR`) as the server.
  */
-import { API_SCOPES, type ApiScope, generateApiKey } from '../domain/api-key.js';
+import { API_SCOPES, type ApiScope, generateApiKey, hashApiKey } from '../domain/api-key.js';
 import type { Store } from '../store/store.js';
 import { CliError, type CliIo } from './io.js';
 
@@ -36,10 +36,7 @@ async function createKey(
   if (name.length === 0 || name.length > 200)
     throw new CliError('keys create needs --name <name> (1–200 characters)');
   const scopes = parseScopes(flags.scope);
-  const accountId = typeof flags.account === 'string' ? flags.account : undefined;
-  if (accountId !== undefined && (await store.findAccount(accountId)) === undefined) {
-    throw new CliError(`no account ${accountId}; omit --account to create a new one`);
-  }
+  const accountId = typeof flags.account === 'string' ? await accountOf(store, flags.account) : undefined;
   const generated = generateApiKey();
   const key = await store.createApiKey({
     name,
@@ -65,6 +62,26 @@ async function createKey(
   );
   io.err('store it now: it is shown only once');
   io.out(generated.secret);
+}
+
+/**
+ * `--account`: an account id (`acc_…`), or one of the account's keys (`sk_…`, e.g. `"$KEY"`), so
+ * the quick start's playground key joins the same account without copying its id by hand.
+ */
+async function accountOf(store: Store, value: string): Promise<string> {
+  if (value.startsWith('sk_')) {
+    const key = await store.findApiKeyByHash(hashApiKey(value));
+    if (key === undefined || key.revokedAt !== null) {
+      throw new CliError(
+        '--account: that API key is unknown or revoked; give a live key or an account id (acc_…)',
+      );
+    }
+    return key.accountId;
+  }
+  if ((await store.findAccount(value)) === undefined) {
+    throw new CliError(`no account ${value}; omit --account to create a new one`);
+  }
+  return value;
 }
 
 function parseScopes(flag: string | boolean | undefined): ApiScope[] {

@@ -2,7 +2,7 @@
  * The server-side CLI: `npm run --silent cli -- <command>`. It reads the same
  * `DATABASE_URL` / `DATA_DIR` as the server.
  *
- *   keys create --name N [--account ID] [--scope templates,images] [--json]
+ *   keys create --name N [--account ID|KEY] [--scope templates,images] [--json]
  *   keys list [--json]
  *   keys revoke <id|prefix>
  *   dkim sign --domain D [--account ID] < message.eml
@@ -11,6 +11,7 @@
  *   openapi                  (prints the OpenAPI document; needs no database)
  *   domain-connect template  (prints our Domain Connect template; needs no database)
  */
+import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
@@ -22,7 +23,7 @@ import { CliError, type CliIo, processIo } from './io.js';
 import { keysCommand } from './keys.js';
 
 const USAGE = `usage: cli <command>
-  keys create --name <name> [--account <account id>] [--scope templates,images] [--json]
+  keys create --name <name> [--account <account id or one of its keys>] [--scope templates,images] [--json]
   keys list [--json]
   keys revoke <key id | key prefix>
   dkim sign --domain <domain> [--account <account id>] < message.eml
@@ -96,7 +97,10 @@ export async function runCli(argv: string[], io: CliIo = processIo, env = proces
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a program, not imported (tests import runCli). Node resolves symlinks for the module's
+// URL but not in argv[1]: compared as given, a checkout reached through a symlink ran nothing
+// and exited 0 without a word (found by the README walk, issue 40).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
