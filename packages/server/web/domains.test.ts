@@ -284,7 +284,7 @@ describe('the domains dashboard', () => {
     assert.equal(await card().locator('tbody .badge.verified').count(), 4);
     assert.equal(await page.locator('#live').innerText(), 'All verified');
     // the keys behind the records, which rotate by themselves
-    const note = card().locator('.key-note');
+    const note = card().locator('.key-note > span');
     await waitUntil('the planned rotation shown', async () =>
       /rotates by itself on \d{4}-\d{2}-\d{2}\.$/.test(await note.innerText()),
     );
@@ -292,6 +292,31 @@ describe('the domains dashboard', () => {
       await note.innerText(),
       /^Signing key: selector [a-z2-7]{8}…, made today; rotates by itself on /,
     );
+  });
+
+  it('rotates the DKIM key on request and says when signing moves, or why not yet (it was API-only)', async () => {
+    await card()
+      .getByRole('button', { name: `Rotate the DKIM key of ${DOMAIN} now` })
+      .click();
+    const said = await waitUntil('the rotation answered', async () => {
+      const text = await page.locator('#notice').innerText();
+      return text.startsWith(`${DOMAIN}:`) ? text : undefined;
+    });
+    // The page says what the API decided: a planned switch, recorded on the domain, or its refusal.
+    const status = await server.request('POST', '/api/public/domain/status', {
+      key,
+      body: { domains: [DOMAIN] },
+    });
+    const dkim = status.body[0].data.dkim;
+    if (dkim.rotationRequestedAt !== null) {
+      assert.match(
+        said,
+        /signing moves to the next DKIM key at .+; its CNAME already points there|rotation asked for/,
+      );
+    } else {
+      assert.match(said, /^mail\.example\.test: not rotated\. /);
+    }
+    assert.deepEqual(watched.problems, []);
   });
 
   it('passes axe (WCAG 2 A and AA) with a verified domain open, light and dark', async () => {

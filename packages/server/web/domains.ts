@@ -57,6 +57,7 @@ let listedOnce = false;
 const list = new DomainList($('domains'), {
   toggle: toggleRecords,
   remove: (name, button) => void deleteDomain(name, button),
+  rotate: (name, button) => void rotateKey(name, button),
 });
 const reconnect = new Reconnector(() => void loadAll());
 const webhooks = new WebhooksPanel($('webhooks'), {
@@ -272,6 +273,33 @@ async function poll(): Promise<void> {
     schedulePoll();
   } catch (error) {
     if (client === current) failed(error);
+  }
+}
+
+/**
+ * Rotate now (`POST /api/public/domain/dkim/rotate`): the answer's plan, or why not yet (409
+ * `DKIM_ROTATION_UNAVAILABLE` says until when), in the notice; the key line shows the new plan.
+ */
+async function rotateKey(name: string, button: HTMLButtonElement): Promise<void> {
+  const current = client;
+  if (!current || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  try {
+    const { dkim } = await current.rotateDkim(name);
+    const domain = domains.get(name);
+    if (client !== current || domain === undefined) return;
+    domains.set(name, { ...domain, dkim });
+    render();
+    notify(
+      dkim.nextRotationAt
+        ? `${name}: signing moves to the next DKIM key at ${new Date(dkim.nextRotationAt).toLocaleString()}; its CNAME already points there, nothing to publish.`
+        : `${name}: rotation asked for; it happens once the next key has been served long enough.`,
+    );
+  } catch (error) {
+    if (isKeyRefused(error)) showKeyRefused(error);
+    else notify(`${name}: not rotated. ${(error as Error).message}`);
+  } finally {
+    button.removeAttribute('aria-disabled');
   }
 }
 

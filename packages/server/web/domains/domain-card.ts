@@ -15,6 +15,8 @@ export interface CardActions {
   toggle(name: string): void;
   /** Ask to delete the domain; `button` gets the focus back if the user changes their mind. */
   remove(name: string, button: HTMLButtonElement): void;
+  /** Ask for a DKIM rotation now; the page says what the API answered. */
+  rotate(name: string, button: HTMLButtonElement): void;
 }
 
 /** "checked 23 s ago": how old the statuses are, refreshed every second by the page. */
@@ -44,7 +46,7 @@ export class DomainCard {
 
   constructor(
     private domain: DomainResult,
-    actions: CardActions,
+    private readonly actions: CardActions,
   ) {
     const name = domain.domain;
     const remove = el('button', { type: 'button', className: 'small danger', textContent: 'Delete' });
@@ -75,7 +77,9 @@ export class DomainCard {
     setText(this.toggle, open ? 'Hide records' : 'Records');
     this.toggle.setAttribute('aria-expanded', String(open));
     if (open && !this.panel) {
-      this.panel = new RecordsPanel(domain, `records-${domain.domain}`);
+      this.panel = new RecordsPanel(domain, `records-${domain.domain}`, (button) =>
+        this.actions.rotate(domain.domain, button),
+      );
       this.element.append(this.panel.element);
       this.toggle.setAttribute('aria-controls', this.panel.element.id);
     } else if (open) this.panel?.update(domain);

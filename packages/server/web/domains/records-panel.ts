@@ -186,15 +186,23 @@ class SetupLink {
  * rotate by themselves, and this is where a customer sees that they do.
  */
 class KeyNote {
-  readonly element = el('p', { className: 'hint key-note' });
+  private readonly text = el('span');
+  private readonly rotate = el('button', { type: 'button', className: 'small', textContent: 'Rotate now' });
+  readonly element = el('p', { className: 'hint key-note' }, this.text, ' ', this.rotate);
   private shown: string | undefined;
+
+  /** `rotate`: ask for a rotation now (the button is there while a key signs). */
+  constructor(domain: string, rotate: (button: HTMLButtonElement) => void) {
+    this.rotate.setAttribute('aria-label', `Rotate the DKIM key of ${domain} now`);
+    this.rotate.addEventListener('click', () => rotate(this.rotate));
+  }
 
   update(domain: DomainResult): void {
     const text = keyNoteText(domain);
     if (text === this.shown) return;
     this.shown = text;
     this.element.hidden = text === '';
-    this.element.textContent = text;
+    setText(this.text, text);
   }
 }
 
@@ -222,12 +230,14 @@ export class RecordsPanel {
   private readonly zone = el('pre');
   private readonly provider = new ProviderNote();
   private readonly setup = new SetupLink();
-  private readonly keyNote = new KeyNote();
+  private readonly keyNote: KeyNote;
   /** The zone-file lines shown, joined: what Copy zone lines copies. */
   private zoneText = '';
   private rows = new Map<string, RecordRow>();
 
-  constructor(domain: DomainResult, id: string) {
+  /** `rotate`: the Rotate now button's action (`POST /api/public/domain/dkim/rotate`). */
+  constructor(domain: DomainResult, id: string, rotate: (button: HTMLButtonElement) => void) {
+    this.keyNote = new KeyNote(domain.domain, rotate);
     const copyZone = el('button', { type: 'button', className: 'small', textContent: 'Copy zone lines' });
     copyZone.setAttribute('aria-label', `Copy zone lines ${domain.domain}`);
     copyZone.addEventListener('click', () => void copyToClipboard(this.zoneText, copyZone));
