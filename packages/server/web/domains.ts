@@ -12,7 +12,8 @@
  * Below the domains, the account's webhook endpoints and one endpoint's recent deliveries
  * (domains/webhooks-panel.ts), read along with the domains: the endpoints with the list, the
  * open endpoint's deliveries at every status poll; then the development sandbox's capture inbox
- * (domains/sandbox-panel.ts), outside production mode.
+ * (domains/sandbox-panel.ts), outside production mode, and the account's suppressed addresses
+ * (domains/suppressions-panel.ts), both read with the list and at every poll.
  */
 import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } from '@service/client';
 import { confirmDelete } from './domains/confirm-delete.js';
@@ -20,6 +21,7 @@ import { DomainList } from './domains/domain-list.js';
 import { keepInPlace, setText } from './domains/patch.js';
 import { explainFailure, Reconnector } from './domains/reconnect.js';
 import { SandboxPanel } from './domains/sandbox-panel.js';
+import { SuppressionsPanel } from './domains/suppressions-panel.js';
 import { WebhooksPanel } from './domains/webhooks-panel.js';
 import { byId as $, el } from './lib/dom.js';
 
@@ -65,6 +67,7 @@ const webhooks = new WebhooksPanel($('webhooks'), {
   keyRefused: showKeyRefused,
 });
 const sandbox = new SandboxPanel($('sandbox'), { client: () => client });
+const suppressions = new SuppressionsPanel($('suppressions'), { client: () => client });
 
 /** Shows the latest state: cards patched in place, the empty state, the live line. */
 function render(): void {
@@ -187,6 +190,8 @@ async function loadAll(): Promise<void> {
     if (client !== current) return;
     await sandbox.load(current);
     if (client !== current) return;
+    await suppressions.load(current);
+    if (client !== current) return;
     for (const [name, domain] of domains) if (!known.has(name) && !listed.has(name)) listed.set(name, domain);
     dropDomains([...known].filter((name) => !listed.has(name)));
     domains.clear();
@@ -264,6 +269,8 @@ async function poll(): Promise<void> {
     }
     if (await webhooks.poll(current)) asked = true;
     if (await sandbox.poll(current)) asked = true;
+    await suppressions.load(current);
+    asked = true;
     if (client !== current) return;
     // Nothing asked: no request, so no answer to count as the server's.
     if (asked) {
@@ -425,6 +432,7 @@ function forgetKey(): void {
   listedOnce = false;
   webhooks.clear();
   sandbox.clear();
+  suppressions.clear();
   notify('');
   $('list-error').hidden = true;
   $('key-card').hidden = false;

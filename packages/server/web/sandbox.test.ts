@@ -76,6 +76,33 @@ describe('the dashboard’s sandbox', () => {
     }
   });
 
+  it('shows a sandbox bounce among the suppressions within a poll, and removes it (suppressions were API-only)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const key = await signedIn(p);
+      assert.equal(await p.locator('#suppressions-empty').isVisible(), true);
+      await sendFromPage(p, 'bounced@sandbox.test', 'Bounce me');
+      const row = p.locator('#suppression-list li', { hasText: 'bounced@sandbox.test' });
+      await row.waitFor({ timeout: 30_000 });
+      assert.match(await row.innerText(), /all mail · since .* · 550 5\.1\.1/);
+      await row
+        .getByRole('button', { name: 'Remove bounced@sandbox.test from the suppression list' })
+        .click();
+      await waitUntil('the removal said', async () =>
+        /^bounced@sandbox\.test is off the list/.test(await p.locator('#suppressions-notice').innerText())
+          ? true
+          : undefined,
+      );
+      assert.equal(await row.count(), 0);
+      const listed = await server.request('GET', '/api/public/suppressions', { key });
+      assert.deepEqual(listed.body.data, []);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
   for (const viewport of [
     { width: 1280, height: 900 },
     { width: 375, height: 812 },
