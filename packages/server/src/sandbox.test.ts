@@ -145,6 +145,24 @@ describe('the sandbox', () => {
     assert.equal(entry.scope, 'Transactional');
   });
 
+  test('a 40-recipient message’s 80 events reach the endpoint back to back, in order (one a tick took 80 s)', async () => {
+    const to = Array.from({ length: 40 }, (_, i) => `delivered+many${i}@sandbox.test`);
+    const id = await send(to);
+    // Within the wait's bound only if each delivered event lets the next go at once: at one
+    // event per tick (WEBHOOK_INTERVAL_MS, 1 s) the 80 took 80 s.
+    const events = await waitUntil('80 events', () => {
+      const got = verifiedEvents(receiver.received, secret)
+        .map((e) => e.event)
+        .filter((e) => e.data?.id === id);
+      return got.length >= 80 ? got : undefined;
+    });
+    assert.equal(events.length, 80);
+    for (const address of to) {
+      const mine = events.filter((e) => e.data.recipient === address).map((e) => e.type);
+      assert.deepEqual(mine, ['email.sent', 'email.delivered'], address);
+    }
+  });
+
   test('the sandbox sends only to its simulator, and names the address it refuses', async () => {
     const res = await t.request('POST', '/api/public/emails', {
       key,

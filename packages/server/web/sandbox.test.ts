@@ -63,7 +63,7 @@ describe('the dashboard’s sandbox', () => {
           .locator('.capture-events')
           .innerText()
           .catch(() => '');
-        return /sent 250[^]*delivered 250[^]*complained/.test(text) ? text : undefined;
+        return /sent 250[\s\S]*delivered 250[\s\S]*complained/.test(text) ? text : undefined;
       });
       const frame = p.frameLocator('.capture-frame');
       await frame.getByText('Hello from the sandbox.').waitFor();

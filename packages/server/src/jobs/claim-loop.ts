@@ -1,7 +1,8 @@
 /**
  * The loop of a queue worker (webhook deliveries, outgoing mail): every `intervalMs` it runs a
  * tick that claims up to `batchSize` due items and attempts them at once, each failure reported
- * alone; a tick that filled its batch runs the next one at once; a nudge (new work written by
+ * alone; a tick that filled its batch, or whose attempts made more work due, runs the next one
+ * at once; a nudge (new work written by
  * this process) runs a tick now, or right after the running one, whose claim may have missed
  * the new work. Ticks never overlap.
  */
@@ -19,8 +20,11 @@ export abstract class ClaimLoop<Item> {
 
   /** Claim up to `limit` due items for this process. */
   protected abstract claim(limit: number): Promise<Item[]>;
-  /** Attempt one claimed item and record what happened. */
-  protected abstract attempt(item: Item): Promise<void>;
+  /**
+   * Attempt one claimed item and record what happened; resolves to `true` when that made more work due at
+   * once (a webhook delivered lets its stream's next event go): the next tick then runs now.
+   */
+  protected abstract attempt(item: Item): Promise<unknown>;
   /** Housekeeping after each tick's attempts (its failures are reported, never thrown on). */
   protected async afterTick(): Promise<void> {}
 
@@ -32,9 +36,16 @@ export abstract class ClaimLoop<Item> {
   /** One tick: claim and attempt; resolves to whether more work is probably due now. */
   private async tick(): Promise<boolean> {
     const claimed = await this.claim(this.loop.batchSize);
-    await Promise.all(claimed.map((item) => this.attempt(item).catch((error) => this.reportError(error))));
+    const unblocked = await Promise.all(
+      claimed.map((item) =>
+        this.attempt(item).catch((error) => {
+          this.reportError(error);
+          return false;
+        }),
+      ),
+    );
     await this.afterTick().catch((error) => this.reportError(error));
-    return claimed.length === this.loop.batchSize;
+    return claimed.length === this.loop.batchSize || unblocked.includes(true);
   }
 
   /**

@@ -65,8 +65,12 @@ export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
     while (!this.stopped && (await this.options.store.prune(before, PRUNE_BATCH)) === PRUNE_BATCH);
   }
 
-  /** One signed attempt of a claimed delivery, recorded. */
-  protected async attempt(claim: ClaimedDelivery): Promise<void> {
+  /**
+   * One signed attempt of a claimed delivery, recorded; `true` once delivered: the next event
+   * of its stream is then the head and goes at the next tick, at once. (Waiting a whole tick per
+   * event, a 50-recipient message's 100 events took 110 s to arrive, issue 35.)
+   */
+  protected async attempt(claim: ClaimedDelivery): Promise<boolean> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const { event, endpoint } = claim;
@@ -90,5 +94,6 @@ export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
       { at, status: result.status, durationMs: result.durationMs, error: result.error, outcome },
       o.disableAfterMs,
     );
+    return outcome.kind === 'delivered';
   }
 }
