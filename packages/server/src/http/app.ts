@@ -4,7 +4,6 @@
  * injected store and services do, so tests build it against a real database file.
  */
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { EMAIL_SCHEMAS } from '../email/schemas.js';
@@ -23,6 +22,7 @@ import { protectedApi, rateLimitPerKey } from './protected-api.js';
 import { requestId } from './request-id.js';
 import { RequestLog } from './request-log.js';
 import { responseJson } from './response-json.js';
+import { docsRoutes } from './routes/docs.js';
 import { domainRoutes } from './routes/domains.js';
 import { emailRoutes } from './routes/emails.js';
 import { healthRoutes } from './routes/health.js';
@@ -164,17 +164,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    // Its own CSP: scripts from this origin only. Swagger UI sets a few inline styles, and
-    // the service is often reached over plain http on a private network: no upgrade.
-    staticCSP: true,
-    transformStaticCSP: (header) =>
-      header
-        .replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'")
-        .replace(/ ?upgrade-insecure-requests;?/, ''),
-  });
+  // The API reference, rendered on the server from this document (issue 40; see
+  // reference/reference-page.ts for why it is no longer Swagger UI).
+  await app.register(docsRoutes, { document: () => app.swagger() });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // One rate limiter, shared by every protected route group below.

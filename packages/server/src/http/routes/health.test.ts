@@ -49,7 +49,13 @@ test('/docs serves a readable API reference', async () => {
   const res = await fetch(`${t.url}/docs`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /text\/html/);
-  assert.match(await res.text(), /swagger-ui/i);
+  const html = await res.text();
+  assert.match(html, /<h1>Sending-domain service/);
+  assert.match(html, /id="post-api-public-domain"/);
+  // Swagger UI's old address still lands on it.
+  const old = await fetch(`${t.url}/docs/`, { redirect: 'manual' });
+  assert.equal(old.status, 301);
+  assert.equal(old.headers.get('location'), '/docs');
 });
 
 test('every response carries a request id; a plain client-given one is kept', async () => {
