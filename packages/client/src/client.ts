@@ -55,6 +55,10 @@ export type SendEmailInput = components['schemas']['SendEmailBody'];
 export type Email = components['schemas']['Email'];
 /** An address the account no longer sends to (a hard bounce or an unsubscribe). */
 export type Suppression = components['schemas']['Suppression'];
+/** An API key as listed: its id, name, prefix, scopes and dates, never the key. */
+export type ApiKey = components['schemas']['ApiKey'];
+/** A new API key with the key itself, shown only in the creation answer. */
+export type CreatedApiKey = components['schemas']['CreatedApiKey'];
 /** A message the development sandbox captured, as its inbox lists it, with mailauth's verdicts. */
 export type CapturedMessageSummary = components['schemas']['CapturedMessageSummary'];
 /** One captured message: its headers, HTML, text and raw source too. */
@@ -283,6 +287,24 @@ export class ServiceClient {
     return unwrap(
       await this.api.DELETE('/api/public/suppressions/{address}', { params: { path: { address } } }),
     ).data;
+  }
+
+  /**
+   * `POST /api/public/keys`: a new key in this account; `key` is in this answer only.
+   * `scopes: ['templates', 'images']` makes a key a web page may hold.
+   */
+  async createApiKey(input: { name: string; scopes?: ApiKey['scopes'] }): Promise<CreatedApiKey> {
+    return unwrap(await this.api.POST('/api/public/keys', { body: input })).data;
+  }
+
+  /** `GET /api/public/keys`: the account's keys (revoked ones too), never a secret. */
+  async listApiKeys(): Promise<ApiKey[]> {
+    return unwrap(await this.api.GET('/api/public/keys')).data;
+  }
+
+  /** `DELETE /api/public/keys/{id}`: it stops working at once. Not the key this client uses (`API_KEY_IN_USE`). */
+  async revokeApiKey(id: string): Promise<ApiKey> {
+    return unwrap(await this.api.DELETE('/api/public/keys/{id}', { params: { path: { id } } })).data;
   }
 
   /**

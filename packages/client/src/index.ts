@@ -2,8 +2,10 @@
 export { bindLines as zoneFileLines } from './cli/format.js';
 export {
   type ApiClient,
+  type ApiKey,
   type CapturedMessage,
   type CapturedMessageSummary,
+  type CreatedApiKey,
   type CreatedWebhook,
   createApiClient,
   type DeleteEnvelope,

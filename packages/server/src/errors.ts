@@ -271,6 +271,22 @@ export const ERROR_CATALOGUE = {
     description:
       'The account already holds the maximum number of webhook endpoints (`MAX_WEBHOOKS_PER_ACCOUNT`, 10 by default). Delete one first.',
   },
+  ACCOUNT_KEY_LIMIT: {
+    status: 409,
+    level: 'request',
+    description: 'The account already holds 100 live API keys. Revoke one it no longer uses first.',
+  },
+  API_KEY_NOT_FOUND: {
+    status: 404,
+    level: 'request',
+    description: 'This account has no API key with this id.',
+  },
+  API_KEY_IN_USE: {
+    status: 409,
+    level: 'request',
+    description:
+      'The key to revoke is the one making the request: revoke it with another full key, or with `npm run cli -- keys revoke` on the server.',
+  },
   WEBHOOK_NOT_FOUND: {
     status: 404,
     level: 'request',

@@ -13,11 +13,13 @@
  * (domains/webhooks-panel.ts), read along with the domains: the endpoints with the list, the
  * open endpoint's deliveries at every status poll; then the development sandbox's capture inbox
  * (domains/sandbox-panel.ts), outside production mode, and the account's suppressed addresses
- * (domains/suppressions-panel.ts), both read with the list and at every poll.
+ * (domains/suppressions-panel.ts), both read with the list and at every poll; and the account's
+ * API keys (domains/keys-panel.ts), read with the list.
  */
 import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } from '@service/client';
 import { confirmDelete } from './domains/confirm-delete.js';
 import { DomainList } from './domains/domain-list.js';
+import { KeysPanel } from './domains/keys-panel.js';
 import { keepInPlace, setText } from './domains/patch.js';
 import { explainFailure, Reconnector } from './domains/reconnect.js';
 import { SandboxPanel } from './domains/sandbox-panel.js';
@@ -68,6 +70,9 @@ const webhooks = new WebhooksPanel($('webhooks'), {
 });
 const sandbox = new SandboxPanel($('sandbox'), { client: () => client });
 const suppressions = new SuppressionsPanel($('suppressions'), { client: () => client });
+/** The shown prefix of the key this page uses (as the API lists keys: `sk_` and 8 more). */
+let ownKeyPrefix: string | undefined;
+const keys = new KeysPanel($('keys'), { client: () => client, ownPrefix: () => ownKeyPrefix });
 
 /** Shows the latest state: cards patched in place, the empty state, the live line. */
 function render(): void {
@@ -191,6 +196,8 @@ async function loadAll(): Promise<void> {
     await sandbox.load(current);
     if (client !== current) return;
     await suppressions.load(current);
+    if (client !== current) return;
+    await keys.load(current);
     if (client !== current) return;
     for (const [name, domain] of domains) if (!known.has(name) && !listed.has(name)) listed.set(name, domain);
     dropDomains([...known].filter((name) => !listed.has(name)));
@@ -412,7 +419,8 @@ function useKey(key: string): void {
   $('key-card').hidden = true;
   $('app').hidden = false;
   $('key-status').hidden = false;
-  $('key-prefix').textContent = `${key.slice(0, 11)}…`;
+  ownKeyPrefix = key.slice(0, 11);
+  $('key-prefix').textContent = `${ownKeyPrefix}…`;
   tickTimer = window.setInterval(() => {
     list.tick();
     reconnect.tick();
@@ -433,6 +441,8 @@ function forgetKey(): void {
   webhooks.clear();
   sandbox.clear();
   suppressions.clear();
+  keys.clear();
+  ownKeyPrefix = undefined;
   notify('');
   $('list-error').hidden = true;
   $('key-card').hidden = false;

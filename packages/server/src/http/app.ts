@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { EMAIL_SCHEMAS } from '../email/schemas.js';
+import { ApiKeyService } from '../service/api-key-service.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { EmailService } from '../service/email-service.js';
 import type { ImageService } from '../service/image-service.js';
@@ -27,6 +28,7 @@ import { domainRoutes } from './routes/domains.js';
 import { emailRoutes } from './routes/emails.js';
 import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
+import { KEY_SCHEMAS, keyRoutes } from './routes/keys.js';
 import { pageRoutes } from './routes/pages.js';
 import { SANDBOX_SCHEMAS, sandboxRoutes } from './routes/sandbox.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
@@ -127,6 +129,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...WEBHOOK_SCHEMAS,
     ...EMAIL_SCHEMAS,
     ...SANDBOX_SCHEMAS,
+    ...KEY_SCHEMAS,
   ])
     app.addSchema(schema);
 
@@ -215,6 +218,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
     await app.register(unsubscribeRoutes, { service: deps.emails });
   }
+  // An account's API keys (issue 40): full keys only, no CORS.
+  await app.register(keyRoutes, { prefix: '/api/public/keys', store, service: new ApiKeyService(store) });
   if (deps.sandbox) {
     await app.register(sandboxRoutes, { prefix: '/api/public/sandbox', store, service: deps.sandbox });
   }

@@ -90,23 +90,20 @@ export class KyselyStore implements Store {
     return this.keys.get(keyHash);
   }
 
-  async listApiKeys(): Promise<ApiKeyRecord[]> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(toApiKey);
+  async listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+    let query = this.db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    return (await query.execute()).map(toApiKey);
   }
 
-  async revokeApiKey(idOrPrefix: string): Promise<ApiKeyRecord | undefined> {
+  async revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx
+      let query = trx
         .selectFrom('api_keys')
         .selectAll()
-        .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]))
-        .execute();
+        .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]));
+      if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+      const rows = await query.execute();
       // A prefix shared by two keys is ambiguous: revoke nothing rather than the wrong key.
       if (rows.length !== 1) return undefined;
       const row = rows[0]!;

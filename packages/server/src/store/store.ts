@@ -57,9 +57,13 @@ export interface Store {
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   /** The key with this hash if this process holds it in its read cache now; no I/O. */
   cachedApiKeyByHash(keyHash: string): ApiKeyRecord | undefined;
-  listApiKeys(): Promise<ApiKeyRecord[]>;
-  /** Revoke by key id or by key prefix; returns the revoked key, `undefined` if none matched. */
-  revokeApiKey(idOrPrefix: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key, oldest first; only `accountId`'s when given. */
+  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Revoke by key id or by key prefix (only among `accountId`'s keys when given); returns the
+   * revoked key, `undefined` if none matched.
+   */
+  revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | undefined>;
   findAccount(id: string): Promise<Account | undefined>;
 
   /**

@@ -21,6 +21,7 @@ import * as m0015 from './0015-key-turns.js';
 import * as m0016 from './0016-bounce-types.js';
 import * as m0017 from './0017-return-path.js';
 import * as m0018 from './0018-sandbox.js';
+import * as m0019 from './0019-account-keys.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-bounce-types': m0016,
   '0017-return-path': m0017,
   '0018-sandbox': m0018,
+  '0019-account-keys': m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

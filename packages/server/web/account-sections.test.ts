@@ -1,8 +1,7 @@
 // test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
-// A newcomer's first send, in the dashboard (issue 40): with nothing but a key, the Sandbox
-// section sends a test email from onboarding@sandbox.test, lists the captured copy with its
-// verdicts, and opens it with its events and the email as rendered. In Chromium, against the
-// real server in development mode.
+// The dashboard's account sections (issue 40), in Chromium against the real server in
+// development mode: a newcomer's first send in the Sandbox section (the captured copy with its
+// verdicts, events and rendering), the Suppressions it causes, and the API keys section.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -97,6 +96,46 @@ describe('the dashboard’s sandbox', () => {
       assert.equal(await row.count(), 0);
       const listed = await server.request('GET', '/api/public/suppressions', { key });
       assert.deepEqual(listed.body.data, []);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
+  it('makes a browser key shown once, lists it, and revokes it after confirming; the page’s own key cannot be revoked here (keys were CLI-only)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const key = await signedIn(p);
+      await p.locator('#key-list li').first().waitFor();
+      const own = p.locator('#key-list li').first();
+      assert.match(await own.innerText(), /this page’s key/);
+      assert.equal(await own.getByRole('button', { name: /Revoke/ }).isVisible(), false);
+
+      await p.fill('#new-key-name', 'playground');
+      await p.selectOption('#new-key-scope', 'templates,images');
+      await p.getByRole('button', { name: 'Create key' }).click();
+      const shown = await p.locator('#new-key .secret-value').innerText();
+      assert.match(shown, /^sk_/);
+      // the key works, for what it may reach
+      assert.equal((await server.request('GET', '/api/public/templates', { key: shown })).status, 200);
+      await p.getByRole('button', { name: 'Copy key' }).click();
+      assert.equal(
+        await waitUntil('copied', async () => ((await watched.clipboard()) === shown ? true : undefined)),
+        true,
+      );
+      await p.getByRole('button', { name: 'I have stored it' }).click();
+      assert.equal(await p.locator('#new-key').isVisible(), false);
+      const row = p.locator('#key-list li', { hasText: 'playground' });
+      assert.match(await row.innerText(), /templates and images only \(for a web page\)/);
+      assert.doesNotMatch(await p.locator('#keys').innerText(), new RegExp(shown));
+
+      await row.getByRole('button', { name: 'Revoke the key playground' }).click();
+      await p.locator('#delete-dialog').getByRole('button', { name: 'Revoke key' }).click();
+      await waitUntil('revoked', async () => (/revoked/.test(await row.innerText()) ? true : undefined));
+      assert.equal((await server.request('GET', '/api/public/templates', { key: shown })).status, 401);
+      const listed = await server.request('GET', '/api/public/keys', { key });
+      assert.equal(listed.body.data.filter((k: any) => k.revokedAt === null).length, 1);
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();
