@@ -53,6 +53,8 @@ export type EmailWebhookEvent = components['schemas']['EmailWebhookEvent'];
 export type SendEmailInput = components['schemas']['SendEmailBody'];
 /** A message's status and each recipient's, with every attempt's SMTP answer. */
 export type Email = components['schemas']['Email'];
+/** A message as `listEmails` gives it: status, sender, first recipients, subject, tags, time. */
+export type ListedEmail = components['schemas']['ListedEmail'];
 /** An address the account no longer sends to (a hard bounce or an unsubscribe). */
 export type Suppression = components['schemas']['Suppression'];
 /** An API key as listed: its id, name, prefix, scopes and dates, never the key. */
@@ -266,6 +268,29 @@ export class ServiceClient {
    */
   async rotateDkim(domain: string): Promise<DkimRotation> {
     return unwrap(await this.api.POST('/api/public/domain/dkim/rotate', { body: { domain } })).data;
+  }
+
+  /**
+   * `GET /api/public/emails`: one page of the account's messages, newest first, filtered by
+   * status, recipient, sending domain and creation time (`since` inclusive, `until` exclusive).
+   */
+  async listEmails(
+    options: {
+      limit?: number;
+      cursor?: string;
+      status?: Email['status'];
+      recipient?: string;
+      domain?: string;
+      since?: string;
+      until?: string;
+    } = {},
+  ): Promise<{ emails: ListedEmail[]; nextCursor: string | null }> {
+    const { limit, ...rest } = options;
+    const query = {
+      ...(limit !== undefined && { limit: String(limit) }),
+      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    };
+    return unwrap(await this.api.GET('/api/public/emails', { params: { query } })).data;
   }
 
   /** `GET /api/public/emails/{id}`: what became of a message, per recipient. */

@@ -21,6 +21,7 @@ export {
   type EmailWebhookEvent,
   type Envelope,
   type HistoryEnvelope,
+  type ListedEmail,
   type SendEmailInput,
   ServiceClient,
   type ServiceClientOptions,

@@ -142,6 +142,47 @@ describe('the dashboard’s sandbox', () => {
     }
   });
 
+  it('lists the messages with their status, filters them, and opens one with each recipient’s events (emails were API-only)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      await signedIn(p);
+      await sendFromPage(p, 'delivered@sandbox.test', 'Listed and delivered');
+      await sendFromPage(p, 'bounced@sandbox.test', 'Listed and bounced');
+      const bounced = p.locator('#email-list li', { hasText: 'Listed and bounced' });
+      await waitUntil('the bounce shown in the list', async () =>
+        (await bounced
+          .locator('.badge')
+          .innerText()
+          .catch(() => '')) === 'bounced'
+          ? true
+          : undefined,
+      );
+      const delivered = p.locator('#email-list li', { hasText: 'Listed and delivered' });
+      assert.equal(await delivered.locator('.badge').innerText(), 'sent');
+      assert.match(await delivered.innerText(), /from onboarding@sandbox\.test to delivered@sandbox\.test/);
+
+      await p.selectOption('#emails-status', 'bounced');
+      await waitUntil('only the bounce listed', async () =>
+        (await delivered.count()) === 0 ? true : undefined,
+      );
+      assert.equal(await bounced.count(), 1);
+
+      await bounced.getByRole('button', { name: 'Open the message “Listed and bounced”' }).click();
+      const events = await waitUntil('its events', async () => {
+        const text = await p
+          .locator('#email-detail pre')
+          .innerText()
+          .catch(() => '');
+        return text.includes('bounced 550') ? text : undefined;
+      });
+      assert.match(events, /^bounced@sandbox\.test \(to\): bounced\n {2}bounced 550 · .* · 550 5\.1\.1 /);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
   for (const viewport of [
     { width: 1280, height: 900 },
     { width: 375, height: 812 },

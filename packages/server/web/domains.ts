@@ -12,13 +12,15 @@
  * Below the domains, the account's webhook endpoints and one endpoint's recent deliveries
  * (domains/webhooks-panel.ts), read along with the domains: the endpoints with the list, the
  * open endpoint's deliveries at every status poll; then the development sandbox's capture inbox
- * (domains/sandbox-panel.ts), outside production mode, and the account's suppressed addresses
+ * (domains/sandbox-panel.ts), outside production mode, the account's messages
+ * (domains/emails-panel.ts) and its suppressed addresses
  * (domains/suppressions-panel.ts), both read with the list and at every poll; and the account's
  * API keys (domains/keys-panel.ts), read with the list.
  */
 import { type DomainResult, type DomainType, ServiceApiError, ServiceClient } from '@service/client';
 import { confirmDelete } from './domains/confirm-delete.js';
 import { DomainList } from './domains/domain-list.js';
+import { EmailsPanel } from './domains/emails-panel.js';
 import { KeysPanel } from './domains/keys-panel.js';
 import { keepInPlace, setText } from './domains/patch.js';
 import { explainFailure, Reconnector } from './domains/reconnect.js';
@@ -69,6 +71,7 @@ const webhooks = new WebhooksPanel($('webhooks'), {
   keyRefused: showKeyRefused,
 });
 const sandbox = new SandboxPanel($('sandbox'), { client: () => client });
+const emails = new EmailsPanel($('emails'), { client: () => client });
 const suppressions = new SuppressionsPanel($('suppressions'), { client: () => client });
 /** The shown prefix of the key this page uses (as the API lists keys: `sk_` and 8 more). */
 let ownKeyPrefix: string | undefined;
@@ -195,6 +198,8 @@ async function loadAll(): Promise<void> {
     if (client !== current) return;
     await sandbox.load(current);
     if (client !== current) return;
+    await emails.load(current);
+    if (client !== current) return;
     await suppressions.load(current);
     if (client !== current) return;
     await keys.load(current);
@@ -276,6 +281,7 @@ async function poll(): Promise<void> {
     }
     if (await webhooks.poll(current)) asked = true;
     if (await sandbox.poll(current)) asked = true;
+    await emails.load(current);
     await suppressions.load(current);
     asked = true;
     if (client !== current) return;
@@ -440,6 +446,7 @@ function forgetKey(): void {
   listedOnce = false;
   webhooks.clear();
   sandbox.clear();
+  emails.clear();
   suppressions.clear();
   keys.clear();
   ownKeyPrefix = undefined;

@@ -2852,7 +2852,137 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The account’s messages, newest first
+         * @description A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size, 1–100 (default 50). */
+                    limit?: string;
+                    cursor?: string;
+                    status?: "queued" | "sending" | "sent" | "deferred" | "bounced" | "failed";
+                    recipient?: string;
+                    domain?: string;
+                    since?: string;
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                emails: components["schemas"]["ListedEmail"][];
+                                nextCursor: string | null;
+                            };
+                            error: null;
+                            /** @enum {number} */
+                            status: 200;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Send an email from a verified domain
@@ -5016,6 +5146,21 @@ export interface components {
             /** @description The mail it stops: `all` (a hard bounce, or a recipient who asked to receive nothing), or the one stream the recipient left, the From domain’s type (an unsubscribe from Marketing mail stops Marketing mail only; password resets from the account’s Transactional domains still arrive). */
             scope: "all" | "Marketing" | "Transactional";
             emailId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ListedEmail: {
+            id: string;
+            /** @description As `GET /api/public/emails/{id}` gives it, from its recipients’. */
+            status: "queued" | "sending" | "sent" | "deferred" | "bounced" | "failed";
+            from: string;
+            /** @description Its first 10 envelope recipients (to, then cc, then bcc); `GET /api/public/emails/{id}` has them all. */
+            to: string[];
+            subject: string;
+            tags: {
+                name: string;
+                value: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
         };

@@ -5,6 +5,7 @@
  * `webhook/schemas.ts`.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { EMAIL_STATUSES } from './status.js';
 
 const addresses = (description: string) =>
   Type.Array(Type.String({ maxLength: 512 }), { maxItems: 1000, description });
@@ -141,7 +142,31 @@ export const SuppressionSchema = Type.Object(
   { $id: 'Suppression', additionalProperties: false },
 );
 
+/** A message as `GET /api/public/emails` lists it. */
+export const ListedEmailSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union(
+      EMAIL_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description: 'As `GET /api/public/emails/{id}` gives it, from its recipients’.',
+      },
+    ),
+    from: Type.String(),
+    to: Type.Array(Type.String(), {
+      description:
+        'Its first 10 envelope recipients (to, then cc, then bcc); `GET /api/public/emails/{id}` has them all.',
+    }),
+    subject: Type.String(),
+    tags: Type.Array(
+      Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }),
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'ListedEmail', additionalProperties: false },
+);
+
 /** Registered with Fastify under their `$id` and published as OpenAPI components. */
-export const EMAIL_SCHEMAS = [SendEmailBodySchema, EmailSchema, SuppressionSchema];
+export const EMAIL_SCHEMAS = [SendEmailBodySchema, EmailSchema, SuppressionSchema, ListedEmailSchema];
 
 export type SendEmailInput = Static<typeof SendEmailBodySchema>;

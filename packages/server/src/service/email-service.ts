@@ -18,15 +18,19 @@ import {
   sandboxOutcome,
 } from '../email/sandbox.js';
 import type { SendEmailInput } from '../email/schemas.js';
+import { type EmailStatus, emailStatus } from '../email/status.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { ApiError } from '../errors.js';
 import type { ComposeInput, ComposeOutput } from '../render/pool.js';
-import { type EmailStore, IdempotencyConflict, type StoredEmail } from '../store/email-store.js';
+import {
+  type EmailFilter,
+  type EmailStore,
+  IdempotencyConflict,
+  type StoredEmail,
+} from '../store/email-store.js';
 import { newId } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import type { TemplateService } from './template-service.js';
-
-export type EmailStatus = 'queued' | 'sending' | 'sent' | 'deferred' | 'bounced' | 'failed';
 
 export interface EmailServiceOptions {
   emails: EmailStore;
@@ -204,6 +208,55 @@ export class EmailService {
     return domain;
   }
 
+  /**
+   * `GET /api/public/emails`: a page of the account's messages, newest first, filtered; `next`
+   * is where the next page starts (`null` on the last).
+   */
+  async list(
+    accountId: string,
+    query: {
+      limit: number;
+      status?: EmailStatus;
+      recipient?: string;
+      domain?: string;
+      since?: string;
+      until?: string;
+      after?: { createdAt: number; id: string };
+    },
+  ) {
+    const filter: EmailFilter = {
+      ...(query.status !== undefined && { status: query.status }),
+      ...(query.since !== undefined && { since: Date.parse(query.since) }),
+      ...(query.until !== undefined && { until: Date.parse(query.until) }),
+    };
+    if (query.recipient !== undefined) filter.recipient = address(query.recipient, 'recipient').address;
+    if (query.domain !== undefined) {
+      const name = query.domain.trim().toLowerCase().replace(/\.$/, '');
+      if (isSandboxDomain(name)) filter.domainId = SANDBOX_DOMAIN_ID;
+      else {
+        const domain = (await this.options.store.findDomains(accountId, [name])).get(name);
+        // not one of the account's domains: nothing was sent from it
+        if (domain === undefined) return { emails: [], next: null };
+        filter.domainId = domain.id;
+      }
+    }
+    const rows = await this.options.emails.list(accountId, filter, query.limit + 1, query.after);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      emails: page.map((e) => ({
+        id: e.id,
+        status: e.status,
+        from: e.fromAddress,
+        to: e.to,
+        subject: e.subject,
+        tags: e.tags,
+        createdAt: new Date(e.createdAt).toISOString(),
+      })),
+      next: rows.length > query.limit && last ? { createdAt: last.createdAt, id: last.id } : null,
+    };
+  }
+
   /** `GET /api/public/emails/{id}`. */
   async get(accountId: string, id: string) {
     const email = await this.options.emails.get(accountId, id);
@@ -306,24 +359,11 @@ const reused = () =>
     'this Idempotency-Key was used with a different request; send the same body to retry, or a new key',
   );
 
-/** A message's status from its recipients' (suppressed ones aside while others remain). */
-export function emailStatus(recipients: StoredEmail['recipients']): EmailStatus {
-  const live = recipients.filter((r) => r.status !== 'suppressed');
-  if (live.length === 0) return 'failed';
-  const has = (s: string) => live.some((r) => r.status === s);
-  if (live.every((r) => r.status === 'queued')) return 'queued';
-  if (has('queued') || has('sending')) return 'sending';
-  if (has('deferred')) return 'deferred';
-  if (has('sent')) return 'sent';
-  if (has('bounced')) return 'bounced';
-  return 'failed';
-}
-
 function emailView(email: StoredEmail) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: email.id,
-    status: emailStatus(email.recipients),
+    status: emailStatus(email.recipients.map((r) => r.status)),
     from: email.fromAddress,
     subject: email.subject,
     tags: email.tags,

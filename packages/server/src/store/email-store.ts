@@ -7,6 +7,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BounceClass } from '../email/bounce.js';
 import { SANDBOX_DOMAIN_ID, SANDBOX_STREAM } from '../email/sandbox.js';
+import { type EmailStatus, emailStatus } from '../email/status.js';
 import type { WebhookEventType } from '../webhook/events.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
@@ -83,6 +84,34 @@ export interface StoredEmail {
   createdAt: number;
   recipients: StoredRecipient[];
   events: StoredEvent[];
+}
+
+/** How many recipients a listed message names (the first, in request order). */
+export const LISTED_RECIPIENTS = 10;
+
+/** `GET /api/public/emails` filters; each optional. */
+export interface EmailFilter {
+  status?: EmailStatus;
+  /** An envelope recipient's address, as stored (lower-case domain). */
+  recipient?: string;
+  /** The sending domain's registration id (or the sandbox's). */
+  domainId?: string;
+  /** Created at or after (ms). */
+  since?: number;
+  /** Created before (ms). */
+  until?: number;
+}
+
+/** A message as listed. */
+export interface ListedEmail {
+  id: string;
+  fromAddress: string;
+  subject: string;
+  tags: { name: string; value: string }[];
+  createdAt: number;
+  status: EmailStatus;
+  /** Its first {@link LISTED_RECIPIENTS} envelope recipients. */
+  to: string[];
 }
 
 /** A recipient claimed for one attempt, with what the attempt needs. */
@@ -189,6 +218,7 @@ export class EmailStore {
             idempotency_key: email.idempotencyKey,
             request_hash: email.requestHash,
             created_at: email.createdAt,
+            status: emailStatus(email.recipients.map((r) => (r.suppressed ? 'suppressed' : 'queued'))),
           })
           .execute();
         const rows = email.recipients.map((r, position) => ({
@@ -235,6 +265,66 @@ export class EmailStore {
   }
 
   /** The account's message with its recipients and events, or `undefined`. */
+  /**
+   * One page of the account's messages, newest first, after `position` (the last one of the
+   * previous page): each with its status, and its first {@link LISTED_RECIPIENTS} recipients.
+   * Every filter is an index range led by the account (migration 0020).
+   */
+  async list(
+    accountId: string,
+    filter: EmailFilter,
+    limit: number,
+    position?: { createdAt: number; id: string },
+  ): Promise<ListedEmail[]> {
+    let query = this.db
+      .selectFrom('emails as e')
+      .select(['e.id', 'e.from_address', 'e.subject', 'e.tags', 'e.created_at', 'e.status'])
+      .where('e.account_id', '=', accountId)
+      .orderBy('e.created_at', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(limit);
+    if (filter.status !== undefined) query = query.where('e.status', '=', filter.status);
+    if (filter.domainId !== undefined) query = query.where('e.domain_id', '=', filter.domainId);
+    if (filter.since !== undefined) query = query.where('e.created_at', '>=', filter.since);
+    if (filter.until !== undefined) query = query.where('e.created_at', '<', filter.until);
+    if (filter.recipient !== undefined) {
+      const address = filter.recipient;
+      query = query.where('e.id', 'in', (eb) =>
+        eb.selectFrom('email_recipients').select('email_id').where('address', '=', address),
+      );
+    }
+    if (position !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('e.created_at', '<', position.createdAt),
+          eb.and([eb('e.created_at', '=', position.createdAt), eb('e.id', '<', position.id)]),
+        ]),
+      );
+    }
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    const recipients = await this.db
+      .selectFrom('email_recipients')
+      .select(['email_id', 'address', 'position'])
+      .where(
+        'email_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .where('position', '<', LISTED_RECIPIENTS)
+      .orderBy('position')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      fromAddress: r.from_address,
+      subject: r.subject,
+      tags: JSON.parse(r.tags),
+      createdAt: Number(r.created_at),
+      status: r.status as EmailStatus,
+      to: recipients.filter((x) => x.email_id === r.id).map((x) => x.address),
+    }));
+  }
+
   async get(accountId: string, id: string): Promise<StoredEmail | undefined> {
     const email = await this.db
       .selectFrom('emails')
@@ -392,6 +482,7 @@ export class EmailStore {
       const events = [event(outcome.kind)];
       if (outcome.kind === 'sent' && outcome.delivered) events.push(event('delivered'));
       await trx.insertInto('email_events').values(events).execute();
+      await refreshStatus(trx, claim.emailId, this.kind);
       // The same events for webhooks, in this transaction (the outbox), in this message's stream.
       const data = {
         id: claim.emailId,
@@ -550,12 +641,14 @@ export class EmailStore {
           : `complaint: ${feedback.feedbackType}`;
       const code = Number(/^\d{3}/.exec(text)?.[0]) || null;
       const mxHost = feedback.kind === 'bounce' ? feedback.mxHost : null;
-      if (feedback.kind === 'bounce')
+      if (feedback.kind === 'bounce') {
         await trx
           .updateTable('email_recipients')
           .set({ status: 'bounced', updated_at: at })
           .where('id', '=', recipientId)
           .execute();
+        await refreshStatus(trx, row.email_id, this.kind);
+      }
       await trx
         .insertInto('email_events')
         .values({
@@ -658,6 +751,34 @@ export class EmailStore {
  * The stream a message belongs to, for an unsubscribe or a complaint: its From domain's type;
  * `Marketing` when the domain is gone (only Marketing mail carries our unsubscribe link).
  */
+/**
+ * Keeps `emails.status` in step after a recipient's status changed in this transaction. The
+ * message's row is locked first (PostgreSQL; SQLite has one writer): attempts for several
+ * recipients of one message commit side by side, and without the lock each read the others'
+ * recipients as they were before, so the last to commit could leave `sending` for a message
+ * whose every recipient was sent. With it, the later one reads after the earlier committed.
+ * `FOR NO KEY UPDATE`, not `FOR UPDATE`: each transaction already holds the row's KEY SHARE
+ * lock from its events' foreign key, which `FOR UPDATE` waits on (two such: a deadlock).
+ */
+async function refreshStatus(
+  db: Kysely<Database>,
+  emailId: string,
+  kind: 'sqlite' | 'postgres',
+): Promise<void> {
+  if (kind === 'postgres')
+    await db.selectFrom('emails').select('id').where('id', '=', emailId).forNoKeyUpdate().execute();
+  const rows = await db
+    .selectFrom('email_recipients')
+    .select('status')
+    .where('email_id', '=', emailId)
+    .execute();
+  await db
+    .updateTable('emails')
+    .set({ status: emailStatus(rows.map((r) => r.status)) })
+    .where('id', '=', emailId)
+    .execute();
+}
+
 /**
  * A message's stream from its row: its domain's type, the sandbox's for a message from
  * `sandbox.test` (no registration behind it), `null` when its domain was deleted.

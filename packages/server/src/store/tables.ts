@@ -209,6 +209,8 @@ export interface EmailsTable {
   /** SHA-256 of the request body, hex: a reused key with another body is refused. */
   request_hash: string | null;
   created_at: number;
+  /** The message's status from its recipients' (`email/status.ts`), kept in step by every write. */
+  status: Generated<string>;
 }
 
 /** One envelope recipient of a message: the sending queue's unit. */

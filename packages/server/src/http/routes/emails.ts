@@ -7,15 +7,22 @@ import { type Readable, Transform } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { EmailSchema, SendEmailBodySchema, SuppressionSchema } from '../../email/schemas.js';
+import {
+  EmailSchema,
+  ListedEmailSchema,
+  SendEmailBodySchema,
+  SuppressionSchema,
+} from '../../email/schemas.js';
+import { EMAIL_STATUSES } from '../../email/status.js';
 import { ApiError } from '../../errors.js';
 import type { EmailService } from '../../service/email-service.js';
 import { renderCost } from '../../service/template-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
 import { CostBudget } from '../cost-budget.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { protectedApi } from '../protected-api.js';
-import { ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
+import { ErrorEnvelopeSchema, ListQuerySchema, requestErrorResponses } from '../schemas.js';
 
 export interface EmailRoutesOptions {
   store: Store;
@@ -36,6 +43,9 @@ const errors = {
   413: Type.Ref(ErrorEnvelopeSchema),
 };
 const ok = <T>(data: T) => ({ data, error: null, status: 200 as const });
+
+/** A page's cursor: the last message's creation time and id. */
+const EMAIL_CURSOR = /^(\d{1,16}):(eml_[a-z0-9]{1,60})$/;
 
 /** How long a request over its account's composition budget waits for its 429. */
 const REFUSAL_PAUSE_MS = 1_000;
@@ -116,6 +126,61 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           request.headers['idempotency-key'],
         ),
       ),
+  );
+
+  api.get(
+    '/emails',
+    {
+      schema: {
+        tags: ['Sending'],
+        summary: 'The account’s messages, newest first',
+        description:
+          'A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.',
+        querystring: Type.Object(
+          {
+            limit: ListQuerySchema.properties.limit,
+            cursor: ListQuerySchema.properties.cursor,
+            status: Type.Optional(Type.Union(EMAIL_STATUSES.map((s) => Type.Literal(s)))),
+            recipient: Type.Optional(Type.String({ maxLength: 320 })),
+            domain: Type.Optional(Type.String({ maxLength: 253 })),
+            since: Type.Optional(Type.String({ format: 'date-time' })),
+            until: Type.Optional(Type.String({ format: 'date-time' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: dataEnvelope(
+            Type.Object(
+              {
+                emails: Type.Array(Type.Ref(ListedEmailSchema)),
+                nextCursor: Type.Union([Type.String(), Type.Null()]),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, ...filters } = request.query;
+      const after =
+        cursor === undefined
+          ? undefined
+          : (() => {
+              const [, at, id] = EMAIL_CURSOR.exec(decodeCursor(cursor, (t) => EMAIL_CURSOR.test(t)))!;
+              return { createdAt: Number(at), id: id! };
+            })();
+      const page = await service.list(request.apiKey!.accountId, {
+        limit: limit === undefined ? 50 : Number(limit),
+        ...filters,
+        ...(after && { after }),
+      });
+      return ok({
+        emails: page.emails,
+        nextCursor: page.next && encodeCursor(`${page.next.createdAt}:${page.next.id}`),
+      });
+    },
   );
 
   api.get(

@@ -1,0 +1,19 @@
+/**
+ * A message's status from its recipients' (suppressed ones aside while others remain): what
+ * `GET /api/public/emails/{id}` answers, and what `emails.status` keeps for listing and
+ * filtering (kept in step by every write that changes a recipient's status).
+ */
+export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export function emailStatus(recipientStatuses: readonly string[]): EmailStatus {
+  const live = recipientStatuses.filter((s) => s !== 'suppressed');
+  if (live.length === 0) return 'failed';
+  const has = (s: string) => live.includes(s);
+  if (live.every((s) => s === 'queued')) return 'queued';
+  if (has('queued') || has('sending')) return 'sending';
+  if (has('deferred')) return 'deferred';
+  if (has('sent')) return 'sent';
+  if (has('bounced')) return 'bounced';
+  return 'failed';
+}

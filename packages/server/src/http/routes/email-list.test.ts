@@ -1,0 +1,123 @@
+/**
+ * `GET /api/public/emails` (issue 37): the account's messages newest first, a page at a time,
+ * filtered by status, recipient, sending domain and time, with the status kept in step as
+ * recipients' change. Sent through the sandbox (no DNS needed), on SQLite and PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { waitUntil } from '../../test-support/wait.js';
+
+let t: TestServer;
+let key: string;
+const ids: Record<string, string> = {};
+let between: string;
+
+before(async () => {
+  t = await startTestServer({ SEND_INTERVAL_MS: '50' });
+  ({ key } = await t.createKey());
+  const send = async (name: string, to: string[]) => {
+    const res = await t.request('POST', '/api/public/emails', {
+      key,
+      body: {
+        from: 'onboarding@sandbox.test',
+        to,
+        subject: name,
+        html: '<p>x</p>',
+        tags: [{ name: 'case', value: name }],
+      },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    ids[name] = res.body.data.id;
+  };
+  await send('delivered', ['delivered@sandbox.test']);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  between = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await send('bounced', ['bounced+list@sandbox.test']);
+  await send(
+    'many',
+    Array.from({ length: 12 }, (_, i) => `delivered+${i}@sandbox.test`),
+  );
+  await waitUntil(
+    'every message settled',
+    async () => {
+      const res = await t.request('GET', '/api/public/emails', { key });
+      return res.body.data.emails.every((e: any) => e.status === 'sent' || e.status === 'bounced')
+        ? true
+        : undefined;
+    },
+    { seen: async () => (await t.request('GET', '/api/public/emails', { key })).body },
+  );
+});
+after(() => t?.close());
+
+const list = async (query = '') => {
+  const res = await t.request('GET', `/api/public/emails${query}`, { key });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(res.contractProblems, []);
+  return res.body.data as { emails: any[]; nextCursor: string | null };
+};
+
+test('newest first, each with its status, its first 10 recipients and its tags', async () => {
+  const page = await list();
+  assert.deepEqual(
+    page.emails.map((e) => [e.id, e.status]),
+    [
+      [ids.many, 'sent'],
+      [ids.bounced, 'bounced'],
+      [ids.delivered, 'sent'],
+    ],
+  );
+  assert.equal(page.emails[0].to.length, 10);
+  assert.equal(page.emails[0].to[0], 'delivered+0@sandbox.test');
+  assert.deepEqual(page.emails[1].tags, [{ name: 'case', value: 'bounced' }]);
+  assert.equal(page.nextCursor, null);
+});
+
+test('filters: status, recipient, domain, time', async () => {
+  assert.deepEqual(
+    (await list('?status=bounced')).emails.map((e) => e.id),
+    [ids.bounced],
+  );
+  assert.deepEqual((await list('?status=queued')).emails, []);
+  assert.deepEqual(
+    (await list(`?recipient=${encodeURIComponent('delivered+3@Sandbox.TEST')}`)).emails.map((e) => e.id),
+    [ids.many],
+  );
+  assert.equal((await list('?domain=sandbox.test')).emails.length, 3);
+  assert.deepEqual((await list('?domain=not-ours.example.com')).emails, []);
+  assert.deepEqual(
+    (await list(`?until=${encodeURIComponent(between)}`)).emails.map((e) => e.id),
+    [ids.delivered],
+  );
+  assert.deepEqual(
+    (await list(`?since=${encodeURIComponent(between)}&status=sent`)).emails.map((e) => e.id),
+    [ids.many],
+  );
+});
+
+test('pages follow nextCursor to the end; nonsense is refused; other accounts see none', async () => {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await list(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+    seen.push(...page.emails.map((e) => e.id));
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  assert.deepEqual(seen, [ids.many, ids.bounced, ids.delivered]);
+
+  for (const query of [
+    '?cursor=nonsense',
+    '?status=lost',
+    '?since=yesterday',
+    '?limit=0',
+    '?recipient=not%20an%20address',
+  ]) {
+    const res = await t.request('GET', `/api/public/emails${query}`, { key });
+    assert.equal(res.status, 400, query);
+  }
+  const other = await t.createKey();
+  const theirs = await t.request('GET', '/api/public/emails', { key: other.key });
+  assert.deepEqual(theirs.body.data.emails, []);
+});
