@@ -44,9 +44,9 @@ import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/
 import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
 import { h } from './ui/dom.js';
-import { ICONS } from './ui/icons.js';
 import { Inspector } from './ui/inspector.js';
 import { placeholderText } from './ui/placeholder-text.js';
+import { SchemeMenu } from './ui/scheme-menu.js';
 import { SettingsPanel } from './ui/settings-panel.js';
 import { filterItems, SlashMenu } from './ui/slash-menu.js';
 import { createToolbar } from './ui/toolbar.js';
@@ -65,8 +65,11 @@ export interface EditorEvents {
   blur: { editor: ServiceEditor };
   /** An image upload started, progressed, finished or failed. */
   upload: UploadEvent;
-  /** The colour scheme shown changed (`light` or `dark`). */
-  theme: { scheme: 'light' | 'dark' };
+  /**
+   * The colour scheme changed: `scheme` is the one shown (`light` or `dark`), `colorScheme` the
+   * one chosen (`auto` follows the system), by `setColorScheme()` or the toolbar's menu.
+   */
+  theme: { scheme: 'light' | 'dark'; colorScheme: ColorScheme };
 }
 
 function isBrowser(): boolean {
@@ -113,7 +116,7 @@ export class ServiceEditor {
   private readonly bubble: BubbleMenu;
   private readonly settings: SettingsPanel | null;
   private readonly inspector: Inspector;
-  private readonly themeButton: HTMLButtonElement;
+  private readonly schemeMenu: SchemeMenu;
   private scheme: ColorScheme;
   private destroyed = false;
   private focused = false;
@@ -143,12 +146,14 @@ export class ServiceEditor {
 
     this.canvas = h('div', { class: 'sv-canvas' });
     const stage = h('div', { class: 'sv-stage' }, this.canvas);
-    const { toolbar, themeButton } = createToolbar({
+    this.root = h('div', { class: 'sv-root' });
+    this.schemeMenu = new SchemeMenu(this.root, (scheme) => this.setColorScheme(scheme));
+    const toolbar = createToolbar({
       undo: () => this.undo(),
       redo: () => this.redo(),
       templates: o.templates === false ? null : () => void this.openTemplates(),
       preview: o.preview === false ? null : () => this.preview(),
-      cycleScheme: () => this.cycleScheme(),
+      schemeButton: this.schemeMenu.button,
       settings:
         o.settingsControl || o.background
           ? {
@@ -161,8 +166,7 @@ export class ServiceEditor {
             }
           : null,
     });
-    this.themeButton = themeButton;
-    this.root = h('div', { class: 'sv-root' }, toolbar, stage);
+    this.root.prepend(toolbar, stage);
     this.uploads = new EditorUploads({
       view: () => this.view,
       root: this.root,
@@ -350,6 +354,11 @@ export class ServiceEditor {
     this.view.setProps({});
     this.root.classList.toggle('sv-readonly', !editable);
     this.view.dispatch(this.view.state.tr.setMeta('editable', editable));
+  }
+
+  /** The colour scheme chosen: `auto` (following the system), `light` or `dark`. */
+  getColorScheme(): ColorScheme {
+    return this.scheme;
   }
 
   /** Forces `light` or `dark`, or follows the system with `auto`. */
@@ -634,23 +643,15 @@ export class ServiceEditor {
     return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   }
 
-  private cycleScheme(): void {
-    this.setColorScheme(this.scheme === 'auto' ? 'light' : this.scheme === 'light' ? 'dark' : 'auto');
-  }
-
   private applyTheme(): void {
     const scheme = this.effectiveScheme();
-    const changed = this.root.dataset.theme !== scheme;
+    const changed = this.root.dataset.theme !== scheme || this.root.dataset.scheme !== this.scheme;
     this.root.dataset.theme = scheme;
     this.root.dataset.scheme = this.scheme;
-    this.themeButton.innerHTML =
-      this.scheme === 'auto' ? ICONS.auto : this.scheme === 'light' ? ICONS.sun : ICONS.moon;
-    const label = `Colour scheme: ${this.scheme === 'auto' ? `automatic (${scheme})` : scheme}`;
-    this.themeButton.setAttribute('aria-label', label);
-    this.themeButton.title = label;
+    this.schemeMenu.show(this.scheme, scheme);
     this.applyCanvas();
     this.settings?.refresh();
-    if (changed) this.emit('theme', { scheme });
+    if (changed) this.emit('theme', { scheme, colorScheme: this.scheme });
   }
 
   private applyCanvas(): void {

@@ -195,6 +195,32 @@ describe('the playground', () => {
     assert.match(await page.locator('#code').innerText(), /colorScheme: 'light'/);
   });
 
+  // Regression (issue 40): a colour chosen in the editor's toolbar left the panel saying Auto
+  it('keeps the panel’s colour scheme and the editor toolbar’s in step, whichever changes it', async () => {
+    const root = page.locator('#editor .sv-root');
+    const panel = (name: string) => page.locator('.panel').getByRole('radio', { name, exact: true });
+    await panel('Auto').check();
+    await page
+      .locator('#editor')
+      .getByRole('button', { name: /^Colour scheme/ })
+      .click();
+    await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+    assert.equal(await root.getAttribute('data-theme'), 'dark');
+    assert.equal(await panel('Dark').isChecked(), true, 'the panel follows the toolbar');
+    assert.match(await page.locator('#code').innerText(), /colorScheme: 'dark'/);
+    await panel('Light').check();
+    await page
+      .locator('#editor')
+      .getByRole('button', { name: /^Colour scheme/ })
+      .click();
+    assert.equal(
+      await page.getByRole('menuitemradio', { name: 'Light' }).getAttribute('aria-checked'),
+      'true',
+      'the toolbar follows the panel',
+    );
+    await page.keyboard.press('Escape');
+  });
+
   it('applies a branding preset live to new blocks and to blocks that showed the previous one', async () => {
     await page.getByRole('radio', { name: 'Lumen' }).check();
     assert.match(await page.locator('#status').innerText(), /^Lumen branding applied/);
