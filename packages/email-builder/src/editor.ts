@@ -20,7 +20,7 @@ import { findProblems } from './model/problems.js';
 import type { JSONNode } from './model/types.js';
 import { cleanDocument } from './model/validate.js';
 import { type BlockSet, blockSet } from './nodes/block-set.js';
-import type { EditorHost, UploadState } from './nodes/define.js';
+import { type EditorHost, UPLOADS_OFF, type UploadState } from './nodes/define.js';
 import {
   chipVariables,
   DEFAULT_VARIABLES,
@@ -178,6 +178,8 @@ export class ServiceEditor {
     const fieldHost = {
       pickAndUpload: (done: (url: string) => void, state?: (s: UploadState) => void) =>
         this.uploads.pick(done, state),
+      uploads: this.canUpload,
+      offReason: UPLOADS_OFF,
     };
     this.settings =
       o.settingsControl || o.background
@@ -291,10 +293,16 @@ export class ServiceEditor {
 
   private editable = true;
 
+  /** Whether the host configured uploads (`upload` or `imageServiceUrl`). */
+  private get canUpload(): boolean {
+    return !!(this.options.upload || this.options.imageServiceUrl);
+  }
+
   private get host(): EditorHost {
     return {
       view: this.view,
       pickAndUpload: (done, state) => this.uploads.pick(done, state),
+      uploads: this.canUpload,
       branded: (type) => brandAttrs(this.set, type, this.brand),
       variables: this.variables,
     };
