@@ -11,6 +11,7 @@ import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './brand
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import { blockAtomInput } from './input/block-atoms.js';
+import { blockMoveKeys } from './input/block-moves.js';
 import { blockInput } from './input/keymap.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
@@ -227,6 +228,7 @@ export class ServiceEditor {
         this.variableMenu.plugin(),
         ...blockInput(this.set, this.schema),
         ...blockAtomInput(),
+        blockMoveKeys(),
         keymap({
           'Mod-z': undo,
           'Mod-y': redo,
