@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { doc, p, t } from '../test-support/doc.js';
+import { col, doc, node, p, t } from '../test-support/doc.js';
 import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
@@ -58,5 +58,37 @@ describe('blocks from the keyboard', () => {
     assert.deepEqual(await blocks(), ['Intro', 'Item', 'Item', 'Outro']);
     await page.keyboard.type(' 2');
     assert.deepEqual(await blocks(), ['Intro', 'Item', 'Item 2', 'Outro']);
+  });
+
+  // Regression (issue 40): Ctrl+End then Enter in the last column of a last columns block kept
+  // making paragraphs inside the column, with no way out below it
+  it('Enter on an empty last paragraph of the last column goes on in a paragraph after the columns', async () => {
+    await page.evaluate(
+      (c) => (window as unknown as Win).editor.setContent(c),
+      doc(
+        p(t('Intro')),
+        node('columns', undefined, col(undefined, p(t('Left'))), col(undefined, p(t('Right')))),
+      ),
+    );
+    await page.click('.sv-content p:has-text("Intro")');
+    await page.keyboard.press('ControlOrMeta+End');
+    // the caret is in the last column before Enter is pressed
+    await page.waitForFunction(
+      () => !!document.getSelection()?.focusNode?.parentElement?.closest('.sv-column:last-child'),
+    );
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('After');
+    const json = await page.evaluate(() => (window as unknown as Win).editor.getJSON());
+    assert.deepEqual(
+      json.content?.map((b) => b.type),
+      ['paragraph', 'columns', 'paragraph'],
+    );
+    assert.equal(json.content?.[2]?.content?.[0]?.text, 'After');
+    assert.deepEqual(
+      json.content?.[1]?.content?.[1]?.content?.map((b) => b.content?.[0]?.text ?? ''),
+      ['Right'],
+      'no empty paragraph left in the column',
+    );
   });
 });

@@ -25,7 +25,7 @@ let fileChoosers = 0;
 const reasonOf = (button: string) =>
   page.$eval(button, (b) => {
     const note = document.getElementById(b.getAttribute('aria-describedby') ?? '');
-    return note && note.checkVisibility() ? note.textContent : null;
+    return note?.checkVisibility() ? note.textContent : null;
   });
 
 before(async () => {
