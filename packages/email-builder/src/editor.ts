@@ -11,6 +11,7 @@ import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './brand
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import { blockAtomInput } from './input/block-atoms.js';
+import { blockMoveKeys } from './input/block-moves.js';
 import { blockInput } from './input/keymap.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
@@ -20,7 +21,7 @@ import { findProblems } from './model/problems.js';
 import type { JSONNode } from './model/types.js';
 import { cleanDocument } from './model/validate.js';
 import { type BlockSet, blockSet } from './nodes/block-set.js';
-import type { EditorHost, UploadState } from './nodes/define.js';
+import { type EditorHost, UPLOADS_OFF, type UploadState } from './nodes/define.js';
 import {
   chipVariables,
   DEFAULT_VARIABLES,
@@ -44,9 +45,9 @@ import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/
 import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
 import { h } from './ui/dom.js';
-import { ICONS } from './ui/icons.js';
 import { Inspector } from './ui/inspector.js';
 import { placeholderText } from './ui/placeholder-text.js';
+import { SchemeMenu } from './ui/scheme-menu.js';
 import { SettingsPanel } from './ui/settings-panel.js';
 import { filterItems, SlashMenu } from './ui/slash-menu.js';
 import { createToolbar } from './ui/toolbar.js';
@@ -65,8 +66,11 @@ export interface EditorEvents {
   blur: { editor: ServiceEditor };
   /** An image upload started, progressed, finished or failed. */
   upload: UploadEvent;
-  /** The colour scheme shown changed (`light` or `dark`). */
-  theme: { scheme: 'light' | 'dark' };
+  /**
+   * The colour scheme changed: `scheme` is the one shown (`light` or `dark`), `colorScheme` the
+   * one chosen (`auto` follows the system), by `setColorScheme()` or the toolbar's menu.
+   */
+  theme: { scheme: 'light' | 'dark'; colorScheme: ColorScheme };
 }
 
 function isBrowser(): boolean {
@@ -113,7 +117,7 @@ export class ServiceEditor {
   private readonly bubble: BubbleMenu;
   private readonly settings: SettingsPanel | null;
   private readonly inspector: Inspector;
-  private readonly themeButton: HTMLButtonElement;
+  private readonly schemeMenu: SchemeMenu;
   private scheme: ColorScheme;
   private destroyed = false;
   private focused = false;
@@ -143,12 +147,14 @@ export class ServiceEditor {
 
     this.canvas = h('div', { class: 'sv-canvas' });
     const stage = h('div', { class: 'sv-stage' }, this.canvas);
-    const { toolbar, themeButton } = createToolbar({
+    this.root = h('div', { class: 'sv-root' });
+    this.schemeMenu = new SchemeMenu(this.root, (scheme) => this.setColorScheme(scheme));
+    const toolbar = createToolbar({
       undo: () => this.undo(),
       redo: () => this.redo(),
       templates: o.templates === false ? null : () => void this.openTemplates(),
       preview: o.preview === false ? null : () => this.preview(),
-      cycleScheme: () => this.cycleScheme(),
+      schemeButton: this.schemeMenu.button,
       settings:
         o.settingsControl || o.background
           ? {
@@ -161,8 +167,7 @@ export class ServiceEditor {
             }
           : null,
     });
-    this.themeButton = themeButton;
-    this.root = h('div', { class: 'sv-root' }, toolbar, stage);
+    this.root.prepend(toolbar, stage);
     this.uploads = new EditorUploads({
       view: () => this.view,
       root: this.root,
@@ -174,6 +179,8 @@ export class ServiceEditor {
     const fieldHost = {
       pickAndUpload: (done: (url: string) => void, state?: (s: UploadState) => void) =>
         this.uploads.pick(done, state),
+      uploads: this.canUpload,
+      offReason: UPLOADS_OFF,
     };
     this.settings =
       o.settingsControl || o.background
@@ -221,6 +228,7 @@ export class ServiceEditor {
         this.variableMenu.plugin(),
         ...blockInput(this.set, this.schema),
         ...blockAtomInput(),
+        blockMoveKeys(),
         keymap({
           'Mod-z': undo,
           'Mod-y': redo,
@@ -287,10 +295,16 @@ export class ServiceEditor {
 
   private editable = true;
 
+  /** Whether the host configured uploads (`upload` or `imageServiceUrl`). */
+  private get canUpload(): boolean {
+    return !!(this.options.upload || this.options.imageServiceUrl);
+  }
+
   private get host(): EditorHost {
     return {
       view: this.view,
       pickAndUpload: (done, state) => this.uploads.pick(done, state),
+      uploads: this.canUpload,
       branded: (type) => brandAttrs(this.set, type, this.brand),
       variables: this.variables,
     };
@@ -350,6 +364,11 @@ export class ServiceEditor {
     this.view.setProps({});
     this.root.classList.toggle('sv-readonly', !editable);
     this.view.dispatch(this.view.state.tr.setMeta('editable', editable));
+  }
+
+  /** The colour scheme chosen: `auto` (following the system), `light` or `dark`. */
+  getColorScheme(): ColorScheme {
+    return this.scheme;
   }
 
   /** Forces `light` or `dark`, or follows the system with `auto`. */
@@ -634,23 +653,15 @@ export class ServiceEditor {
     return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   }
 
-  private cycleScheme(): void {
-    this.setColorScheme(this.scheme === 'auto' ? 'light' : this.scheme === 'light' ? 'dark' : 'auto');
-  }
-
   private applyTheme(): void {
     const scheme = this.effectiveScheme();
-    const changed = this.root.dataset.theme !== scheme;
+    const changed = this.root.dataset.theme !== scheme || this.root.dataset.scheme !== this.scheme;
     this.root.dataset.theme = scheme;
     this.root.dataset.scheme = this.scheme;
-    this.themeButton.innerHTML =
-      this.scheme === 'auto' ? ICONS.auto : this.scheme === 'light' ? ICONS.sun : ICONS.moon;
-    const label = `Colour scheme: ${this.scheme === 'auto' ? `automatic (${scheme})` : scheme}`;
-    this.themeButton.setAttribute('aria-label', label);
-    this.themeButton.title = label;
+    this.schemeMenu.show(this.scheme, scheme);
     this.applyCanvas();
     this.settings?.refresh();
-    if (changed) this.emit('theme', { scheme });
+    if (changed) this.emit('theme', { scheme, colorScheme: this.scheme });
   }
 
   private applyCanvas(): void {

@@ -606,6 +606,7 @@ describe('ServiceEditor in Chromium', () => {
     );
     await page.emulateMedia({ colorScheme: 'light' });
     await page.click('.sv-theme-btn');
+    await page.getByRole('menuitemradio', { name: 'Light' }).click();
     assert.equal(await page.getAttribute('.sv-root', 'data-scheme'), 'light');
     await page.screenshot({ path: path.join(SHOTS, 'editor-light.png') });
   });

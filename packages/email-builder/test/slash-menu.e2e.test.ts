@@ -237,6 +237,31 @@ describe('slash menu as an ARIA 1.2 combobox', () => {
     assert.equal((await json()).content?.[0]?.content?.[0]?.text, '/head still editable');
   });
 
+  // Regression (issue 40): the whole menu scrolls, and axe's scrollable-region-focusable failed on it
+  it('passes axe with the whole menu open, scrolling, and still takes the keyboard in the editor', async () => {
+    await emptyDoc();
+    await page.keyboard.type('/');
+    const menu = page.locator('.sv-slash:not([hidden])');
+    await menu.waitFor();
+    assert.ok(
+      await menu.evaluate((el) => el.scrollHeight > el.clientHeight),
+      'the full list is taller than the menu, so it scrolls',
+    );
+    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ content: axeSource });
+    const result = (await page.evaluate(
+      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
+    )) as AxeResult;
+    assert.deepEqual(
+      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+    // the editor keeps the focus: arrows move the active option, Enter takes it
+    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('.sv-content')), true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    assert.equal((await json()).content?.[0]?.type, 'heading');
+  });
+
   it('is collapsed, not expanded, after choosing an item, and typing goes on in the new block', async () => {
     await emptyDoc();
     await page.keyboard.type('/heading 1');

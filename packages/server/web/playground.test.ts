@@ -195,6 +195,32 @@ describe('the playground', () => {
     assert.match(await page.locator('#code').innerText(), /colorScheme: 'light'/);
   });
 
+  // Regression (issue 40): a colour chosen in the editor's toolbar left the panel saying Auto
+  it('keeps the panel’s colour scheme and the editor toolbar’s in step, whichever changes it', async () => {
+    const root = page.locator('#editor .sv-root');
+    const panel = (name: string) => page.locator('.panel').getByRole('radio', { name, exact: true });
+    await panel('Auto').check();
+    await page
+      .locator('#editor')
+      .getByRole('button', { name: /^Colour scheme/ })
+      .click();
+    await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+    assert.equal(await root.getAttribute('data-theme'), 'dark');
+    assert.equal(await panel('Dark').isChecked(), true, 'the panel follows the toolbar');
+    assert.match(await page.locator('#code').innerText(), /colorScheme: 'dark'/);
+    await panel('Light').check();
+    await page
+      .locator('#editor')
+      .getByRole('button', { name: /^Colour scheme/ })
+      .click();
+    assert.equal(
+      await page.getByRole('menuitemradio', { name: 'Light' }).getAttribute('aria-checked'),
+      'true',
+      'the toolbar follows the panel',
+    );
+    await page.keyboard.press('Escape');
+  });
+
   it('applies a branding preset live to new blocks and to blocks that showed the previous one', async () => {
     await page.getByRole('radio', { name: 'Lumen' }).check();
     assert.match(await page.locator('#status').innerText(), /^Lumen branding applied/);
@@ -252,7 +278,7 @@ describe('the playground', () => {
     assert.match(html, /Thanks for your order!/);
   });
 
-  it('without a key: My Templates stay in the browser, and an upload explains that it needs a key', async () => {
+  it('without a key: My Templates stay in the browser, and Upload is off, saying so', async () => {
     await templatesButton().click();
     await page.fill('.sv-tpl-save input', 'Kept locally');
     await page.keyboard.press('Enter');
@@ -265,11 +291,10 @@ describe('the playground', () => {
     await page.keyboard.press('Enter');
     // the cursor goes on below the new image (509c3c4), so no settings cover its Upload button
     await insertBlock('image');
-    const chooser = page.waitForEvent('filechooser');
-    await page.locator('#editor .sv-image-empty button', { hasText: 'Upload' }).click();
-    await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO });
-    await page.locator('#status', { hasText: 'Uploads need a scoped key' }).waitFor();
-    assert.match(String(await page.locator('#connect-card').getAttribute('class')), /attention/);
+    // without a key uploads are off: Upload says so rather than open a picker (issue 40)
+    const upload = page.locator('#editor .sv-image-empty button', { hasText: 'Upload' });
+    assert.equal(await upload.getAttribute('aria-disabled'), 'true');
+    await page.locator('#editor .sv-upload-off', { hasText: /^Uploads are off: / }).waitFor();
   });
 
   it('refuses an unknown key and a full key, and never keeps either', async () => {

@@ -105,6 +105,8 @@ function mount(content: JSONNode | undefined): boolean {
   banner.hidden = true;
   editor.on('change', scheduleDraft);
   editor.on('upload', onUpload);
+  // the editor's toolbar chooses the colour scheme too: the panel shows whatever was chosen last
+  editor.on('theme', ({ colorScheme }) => update('colorScheme', colorScheme));
   byId('editor').querySelector('.sv-toolbar-host')?.append(commands);
   updateSize();
   return true;

@@ -12,6 +12,12 @@ export interface EditorHost {
   /** Opens the system file picker, uploads the chosen image and calls back with its URL. */
   pickAndUpload(onDone: (url: string) => void, onState?: (state: UploadState) => void): void;
   /**
+   * Whether uploads are on (the editor has an `upload` or `imageServiceUrl` option). When off,
+   * upload controls show {@link UPLOADS_OFF} and are `aria-disabled`, rather than open a file
+   * picker whose upload can only fail.
+   */
+  readonly uploads: boolean;
+  /**
    * The attributes a block of this type takes from the editor's branding (logo images, social
    * networks, button colour, footer and signature details); `{}` without branding.
    */
@@ -19,6 +25,10 @@ export interface EditorHost {
   /** The merge variables the host offers; the first is what the "Variable" command inserts. */
   variables: readonly { name: string; fallback?: string }[];
 }
+
+/** Why an upload control is disabled, shown beside it: what the author and the host can do. */
+export const UPLOADS_OFF =
+  'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.';
 
 /** Progress of one upload, as shown inline. */
 export type UploadState =

@@ -1,6 +1,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import { duplicateBlock, moveBlock } from '../input/block-moves.js';
 import { h, iconButton } from './dom.js';
 import { ICONS } from './icons.js';
 import { followViewport, place } from './place.js';
@@ -218,29 +219,16 @@ export class BlockHandle {
   /** Inserts a copy of the block at `pos` right after it. */
   duplicate(pos: number): void {
     const view = this.view!;
-    const node = view.state.doc.nodeAt(pos);
-    if (!node) return;
-    view.dispatch(view.state.tr.insert(pos + node.nodeSize, node.copy(node.content)));
+    const tr = duplicateBlock(view.state, pos);
+    if (tr) view.dispatch(tr);
     view.focus();
   }
 
   /** Swaps the block at `pos` with its neighbour above (-1) or below (1). */
   move(pos: number, dir: -1 | 1): void {
     const view = this.view!;
-    const { doc } = view.state;
-    const node = doc.nodeAt(pos);
-    const index = doc.resolve(pos).index(0);
-    if (!node || index + dir < 0 || index + dir >= doc.childCount) return;
-    const tr = view.state.tr.delete(pos, pos + node.nodeSize);
-    let target = 0;
-    for (let i = 0; i < index + dir; i++) target += tr.doc.child(i).nodeSize;
-    if (dir === 1) target = 0;
-    if (dir === 1) for (let i = 0; i <= index; i++) target += tr.doc.child(i).nodeSize;
-    tr.insert(target, node);
-    tr.setSelection(
-      node.isAtom ? NodeSelection.create(tr.doc, target) : TextSelection.near(tr.doc.resolve(target + 1)),
-    );
-    view.dispatch(tr.scrollIntoView());
+    const tr = moveBlock(view.state, pos, dir);
+    if (tr) view.dispatch(tr);
     view.focus();
   }
 

@@ -1,5 +1,5 @@
 import { toggleMark } from 'prosemirror-commands';
-import type { MarkType } from 'prosemirror-model';
+import type { MarkType, ResolvedPos } from 'prosemirror-model';
 import { type EditorState, Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { FONT_SIZES } from '../marks/style/index.js';
@@ -28,11 +28,49 @@ function markActive(state: EditorState, type: MarkType): boolean {
   return empty ? !!type.isInSet(state.storedMarks ?? $from.marks()) : state.doc.rangeHasMark(from, to, type);
 }
 
+/**
+ * The extent of the link of `type` around `$pos` (a cursor inside a link or at its end), or null
+ * when there is none. Adjacent text with the same link counts as one link.
+ */
+export function linkRange(
+  type: MarkType,
+  $pos: ResolvedPos,
+): { from: number; to: number; href: string } | null {
+  const parent = $pos.parent;
+  const mark = type.isInSet($pos.marks()) ?? type.isInSet($pos.nodeBefore?.marks ?? []);
+  if (!mark || !parent.inlineContent) return null;
+  let index = $pos.index();
+  if (!mark.isInSet(parent.maybeChild(index)?.marks ?? [])) index -= 1;
+  let start = index;
+  let end = index + 1;
+  while (start > 0 && mark.isInSet(parent.child(start - 1).marks)) start--;
+  while (end < parent.childCount && mark.isInSet(parent.child(end).marks)) end++;
+  let from = $pos.start();
+  for (let i = 0; i < start; i++) from += parent.child(i).nodeSize;
+  let to = from;
+  for (let i = start; i < end; i++) to += parent.child(i).nodeSize;
+  return { from, to, href: String(mark.attrs.href) };
+}
+
 function setMark(view: EditorView, type: MarkType, attrs: Record<string, unknown> | null): void {
   const { from, to } = view.state.selection;
   let tr = view.state.tr.removeMark(from, to, type);
   if (attrs) tr = tr.addMark(from, to, type.create(attrs));
   view.dispatch(tr);
+}
+
+/**
+ * Inserts `text` linked to `href` at the cursor, with the formatting the cursor has, and leaves
+ * the cursor after it, outside the link, so that writing goes on as plain text.
+ */
+function insertLink(view: EditorView, text: string, href: string): void {
+  const { state } = view;
+  const type = state.schema.marks.link!;
+  const { from } = state.selection;
+  const marks = type.removeFromSet(state.storedMarks ?? state.selection.$from.marks());
+  const tr = state.tr.insert(from, state.schema.text(text, type.create({ href }).addToSet(marks)));
+  tr.setSelection(TextSelection.create(tr.doc, from + text.length)).setStoredMarks(marks);
+  view.dispatch(tr.scrollIntoView());
 }
 
 /**
@@ -45,7 +83,8 @@ export class BubbleMenu {
   readonly el: HTMLElement;
   private view: EditorView | null = null;
   private readonly panel: HTMLElement;
-  private mode: 'main' | 'link' | 'color' | 'highlight' = 'main';
+  /** `insert`: the link prompt at a cursor, which inserts a new link there. */
+  private mode: 'main' | 'link' | 'insert' | 'color' | 'highlight' = 'main';
   private unfollow: (() => void) | null = null;
 
   /**
@@ -94,10 +133,26 @@ export class BubbleMenu {
     });
   }
 
-  /** Opens the link field (Mod-K). */
+  /**
+   * Opens the link prompt (Mod-K): on selected text, to link it; on a cursor inside a link, to
+   * edit that link (it is selected first); on any other cursor in text, to insert a new link
+   * there, showing the text typed in the prompt or else the address. False where no text goes.
+   */
   openLink(): boolean {
-    const { selection } = this.view!.state;
-    if (selection.empty || !(selection instanceof TextSelection)) return false;
+    const view = this.view!;
+    const { state } = view;
+    const { selection } = state;
+    if (!view.editable || !(selection instanceof TextSelection)) return false;
+    if (selection.empty) {
+      const link = linkRange(state.schema.marks.link!, selection.$from);
+      if (link) view.dispatch(state.tr.setSelection(TextSelection.create(state.doc, link.from, link.to)));
+      else if (!selection.$from.parent.inlineContent) return false;
+      else {
+        this.mode = 'insert';
+        this.update(true);
+        return true;
+      }
+    }
     this.mode = 'link';
     this.update(true);
     return true;
@@ -106,16 +161,16 @@ export class BubbleMenu {
   private update(keepMode = false): void {
     const view = this.view!;
     const { selection } = view.state;
+    if (!keepMode) this.mode = 'main';
     const show =
       selection instanceof TextSelection &&
-      !selection.empty &&
+      (!selection.empty || this.mode === 'insert') &&
       view.editable &&
       (view.hasFocus() || this.el.contains(document.activeElement));
     if (!show) {
       this.hide();
       return;
     }
-    if (!keepMode) this.mode = 'main';
     this.render();
     this.position();
     this.unfollow ??= followViewport(this.el, () => this.position());
@@ -160,7 +215,8 @@ export class BubbleMenu {
       toggleMark(type)(view.state, view.dispatch);
       this.update();
     };
-    if (this.mode === 'link') {
+    if (this.mode === 'link' || this.mode === 'insert') {
+      const inserting = this.mode === 'insert';
       const current = view.state.doc.rangeHasMark(
         view.state.selection.from,
         view.state.selection.to,
@@ -178,6 +234,12 @@ export class BubbleMenu {
         'aria-label': 'Link address',
       });
       input.value = href;
+      const label = h('input', {
+        type: 'text',
+        class: 'sv-input',
+        placeholder: 'Text (else the address)',
+        'aria-label': 'Link text',
+      });
       const error = h(
         'p',
         { class: 'sv-error', role: 'alert', hidden: true },
@@ -185,28 +247,33 @@ export class BubbleMenu {
       );
       const apply = () => {
         const url = normalizeUserUrl(input.value);
-        if (input.value.trim() === '') setMark(view, m.link!, null);
-        else if (!url) {
+        if (input.value.trim() === '') {
+          if (!inserting) setMark(view, m.link!, null);
+        } else if (!url) {
           error.hidden = false;
           return;
-        } else setMark(view, m.link!, { href: url });
+        } else if (inserting) insertLink(view, label.value.trim() || input.value.trim(), url);
+        else setMark(view, m.link!, { href: url });
         view.focus();
+        if (inserting) this.hide();
       };
-      input.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') {
-          e.preventDefault();
-          apply();
-        } else if (e.key === 'Escape') {
-          e.preventDefault();
-          view.focus();
-          this.update();
-        }
-      });
+      for (const field of [input, label])
+        field.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            apply();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            view.focus();
+            this.update();
+          }
+        });
       this.panel.replaceChildren(
         h(
           'div',
           { class: 'sv-row' },
           input,
+          inserting ? label : null,
           h('button', { type: 'button', class: 'sv-btn sv-btn-primary', onclick: apply }, 'Apply'),
           current
             ? btn(ICONS.trash, 'Remove link', false, () => {

@@ -10,6 +10,9 @@ export interface FieldHost {
     onDone: (url: string) => void,
     onState?: (s: { phase: string; message?: string }) => void,
   ): void;
+  /** Whether uploads are on; when off, upload buttons are disabled with `offReason` shown. */
+  readonly uploads: boolean;
+  readonly offReason: string;
 }
 
 /**
@@ -75,6 +78,14 @@ export function field(
           'aria-label': `Upload ${spec.label ?? 'image'}`,
           html: ICONS.upload,
         });
+        if (!host.uploads) {
+          // aria-disabled, not disabled: it stays focusable, so the reason is read out
+          const reason = h('p', { id: uid('sv-off'), class: 'sv-hint sv-upload-off' }, host.offReason);
+          button.setAttribute('aria-disabled', 'true');
+          button.setAttribute('aria-describedby', reason.id);
+          wrap.append(h('div', { class: 'sv-row' }, input, button), reason, error);
+          break;
+        }
         button.addEventListener('click', () =>
           host.pickAndUpload(
             (url) => {

@@ -226,6 +226,9 @@ export class Inspector {
 /** Selects the atom block whose DOM holds the click's target, unless it is selected already. */
 function selectClickedAtom(view: EditorView, event: MouseEvent): void {
   const target = event.target instanceof Element ? event.target : null;
+  // a control of the block's own (an image's Upload, its URL field) does its own thing: opening
+  // the block's settings over it was the answer a disabled Upload gave (issue 40)
+  if (target?.closest('button, input, select, textarea')) return;
   const dom = target?.closest('[data-block][contenteditable="false"]');
   if (!dom || dom === view.dom || !view.dom.contains(dom) || !view.editable) return;
   // The position before the block: where `posAtDOM` puts its start, or one before that.

@@ -135,7 +135,12 @@ export class SlashMenu {
       'aria-label': options.label ?? 'Insert block',
     });
     this.status = h('p', { class: 'sv-slash-empty', role: 'status', 'aria-live': 'polite' });
-    this.el = h('div', { class: 'sv-popover sv-slash', hidden: true }, this.list, this.status);
+    // The menu scrolls when its options outgrow it. The editor keeps the focus and the arrow
+    // keys (aria-activedescendant), but a scrolling region must also be reachable by the keyboard
+    // itself (WCAG 2.1.1; axe `scrollable-region-focusable`), so it is in the tab order. It never
+    // keeps the focus in practice: Tab in the editor picks the option, and a click on the
+    // menu does not move the focus (mousedown is cancelled below).
+    this.el = h('div', { class: 'sv-popover sv-slash', tabindex: '0', hidden: true }, this.list, this.status);
     this.el.addEventListener('mousedown', (e) => e.preventDefault());
     container.append(this.el);
   }

@@ -9,7 +9,8 @@ export interface ToolbarActions {
   templates: (() => void) | null;
   /** Shown unless `null`: the preview button. */
   preview: (() => void) | null;
-  cycleScheme(): void;
+  /** The colour scheme control (see `scheme-menu.ts`). */
+  schemeButton: HTMLButtonElement;
   /** Shown unless `null`: the email settings (or background) button, with its label. */
   settings: { label: string; toggle(): void } | null;
 }
@@ -20,15 +21,9 @@ export interface ToolbarActions {
  * one toolbar rather than its own stacked over the editor's (see the README's "Toolbar").
  * On a narrow toolbar "Templates" keeps only its icon (its name stays for screen readers).
  */
-export function createToolbar(actions: ToolbarActions): {
-  toolbar: HTMLElement;
-  themeButton: HTMLButtonElement;
-} {
-  const themeButton = iconButton(ICONS.auto, 'Colour scheme', () => actions.cycleScheme(), {
-    class: 'sv-icon-btn sv-theme-btn',
-  });
-  const { templates, preview, settings } = actions;
-  const toolbar = h(
+export function createToolbar(actions: ToolbarActions): HTMLElement {
+  const { templates, preview, settings, schemeButton } = actions;
+  return h(
     'div',
     { class: 'sv-toolbar', role: 'toolbar', 'aria-label': 'Editor' },
     iconButton(ICONS.undo, 'Undo', () => actions.undo()),
@@ -42,12 +37,11 @@ export function createToolbar(actions: ToolbarActions): {
         h('span', { class: 'sv-tpl-label' }, 'Templates'),
       ),
     preview && iconButton(ICONS.eye, 'Preview', () => preview(), { class: 'sv-icon-btn sv-preview-btn' }),
-    themeButton,
+    schemeButton,
     settings &&
       iconButton(ICONS.settings, settings.label, () => settings.toggle(), {
         class: 'sv-icon-btn sv-settings-btn',
       }),
     h('div', { class: 'sv-toolbar-host' }),
   );
-  return { toolbar, themeButton };
 }

@@ -2,7 +2,7 @@ import type { Fragment, NodeType, Node as PMNode, Schema } from 'prosemirror-mod
 import { type Command, Selection, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { ICONS } from '../../ui/icons.js';
-import { insertBlock } from '../commands.js';
+import { cursorAfterBlock, insertBlock } from '../commands.js';
 import { defineBlock, type SlashItem } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
 import { columnRendering, columnsRendering, LAYOUT_KEYS, LAYOUT_LABELS, LAYOUTS } from './render.js';
@@ -77,11 +77,37 @@ function toColumn(type: NodeType, dir: 1 | -1): Command {
   };
 }
 
+/**
+ * Enter in an empty paragraph that ends the last column of a row leaves the row, as in Notion:
+ * the paragraph goes (unless it is all the column holds) and the cursor goes on in a paragraph
+ * after the columns block. Without it, Ctrl+End then Enter in a last block of columns kept
+ * making paragraphs inside the column, with no way below it (issue 40).
+ */
+function leaveRow(type: NodeType): Command {
+  return (state, dispatch) => {
+    const { $from, empty } = state.selection;
+    const depth = $from.depth - 1;
+    if (!empty || depth < 1 || $from.node(depth).type !== type) return false;
+    const paragraph = $from.parent;
+    const column = $from.node(depth);
+    const row = $from.node(depth - 1);
+    if (paragraph.type.name !== 'paragraph' || paragraph.content.size > 0) return false;
+    if ($from.index(depth) !== column.childCount - 1) return false;
+    if ($from.index(depth - 1) !== row.childCount - 1) return false;
+    const tr = state.tr;
+    if (column.childCount > 1) tr.delete($from.before(), $from.after());
+    const after = cursorAfterBlock(tr, tr.mapping.map($from.after(depth - 1)));
+    if (!after) return false;
+    dispatch?.(after.scrollIntoView());
+    return true;
+  };
+}
+
 /** A column in the editor: Tab and Shift-Tab move between the columns of its row. */
 export const column = defineBlock({
   ...columnRendering,
   inspect: true,
-  keys: (type) => ({ Tab: toColumn(type, 1), 'Shift-Tab': toColumn(type, -1) }),
+  keys: (type) => ({ Tab: toColumn(type, 1), 'Shift-Tab': toColumn(type, -1), Enter: leaveRow(type) }),
   spec: {
     content: 'inner+',
     isolating: true,

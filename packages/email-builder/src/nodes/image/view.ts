@@ -3,7 +3,7 @@ import type { EditorView, NodeView } from 'prosemirror-view';
 import { PROBLEM_HINTS, type ProblemCode } from '../../problems.js';
 import { normalizeImageInput } from '../../render/url.js';
 import { ICONS } from '../../ui/icons.js';
-import type { EditorHost, UploadState } from '../define.js';
+import { type EditorHost, UPLOADS_OFF, type UploadState } from '../define.js';
 
 /** The editor's muted prompt for a problem, as `problemHints` writes it, never part of the email. */
 function hint(code: ProblemCode): HTMLElement {
@@ -19,6 +19,9 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, html = '
   if (html) node.innerHTML = html;
   return node;
 }
+
+/** Numbers the "uploads are off" notes, which their buttons point at with aria-describedby. */
+let offIds = 0;
 
 /**
  * The editing view of images and logos: the picture when it has a source, otherwise an inline
@@ -95,7 +98,15 @@ export function imageView(
     const row = el('div', 'sv-image-row');
     const uploadBtn = el('button', 'sv-btn sv-btn-primary', `${ICONS.upload}<span>Upload</span>`);
     uploadBtn.type = 'button';
-    uploadBtn.addEventListener('click', startUpload);
+    let off: HTMLElement | null = null;
+    if (host.uploads) uploadBtn.addEventListener('click', startUpload);
+    else {
+      // aria-disabled, not disabled: it stays focusable, so the reason is read out with it
+      off = el('p', 'sv-image-hint sv-upload-off', UPLOADS_OFF);
+      off.id = `sv-upload-off-${++offIds}`;
+      uploadBtn.setAttribute('aria-disabled', 'true');
+      uploadBtn.setAttribute('aria-describedby', off.id);
+    }
     const input = el('input', 'sv-input');
     input.type = 'url';
     input.placeholder = 'or paste an image URL';
@@ -121,6 +132,7 @@ export function imageView(
     });
     row.append(uploadBtn, input, embed);
     box.append(title, row);
+    if (off) box.append(off);
     box.append(hint('SEB_PROBLEM_NO_IMAGE'));
     const message = upload?.phase === 'error' ? upload.message : urlError;
     if (message) {
