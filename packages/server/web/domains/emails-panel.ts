@@ -7,6 +7,7 @@
  */
 import type { Email, ListedEmail, ServiceClient } from '@service/client';
 import { el } from '../lib/dom.js';
+import { OneOpen } from './one-open.js';
 import { placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
@@ -30,8 +31,7 @@ export class EmailsPanel {
     string,
     { element: HTMLLIElement; badge: HTMLElement; toggle: HTMLButtonElement }
   >();
-  private openId: string | undefined;
-  private readonly detail = el('div', { className: 'capture-body', id: 'email-detail' });
+  private readonly open = new OneOpen('email-detail');
   private readonly list = el('ul', { className: 'capture-list', id: 'email-list' });
   private readonly empty = el('p', {
     className: 'hint',
@@ -93,16 +93,15 @@ export class EmailsPanel {
     if (this.host.client() !== client) return;
     this.emails = page.emails;
     this.render();
-    if (this.openId !== undefined && this.emails.some((e) => e.id === this.openId))
-      await this.showDetail(client, this.openId);
+    if (this.open.openId !== undefined && this.emails.some((e) => e.id === this.open.openId))
+      await this.showDetail(client, this.open.openId);
   }
 
   clear(): void {
     this.emails = [];
     this.rows.clear();
     this.list.replaceChildren();
-    this.openId = undefined;
-    this.detail.remove();
+    this.open.close();
   }
 
   private async reload(): Promise<void> {
@@ -129,12 +128,8 @@ export class EmailsPanel {
       const className = `badge ${tone(email.status)}`;
       if (row.badge.className !== className) row.badge.className = className;
       setText(row.badge, email.status);
-      const open = email.id === this.openId;
-      row.toggle.setAttribute('aria-expanded', String(open));
-      setText(row.toggle, open ? 'Close' : 'Open');
-      if (open && this.detail.parentElement !== row.element) row.element.append(this.detail);
     }
-    if (this.openId === undefined || !listed.has(this.openId)) this.detail.remove();
+    this.open.place(this.rows);
     placeInOrder(
       this.list,
       this.emails.map((e) => this.rows.get(e.id)!.element),
@@ -146,10 +141,10 @@ export class EmailsPanel {
 
   private row(email: ListedEmail) {
     const badge = el('span');
-    const toggle = el('button', { type: 'button', className: 'small', textContent: 'Open' });
-    toggle.setAttribute('aria-controls', this.detail.id);
-    toggle.setAttribute('aria-label', `Open the message “${email.subject}”`);
-    toggle.addEventListener('click', () => void this.toggle(email.id));
+    const toggle = this.open.toggleButton(
+      () => void this.toggle(email.id),
+      `Open the message “${email.subject}”`,
+    );
     const more = email.to.length === 10 ? ' and more' : '';
     const element = el(
       'li',
@@ -170,11 +165,10 @@ export class EmailsPanel {
   }
 
   private async toggle(id: string): Promise<void> {
-    this.openId = this.openId === id ? undefined : id;
-    this.detail.replaceChildren(el('p', { className: 'hint', textContent: 'Loading…' }));
+    const opened = this.open.flip(id);
     this.render();
     const client = this.host.client();
-    if (client && this.openId !== undefined) await this.showDetail(client, this.openId);
+    if (client && opened) await this.showDetail(client, id);
   }
 
   /** Each recipient's status and events, one line per event. */
@@ -183,11 +177,10 @@ export class EmailsPanel {
     try {
       email = await client.getEmail(id);
     } catch (error) {
-      if (this.openId === id)
-        this.detail.replaceChildren(el('p', { className: 'hint', textContent: (error as Error).message }));
+      this.open.failed(id, error);
       return;
     }
-    if (this.openId !== id || this.host.client() !== client) return;
+    if (this.open.openId !== id || this.host.client() !== client) return;
     const text = email.recipients
       .map((r) =>
         [
@@ -199,10 +192,10 @@ export class EmailsPanel {
         ].join('\n'),
       )
       .join('\n');
-    const shown = this.detail.querySelector('pre');
+    const shown = this.open.detail.querySelector('pre');
     if (shown && shown.dataset.for === id) setText(shown, text);
     else
-      this.detail.replaceChildren(
+      this.open.detail.replaceChildren(
         el('pre', { className: 'capture-events', dataset: { for: id }, textContent: text }),
       );
   }

@@ -10,6 +10,7 @@
 import type { CapturedMessage, CapturedMessageSummary, Email, ServiceClient } from '@service/client';
 import { ServiceApiError } from '@service/client';
 import { el } from '../lib/dom.js';
+import { OneOpen } from './one-open.js';
 import { placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
@@ -40,8 +41,7 @@ function verdict(name: string, result: string): HTMLElement {
 export class SandboxPanel {
   private messages: CapturedMessageSummary[] = [];
   private readonly rows = new Map<string, { element: HTMLLIElement; toggle: HTMLButtonElement }>();
-  private openId: string | undefined;
-  private readonly detail = el('div', { className: 'capture-body', id: 'capture-detail' });
+  private readonly open = new OneOpen('capture-detail');
   private readonly list = el('ul', { className: 'capture-list', id: 'capture-list' });
   private readonly empty = el('p', {
     className: 'hint',
@@ -112,7 +112,7 @@ export class SandboxPanel {
     this.section.hidden = false;
     this.messages = page.messages;
     this.render();
-    if (this.openId !== undefined) await this.showDetail(client, this.openId);
+    if (this.open.openId !== undefined) await this.showDetail(client, this.open.openId);
   }
 
   /** The page's status poll: the inbox again while the section is shown. */
@@ -126,7 +126,7 @@ export class SandboxPanel {
     this.messages = [];
     this.rows.clear();
     this.list.replaceChildren();
-    this.openId = undefined;
+    this.open.close();
     setText(this.notice, '');
     this.section.hidden = true;
   }
@@ -170,22 +170,14 @@ export class SandboxPanel {
       this.list,
       this.messages.map((m) => this.rows.get(m.id)!.element),
     );
-    for (const [id, row] of this.rows) {
-      const open = id === this.openId;
-      row.toggle.setAttribute('aria-expanded', String(open));
-      setText(row.toggle, open ? 'Close' : 'Open');
-      if (open && this.detail.parentElement !== row.element) row.element.append(this.detail);
-    }
-    if (this.openId === undefined || !listed.has(this.openId)) this.detail.remove();
+    this.open.place(this.rows);
     this.list.hidden = this.messages.length === 0;
     this.empty.hidden = this.messages.length > 0;
   }
 
   private row(message: CapturedMessageSummary): { element: HTMLLIElement; toggle: HTMLButtonElement } {
     const { spf, dkim, dmarc } = message.authentication;
-    const toggle = el('button', { type: 'button', className: 'small', textContent: 'Open' });
-    toggle.setAttribute('aria-controls', this.detail.id);
-    toggle.addEventListener('click', () => void this.toggle(message.id));
+    const toggle = this.open.toggleButton(() => void this.toggle(message.id));
     const element = el(
       'li',
       { className: 'capture', dataset: { id: message.id } },
@@ -211,11 +203,10 @@ export class SandboxPanel {
   }
 
   private async toggle(id: string): Promise<void> {
-    this.openId = this.openId === id ? undefined : id;
-    this.detail.replaceChildren(el('p', { className: 'hint', textContent: 'Loading…' }));
+    const opened = this.open.flip(id);
     this.render();
     const client = this.host.client();
-    if (client && this.openId !== undefined) await this.showDetail(client, this.openId);
+    if (client && opened) await this.showDetail(client, id);
   }
 
   /** The open message: its events, the email as rendered, its text and its headers. */
@@ -226,18 +217,17 @@ export class SandboxPanel {
       message = await client.getSandboxMessage(id);
       email = await client.getEmail(message.emailId);
     } catch (error) {
-      if (this.openId === id)
-        this.detail.replaceChildren(el('p', { className: 'hint', textContent: (error as Error).message }));
+      this.open.failed(id, error);
       return;
     }
-    if (this.openId !== id || this.host.client() !== client) return;
+    if (this.open.openId !== id || this.host.client() !== client) return;
     const recipient = email.recipients.find((r) => r.address === message.to);
     const events = recipient?.events ?? [];
     const eventText = events
       .map((e) => `${e.type}${e.smtpCode === null ? '' : ` ${e.smtpCode}`} · ${shortTime(e.at)}`)
       .join('\n');
     // Only the events change once captured (a complaint comes after delivery): the rest stays.
-    const shown = this.detail.querySelector<HTMLElement>('.capture-events');
+    const shown = this.open.detail.querySelector<HTMLElement>('.capture-events');
     if (shown?.dataset.for === id) {
       setText(shown, eventText);
       return;
@@ -249,7 +239,7 @@ export class SandboxPanel {
     // No scripts, no same origin: the email's HTML cannot reach this page or its key.
     frame.setAttribute('sandbox', '');
     frame.srcdoc = message.html ?? `<pre>${escapeHtml(message.text ?? '')}</pre>`;
-    this.detail.replaceChildren(
+    this.open.detail.replaceChildren(
       el('h3', { textContent: `Events (${email.status})` }),
       el('pre', { className: 'capture-events', dataset: { for: id }, textContent: eventText }),
       el('h3', { textContent: 'As rendered' }),
