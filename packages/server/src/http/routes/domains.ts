@@ -164,7 +164,14 @@ export async function domainRoutes(app: FastifyInstance, options: DomainRoutesOp
           'The selector that signed is retired (its key stays published for mail in flight), and the webhook event `domain.dkim_rotated` follows the switch. The customer’s CNAMEs do not change. ' +
           'Asking again before the switch changes nothing. `DKIM_ROTATION_UNAVAILABLE` (409) says why a rotation cannot happen now.',
         body: Type.Object(
-          { domain: Type.String({ minLength: 1, maxLength: 253, description: 'A registered domain.' }) },
+          {
+            domain: Type.String({
+              minLength: 1,
+              maxLength: 253,
+              description: 'A registered domain.',
+              examples: ['mail.example.com'],
+            }),
+          },
           { additionalProperties: false },
         ),
         response: {

@@ -60,7 +60,7 @@ export async function keyRoutes(
           'Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). At most 100 live keys per account.',
         body: Type.Object(
           {
-            name: Type.String({ minLength: 1, maxLength: 200 }),
+            name: Type.String({ minLength: 1, maxLength: 200, examples: ['production app'] }),
             scopes: Type.Optional(Type.Array(ScopeSchema, { minItems: 1, maxItems: 3, uniqueItems: true })),
           },
           { additionalProperties: false },
