@@ -46,7 +46,7 @@ describe('the dashboard’s sandbox', () => {
       await waitUntil('the notice', async () =>
         /^Sent eml_/.test(await p.locator('#sandbox-notice').innerText()) ? true : undefined,
       );
-      const row = p.locator('.capture', { hasText: 'My first email' });
+      const row = p.locator('#capture-list .capture', { hasText: 'My first email' });
       await row.waitFor({ timeout: 30_000 });
       assert.deepEqual(await row.locator('.verdicts .badge').allInnerTexts(), [
         'SPF pass',
@@ -59,7 +59,7 @@ describe('the dashboard’s sandbox', () => {
       // The complaint comes after delivery; the open message's events follow at each poll.
       await waitUntil('sent, delivered and complained in the events', async () => {
         const text = await p
-          .locator('.capture-events')
+          .locator('#capture-detail .capture-events')
           .innerText()
           .catch(() => '');
         return /sent 250[\s\S]*delivered 250[\s\S]*complained/.test(text) ? text : undefined;
@@ -68,7 +68,7 @@ describe('the dashboard’s sandbox', () => {
       await frame.getByText('Hello from the sandbox.').waitFor();
       // the frame has no scripts and no access to the page
       assert.equal(await p.locator('.capture-frame').getAttribute('sandbox'), '');
-      assert.match(await p.locator('.capture-body .hint.mono').innerText(), /dkim=pass .* dmarc=pass/);
+      assert.match(await p.locator('#capture-detail .hint.mono').innerText(), /dkim=pass .* dmarc=pass/);
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();
@@ -195,7 +195,7 @@ describe('the dashboard’s sandbox', () => {
         prepare: async (p) => {
           await signedIn(p);
           await sendFromPage(p, 'delivered@sandbox.test', 'Checked by axe');
-          const row = p.locator('.capture', { hasText: 'Checked by axe' });
+          const row = p.locator('#capture-list .capture', { hasText: 'Checked by axe' });
           await row.waitFor({ timeout: 30_000 });
           await row.getByRole('button', { name: 'Open' }).click();
           await p.frameLocator('.capture-frame').getByText('Hello from the sandbox.').waitFor();
