@@ -838,7 +838,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description A registered domain. */
+                        /**
+                         * @description A registered domain.
+                         * @example mail.example.com
+                         */
                         domain: string;
                     };
                 };
@@ -3669,6 +3672,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @example production app */
                         name: string;
                         scopes?: ("*" | "templates" | "images")[];
                     };
