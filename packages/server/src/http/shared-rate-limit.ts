@@ -18,7 +18,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../config.js';
 
 // The plugin's own two counters. Its typings name only their interface, so their
@@ -46,10 +46,10 @@ const CONNECT_TIMEOUT_MS = 1000;
 
 /**
  * The Redis connection behind the shared counts and whether it answers. Made without I/O;
- * {@link SharedRateLimit.store} connects, {@link SharedRateLimit.connected} waits for it.
+ * {@link SharedRateLimit.connected} connects and waits for the first connection.
  *
  * @example
- * const shared = new SharedRateLimit({ url: 'redis://127.0.0.1:6379', timeoutMs: 200 });
+ * const shared = await SharedRateLimit.open({ url: 'redis://127.0.0.1:6379', timeoutMs: 200 });
  * await app.register(rateLimit, { store: shared.store(app.log), … });
  * await shared.connected();
  */
@@ -59,8 +59,14 @@ export class SharedRateLimit {
   /** Redis stopped answering and the warning is out; cleared by its next answer. */
   private degraded = false;
 
-  constructor(config: RedisConfig) {
-    this.redis = new Redis(config.url, {
+  /** Loads the Redis client (only a process with `REDIS_URL` needs it) and makes the link. */
+  static async open(config: RedisConfig): Promise<SharedRateLimit> {
+    const { Redis } = await import('ioredis');
+    return new SharedRateLimit(config, Redis);
+  }
+
+  private constructor(config: RedisConfig, Client: typeof Redis) {
+    this.redis = new Client(config.url, {
       lazyConnect: true,
       // A request never waits for a connection: without one, its command fails at once.
       enableOfflineQueue: false,
@@ -85,11 +91,10 @@ export class SharedRateLimit {
 
   /**
    * The plugin's `store` option: counts in Redis and in this process, logging Redis's
-   * outages to `log`. Starts connecting.
+   * outages to `log`. Counts in this process alone until {@link SharedRateLimit.connected}.
    */
   store(log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
     this.log = log;
-    this.redis.connect().catch(() => {}); // a failure comes as an 'error' event too
     const shared = this;
     return class extends SharedCounter {
       constructor(options: RateLimitOptions) {
@@ -105,11 +110,15 @@ export class SharedRateLimit {
   }
 
   /**
-   * Resolves once the first connection is ready, has failed, or has taken
+   * Connects, and resolves once the first connection is ready, has failed, or has taken
    * `CONNECT_TIMEOUT_MS`: the server starts either way, counting here while Redis is away.
    */
   async connected(): Promise<void> {
     if (this.redis.status === 'ready') return;
+    // Connecting starts here, not while the app is built: building blocks the event loop for a
+    // second or more on a loaded machine, and the connect timer then fired before the socket's
+    // own "connected" event was read, logging an outage that never was (issue 41).
+    if (this.redis.status === 'wait') this.redis.connect().catch(() => {}); // failures come as 'error' events
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
