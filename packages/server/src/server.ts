@@ -52,7 +52,7 @@ export async function startServer(
   let cacheListener: CacheListener | undefined;
   const services = createServices(config, store);
   const { verification, webhooks, sending } = services;
-  const sharedRateLimit = config.redis && new SharedRateLimit(config.redis);
+  const sharedRateLimit = config.redis && (await SharedRateLimit.open(config.redis));
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({

@@ -13,8 +13,11 @@
  * about; the original `Message-ID`, from the returned headers, is kept as a fallback for
  * reports that reach another address of ours.
  */
-import { type ParsedMail, simpleParser } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { lazy } from '../lazy.js';
 import { type BounceClass, classifyRefusal } from './bounce.js';
+
+const mailparser = lazy(() => import('mailparser'));
 
 export type FeedbackReport =
   | {
@@ -37,6 +40,7 @@ export type FeedbackReport =
 /** Reads one message that came to a return path. */
 export async function readFeedbackReport(raw: Buffer): Promise<FeedbackReport> {
   // keepDeliveryStatus: the status part as an attachment of its own, not folded into the text
+  const { simpleParser } = await mailparser();
   const mail = await simpleParser(raw, {
     keepDeliveryStatus: true,
     skipHtmlToText: true,

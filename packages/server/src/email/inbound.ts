@@ -11,7 +11,7 @@
  * lives in the database: any process may take a report about any other process's message.
  */
 import type { Readable } from 'node:stream';
-import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerAddress, SMTPServerSession } from 'smtp-server';
 import type { HostPort } from '../config.js';
 import type { Feedback } from '../store/email-store.js';
 import { readFeedbackReport } from './feedback-report.js';
@@ -72,6 +72,8 @@ function reply(code: number, text: string): Error {
 }
 
 export async function startInboundListener(options: InboundOptions): Promise<InboundListener> {
+  // loaded here: a process without SMTP_LISTEN never needs it
+  const { SMTPServer } = await import('smtp-server');
   const perClient = new Map<string, number>();
   const perMinute = new Map<string, { start: number; count: number }>();
   /** What each open transaction's recipients name (smtp-server keeps the addresses only). */

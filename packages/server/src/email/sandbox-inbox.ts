@@ -12,9 +12,9 @@
  * against real DNS (`DNS_RESOLVERS`), as if it came from the first of `SENDING_IPS`.
  */
 import { Resolver } from 'node:dns/promises';
-import { authenticate } from 'mailauth';
 import { generateDkimKeyPair, privateKeyObject } from '../dkim/key-pair.js';
 import { signMessage } from '../dkim/sign.js';
+import { lazy } from '../lazy.js';
 import type { AttemptOutcome, ClaimedRecipient } from '../store/email-store.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { classifyRefusal } from './bounce.js';
@@ -26,6 +26,8 @@ import {
   SANDBOX_HOST,
   sandboxOutcome,
 } from './sandbox.js';
+
+const mailauth = lazy(() => import('mailauth'));
 
 /** The selector of the sandbox domain's key. */
 const SELECTOR = 'sandbox';
@@ -80,6 +82,7 @@ export class SandboxInbox {
   async capture(claim: ClaimedRecipient, signed: Buffer, envelopeFrom: string): Promise<AttemptOutcome> {
     const fromSandbox = isSandboxDomain(envelopeFrom.slice(envelopeFrom.lastIndexOf('@') + 1));
     const ip = fromSandbox ? CAPTURE_IP : (this.options.sendingIp ?? CAPTURE_IP);
+    const { authenticate } = await mailauth();
     const result = await authenticate(signed, {
       ip,
       helo: this.options.heloName,

@@ -12,9 +12,13 @@
  * The answer is classified as RFC 5321 does: 2xx sent, 4xx (and no answer at all) temporary,
  * 5xx permanent, with what the refusal says about the address (`bounce`, `email/bounce.ts`).
  */
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import { lazy } from '../lazy.js';
 import { type BounceClass, classifyRefusal, replyText } from './bounce.js';
 import type { FindMailHosts } from './mx.js';
+
+/** Loaded with the first message: a process that never sends never needs it. */
+const loadNodemailer = lazy(() => import('nodemailer'));
 
 export interface SmtpSettings {
   /** `smtp://user:pass@host:587` or `smtps://…:465`; direct delivery to MX hosts when absent. */
@@ -48,6 +52,7 @@ export async function sendOnce(
   message: Buffer,
 ): Promise<SmtpResult> {
   if (settings.relayUrl) return viaRelay(settings, envelope, message);
+  const { default: nodemailer } = await loadNodemailer();
   const domain = envelope.to.slice(envelope.to.lastIndexOf('@') + 1);
   const route = await findHosts(domain);
   if (!route.ok) {
@@ -102,6 +107,7 @@ async function viaRelay(
 ): Promise<SmtpResult> {
   const url = settings.relayUrl!;
   const secure = url.protocol === 'smtps:';
+  const { default: nodemailer } = await loadNodemailer();
   const transport = nodemailer.createTransport({
     host: url.hostname,
     port: Number(url.port) || (secure ? 465 : 587),

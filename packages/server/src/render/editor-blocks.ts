@@ -4,7 +4,7 @@
  * they do in the browser. Checked once at start, where a mistake stops the server with a
  * message naming the variable, rather than failing every render later.
  */
-import { type BlockDefinition, checkDocument } from '@service/email-builder';
+import type { BlockDefinition } from '@service/email-builder';
 import { ConfigError } from '../config.js';
 
 /** The blocks a module exports: `blocks`, or its default export. */
@@ -24,6 +24,8 @@ export async function loadEditorBlocks(url: string): Promise<readonly BlockDefin
     throw new ConfigError(
       'EDITOR_BLOCKS must name a module exporting `blocks`: an array of blocks made with defineBlock',
     );
+  // the editor's code is loaded only here, for this check: the renders run on their own threads
+  const { checkDocument } = await import('@service/email-builder');
   try {
     // Builds the block set and its schema: a bad definition throws here.
     checkDocument({ type: 'doc', content: [{ type: 'paragraph' }] }, { blocks });

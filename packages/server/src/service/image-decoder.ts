@@ -7,8 +7,11 @@
  * limit holds during decoding too, so a bomb that lies in its header still stops there.
  */
 import pLimit from 'p-limit';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import type { ImageFormat } from '../domain/image-type.js';
+import { lazy } from '../lazy.js';
+
+const sharpModule = lazy(() => import('sharp'));
 
 /** A decoded and re-encoded image. */
 export interface DecodedImage {
@@ -36,6 +39,7 @@ export function decodeImage(bytes: Buffer, format: ImageFormat, maxPixels: numbe
   return decoding(async () => {
     const animated = format === 'gif' || format === 'webp';
     // failOn 'warning': a truncated file or one with data past its end is refused, not patched up.
+    const { default: sharp } = await sharpModule();
     const input = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'warning', animated });
     let meta: Metadata;
     try {

@@ -3,10 +3,13 @@
  * to `sandbox.test` addresses, and one message as a receiver got it: its headers as they
  * stand, its HTML and text parts, the raw message, and mailauth's verdicts.
  */
-import { simpleParser } from 'mailparser';
+
 import type { SandboxAuthentication } from '../email/sandbox-inbox.js';
 import { ApiError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import type { InboxMessage, InboxPosition, SandboxStore } from '../store/sandbox-store.js';
+
+const mailparser = lazy(() => import('mailparser'));
 
 export class SandboxService {
   constructor(private readonly store: SandboxStore) {}
@@ -31,6 +34,7 @@ export class SandboxService {
         `the sandbox inbox of this account has no message ${id}`,
       );
     }
+    const { simpleParser } = await mailparser();
     const parsed = await simpleParser(Buffer.from(captured.message, 'latin1'), { skipImageLinks: true });
     return {
       ...summary(captured),

@@ -13,7 +13,7 @@
  * how stale a cached read can be, as they always did.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { CACHE_CHANNEL, type CacheChange, parseCacheChange } from './cache-notifications.js';
 
 /** What the listener keeps in step: `KyselyStore`'s caches. */
@@ -65,7 +65,9 @@ export class CacheListener {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({
+    // loaded here: only a process on PostgreSQL listens
+    const { default: postgres } = await import('pg');
+    const client = new postgres.Client({
       connectionString: this.url,
       application_name: LISTENER_NAME,
       connectionTimeoutMillis: 5000,

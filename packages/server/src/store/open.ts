@@ -6,7 +6,6 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { type CacheOptions, KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -33,7 +32,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Open, migrate and return the store. */
 export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   const store = isPostgresUrl(options.databaseUrl)
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache)
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache)
     : openSqlite(options.dataDir, options.cache);
   try {
     await migrate(store.db);
@@ -64,11 +63,12 @@ function openSqlite(dataDir: string, cache?: CacheOptions): KyselyStore {
   return new KyselyStore('sqlite', db, cache);
 }
 
-// PostgreSQL returns int8 as strings to protect precision; our int8 columns are epoch
-// milliseconds, far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
-
-function openPostgres(url: string, poolSize: number, cache?: CacheOptions): KyselyStore {
+async function openPostgres(url: string, poolSize: number, cache?: CacheOptions): Promise<KyselyStore> {
+  // loaded here: a process on SQLite never needs it
+  const { default: pg } = await import('pg');
+  // PostgreSQL returns int8 as strings to protect precision; our int8 columns are epoch
+  // milliseconds, far below 2^53.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
