@@ -14,6 +14,7 @@ import { DkimRotationStore } from '../store/dkim-rotation-store.js';
 import type { DomainCache } from '../store/domain-cache.js';
 import type { Database } from '../store/tables.js';
 import { DkimKeyGenerator } from './key-generator.js';
+import type { DkimKeyPair } from './key-pair.js';
 import { publicationCheck } from './key-publication.js';
 import { DkimKeyRotator } from './key-rotation.js';
 import { KeygenPool } from './keygen-pool.js';
@@ -50,6 +51,11 @@ export interface HostedDkimOptions {
   domainCache?: DomainCache;
   /** Signing switched for a domain (its `domain.dkim_rotated` event is in the outbox). */
   onRotated?: () => void;
+  /**
+   * Where new key pairs come from; by default, generated on low-priority threads. The tests'
+   * servers take keys generated once per test run (`test-support/dkim-test-keys.ts`).
+   */
+  generateKey?: () => Promise<DkimKeyPair>;
 }
 
 /** How long after a registration or deletion key generation and the zone reload start. */
@@ -102,11 +108,12 @@ export async function startHostedDkim(
   }
   const zoneThread = responder;
   const pool = new KeygenPool(config.dkim.keygenConcurrency, config.dkim.keygenNice);
+  const generate = options.generateKey ?? (() => pool.generate());
   const generator = new DkimKeyGenerator({
     keys,
     secretKey: secret.key,
     concurrency: config.dkim.keygenConcurrency,
-    generate: () => pool.generate(),
+    generate,
     onKeys: () => zoneThread?.nudge(),
     onError: (error) => log.error({ err: error }, 'DKIM key generation failed; the next sweep retries'),
   });
@@ -117,7 +124,7 @@ export async function startHostedDkim(
         store: new DkimRotationStore(db, options.kind, options.domainCache),
         settings: rotation,
         secretKey: secret.key,
-        generate: () => pool.generate(),
+        generate,
         isServed: publicationCheck({
           servedHere: zoneThread && ((token, record) => zoneThread.serves(token, record)),
           origin: dkimZoneOrigin(config.dkimProviderHost),

@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../config.js';
 import { generateApiKey } from '../domain/api-key.js';
 import { type RunningServer, startServer } from '../server.js';
+import { testDkimKeys } from './dkim-test-keys.js';
 import { loadOpenApi, type OpenApiChecker } from './openapi.js';
 import { type PostgresServer, startPostgres } from './postgres.js';
 
@@ -92,7 +93,11 @@ export async function startTestServer(
       done();
     },
   });
-  const server = await startServer(config, { logger: { level: options.logLevel ?? 'error', stream } });
+  const keys = testDkimKeys();
+  const server = await startServer(config, {
+    logger: { level: options.logLevel ?? 'error', stream },
+    ...(keys && { generateDkimKey: keys }),
+  });
   const openapi = await loadOpenApi(server.url);
 
   return {
