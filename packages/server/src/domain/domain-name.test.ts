@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_DOMAIN_LENGTH, normalizeDomainName } from './domain-name.js';
+import { MAX_DOMAIN_LENGTH, normalizeDomainName, organisationalDomain } from './domain-name.js';
 
 const accepted: [input: string, normalized: string][] = [
   ['example.com', 'example.com'],
@@ -139,5 +139,16 @@ describe('normalizeDomainName', () => {
       assert.ok(result.ok, `${input}: ${!result.ok && result.message}`);
       if (name) assert.equal(result.name, name);
     }
+  });
+});
+
+// Regression (issue 36): only the list's ICANN section was read, so under a private suffix the
+// inherited DMARC policy was looked up at the suffix itself (eu.org), which no customer owns
+describe('organisationalDomain', () => {
+  test('reads the whole Public Suffix List, its private section too, as registration does', () => {
+    assert.equal(organisationalDomain('mail.example.co.uk'), 'example.co.uk');
+    assert.equal(organisationalDomain('mail.foo.eu.org'), 'foo.eu.org');
+    assert.equal(organisationalDomain('news.shop.github.io'), 'shop.github.io');
+    assert.equal(organisationalDomain('example.com'), 'example.com');
   });
 });

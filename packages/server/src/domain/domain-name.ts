@@ -192,7 +192,12 @@ function labelProblem(label: string): string | undefined {
  * The organisational domain of a (normalized) name: its registrable domain by the Public Suffix
  * List (RFC 7489 §3.2), where receivers look for a DMARC policy when the name has none
  * (`mail.example.co.uk` → `example.co.uk`). The name itself when the list gives nothing.
+ *
+ * The whole list, its private section included, as registration reads it and as mailauth's
+ * DMARC check does (`allowPrivateDomains`, the verifier the tests use): under a private suffix
+ * (`mail.foo.eu.org`) the policy is looked up at `foo.eu.org`, never at the suffix `eu.org`,
+ * which no one customer owns (issue 36).
  */
 export function organisationalDomain(name: string): string {
-  return getDomain(name) ?? name;
+  return getDomain(name, { allowPrivateDomains: true }) ?? name;
 }

@@ -190,11 +190,35 @@ describe('verification over the wire', () => {
       /remove the quotation marks .*; receivers apply the policy of _dmarc\.inherit\.test/,
     );
 
-    // a record of its own wins, even a weaker one: it is the policy in force
+    // Regression (issue 36): the parent's sp= is what a subdomain gets, and the note says so
     await bind.deleteRecords(records[3].fqdn, 'TXT');
+    await bind.deleteRecords('_dmarc.inherit.test', 'TXT');
+    await bind.addRecord('_dmarc.inherit.test', 'TXT', 'v=DMARC1; p=reject; sp=none');
+    record = await dmarcOf();
+    assert.equal(
+      record.detail,
+      'no DMARC record at _dmarc.mail.inherit.test; receivers apply the subdomain policy of _dmarc.inherit.test (sp=none), which counts',
+    );
+
+    // a record of its own wins, even a weaker one: it is the policy in force
     await bind.addRecord(records[3].fqdn, 'TXT', 'v=DMARC1; p=none;');
     record = await dmarcOf();
     assert.deepEqual([record.status, record.found, record.detail], ['verified', null, null]);
+
+    // Regression (issue 36): reports sent to a domain that does not take them (RFC 7489 §7.1)
+    await bind.deleteRecords(records[3].fqdn, 'TXT');
+    await bind.addRecord(records[3].fqdn, 'TXT', 'v=DMARC1; p=none; rua=mailto:dmarc@example.test');
+    record = await dmarcOf();
+    assert.deepEqual(
+      [record.status, record.detail],
+      [
+        'verified',
+        'rua: example.test publishes no mail.inherit.test._report._dmarc.example.test record (RFC 7489 §7.1), so receivers send it no reports',
+      ],
+    );
+    await bind.addRecord('mail.inherit.test._report._dmarc.example.test', 'TXT', 'v=DMARC1');
+    record = await dmarcOf();
+    assert.deepEqual([record.status, record.detail], ['verified', null]);
   });
 
   test('a record entered with the zone doubled (a provider appending it to a pasted full name) is named', async () => {

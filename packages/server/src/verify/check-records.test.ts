@@ -186,10 +186,9 @@ test('DKIM: a chain of CNAMEs through the customer’s own alias that ends at th
   });
 });
 
-test('DKIM: a chain that ends elsewhere, loops or breaks stays wrong_value', async () => {
+test('DKIM: a chain that ends elsewhere or breaks stays wrong_value', async () => {
   const zones: Zone[] = [
     { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { CNAME: ['b.example.test'] } },
-    { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { CNAME: ['a.example.test'] } },
     { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { error: 'ESERVFAIL' } },
   ];
   for (const zone of zones) {
@@ -198,6 +197,26 @@ test('DKIM: a chain that ends elsewhere, loops or breaks stays wrong_value', asy
       'wrong_value',
       'a.example.test',
     ]);
+  }
+});
+
+// Regression (issue 36): a loop was reported as "the CNAME points to a.example.test", as if
+// pointing it elsewhere were the only trouble
+test('DKIM: a chain that loops, to itself or back to the record, is named a loop', async () => {
+  const zones: Zone[] = [
+    { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { CNAME: ['a.example.test'] } },
+    { [record.fqdn]: { CNAME: ['a.example.test'] }, 'a.example.test': { CNAME: [record.fqdn] } },
+  ];
+  const expected = ['a.example.test → a.example.test', `a.example.test → ${record.fqdn}`];
+  for (const [i, zone] of zones.entries()) {
+    const result = await checkCname(record, zoneResolver(zone));
+    assert.ok(result.outcome === 'miss', JSON.stringify(result));
+    assert.equal(result.reason, 'wrong_value');
+    assert.equal(result.found, expected[i]);
+    assert.equal(
+      result.detail,
+      `the CNAME at ${record.fqdn} starts a loop (${expected[i]}), so receivers find no key; point it to ${record.target}`,
+    );
   }
 });
 
@@ -241,4 +260,41 @@ test('DKIM: addresses where the CNAME belongs (a proxied record) are named, with
     (result.outcome === 'miss' && result.detail) || '',
     /proxied by your DNS provider .*set it to DNS only/,
   );
+});
+
+// Regression (issue 36): with p=reject; sp=none at the organisational domain a subdomain was
+// told p=reject applied, while receivers apply none to it
+test('DMARC: a subdomain inherits the organisational domain’s sp=, and the note says so', async () => {
+  const resolve = zoneResolver({ '_dmarc.example.test': { TXT: [['v=DMARC1; p=reject; sp=none']] } });
+  const result = await checkDmarc('_dmarc.mail.example.test', resolve, '_dmarc.example.test');
+  assert.equal(result.outcome, 'match');
+  assert.equal(
+    result.outcome === 'match' && result.detail,
+    'no DMARC record at _dmarc.mail.example.test; receivers apply the subdomain policy of _dmarc.example.test (sp=none), which counts',
+  );
+});
+
+// Regression (issue 36): a report address in another domain that does not take this domain's
+// reports (RFC 7489 §7.1) went unmentioned, and no reports ever arrived
+test('DMARC: rua in another organisational domain is checked for its authorisation record', async () => {
+  const policy = 'v=DMARC1; p=none; rua=mailto:a@example.test,mailto:b@reports.test,mailto:c@vendor.test';
+  const resolve = zoneResolver({
+    '_dmarc.example.test': { TXT: [[policy]] },
+    // the vendor takes reports for everyone (a wildcard, answered here for the name asked)
+    'example.test._report._dmarc.vendor.test': { TXT: [['v=DMARC1']] },
+  });
+  const result = await checkDmarc('_dmarc.example.test', resolve);
+  assert.equal(result.outcome, 'match');
+  assert.equal(
+    result.outcome === 'match' && result.detail,
+    'rua: reports.test publishes no example.test._report._dmarc.reports.test record (RFC 7489 §7.1), so receivers send it no reports',
+  );
+  // a lookup that fails says nothing: advice, never a guess
+  const failing = zoneResolver({
+    '_dmarc.example.test': { TXT: [[policy]] },
+    'example.test._report._dmarc.vendor.test': { TXT: [['v=DMARC1']] },
+    'example.test._report._dmarc.reports.test': { error: 'ETIMEOUT' },
+  });
+  const quiet = await checkDmarc('_dmarc.example.test', failing);
+  assert.deepEqual(quiet, { outcome: 'match', found: null, detail: null });
 });

@@ -2,6 +2,7 @@
  * Check a registration's records in DNS: each DKIM CNAME (and the return path's) must answer
  * its expected target, and `_dmarc.<domain>` must hold exactly one valid DMARC policy.
  */
+import { organisationalDomain } from '../domain/domain-name.js';
 import type { Observation } from '../domain/verification.js';
 import { type DmarcLookup, isDmarcCandidate, judgeDmarcRecords } from './dmarc.js';
 import { classifyLookupError, type DnsResolve, describeLookupError, viaResolvers } from './resolver.js';
@@ -127,12 +128,21 @@ export async function checkCname(
     };
   }
   if (normalize(target) === normalize(record.target)) return { outcome: 'match' };
-  const chain = await followChain(target, record.target, resolve);
-  if (chain !== undefined) {
+  const chain = await followChain(record.fqdn, target, record.target, resolve);
+  if (chain?.ends === 'goal') {
+    const { names } = chain;
     return {
       outcome: 'match',
-      found: clip(chain.join(' → ')),
-      detail: `the CNAME reaches ${record.target} through ${chain.length - 1} more name${chain.length > 2 ? 's' : ''}; receivers follow it`,
+      found: clip(names.join(' → ')),
+      detail: `the CNAME reaches ${record.target} through ${names.length - 1} more name${names.length > 2 ? 's' : ''}; receivers follow it`,
+    };
+  }
+  if (chain?.ends === 'loop') {
+    return {
+      outcome: 'miss',
+      reason: 'wrong_value',
+      found: clip(chain.names.join(' → ')),
+      detail: `the CNAME at ${record.fqdn} starts a loop (${clip(chain.names.join(' → '))}), so receivers find no key; point it to ${record.target}`,
     };
   }
   return {
@@ -147,22 +157,30 @@ export async function checkCname(
 const MAX_CHAIN = 8;
 
 /**
- * The names from `first` to `goal` when a chain of CNAMEs leads there (a customer's own alias in
- * between, as receivers' resolvers follow it), or `undefined` when it ends elsewhere, loops or
- * fails to answer: this only ever turns a miss into a match, never the reverse.
+ * Where the chain of CNAMEs from `owner` through `first` goes: to `goal` (a customer's own alias
+ * in between, as receivers' resolvers follow it), or round in a `loop` (back to a name already
+ * seen, the owner included), each with the names from `first` on; `undefined` when it ends
+ * elsewhere, is too long or fails to answer. A goal only ever turns a miss into a match.
  */
-async function followChain(first: string, goal: string, resolve: DnsResolve): Promise<string[] | undefined> {
-  const chain = [normalize(first)];
-  while (chain.length <= MAX_CHAIN) {
+async function followChain(
+  owner: string,
+  first: string,
+  goal: string,
+  resolve: DnsResolve,
+): Promise<{ ends: 'goal' | 'loop'; names: string[] } | undefined> {
+  const names = [normalize(first)];
+  while (names.length <= MAX_CHAIN) {
     let next: string | undefined;
     try {
-      next = (await resolve(chain.at(-1)!, 'CNAME'))[0];
+      next = (await resolve(names.at(-1)!, 'CNAME'))[0];
     } catch {
       return undefined;
     }
-    if (next === undefined || chain.includes(normalize(next))) return undefined;
-    chain.push(normalize(next));
-    if (normalize(next) === normalize(goal)) return chain;
+    if (next === undefined) return undefined;
+    const seen = normalize(next) === normalize(owner) || names.includes(normalize(next));
+    names.push(normalize(next));
+    if (seen) return { ends: 'loop', names };
+    if (normalize(next) === normalize(goal)) return { ends: 'goal', names };
   }
   return undefined;
 }
@@ -236,7 +254,7 @@ async function txtAt(fqdn: string, resolve: DnsResolve): Promise<string[] | { er
 }
 
 /** A valid policy's observation: a match, with the warnings receivers would act on as the note. */
-const policyMatch = (verdict: Extract<DmarcLookup, { valid: true }>, note: string[] = []): Observation => {
+const policyMatch = (verdict: ValidDmarc, note: string[] = []): Observation => {
   const detail = [...note, ...verdict.warnings].join('; ');
   return { outcome: 'match', found: note.length ? clip(verdict.record) : null, detail: detail || null };
 };
@@ -256,7 +274,7 @@ export async function checkDmarc(
   const records = await txtAt(fqdn, resolve);
   if (!Array.isArray(records)) return failed(records.error);
   const verdict = judgeDmarcRecords(records);
-  if (verdict.valid) return policyMatch(verdict);
+  if (verdict.valid) return policyMatch(await withReportWarnings(fqdn, verdict, resolve));
   if (inheritFrom !== undefined && !records.some(isDmarcCandidate)) {
     const inherited = await txtAt(inheritFrom, resolve);
     // unknown is not "none": advising p=none under a p=reject we could not read would weaken it
@@ -264,8 +282,12 @@ export async function checkDmarc(
     const parent = judgeDmarcRecords(inherited);
     if (parent.valid) {
       const own = verdict.reason === 'not_found' ? `no DMARC record at ${fqdn}` : verdict.detail;
-      return policyMatch(parent, [
-        `${own}; receivers apply the policy of ${inheritFrom} (p=${parent.policy}), which counts`,
+      // a subdomain gets the parent's sp= where it has one (RFC 7489 §6.3), not its p=
+      const applied = parent.subdomainPolicy
+        ? `the subdomain policy of ${inheritFrom} (sp=${parent.subdomainPolicy})`
+        : `the policy of ${inheritFrom} (p=${parent.policy})`;
+      return policyMatch(await withReportWarnings(inheritFrom, parent, resolve), [
+        `${own}; receivers apply ${applied}, which counts`,
       ]);
     }
   }
@@ -289,6 +311,36 @@ export async function checkDmarc(
     found: verdict.found === null ? null : clip(verdict.found),
     detail: verdict.detail,
   };
+}
+
+type ValidDmarc = Extract<DmarcLookup, { valid: true }>;
+
+/**
+ * The policy at `fqdn` (`_dmarc.<domain>`) with a warning for each report domain that would get
+ * no reports: one outside the domain's organisational domain receives them only when it
+ * publishes `v=DMARC1` at `<domain>._report._dmarc.<report domain>` (RFC 7489 §7.1). Asked only
+ * for such domains; a lookup that fails says nothing (this is advice, never a verdict).
+ */
+async function withReportWarnings(
+  fqdn: string,
+  verdict: ValidDmarc,
+  resolve: DnsResolve,
+): Promise<ValidDmarc> {
+  const domain = fqdn.replace(/^_dmarc\./i, '');
+  const own = organisationalDomain(domain);
+  const unauthorised = await Promise.all(
+    verdict.reportDomains
+      .filter((reports) => organisationalDomain(reports) !== own)
+      .map(async (reports) => {
+        const txt = await txtAt(`${domain}._report._dmarc.${reports}`, resolve);
+        const authorised = !Array.isArray(txt) || txt.some((t) => /^v\s*=\s*DMARC1/i.test(t.trimStart()));
+        return authorised
+          ? undefined
+          : `rua: ${reports} publishes no ${domain}._report._dmarc.${reports} record (RFC 7489 §7.1), so receivers send it no reports`;
+      }),
+  );
+  const warnings = unauthorised.filter((w): w is string => w !== undefined);
+  return warnings.length === 0 ? verdict : { ...verdict, warnings: [...verdict.warnings, ...warnings] };
 }
 
 /**

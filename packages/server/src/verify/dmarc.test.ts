@@ -62,6 +62,8 @@ describe('judgeDmarcRecords', () => {
       valid: true,
       record: 'v=DMARC1; p=none;',
       policy: 'none',
+      subdomainPolicy: null,
+      reportDomains: [],
       warnings: [],
     });
   });
@@ -78,10 +80,29 @@ describe('judgeDmarcRecords', () => {
       valid: true,
       record: 'V=DMARC1; p=none',
       policy: 'none',
+      subdomainPolicy: null,
+      reportDomains: [],
       warnings: [],
     });
     const lower = judgeDmarcRecords(['v=dmarc1; p=none']);
     assert.match(lower.valid === false ? lower.detail : '', /v=DMARC1 in capitals/);
+  });
+  test('sp= and the report domains come with a valid record', () => {
+    const result = judgeDmarcRecords([
+      'v=DMARC1; p=reject; sp=QUARANTINE; rua=mailto:a@Example.test!10m, mailto:b@example.test,https://r.test/x',
+    ]);
+    assert.deepEqual(result.valid && [result.subdomainPolicy, result.reportDomains], [
+      'quarantine',
+      ['example.test'],
+    ]);
+  });
+  // Regression (issue 36): it said only "not DMARC records (v=DMARC1)"
+  test('v=DMARC1 after another tag: told it must come first', () => {
+    const result = judgeDmarcRecords(['p=reject; v=DMARC1']);
+    assert.deepEqual(result.valid === false && [result.reason, result.detail], [
+      'wrong_value',
+      'v=DMARC1 must come first in the record; receivers ignore a record where another tag comes before it',
+    ]);
   });
   test('regression: a reporting-only record (v and rua, no p) is valid', () => {
     assert.equal(judgeDmarcRecords(['v=DMARC1; rua=mailto:a@example.test']).valid, true);

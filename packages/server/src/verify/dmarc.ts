@@ -97,7 +97,16 @@ export function parseDmarc(txt: string): DmarcParse {
 }
 
 export type DmarcLookup =
-  | { valid: true; record: string; policy: DmarcPolicy; warnings: string[] }
+  | {
+      valid: true;
+      record: string;
+      policy: DmarcPolicy;
+      /** `sp`: what receivers apply to the subdomains without a record of their own (§6.3); null: `p` applies. */
+      subdomainPolicy: DmarcPolicy | null;
+      /** The domains of its `mailto:` report addresses (`rua`), lower case, each once. */
+      reportDomains: string[];
+      warnings: string[];
+    }
   | { valid: false; reason: 'not_found' | 'wrong_value'; found: string | null; detail: string };
 
 /**
@@ -128,18 +137,38 @@ export function judgeDmarcRecords(records: string[]): DmarcLookup {
   }
   const only = candidates[0]!;
   const parsed = parseDmarc(only);
-  return parsed.ok
-    ? { valid: true, record: only, policy: parsed.record.p, warnings: parsed.record.warnings }
-    : { valid: false, reason: 'wrong_value', found: only, detail: parsed.problem };
+  if (!parsed.ok) return { valid: false, reason: 'wrong_value', found: only, detail: parsed.problem };
+  const { p, tags, warnings } = parsed.record;
+  const sp = tags.sp?.toLowerCase();
+  return {
+    valid: true,
+    record: only,
+    policy: p,
+    subdomainPolicy: sp !== undefined && POLICIES.has(sp) ? (sp as DmarcPolicy) : null,
+    reportDomains: reportDomainsOf(tags.rua),
+    warnings,
+  };
+}
+
+/** The domains of the `mailto:` URIs in a `rua` value (others are not mail, and bad ones warned of already). */
+function reportDomainsOf(rua: string | undefined): string[] {
+  const domains = (rua ?? '')
+    .split(',')
+    .map((uri) => /^mailto:[^@\s!]+@([^\s!]+?)(?:![0-9]+[kmgt]?)?$/i.exec(uri.trim())?.[1]?.toLowerCase())
+    .filter((domain): domain is string => domain !== undefined);
+  return [...new Set(domains)];
 }
 
 /**
  * The commonest ways a DMARC record is published so that receivers ignore it, named: literal
- * quotation marks (the API's quoted `value` pasted into a provider that quotes again), and the
- * version in lower case (§6.3: "v=DMARC1" must match exactly).
+ * quotation marks (the API's quoted `value` pasted into a provider that quotes again), the
+ * version after another tag (§6.4: `v` comes first), and the version in lower case (§6.3:
+ * "v=DMARC1" must match exactly).
  */
 function mistakeIn(txt: string): string | undefined {
   const text = txt.trim();
+  if (!/^v\s*=/i.test(text) && /(^|;)\s*v\s*=\s*DMARC1\s*(;|$)/i.test(text))
+    return 'v=DMARC1 must come first in the record; receivers ignore a record where another tag comes before it';
   if (/^(\\?["'])+\s*v\s*=\s*DMARC1/i.test(text))
     return 'the record starts with a literal quotation mark, so receivers ignore it: remove the quotation marks around the value (the provider adds its own)';
   if (/^v\s*=\s*dmarc1\b/i.test(text))
