@@ -16,26 +16,40 @@ import { describeLookupError } from './resolver.js';
 
 // Each test process its own address: the suite runs this file on both backends at once.
 const AUTH_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+/** A DMARC vendor's own server (`vendor.test`), elsewhere as vendors are. */
+const VENDOR_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 let removeAddress: () => Promise<void>;
+let removeVendorAddress: () => Promise<void>;
 let customer: BindServer;
+let vendor: BindServer;
 let resolver: BindServer;
 const servers: TestServer[] = [];
 
 before(async () => {
   removeAddress = await addLoopbackAddress(AUTH_HOST);
+  removeVendorAddress = await addLoopbackAddress(VENDOR_HOST);
   customer = await startBind({
     host: AUTH_HOST,
     port: 53,
     zones: ['example.test', 'deleg.example.test'],
     negativeTtl: 600,
   });
-  resolver = await startBind({ recursion: true, delegations: [{ zone: 'example.test', host: AUTH_HOST }] });
+  vendor = await startBind({ host: VENDOR_HOST, port: 53, zones: ['vendor.test'] });
+  resolver = await startBind({
+    recursion: true,
+    delegations: [
+      { zone: 'example.test', host: AUTH_HOST },
+      { zone: 'vendor.test', host: VENDOR_HOST },
+    ],
+  });
 });
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
   await resolver?.close();
   await customer?.close();
+  await vendor?.close();
   await removeAddress?.();
+  await removeVendorAddress?.();
 });
 
 const authoritative = () =>
@@ -149,4 +163,24 @@ test('record names follow the zone DNS shows: a delegated subdomain is its own z
       ['_dmarc.mail', 'deleg.example.test'],
     ],
   );
+});
+
+// Regression (issue 36): the zone's own server answers a TXT question at an alias with the CNAME
+// alone when the target lies in another zone; that was read as "no DMARC record; add the TXT
+// shown", and following the advice would replace a vendor's p=reject with p=none
+test('_dmarc as a CNAME to a DMARC vendor in another zone is followed, as every resolver does', async () => {
+  const name = '_dmarc.vendored.example.test';
+  await vendor.addRecord('vendored-example.dmarc.vendor.test', 'TXT', 'v=DMARC1; p=reject');
+  await customer.addRecord(name, 'CNAME', 'vendored-example.dmarc.vendor.test.');
+  // the setup is real: the customer's server gives the alias and nothing more
+  assert.deepEqual(await customer.resolver().resolveTxt(name), []);
+  assert.deepEqual(await authoritative()(name, 'TXT'), [['v=DMARC1; p=reject']]);
+  const [dmarc] = await checkRecords([{ kind: 'dmarc', fqdn: name }], authoritative());
+  assert.deepEqual(dmarc, { outcome: 'match', found: null, detail: null });
+  // an alias to a name with no TXT is still "no record", and a loop of aliases ends
+  await customer.addRecord('_dmarc.nowhere.example.test', 'CNAME', 'nothing.dmarc.vendor.test.');
+  await assert.rejects(authoritative()('_dmarc.nowhere.example.test', 'TXT'), { code: 'ENOTFOUND' });
+  await customer.addRecord('_dmarc.loop.example.test', 'CNAME', 'loop.dmarc.vendor.test.');
+  await vendor.addRecord('loop.dmarc.vendor.test', 'CNAME', '_dmarc.loop.example.test.');
+  await assert.rejects(authoritative()('_dmarc.loop.example.test', 'TXT'));
 });

@@ -21,6 +21,9 @@ import {
   type ResolverOptions,
 } from './resolver.js';
 
+/** CNAMEs followed from one name before the chain counts as a loop (resolvers stop near here too). */
+const MAX_ALIASES = 8;
+
 export interface AuthoritativeOptions extends ResolverOptions {
   /** The port authoritative servers answer on; 53 everywhere but in some tests. */
   port?: number;
@@ -148,7 +151,39 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     return undefined;
   };
 
-  const resolve = async (name: string, rrtype: AskedType): Promise<string[] | string[][]> => {
+  /**
+   * Records of `rrtype` at `name` as a resolver finds them: an alias is followed to its target,
+   * in whatever zone that lies (RFC 1034 §3.6.2), up to {@link MAX_ALIASES} links. A zone's own
+   * server answers a question at an alias with the CNAME alone when the target is in another
+   * zone: read as it came, a `_dmarc` CNAME to a DMARC vendor was "no record" (issue 36). The
+   * extra CNAME question is asked only when the answer holds nothing.
+   */
+  const resolve = async (name: string, rrtype: AskedType, links = 0): Promise<string[] | string[][]> => {
+    let answer: string[] | string[][];
+    try {
+      answer = await resolveAt(name, rrtype);
+    } catch (error) {
+      if (rrtype === 'CNAME' || classifyLookupError(error) !== 'nodata') throw error;
+      const target = await aliasAt(name, links);
+      if (target === undefined) throw error;
+      return resolve(target, rrtype, links + 1);
+    }
+    if (answer.length > 0 || rrtype === 'CNAME') return answer;
+    const target = await aliasAt(name, links);
+    return target === undefined ? answer : resolve(target, rrtype, links + 1);
+  };
+
+  /** The CNAME target at `name`, if it is an alias; a chain too long (a loop) is an error. */
+  const aliasAt = async (name: string, links: number): Promise<string | undefined> => {
+    const target = (await resolveAt(name, 'CNAME').catch(() => [] as string[]))[0] as string | undefined;
+    if (target !== undefined && links >= MAX_ALIASES)
+      throw Object.assign(new Error(`more than ${MAX_ALIASES} CNAMEs from ${name}: a loop`), {
+        code: 'ESERVFAIL',
+      });
+    return target;
+  };
+
+  const resolveAt = async (name: string, rrtype: AskedType): Promise<string[] | string[][]> => {
     const zone = await zoneOf(name).catch(() => undefined);
     let lastError: ServerError | undefined;
     for (const { host, address } of zone?.servers ?? []) {
@@ -171,7 +206,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
       throw lastError ?? error;
     }
   };
-  return Object.assign(resolve as DnsResolve, {
+  return Object.assign(((name: string, rrtype: AskedType) => resolve(name, rrtype)) as DnsResolve, {
     zoneOf: async (name: string): Promise<ZoneFacts | undefined> => {
       const zone = await zoneOf(name);
       return zone && { apex: zone.apex, nameServers: zone.nameServers };
