@@ -94,14 +94,35 @@ test('SOA and NS at the apex; NODATA and NXDOMAIN carry the SOA in authority (RF
   }
 });
 
-test('names outside the zone, other classes, ANY, other opcodes and several questions are refused', () => {
+// Regression (issue 36): ANY was REFUSED, where RFC 8482 asks for a small answer
+test('ANY gets RFC 8482’s one synthesized HINFO at a name that exists, NXDOMAIN elsewhere', () => {
+  const any = one(query('tok1.dkim.provider.test', 'ANY', { edns: 4096 }));
+  assert.equal(any.rcode, 'NOERROR');
+  assert.equal(any.flag_aa, true);
+  assert.deepEqual(
+    any.answers!.map((a) => [a.name, a.type, (a as { data: unknown }).data]),
+    [['tok1.dkim.provider.test', 'HINFO', { cpu: 'RFC8482', os: '' }]],
+  );
+  assert.ok(any.size < 100, 'an ANY query gets a tiny answer, never the key');
+  assert.equal(one(query('dkim.provider.test', 'ANY')).answers![0]!.type, 'HINFO');
+  assert.equal(one(query('nobody.dkim.provider.test', 'ANY')).rcode, 'NXDOMAIN');
+  assert.equal(one(query('example.com', 'ANY')).rcode, 'REFUSED');
+});
+
+// Regression (issue 36): the answer's OPT dropped the query's DO bit (RFC 3225 §3: copy it)
+test('the DO bit of the query comes back in the answer’s OPT; without it, it stays clear', () => {
+  const withDo = query('tok1.dkim.provider.test', 'TXT', { edns: 1232 });
+  (withDo.additionals![0] as { flags: number }).flags = 0x8000;
+  const opt = (reply: ReturnType<typeof one>) =>
+    reply.additionals!.find((a) => a.type === 'OPT') as { flags: number; flag_do?: boolean };
+  assert.equal(opt(one(withDo)).flags & 0x8000, 0x8000);
+  assert.equal(opt(one(query('tok1.dkim.provider.test', 'TXT', { edns: 1232 }))).flags & 0x8000, 0);
+});
+
+test('names outside the zone, other classes, other opcodes and several questions are refused', () => {
   assert.equal(one(query('example.com', 'TXT')).rcode, 'REFUSED');
   assert.equal(one(query('example.com', 'TXT')).flag_aa, false);
   assert.equal(one(query('provider.test', 'SOA')).rcode, 'REFUSED');
-  const any = one(query('tok1.dkim.provider.test', 'ANY', { edns: 4096 }));
-  assert.equal(any.rcode, 'REFUSED');
-  assert.equal(any.answers!.length, 0);
-  assert.ok(any.size < 100, 'an ANY query gets a tiny answer');
   const chaos = query('tok1.dkim.provider.test', 'TXT');
   chaos.questions![0]!.class = 'CH';
   assert.equal(one(chaos).rcode, 'REFUSED');

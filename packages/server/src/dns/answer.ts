@@ -9,9 +9,11 @@
  * - Authoritative answers carry AA (RFC 1035 §4.1.1); RD is copied, RA is never set.
  * - NXDOMAIN and NODATA carry the SOA in the authority section (RFC 2308 §3), TTL = MINIMUM.
  * - Names outside the zone: REFUSED, as an authoritative-only server does.
- * - ANY is REFUSED (RFC 8482 lets a server decline ANY; it is the amplifier's favourite).
+ * - ANY gets RFC 8482's small answer (§4.2): one synthesized `HINFO "RFC8482" ""` at a name that
+ *   exists, never the records themselves (ANY is the amplifier's favourite); NXDOMAIN elsewhere.
  * - EDNS0 (RFC 6891): one OPT or FORMERR (§6.1.1); version > 0 gets BADVERS (§6.1.3); the
- *   client's UDP payload size is honoured, never below 512 (§6.2.5) nor above our own 1232.
+ *   client's UDP payload size is honoured, never below 512 (§6.2.5) nor above our own 1232. The
+ *   DO bit is copied into the answer's OPT (RFC 3225 §3); the zone is unsigned, so no RRSIG.
  * - UDP answers that do not fit drop all records and set TC (RFC 1035 §4.2.1, RFC 2181 §9),
  *   so the client retries over TCP, where the whole answer comes.
  * - AXFR/IXFR only over TCP and only to allow-listed secondaries (RFC 5936 §4.2, §6).
@@ -42,6 +44,8 @@ const RCODE = { NOERROR: 0, FORMERR: 1, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as 
 /** BADVERS is extended RCODE 16: upper 8 bits (1) in the OPT record, lower 4 bits (0) in the header. */
 const BADVERS_UPPER = 1;
 const OPCODE_QUERY = 0;
+/** The DO bit of the OPT record's flags (RFC 3225 §3). */
+const DNSSEC_OK = 0x8000;
 
 interface Reply {
   rcode: number;
@@ -80,8 +84,9 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
       : opt
         ? Math.min(Math.max(opt.udpPayloadSize ?? CLASSIC_UDP_PAYLOAD, CLASSIC_UDP_PAYLOAD), MAX_UDP_PAYLOAD)
         : CLASSIC_UDP_PAYLOAD;
+  const edns = opt && { dnssecOk: ((opt.flags ?? 0) & DNSSEC_OK) !== 0 };
   const send = (reply: Reply, extendedRcode = 0) =>
-    encodeReply(query, question, reply, opt !== undefined, extendedRcode, limit, context.transport);
+    encodeReply(query, question, reply, edns, extendedRcode, limit, context.transport);
 
   if (opcode !== OPCODE_QUERY) return send({ rcode: RCODE.NOTIMP, authoritative: false });
   if (question === undefined || opts.length > 1) return send({ rcode: RCODE.FORMERR, authoritative: false });
@@ -101,7 +106,17 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
     }
     return transferMessages(zone, query.id ?? 0, question);
   }
-  if (type === 'ANY') return send({ rcode: RCODE.REFUSED, authoritative: true });
+  if (type === 'ANY') {
+    if (match.at === 'none')
+      return send({ rcode: RCODE.NXDOMAIN, authoritative: true, authorities: [zone.soa()] });
+    const hinfo = {
+      name: question.name,
+      type: 'HINFO',
+      ttl: zone.soa().ttl,
+      data: { cpu: 'RFC8482', os: '' },
+    };
+    return send({ rcode: RCODE.NOERROR, authoritative: true, answers: [hinfo as Answer] });
+  }
 
   // RFC 2308 §3: the SOA of a negative answer has TTL min(SOA TTL, SOA MINIMUM), equal here.
   const negative = (rcode: number): Reply => ({ rcode, authoritative: true, authorities: [zone.soa()] });
@@ -141,7 +156,7 @@ function encodeReply(
   query: DecodedPacket,
   question: Question | undefined,
   reply: Reply,
-  edns: boolean,
+  edns: { dnssecOk: boolean } | undefined,
   extendedRcode: number,
   limit: number,
   transport: 'udp' | 'tcp',
@@ -161,7 +176,7 @@ function encodeReply(
           udpPayloadSize: MAX_UDP_PAYLOAD,
           extendedRcode,
           ednsVersion: 0,
-          flags: 0,
+          flags: edns.dnssecOk ? DNSSEC_OK : 0,
         } as OptAnswer,
       ]
     : [];

@@ -54,6 +54,24 @@ test('a NOTIFY carries opcode 4, AA, the zone SOA question and the new serial; l
   deaf.socket.close();
 });
 
+// Regression (issue 36): NOTIFY left from 127.0.0.1 whatever DNS_LISTEN said, and a secondary
+// that takes NOTIFY only from its primary's address ignored it
+test('NOTIFY leaves from the source address given (the responder’s listen address)', async () => {
+  const heard: string[] = [];
+  const listener = await secondary(0);
+  listener.socket.on('message', (_message, remote) => heard.push(remote.address));
+  const source = '127.0.0.53';
+  assert.deepEqual(await sendNotify(zone, [listener.target], { timeoutMs: 200, tries: 3, source }), [
+    listener.target,
+  ]);
+  assert.deepEqual(heard, [source]);
+  // a wildcard listen address leaves the choice to the system
+  heard.length = 0;
+  await sendNotify(zone, [listener.target], { timeoutMs: 200, tries: 3, source: '0.0.0.0' });
+  assert.deepEqual(heard, ['127.0.0.1']);
+  listener.socket.close();
+});
+
 test('a secondary that never answers is given up after the tries, without throwing', async () => {
   const silent = await secondary(Number.POSITIVE_INFINITY);
   const t0 = performance.now();

@@ -13,6 +13,12 @@ export interface NotifyOptions {
   /** First wait for an answer, doubled at each retry (§3.6 leaves the interval to us). */
   timeoutMs?: number;
   tries?: number;
+  /**
+   * The address NOTIFY leaves from: the responder's own (`DNS_LISTEN`), because a secondary
+   * takes NOTIFY only from its primary's address (BIND's `masters`/`primaries`); unset or a
+   * wildcard, the system picks one (issue 36: it left from 127.0.0.1 and was ignored).
+   */
+  source?: string;
 }
 
 /** The NOTIFY message for `zone`: opcode NOTIFY, AA, question `<origin> SOA`, and the new SOA as a hint (§3.7). */
@@ -37,7 +43,19 @@ export async function sendNotify(
 }
 
 async function notifyOne(zone: DkimZone, target: HostPort, options: NotifyOptions): Promise<boolean> {
-  const socket = dgram.createSocket(net.isIPv6(target.host) ? 'udp6' : 'udp4');
+  const family = net.isIPv6(target.host) ? 'udp6' : 'udp4';
+  const socket = dgram.createSocket(family);
+  const source = options.source;
+  if (source && source !== '0.0.0.0' && source !== '::' && net.isIPv6(source) === (family === 'udp6')) {
+    const bound = await new Promise<boolean>((resolve) => {
+      socket.once('error', () => resolve(false));
+      socket.bind({ address: source, port: 0 }, () => resolve(true));
+    });
+    if (!bound) {
+      socket.close();
+      return false;
+    }
+  }
   const id = Math.floor(Math.random() * 0x10000);
   const message = notifyMessage(zone, id);
   let resolveAck: () => void = () => {};

@@ -43,6 +43,7 @@ async function start() {
       ...(extraMx && { extraMx: new Map(extraMx) }),
     }))(data.zone),
     secondaries: data.secondaries,
+    notifySource: data.listen.host,
     onError: (error) => log('error', { err: plain(error) }, 'DKIM zone reload failed; retrying'),
     onNotified: (serial, acked) => {
       if (acked.length < data.secondaries.length) {

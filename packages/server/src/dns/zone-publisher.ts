@@ -30,6 +30,8 @@ export interface ZonePublisherOptions {
   zone: Omit<ZoneContent, 'serial' | 'keys'>;
   /** Secondaries to NOTIFY when the serial moves. */
   secondaries: HostPort[];
+  /** The address NOTIFY is sent from: the responder's listen address. */
+  notifySource?: string;
   /** Fingerprint poll interval, ms (default 1000). */
   pollMs?: number;
   /** Shortest time between two reloads, so a burst of new keys costs a few reloads, not one each. */
@@ -173,9 +175,11 @@ export class ZonePublisher {
   }
 
   private notify(zone: DkimZone): void {
-    const round = sendNotify(zone, this.options.secondaries, { timeoutMs: 500, tries: 4 }).then((acked) =>
-      this.options.onNotified?.(zone.serial, acked),
-    );
+    const round = sendNotify(zone, this.options.secondaries, {
+      timeoutMs: 500,
+      tries: 4,
+      ...(this.options.notifySource !== undefined && { source: this.options.notifySource }),
+    }).then((acked) => this.options.onNotified?.(zone.serial, acked));
     this.notifying.add(round);
     round.finally(() => this.notifying.delete(round));
   }
