@@ -203,4 +203,11 @@ test('AXFR to an allow-listed secondary, REFUSED to anyone else and over UDP', a
   assert.equal(decodeReply(outsider.subarray(2)).rcode, 'REFUSED');
   const overUdp = await udpExchange(responder.address, dnsPacket.encode(query('dkim.provider.test', 'AXFR')));
   assert.equal(decodeReply(overUdp!).rcode, 'REFUSED');
+  // an IXFR over UDP from an address that is no secondary is refused too, never dropped (dig
+  // +notcp prints a transfer's records only, so its empty output looked like a drop: issue 36)
+  const ixfr = dnsPacket.encode({
+    ...query('dkim.provider.test', 'IXFR'),
+    authorities: [{ ...zone.soa(), data: { ...zone.soa().data, serial: 1 } }],
+  } as never);
+  assert.equal(decodeReply((await udpExchange(responder.address, ixfr))!).rcode, 'REFUSED');
 });
