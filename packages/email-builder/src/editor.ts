@@ -46,6 +46,7 @@ import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
 import { h } from './ui/dom.js';
 import { Inspector } from './ui/inspector.js';
+import { LinkHover } from './ui/link-hover.js';
 import { placeholderText } from './ui/placeholder-text.js';
 import { SchemeMenu } from './ui/scheme-menu.js';
 import { SettingsPanel } from './ui/settings-panel.js';
@@ -207,6 +208,7 @@ export class ServiceEditor {
       },
     );
     this.bubble = new BubbleMenu(this.root, toolbar);
+    const linkHover = new LinkHover(this.root, toolbar, () => this.bubble.openLink());
     const handle = new BlockHandle(this.root, (node) => !!this.set.byName.get(node.type.name)?.inspect);
     this.inspector = new Inspector(this.root, this.set.byName, fieldHost, toolbar, () =>
       this.settings?.hide(),
@@ -226,6 +228,8 @@ export class ServiceEditor {
       plugins: [
         this.slash.plugin(),
         this.variableMenu.plugin(),
+        // before the blocks' keys: Tab in a link moves into its card, even in a list
+        linkHover.plugin(),
         ...blockInput(this.set, this.schema),
         ...blockAtomInput(),
         blockMoveKeys(),

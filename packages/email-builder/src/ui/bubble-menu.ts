@@ -1,7 +1,8 @@
 import { toggleMark } from 'prosemirror-commands';
-import type { MarkType, ResolvedPos } from 'prosemirror-model';
+import type { MarkType } from 'prosemirror-model';
 import { type EditorState, Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import { linkRange } from '../marks/link/range.js';
 import { FONT_SIZES } from '../marks/style/index.js';
 import { normalizeUserUrl } from '../render/url.js';
 import { h } from './dom.js';
@@ -26,30 +27,6 @@ export const HIGHLIGHTS = ['#fef08a', '#bbf7d0', '#bfdbfe', '#fbcfe8', '#fed7aa'
 function markActive(state: EditorState, type: MarkType): boolean {
   const { from, to, empty, $from } = state.selection;
   return empty ? !!type.isInSet(state.storedMarks ?? $from.marks()) : state.doc.rangeHasMark(from, to, type);
-}
-
-/**
- * The extent of the link of `type` around `$pos` (a cursor inside a link or at its end), or null
- * when there is none. Adjacent text with the same link counts as one link.
- */
-export function linkRange(
-  type: MarkType,
-  $pos: ResolvedPos,
-): { from: number; to: number; href: string } | null {
-  const parent = $pos.parent;
-  const mark = type.isInSet($pos.marks()) ?? type.isInSet($pos.nodeBefore?.marks ?? []);
-  if (!mark || !parent.inlineContent) return null;
-  let index = $pos.index();
-  if (!mark.isInSet(parent.maybeChild(index)?.marks ?? [])) index -= 1;
-  let start = index;
-  let end = index + 1;
-  while (start > 0 && mark.isInSet(parent.child(start - 1).marks)) start--;
-  while (end < parent.childCount && mark.isInSet(parent.child(end).marks)) end++;
-  let from = $pos.start();
-  for (let i = 0; i < start; i++) from += parent.child(i).nodeSize;
-  let to = from;
-  for (let i = start; i < end; i++) to += parent.child(i).nodeSize;
-  return { from, to, href: String(mark.attrs.href) };
 }
 
 function setMark(view: EditorView, type: MarkType, attrs: Record<string, unknown> | null): void {

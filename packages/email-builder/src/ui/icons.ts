@@ -2,7 +2,8 @@
  * Inline SVG icons (24×24, stroke drawn, after the Lucide set), trusted package strings only.
  * Kept as paths so the whole set weighs a few KB.
  */
-const svg = (body: string) =>
+/** An icon from the paths of a 24×24 Lucide drawing (for icons only a lazily loaded part uses). */
+export const svg = (body: string): string =>
   `<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${body}</svg>`;
 
 export const ICONS = {
