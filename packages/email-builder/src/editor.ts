@@ -50,6 +50,7 @@ import { LinkHover } from './ui/link-hover.js';
 import { placeholderText } from './ui/placeholder-text.js';
 import { SchemeMenu } from './ui/scheme-menu.js';
 import { SettingsPanel } from './ui/settings-panel.js';
+import { makeRoomBeside } from './ui/side-room.js';
 import { filterItems, SlashMenu } from './ui/slash-menu.js';
 import { createToolbar } from './ui/toolbar.js';
 import { EditorUploads } from './upload/editor-uploads.js';
@@ -295,6 +296,13 @@ export class ServiceEditor {
     }
     this.applyTheme();
     this.resolved.element.append(this.root);
+    // the email moves left of centre where that gives a block's settings room beside it
+    if (typeof ResizeObserver === 'function') {
+      const room = new ResizeObserver(() => makeRoomBeside(this.canvas, this.root));
+      room.observe(stage);
+      room.observe(this.canvas);
+      this.cleanups.push(() => room.disconnect());
+    }
   }
 
   private editable = true;
