@@ -46,9 +46,11 @@ import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
 import { h } from './ui/dom.js';
 import { Inspector } from './ui/inspector.js';
+import { LinkHover } from './ui/link-hover.js';
 import { placeholderText } from './ui/placeholder-text.js';
 import { SchemeMenu } from './ui/scheme-menu.js';
 import { SettingsPanel } from './ui/settings-panel.js';
+import { makeRoomBeside } from './ui/side-room.js';
 import { filterItems, SlashMenu } from './ui/slash-menu.js';
 import { createToolbar } from './ui/toolbar.js';
 import { EditorUploads } from './upload/editor-uploads.js';
@@ -207,6 +209,7 @@ export class ServiceEditor {
       },
     );
     this.bubble = new BubbleMenu(this.root, toolbar);
+    const linkHover = new LinkHover(this.root, toolbar, () => this.bubble.openLink());
     const handle = new BlockHandle(this.root, (node) => !!this.set.byName.get(node.type.name)?.inspect);
     this.inspector = new Inspector(this.root, this.set.byName, fieldHost, toolbar, () =>
       this.settings?.hide(),
@@ -226,6 +229,8 @@ export class ServiceEditor {
       plugins: [
         this.slash.plugin(),
         this.variableMenu.plugin(),
+        // before the blocks' keys: Tab in a link moves into its card, even in a list
+        linkHover.plugin(),
         ...blockInput(this.set, this.schema),
         ...blockAtomInput(),
         blockMoveKeys(),
@@ -291,6 +296,13 @@ export class ServiceEditor {
     }
     this.applyTheme();
     this.resolved.element.append(this.root);
+    // the email moves left of centre where that gives a block's settings room beside it
+    if (typeof ResizeObserver === 'function') {
+      const room = new ResizeObserver(() => makeRoomBeside(this.canvas, this.root));
+      room.observe(stage);
+      room.observe(this.canvas);
+      this.cleanups.push(() => room.disconnect());
+    }
   }
 
   private editable = true;

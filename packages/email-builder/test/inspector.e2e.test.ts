@@ -92,6 +92,43 @@ describe('block settings', () => {
     await page.screenshot({ path: path.join(SHOTS, 'desktop-button.png') });
   });
 
+  // Regression (issue 40): an editor 920 to 1,150 px wide centred the email with too little room
+  // on either side, and the settings covered the email as a sheet (the playground at 1280 px)
+  it('dock beside the email in a 950 px editor, the email moved left of centre to make the room', async () => {
+    await emailEndingWith({ type: 'button', attrs: { text: 'Buy', href: 'https://shop.example' } }, 998, 800);
+    await page.locator('.sv-content .sv-button').scrollIntoViewIfNeeded();
+    await page.click('.sv-content .sv-button');
+    await inspector().waitFor();
+    const box = await assertInWindow();
+    const [card, stage, block] = await Promise.all([
+      rect('.sv-canvas'),
+      rect('.sv-stage'),
+      rect('.sv-content .sv-button'),
+    ]);
+    assert.equal(await inspector().evaluate((el) => el.classList.contains('sv-sheet')), false, 'not a sheet');
+    assert.ok(box.left >= card.right, `beside the email: ${box.left} ≥ ${card.right}`);
+    assert.equal(overlaps(box, block), false, 'over no part of the block');
+    assert.ok(card.left - stage.left < stage.right - card.right, 'the email left of centre');
+    await page.screenshot({ path: path.join(SHOTS, 'desktop-950-button.png') });
+  });
+
+  it('keep the email centred where the editor has room beside it, and where it has none', async () => {
+    for (const width of [1280, 760]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.keyboard.press('Escape');
+      const [card, content] = await Promise.all([
+        rect('.sv-canvas'),
+        page.$eval('.sv-stage', (el) => {
+          const r = el.getBoundingClientRect();
+          const s = getComputedStyle(el);
+          return { left: r.left + parseFloat(s.paddingLeft), right: r.right - parseFloat(s.paddingRight) };
+        }),
+      ]);
+      const [left, right] = [card.left - content.left, content.right - card.right];
+      assert.ok(Math.abs(left - right) < 1, `centred at ${width} px: ${left} and ${right} either side`);
+    }
+  });
+
   it('leave an image block’s own URL field free', async () => {
     await emailEndingWith({ type: 'image' }, 1280, 800);
     await page.locator('.sv-content .sv-image-empty').scrollIntoViewIfNeeded();

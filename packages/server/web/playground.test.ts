@@ -60,6 +60,46 @@ async function blankEmail(text: string): Promise<void> {
   await page.keyboard.type(text);
 }
 
+type Rect = { left: number; top: number; right: number; bottom: number };
+
+/**
+ * Opens the settings of the welcome email's `block` (its logo or its button): from the block's
+ * own menu, as a pointer user does, or (`tap`, a phone has no block handles) with a tap on the
+ * button. Returns where they went and what is around them.
+ */
+async function blockSettings(
+  on: Page,
+  block: 'logo' | 'button',
+  tap = false,
+): Promise<{ sheet: boolean; settings: Rect; block: Rect; email: Rect; editor: Rect }> {
+  const dom = on.locator(`#editor .sv-content [data-block="${block}"]`).first();
+  await dom.scrollIntoViewIfNeeded();
+  if (tap) await on.locator('#editor .sv-content .sv-button').first().click();
+  else {
+    const box = (await dom.boundingBox())!;
+    await on.mouse.move(box.x + box.width / 2, box.y + 4);
+    await on.locator('#editor .sv-grip').click();
+    await on.locator('#editor .sv-menu [role="menuitem"]', { hasText: 'Settings' }).click();
+  }
+  await on.locator('#editor .sv-inspector').waitFor();
+  return (await on.evaluate(`(() => {
+    const rect = (selector) => {
+      const r = document.querySelector(selector).getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    };
+    return {
+      sheet: document.querySelector('#editor .sv-inspector').classList.contains('sv-sheet'),
+      settings: rect('#editor .sv-inspector'),
+      block: rect('#editor .sv-content .ProseMirror-selectednode'),
+      email: rect('#editor .sv-canvas'),
+      editor: rect('#editor .sv-root'),
+    };
+  })()`)) as { sheet: boolean; settings: Rect; block: Rect; email: Rect; editor: Rect };
+}
+
+const overlaps = (a: Rect, b: Rect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
 before(async () => {
   server = await startTestServer();
   ({ key: scopedKey } = await server.createKey({ name: 'playground', scopes: ['templates', 'images'] }));
@@ -393,6 +433,31 @@ describe('the playground', () => {
     }
   });
 
+  // Regression (issue 40): at 1280 px a button's or a logo's settings opened as a sheet over the
+  // lower half of the email, the 870 px editor having too little room right of the centred email
+  it('opens a block’s settings beside the email at 1280 px and wider, covering no part of the block', async () => {
+    for (const width of [1280, 1440, 1920]) {
+      const wide = await openPage(browser, server.url, { viewport: { width, height: 900 } });
+      try {
+        await wide.page.goto(`${server.url}/`);
+        await wide.page.locator('#editor .sv-content').waitFor();
+        for (const block of ['logo', 'button'] as const) {
+          const at = await blockSettings(wide.page, block);
+          const where = `${block} at ${width} px: ${JSON.stringify(at)}`;
+          assert.equal(at.sheet, false, `beside, not a sheet: ${where}`);
+          assert.ok(at.settings.left >= at.email.right, `right of the email: ${where}`);
+          assert.equal(overlaps(at.settings, at.block), false, `over no part of the block: ${where}`);
+          assert.ok(at.settings.right <= at.editor.right && at.settings.bottom <= 900, `inside: ${where}`);
+          await wide.page.keyboard.press('Escape');
+          await wide.page.locator('#editor .sv-inspector').waitFor({ state: 'hidden' });
+        }
+        assert.deepEqual(wide.problems, []);
+      } finally {
+        await wide.context.close();
+      }
+    }
+  });
+
   it('raised no page error and no console error (CSP violations included)', () => {
     assert.deepEqual(watched.problems, []);
   });
@@ -518,6 +583,14 @@ describe('the playground on a phone (375 × 812)', () => {
       });
       assert.deepEqual(found, [], colorScheme);
     }
+  });
+
+  it('opens a block’s settings as a sheet along the bottom, the block above it', async () => {
+    const at = await blockSettings(p, 'button', true);
+    assert.equal(at.sheet, true, JSON.stringify(at));
+    assert.ok(at.block.bottom <= at.settings.top, `the block shows above the sheet: ${JSON.stringify(at)}`);
+    await p.keyboard.press('Escape');
+    await p.locator('#editor .sv-inspector').waitFor({ state: 'hidden' });
   });
 
   it('raised no page error and no console error', () => {

@@ -1,99 +1,39 @@
 import type { Node as PMNode } from 'prosemirror-model';
-import { NodeSelection, Plugin, TextSelection } from 'prosemirror-state';
+import { Plugin } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { duplicateBlock, moveBlock } from '../input/block-moves.js';
-import { h, iconButton } from './dom.js';
-import { ICONS } from './icons.js';
-import { followViewport, place } from './place.js';
-
-/** Finds the top-level block under a viewport y coordinate (binary search over the blocks). */
-export function blockAtY(
-  view: EditorView,
-  y: number,
-): { pos: number; node: PMNode; dom: HTMLElement } | null {
-  const positions: number[] = [];
-  view.state.doc.forEach((_node, offset) => {
-    positions.push(offset);
-  });
-  let lo = 0;
-  let hi = positions.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const pos = positions[mid]!;
-    const dom = view.nodeDOM(pos) as HTMLElement | null;
-    if (!dom?.getBoundingClientRect) return null;
-    const rect = dom.getBoundingClientRect();
-    if (y < rect.top - 8) hi = mid - 1;
-    else if (y > rect.bottom + 8) lo = mid + 1;
-    else return { pos, node: view.state.doc.nodeAt(pos)!, dom };
-  }
-  return null;
-}
+import type { BlockMenu } from './block-menu.js';
+import { whenUiLoads } from './lazy-ui.js';
 
 /**
- * The per-block handle in the left gutter: "+" inserts a paragraph below and opens the slash
- * menu; the grip drags the block, and clicking it opens a menu to edit settings, duplicate, move
- * or delete the block.
+ * The blocks' handles' trip wire, in the first load: the handle and its menu
+ * ({@link BlockMenu}) load when the pointer first moves over the editable email; from then on
+ * this forwards the pointer's moves and the editor's updates to them.
  */
 export class BlockHandle {
-  readonly el: HTMLElement;
-  private readonly menu: HTMLElement;
-  private current: { pos: number; node: PMNode; dom: HTMLElement } | null = null;
-  private view: EditorView | null = null;
-  private frame = 0;
-  private unfollow: (() => void) | null = null;
+  private menu: BlockMenu | null = null;
 
+  /**
+   * @param container the positioned element the handle is placed in
+   * @param canInspect whether a block has settings (its menu then offers them)
+   */
   constructor(
     private readonly container: HTMLElement,
     private readonly canInspect: (node: PMNode) => boolean,
-  ) {
-    const grip = iconButton(ICONS.grip, 'Drag to move, click for block actions', () => this.toggleMenu(), {
-      'aria-haspopup': 'menu',
-      class: 'sv-icon-btn sv-grip',
-    });
-    grip.draggable = true;
-    grip.addEventListener('dragstart', (e) => this.dragStart(e));
-    this.menu = h('div', { class: 'sv-popover sv-menu', role: 'menu', hidden: true });
-    this.menu.addEventListener('keydown', (e) => this.menuKey(e));
-    this.el = h(
-      'div',
-      { class: 'sv-handle', hidden: true },
-      iconButton(ICONS.plus, 'Insert block below', () => this.insertBelow()),
-      grip,
-    );
-    container.append(this.el, this.menu);
-  }
+  ) {}
 
   /** The plugin that follows the pointer over the blocks. */
   plugin(): Plugin {
     return new Plugin({
-      view: (view) => {
-        this.view = view;
-        // The handle is placed where the pointer last found a block: after any scroll (the
-        // page's or a scroll box's) that place is stale and may sit over the sticky toolbar,
-        // so it hides until the pointer moves again. An open block menu follows on its own.
-        const onScroll = () => {
-          if (this.menu.hidden && !this.el.hidden) this.hide();
-        };
-        window.addEventListener('scroll', onScroll, { capture: true, passive: true });
-        return {
-          update: () => {
-            const c = this.current;
-            if (c && (c.pos >= view.state.doc.content.size || view.state.doc.nodeAt(c.pos) !== c.node))
-              this.hide();
-          },
-          destroy: () => {
-            window.removeEventListener('scroll', onScroll, { capture: true });
-            cancelAnimationFrame(this.frame);
-            this.unfollow?.();
-          },
-        };
-      },
+      view: () => ({
+        update: () => this.menu?.update(),
+        destroy: () => this.menu?.destroy(),
+      }),
       props: {
         handleDOMEvents: {
           mousemove: (view, event) => {
-            cancelAnimationFrame(this.frame);
-            this.frame = requestAnimationFrame(() => this.follow(view, event.clientY));
+            if (this.menu) this.menu.pointerAt(event.clientY);
+            else if (view.editable) this.load(view, event.clientY);
             return false;
           },
         },
@@ -101,146 +41,14 @@ export class BlockHandle {
     });
   }
 
-  private follow(view: EditorView, y: number): void {
-    if (!view.editable) {
-      this.hide();
-      return;
-    }
-    const found = blockAtY(view, y);
-    if (!found) return;
-    if (this.current?.dom === found.dom && !this.el.hidden) return;
-    this.current = found;
-    this.menu.hidden = true;
-    const box = this.container.getBoundingClientRect();
-    const rect = found.dom.getBoundingClientRect();
-    const editorRect = view.dom.getBoundingClientRect();
-    this.el.hidden = false;
-    this.el.style.top = `${rect.top - box.top + Math.min(rect.height / 2, 16) - 14}px`;
-    this.el.style.left = `${editorRect.left - box.left - 56}px`;
-  }
-
-  private hide(): void {
-    this.el.hidden = true;
-    this.menu.hidden = true;
-    this.current = null;
-  }
-
-  private dragStart(event: DragEvent): void {
-    const view = this.view;
-    if (!view || !this.current || !event.dataTransfer) return;
-    const selection = NodeSelection.create(view.state.doc, this.current.pos);
-    view.dispatch(view.state.tr.setSelection(selection));
-    const slice = selection.content();
-    event.dataTransfer.clearData();
-    event.dataTransfer.setData('text/plain', this.current.node.textContent);
-    event.dataTransfer.effectAllowed = 'copyMove';
-    event.dataTransfer.setDragImage(this.current.dom, 0, 0);
-    // ProseMirror's drop handler moves `node` when set (its public type omits the field).
-    (view as unknown as { dragging: unknown }).dragging = { slice, move: true, node: selection };
-    this.menu.hidden = true;
-  }
-
-  private insertBelow(): void {
-    const view = this.view;
-    if (!view || !this.current) return;
-    const at = this.current.pos + this.current.node.nodeSize;
-    const paragraph = view.state.schema.nodes.paragraph!.create(null, view.state.schema.text('/'));
-    const tr = view.state.tr.insert(at, paragraph);
-    tr.setSelection(TextSelection.create(tr.doc, at + 2));
-    view.focus();
-    view.dispatch(tr.scrollIntoView());
-  }
-
-  private toggleMenu(): void {
-    if (!this.menu.hidden) {
-      this.menu.hidden = true;
-      return;
-    }
-    const view = this.view;
-    const current = this.current;
-    if (!view || !current) return;
-    const item = (icon: string, label: string, run: () => void, disabled = false) =>
-      h('button', {
-        type: 'button',
-        role: 'menuitem',
-        class: 'sv-menu-item',
-        disabled,
-        html: `${icon}<span>${label}</span>`,
-        onclick: () => {
-          this.menu.hidden = true;
-          run();
-        },
+  private load(view: EditorView, y: number): void {
+    whenUiLoads(({ BlockMenu }) => {
+      if (view.isDestroyed) return;
+      this.menu ??= new BlockMenu(view, this.container, this.canInspect, {
+        move: moveBlock,
+        duplicate: duplicateBlock,
       });
-    const index = view.state.doc.resolve(current.pos).index(0);
-    const count = view.state.doc.childCount;
-    this.menu.replaceChildren(
-      ...(this.canInspect(current.node)
-        ? [item(ICONS.settings, 'Settings', () => this.select(current.pos))]
-        : []),
-      item(ICONS.copy, 'Duplicate', () => this.duplicate(current.pos)),
-      item(ICONS.up, 'Move up', () => this.move(current.pos, -1), index === 0),
-      item(ICONS.down, 'Move down', () => this.move(current.pos, 1), index === count - 1),
-      item(ICONS.trash, 'Delete', () => this.remove(current.pos)),
-    );
-    const position = () => place(this.menu, this.container, this.el.getBoundingClientRect());
-    position();
-    // the menu is hidden from several places; the first scroll or resize after that stops this
-    this.unfollow?.();
-    this.unfollow = followViewport(this.menu, () => {
-      if (!this.menu.hidden) position();
-      else {
-        this.unfollow?.();
-        this.unfollow = null;
-      }
+      this.menu.pointerAt(y);
     });
-    (this.menu.querySelector('button:not([disabled])') as HTMLElement | null)?.focus();
-  }
-
-  private menuKey(event: KeyboardEvent): void {
-    const items = [...this.menu.querySelectorAll<HTMLElement>('button:not([disabled])')];
-    const i = items.indexOf(document.activeElement as HTMLElement);
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      items[(i + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length]?.focus();
-    } else if (event.key === 'Escape') {
-      this.menu.hidden = true;
-      this.view?.focus();
-    }
-  }
-
-  private select(pos: number): void {
-    const view = this.view!;
-    const node = view.state.doc.nodeAt(pos);
-    if (!node) return;
-    view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, pos)).scrollIntoView());
-    view.focus();
-  }
-
-  /** Inserts a copy of the block at `pos` right after it. */
-  duplicate(pos: number): void {
-    const view = this.view!;
-    const tr = duplicateBlock(view.state, pos);
-    if (tr) view.dispatch(tr);
-    view.focus();
-  }
-
-  /** Swaps the block at `pos` with its neighbour above (-1) or below (1). */
-  move(pos: number, dir: -1 | 1): void {
-    const view = this.view!;
-    const tr = moveBlock(view.state, pos, dir);
-    if (tr) view.dispatch(tr);
-    view.focus();
-  }
-
-  /** Deletes the block at `pos`, leaving an empty paragraph if it was the last one. */
-  remove(pos: number): void {
-    const view = this.view!;
-    const node = view.state.doc.nodeAt(pos);
-    if (!node) return;
-    const tr = view.state.tr.delete(pos, pos + node.nodeSize);
-    if (tr.doc.childCount === 0) tr.insert(0, view.state.schema.nodes.paragraph!.create());
-    view.dispatch(tr);
-    this.hide();
-    view.focus();
   }
 }

@@ -1,91 +1,17 @@
-import { toggleMark } from 'prosemirror-commands';
-import type { MarkType, ResolvedPos } from 'prosemirror-model';
-import { type EditorState, Plugin, TextSelection } from 'prosemirror-state';
+import { Plugin, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { FONT_SIZES } from '../marks/style/index.js';
-import { normalizeUserUrl } from '../render/url.js';
-import { h } from './dom.js';
-import { ICONS } from './icons.js';
-import { followViewport, place } from './place.js';
-
-/** Text colours offered (readable on white and on the dark canvas alike). */
-export const PALETTE = [
-  '#27272a',
-  '#71717a',
-  '#dc2626',
-  '#ea580c',
-  '#ca8a04',
-  '#16a34a',
-  '#2563eb',
-  '#7c3aed',
-  '#db2777',
-];
-/** Highlight colours offered. */
-export const HIGHLIGHTS = ['#fef08a', '#bbf7d0', '#bfdbfe', '#fbcfe8', '#fed7aa', '#e4e4e7'];
-
-function markActive(state: EditorState, type: MarkType): boolean {
-  const { from, to, empty, $from } = state.selection;
-  return empty ? !!type.isInSet(state.storedMarks ?? $from.marks()) : state.doc.rangeHasMark(from, to, type);
-}
+import type { FormattingBubble } from './formatting-bubble.js';
+import { whenUiLoads } from './lazy-ui.js';
 
 /**
- * The extent of the link of `type` around `$pos` (a cursor inside a link or at its end), or null
- * when there is none. Adjacent text with the same link counts as one link.
- */
-export function linkRange(
-  type: MarkType,
-  $pos: ResolvedPos,
-): { from: number; to: number; href: string } | null {
-  const parent = $pos.parent;
-  const mark = type.isInSet($pos.marks()) ?? type.isInSet($pos.nodeBefore?.marks ?? []);
-  if (!mark || !parent.inlineContent) return null;
-  let index = $pos.index();
-  if (!mark.isInSet(parent.maybeChild(index)?.marks ?? [])) index -= 1;
-  let start = index;
-  let end = index + 1;
-  while (start > 0 && mark.isInSet(parent.child(start - 1).marks)) start--;
-  while (end < parent.childCount && mark.isInSet(parent.child(end).marks)) end++;
-  let from = $pos.start();
-  for (let i = 0; i < start; i++) from += parent.child(i).nodeSize;
-  let to = from;
-  for (let i = start; i < end; i++) to += parent.child(i).nodeSize;
-  return { from, to, href: String(mark.attrs.href) };
-}
-
-function setMark(view: EditorView, type: MarkType, attrs: Record<string, unknown> | null): void {
-  const { from, to } = view.state.selection;
-  let tr = view.state.tr.removeMark(from, to, type);
-  if (attrs) tr = tr.addMark(from, to, type.create(attrs));
-  view.dispatch(tr);
-}
-
-/**
- * Inserts `text` linked to `href` at the cursor, with the formatting the cursor has, and leaves
- * the cursor after it, outside the link, so that writing goes on as plain text.
- */
-function insertLink(view: EditorView, text: string, href: string): void {
-  const { state } = view;
-  const type = state.schema.marks.link!;
-  const { from } = state.selection;
-  const marks = type.removeFromSet(state.storedMarks ?? state.selection.$from.marks());
-  const tr = state.tr.insert(from, state.schema.text(text, type.create({ href }).addToSet(marks)));
-  tr.setSelection(TextSelection.create(tr.doc, from + text.length)).setStoredMarks(marks);
-  view.dispatch(tr.scrollIntoView());
-}
-
-/**
- * The formatting toolbar over a text selection: bold, italic, underline, strike, link, text
- * colour, highlight, font size and alignment. Buttons keep the selection (mousedown is
- * cancelled) and show their state with `aria-pressed`. While shown it follows the selection as
- * the page or the editor scrolls, and hides while the selection is scrolled out of view.
+ * The formatting bubble's trip wire, in the first load: the bubble itself
+ * ({@link FormattingBubble}: the formatting toolbar over selected text, and the link prompt)
+ * loads the first time text is selected or Mod-K asks for a link; from then on this forwards
+ * the editor's updates and focus changes to it.
  */
 export class BubbleMenu {
-  readonly el: HTMLElement;
   private view: EditorView | null = null;
-  private readonly panel: HTMLElement;
-  /** `insert`: the link prompt at a cursor, which inserts a new link there. */
-  private mode: 'main' | 'link' | 'insert' | 'color' | 'highlight' = 'main';
-  private unfollow: (() => void) | null = null;
+  private bubble: FormattingBubble | null = null;
 
   /**
    * @param container the positioned element the menu is placed in
@@ -94,18 +20,7 @@ export class BubbleMenu {
   constructor(
     private readonly container: HTMLElement,
     private readonly header: HTMLElement | null = null,
-  ) {
-    this.panel = h('div', { class: 'sv-bubble-panel' });
-    this.el = h(
-      'div',
-      { class: 'sv-popover sv-bubble', role: 'toolbar', 'aria-label': 'Text formatting', hidden: true },
-      this.panel,
-    );
-    this.el.addEventListener('mousedown', (e) => {
-      if (!(e.target as HTMLElement).closest('input, select')) e.preventDefault();
-    });
-    container.append(this.el);
-  }
+  ) {}
 
   /** The plugin that shows the menu for non-empty text selections. */
   plugin(): Plugin {
@@ -113,19 +28,22 @@ export class BubbleMenu {
       view: (view) => {
         this.view = view;
         return {
-          update: (v, prev) =>
-            prev.selection.eq(v.state.selection) && prev.doc.eq(v.state.doc) ? undefined : this.update(),
-          destroy: () => this.hide(),
+          update: (v, prev) => {
+            if (this.bubble) this.bubble.viewUpdate(prev);
+            else if (!v.state.selection.empty && v.state.selection instanceof TextSelection && v.editable)
+              this.load(() => {});
+          },
+          destroy: () => this.bubble?.destroy(),
         };
       },
       props: {
         handleDOMEvents: {
           blur: (_view, event) => {
-            if (!this.el.contains(event.relatedTarget as Node | null)) this.hide();
+            this.bubble?.blur(event);
             return false;
           },
           focus: () => {
-            this.update();
+            this.bubble?.focus();
             return false;
           },
         },
@@ -135,244 +53,28 @@ export class BubbleMenu {
 
   /**
    * Opens the link prompt (Mod-K): on selected text, to link it; on a cursor inside a link, to
-   * edit that link (it is selected first); on any other cursor in text, to insert a new link
-   * there, showing the text typed in the prompt or else the address. False where no text goes.
+   * edit that link; on any other cursor in text, to insert a new link there. False where no
+   * text goes (the key is then left to others).
    */
   openLink(): boolean {
     const view = this.view!;
-    const { state } = view;
-    const { selection } = state;
+    const { selection } = view.state;
     if (!view.editable || !(selection instanceof TextSelection)) return false;
-    if (selection.empty) {
-      const link = linkRange(state.schema.marks.link!, selection.$from);
-      if (link) view.dispatch(state.tr.setSelection(TextSelection.create(state.doc, link.from, link.to)));
-      else if (!selection.$from.parent.inlineContent) return false;
-      else {
-        this.mode = 'insert';
-        this.update(true);
-        return true;
-      }
-    }
-    this.mode = 'link';
-    this.update(true);
+    if (selection.empty && !selection.$from.parent.inlineContent) return false;
+    this.load((bubble) => bubble.openLink());
     return true;
   }
 
-  private update(keepMode = false): void {
-    const view = this.view!;
-    const { selection } = view.state;
-    if (!keepMode) this.mode = 'main';
-    const show =
-      selection instanceof TextSelection &&
-      (!selection.empty || this.mode === 'insert') &&
-      view.editable &&
-      (view.hasFocus() || this.el.contains(document.activeElement));
-    if (!show) {
-      this.hide();
-      return;
-    }
-    this.render();
-    this.position();
-    this.unfollow ??= followViewport(this.el, () => this.position());
-  }
-
-  /** Places the menu over the selection (under it when there is no room above). */
-  private position(): void {
-    const view = this.view!;
-    const { from, to } = view.state.selection;
-    const start = view.coordsAtPos(from);
-    const end = view.coordsAtPos(to);
-    const anchor = {
-      left: Math.min(start.left, end.left),
-      top: Math.min(start.top, end.top),
-      bottom: Math.max(start.bottom, end.bottom),
-    };
-    place(this.el, this.container, anchor, { prefer: 'above', target: view.dom, header: this.header });
-  }
-
-  private hide(): void {
-    this.el.hidden = true;
-    this.mode = 'main';
-    this.unfollow?.();
-    this.unfollow = null;
-  }
-
-  private render(): void {
-    const view = this.view!;
-    const { schema } = view.state;
-    const m = schema.marks;
-    const btn = (icon: string, label: string, active: boolean, run: () => void) =>
-      h('button', {
-        type: 'button',
-        class: 'sv-icon-btn',
-        'aria-label': label,
-        title: label,
-        'aria-pressed': String(active),
-        html: icon,
-        onclick: run,
-      });
-    const toggle = (type: MarkType) => () => {
-      toggleMark(type)(view.state, view.dispatch);
-      this.update();
-    };
-    if (this.mode === 'link' || this.mode === 'insert') {
-      const inserting = this.mode === 'insert';
-      const current = view.state.doc.rangeHasMark(
-        view.state.selection.from,
-        view.state.selection.to,
-        m.link!,
-      );
-      let href = '';
-      view.state.doc.nodesBetween(view.state.selection.from, view.state.selection.to, (node) => {
-        const link = m.link!.isInSet(node.marks);
-        if (link) href = link.attrs.href;
-      });
-      const input = h('input', {
-        type: 'url',
-        class: 'sv-input',
-        placeholder: 'Paste a link (https, mailto, tel)',
-        'aria-label': 'Link address',
-      });
-      input.value = href;
-      const label = h('input', {
-        type: 'text',
-        class: 'sv-input',
-        placeholder: 'Text (else the address)',
-        'aria-label': 'Link text',
-      });
-      const error = h(
-        'p',
-        { class: 'sv-error', role: 'alert', hidden: true },
-        'Links must be http, https, mailto or tel.',
-      );
-      const apply = () => {
-        const url = normalizeUserUrl(input.value);
-        if (input.value.trim() === '') {
-          if (!inserting) setMark(view, m.link!, null);
-        } else if (!url) {
-          error.hidden = false;
-          return;
-        } else if (inserting) insertLink(view, label.value.trim() || input.value.trim(), url);
-        else setMark(view, m.link!, { href: url });
-        view.focus();
-        if (inserting) this.hide();
-      };
-      for (const field of [input, label])
-        field.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            apply();
-          } else if (e.key === 'Escape') {
-            e.preventDefault();
-            view.focus();
-            this.update();
-          }
-        });
-      this.panel.replaceChildren(
-        h(
-          'div',
-          { class: 'sv-row' },
-          input,
-          inserting ? label : null,
-          h('button', { type: 'button', class: 'sv-btn sv-btn-primary', onclick: apply }, 'Apply'),
-          current
-            ? btn(ICONS.trash, 'Remove link', false, () => {
-                setMark(view, m.link!, null);
-                view.focus();
-              })
-            : null,
-        ),
-        error,
-      );
-      queueMicrotask(() => input.focus());
-      return;
-    }
-    if (this.mode === 'color' || this.mode === 'highlight') {
-      const type = this.mode === 'color' ? m.textColor! : m.highlight!;
-      const colors = this.mode === 'color' ? PALETTE : HIGHLIGHTS;
-      this.panel.replaceChildren(
-        h(
-          'div',
-          {
-            class: 'sv-swatches',
-            role: 'group',
-            'aria-label': this.mode === 'color' ? 'Text colour' : 'Highlight',
-          },
-          ...colors.map((c) => {
-            const b = h('button', {
-              type: 'button',
-              class: 'sv-swatch-btn',
-              'aria-label': c,
-              title: c,
-              style: `background:${c}`,
-            });
-            b.addEventListener('click', () => {
-              setMark(view, type, { color: c });
-              this.update();
-            });
-            return b;
-          }),
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'sv-btn',
-              onclick: () => {
-                setMark(view, type, null);
-                this.update();
-              },
-            },
-            'None',
-          ),
-        ),
-      );
-      return;
-    }
-    const size = h('select', { class: 'sv-input sv-size', 'aria-label': 'Font size', title: 'Font size' });
-    let currentSize = 16;
-    view.state.doc.nodesBetween(view.state.selection.from, view.state.selection.to, (node) => {
-      const mark = m.fontSize!.isInSet(node.marks);
-      if (mark) currentSize = mark.attrs.size;
+  /** Loads the bubble (once), shows it for the current selection, then runs `then` on it. */
+  private load(then: (bubble: FormattingBubble) => void): void {
+    whenUiLoads(({ FormattingBubble }) => {
+      const view = this.view;
+      if (!view || view.isDestroyed) return;
+      if (!this.bubble) {
+        this.bubble = new FormattingBubble(view, this.container, this.header);
+        this.bubble.focus();
+      }
+      then(this.bubble);
     });
-    for (const s of FONT_SIZES) size.append(h('option', { value: s, selected: s === currentSize }, `${s}px`));
-    size.addEventListener('change', () => {
-      const n = Number(size.value);
-      setMark(view, m.fontSize!, n === 16 ? null : { size: n });
-      view.focus();
-    });
-    const parent = view.state.selection.$from.parent;
-    const align = (value: string, icon: string, label: string) =>
-      btn(icon, label, parent.attrs.textAlign === value, () => {
-        const { from, to } = view.state.selection;
-        const tr = view.state.tr;
-        view.state.doc.nodesBetween(from, to, (node, pos) => {
-          if (node.isTextblock && 'textAlign' in node.attrs)
-            tr.setNodeMarkup(pos, undefined, { ...node.attrs, textAlign: value });
-        });
-        view.dispatch(tr);
-        this.update();
-      });
-    const sep = () => h('span', { class: 'sv-sep', 'aria-hidden': 'true' });
-    this.panel.replaceChildren(
-      btn(ICONS.bold, 'Bold', markActive(view.state, m.bold!), toggle(m.bold!)),
-      btn(ICONS.italic, 'Italic', markActive(view.state, m.italic!), toggle(m.italic!)),
-      btn(ICONS.underline, 'Underline', markActive(view.state, m.underline!), toggle(m.underline!)),
-      btn(ICONS.strike, 'Strikethrough', markActive(view.state, m.strike!), toggle(m.strike!)),
-      sep(),
-      btn(ICONS.link, 'Link', markActive(view.state, m.link!), () => this.openLink()),
-      btn(ICONS.color, 'Text colour', markActive(view.state, m.textColor!), () => {
-        this.mode = 'color';
-        this.update(true);
-      }),
-      btn(ICONS.highlight, 'Highlight', markActive(view.state, m.highlight!), () => {
-        this.mode = 'highlight';
-        this.update(true);
-      }),
-      size,
-      sep(),
-      align('left', ICONS.alignLeft, 'Align left'),
-      align('center', ICONS.alignCenter, 'Align center'),
-      align('right', ICONS.alignRight, 'Align right'),
-    );
   }
 }

@@ -1,16 +1,11 @@
 import { visibleBox } from './place.js';
-
-/** Space between the email and the settings beside it. */
-const GAP = 12;
-/** Space kept between the settings and the edge of the visible area. */
-const MARGIN = 8;
-/** The narrowest the settings may be beside the email; with less room they become a sheet. */
-const MIN_SIDE_WIDTH = 224;
+import { GAP, MARGIN, MIN_SIDE_WIDTH } from './side-room.js';
 
 /**
  * Places a block's settings `el` (absolutely positioned in `container`) where they cover neither
  * the block nor anything outside the viewport:
- * - **beside the email** when the editor has room right of it (the left holds the blocks' handles):
+ * - **beside the email** when the editor has room right of it (the left holds the blocks' handles;
+ *   `makeRoomBeside` in side-room.ts moves the email left where that makes the room):
  *   level with the block, moved up as far as needed to end inside the viewport, below the
  *   sticky `header`, and no taller than the viewport (scrolling inside);
  * - otherwise (a phone, a narrow editor) as a **sheet along the bottom** of the viewport, at most

@@ -2,6 +2,7 @@ import type { AttrSpec } from '../model/attrs.js';
 import { isHexColor } from '../render/color.js';
 import { normalizeImageInput, normalizeUserUrl } from '../render/url.js';
 import { h, uid } from './dom.js';
+import { EDITING_ICONS } from './editing-icons.js';
 import { ICONS } from './icons.js';
 
 /** Facilities a field may need from the editor. */
@@ -210,7 +211,7 @@ export function field(
             class: 'sv-icon-btn',
             'aria-label': 'Remove link',
             title: 'Remove',
-            html: ICONS.trash,
+            html: EDITING_ICONS.trash,
             onclick: () => onChange(items.filter((_, j) => j !== i)),
           }),
         );

@@ -1,8 +1,11 @@
 /**
  * Inline SVG icons (24×24, stroke drawn, after the Lucide set), trusted package strings only.
- * Kept as paths so the whole set weighs a few KB.
+ * Kept as paths so the whole set weighs a few KB. These are the first load's (the toolbar, the
+ * blocks in the slash menu); the editing UI loaded on first use has its own
+ * (`editing-icons.ts`), and so does the preview dialog.
  */
-const svg = (body: string) =>
+/** An icon from the paths of a 24×24 Lucide drawing (for icons only a lazily loaded part uses). */
+export const svg = (body: string): string =>
   `<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${body}</svg>`;
 
 export const ICONS = {
@@ -32,20 +35,6 @@ export const ICONS = {
   footer: svg('<rect x="3" y="3" width="18" height="18" rx="2"/><path d="M3 15h18"/>'),
   signature: svg('<path d="M3 17c3-3 4-9 6-9s0 8 2 8 2-4 4-4 1 3 3 3 2-1 3-1M3 21h18"/>'),
   badge: svg('<path d="M12 2 3 7v.5L12 22l9-14.5V7z"/>'),
-  bold: svg('<path d="M6 12h9a4 4 0 0 1 0 8H6V4h8a4 4 0 0 1 0 8"/>'),
-  italic: svg('<path d="M19 4h-9M14 20H5M15 4 9 20"/>'),
-  underline: svg('<path d="M6 4v6a6 6 0 0 0 12 0V4M4 20h16"/>'),
-  strike: svg('<path d="M16 4H9a3 3 0 0 0-2.83 4M14 12a4 4 0 0 1 0 8H6M4 12h16"/>'),
-  link: svg(
-    '<path d="M10 13a5 5 0 0 0 7.54.54l3-3a5 5 0 0 0-7.07-7.07l-1.72 1.71"/><path d="M14 11a5 5 0 0 0-7.54-.54l-3 3a5 5 0 0 0 7.07 7.07l1.71-1.71"/>',
-  ),
-  color: svg('<path d="m4 20 6-16h4l6 16M7 14h10"/>'),
-  highlight: svg(
-    '<path d="m9 11-6 6v3h9l3-3M22 12l-4.6 4.6a2 2 0 0 1-2.8 0l-5.2-5.2a2 2 0 0 1 0-2.8L14 4"/>',
-  ),
-  alignLeft: svg('<path d="M21 6H3M15 12H3M17 18H3"/>'),
-  alignCenter: svg('<path d="M21 6H3M17 12H7M19 18H5"/>'),
-  alignRight: svg('<path d="M21 6H3M21 12H9M21 18H7"/>'),
   undo: svg('<path d="M3 7v6h6"/><path d="M21 17a9 9 0 0 0-9-9 9 9 0 0 0-6 2.3L3 13"/>'),
   redo: svg('<path d="M21 7v6h-6"/><path d="M3 17a9 9 0 0 1 9-9 9 9 0 0 1 6 2.3l3 2.7"/>'),
   settings: svg(
@@ -56,21 +45,8 @@ export const ICONS = {
   ),
   moon: svg('<path d="M12 3a6 6 0 0 0 9 9 9 9 0 1 1-9-9z"/>'),
   auto: svg('<circle cx="12" cy="12" r="9"/><path d="M12 3v18a9 9 0 0 0 0-18z" fill="currentColor"/>'),
-  plus: svg('<path d="M12 5v14M5 12h14"/>'),
-  grip: svg(
-    '<circle cx="9" cy="6" r="1"/><circle cx="15" cy="6" r="1"/><circle cx="9" cy="12" r="1"/><circle cx="15" cy="12" r="1"/><circle cx="9" cy="18" r="1"/><circle cx="15" cy="18" r="1"/>',
-  ),
-  copy: svg(
-    '<rect x="9" y="9" width="13" height="13" rx="2"/><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1"/>',
-  ),
-  trash: svg(
-    '<path d="M3 6h18M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2"/>',
-  ),
-  up: svg('<path d="m18 15-6-6-6 6"/>'),
-  down: svg('<path d="m6 9 6 6 6-6"/>'),
   upload: svg('<path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12"/>'),
   close: svg('<path d="M18 6 6 18M6 6l12 12"/>'),
-  size: svg('<path d="M4 7V5h10v2M9 5v14M7 19h4M14 13v-1h7v1M17.5 12v7M16 19h3"/>'),
   variable: svg(
     '<path d="M8 3H7a2 2 0 0 0-2 2v5a2 2 0 0 1-2 2 2 2 0 0 1 2 2v5a2 2 0 0 0 2 2h1M16 21h1a2 2 0 0 0 2-2v-5a2 2 0 0 1 2-2 2 2 0 0 1-2-2V5a2 2 0 0 0-2-2h-1"/>',
   ),
@@ -78,9 +54,6 @@ export const ICONS = {
     '<rect x="3" y="3" width="7" height="9" rx="1"/><rect x="14" y="3" width="7" height="5" rx="1"/><rect x="14" y="12" width="7" height="9" rx="1"/><rect x="3" y="16" width="7" height="5" rx="1"/>',
   ),
   eye: svg('<path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z"/><circle cx="12" cy="12" r="3"/>'),
-  desktop: svg('<rect x="2" y="3" width="20" height="14" rx="2"/><path d="M8 21h8M12 17v4"/>'),
-  mobile: svg('<rect x="6" y="2" width="12" height="20" rx="2"/><path d="M11 18h2"/>'),
-  edit: svg('<path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z"/>'),
 };
 
 /** An icon's name. */

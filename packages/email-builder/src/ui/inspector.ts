@@ -1,19 +1,15 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, Plugin, Selection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
-import { dock, undock } from './dock.js';
-import { h, iconButton } from './dom.js';
+import { h } from './dom.js';
 import type { FieldHost } from './fields.js';
-import { ICONS } from './icons.js';
-import { loadedFields, whenFieldsLoad } from './lazy-fields.js';
-import { followViewport } from './place.js';
+import { loadedUi, whenUiLoads } from './lazy-ui.js';
 
 /**
- * The settings form of the selected block (button text, link, colours; image alt, width…),
- * generated from the block's attribute table. A block with `inspectChildren` (a row of columns)
- * also lists each child's settings. Changes are ordinary transactions, so they undo.
+ * The settings of the selected block (button text, link, colours; image alt, width…): this
+ * decides when they show and for which block; the form itself (`block-settings.ts`) and where
+ * it goes (`dock.ts`) load with the editing UI the first time a block is selected.
  */
 export class Inspector {
   readonly el: HTMLElement;
@@ -100,7 +96,7 @@ export class Inspector {
 
   private hide(): void {
     this.el.hidden = true;
-    undock(this.container);
+    loadedUi()?.undock(this.container);
     this.shown = null;
     this.unfollow?.();
     this.unfollow = null;
@@ -125,8 +121,9 @@ export class Inspector {
       this.position();
       return;
     }
-    if (!loadedFields()) {
-      whenFieldsLoad(() => {
+    const ui = loadedUi();
+    if (!ui) {
+      whenUiLoads(() => {
         if (!view.isDestroyed) this.update();
       });
       return;
@@ -137,7 +134,9 @@ export class Inspector {
       ? active?.closest('[data-field]')?.getAttribute('data-field')
       : null;
     const caret = active instanceof HTMLInputElement && active.type === 'text' ? active.selectionStart : null;
-    this.render(sel.pos, sel.node, sel.def);
+    ui.renderBlockSettings(this.el, view, sel.pos, sel.node, sel.def, this.blocks, this.host, () =>
+      this.close(sel.pos),
+    );
     if (focusKey) {
       const input = this.el.querySelector<HTMLElement>(
         `[data-field="${focusKey}"] input, [data-field="${focusKey}"] textarea, [data-field="${focusKey}"] select`,
@@ -149,61 +148,17 @@ export class Inspector {
     const opening = this.el.hidden;
     if (opening) this.onOpen();
     this.position(opening);
-    this.unfollow ??= followViewport(this.el, () => this.position());
+    this.unfollow ??= ui.followViewport(this.el, () => this.position());
   }
 
-  /** Docks the settings beside the block, or as a sheet along the bottom (see {@link dock}). */
+  /** Docks the settings beside the block, or as a sheet along the bottom (see `dock.ts`). */
   private position(opening = false): void {
     const view = this.view!;
     const dom = this.shown && (view.nodeDOM(this.shown.pos) as HTMLElement | null);
     const block = dom?.getBoundingClientRect?.();
     if (!block) return;
     const card = view.dom.closest('.sv-canvas') ?? view.dom;
-    dock(this.el, this.container, block, card, this.header, opening);
-  }
-
-  private render(pos: number, node: PMNode, def: BlockDefinition): void {
-    const view = this.view!;
-    const { field } = loadedFields()!;
-    const set = (atPos: number, target: BlockDefinition, key: string, value: unknown) => {
-      const current = view.state.doc.nodeAt(atPos);
-      const spec = target.attrs[key];
-      if (!current || !spec) return;
-      if (target.update?.(view, atPos, key, value)) return;
-      const tr = view.state.tr.setNodeMarkup(atPos, undefined, {
-        ...current.attrs,
-        [key]: cleanValue(spec, value),
-      });
-      tr.setSelection(NodeSelection.create(tr.doc, pos));
-      view.dispatch(tr);
-    };
-    const title = node.type.name.replace(/([A-Z])/g, ' $1');
-    const body = h('div', { class: 'sv-inspector-body' });
-    for (const [key, spec] of Object.entries(def.attrs))
-      body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), this.host));
-    if (def.inspectChildren) {
-      node.forEach((child, offset, i) => {
-        const childDef = this.blocks.get(child.type.name);
-        if (!childDef) return;
-        const name = child.type.name.replace(/([A-Z])/g, ' $1');
-        const legend = `${name.charAt(0).toUpperCase()}${name.slice(1)} ${i + 1}`;
-        const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, legend));
-        for (const [key, spec] of Object.entries(childDef.attrs))
-          group.append(
-            field(key, spec, child.attrs[key], (v) => set(pos + 1 + offset, childDef, key, v), this.host),
-          );
-        body.append(group);
-      });
-    }
-    this.el.replaceChildren(
-      h(
-        'div',
-        { class: 'sv-inspector-head' },
-        h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)),
-        iconButton(ICONS.close, 'Close settings', () => this.close(pos)),
-      ),
-      body,
-    );
+    loadedUi()?.dock(this.el, this.container, block, card, this.header, opening);
   }
 
   /**

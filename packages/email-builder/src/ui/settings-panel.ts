@@ -1,17 +1,14 @@
 import type { EditorView } from 'prosemirror-view';
-import { type AttrSpec, cleanValue } from '../model/attrs.js';
-import { DOC_ATTRS } from '../model/doc.js';
 import { h } from './dom.js';
 import type { FieldHost } from './fields.js';
-import { loadedFields, whenFieldsLoad } from './lazy-fields.js';
-
-type DocKey = keyof typeof DOC_ATTRS;
+import { loadedUi, whenUiLoads } from './lazy-ui.js';
 
 /**
  * The email settings: colours for the scheme being shown (light or dark), padding, corner
  * radius, content width and preview text. They are attributes of the document, so they undo,
  * travel with `getJSON()`, and show in `getHTML()`.
- * With only `background: true`, just the email background colour is offered.
+ * With only `background: true`, just the email background colour is offered. The form itself
+ * (`email-settings.ts`) loads with the editing UI as the panel first opens.
  */
 export class SettingsPanel {
   readonly el: HTMLElement;
@@ -47,8 +44,8 @@ export class SettingsPanel {
   }
 
   show(): void {
-    if (!loadedFields()) {
-      whenFieldsLoad(() => {
+    if (!loadedUi()) {
+      whenUiLoads(() => {
         if (this.view && !this.view.isDestroyed) this.show();
       });
       return;
@@ -68,33 +65,6 @@ export class SettingsPanel {
   }
 
   private render(): void {
-    const view = this.view!;
-    const { field } = loadedFields()!;
-    const attrs = view.state.doc.attrs as Record<DocKey, unknown>;
-    const dark = this.scheme() === 'dark';
-    const colorKeys: DocKey[] = this.full
-      ? dark
-        ? ['darkBackdrop', 'darkCanvas', 'darkBorder']
-        : ['backdrop', 'canvas', 'border']
-      : [dark ? 'darkCanvas' : 'canvas'];
-    const keys: DocKey[] = this.full ? [...colorKeys, 'padding', 'radius', 'width', 'preheader'] : colorKeys;
-    const set = (key: DocKey, value: unknown) => {
-      view.dispatch(view.state.tr.setDocAttribute(key, cleanValue(DOC_ATTRS[key] as AttrSpec, value)));
-    };
-    this.el.replaceChildren(
-      h(
-        'div',
-        { class: 'sv-inspector-head' },
-        h('strong', {}, this.full ? 'Email settings' : 'Background'),
-        h('span', { class: 'sv-hint' }, dark ? 'Dark mode colours' : 'Light mode colours'),
-      ),
-      h(
-        'div',
-        { class: 'sv-inspector-body' },
-        ...keys.map((key) =>
-          field(key, DOC_ATTRS[key] as AttrSpec, attrs[key], (v) => set(key, v), this.host),
-        ),
-      ),
-    );
+    loadedUi()?.renderEmailSettings(this.el, this.view!, this.full, this.scheme() === 'dark', this.host);
   }
 }

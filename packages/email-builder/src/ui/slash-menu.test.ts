@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { BUILT_IN } from '../nodes/block-set.js';
-import { filterItems, findTrigger, groupItems } from './slash-menu.js';
+import { filterItems, findTrigger } from './slash-menu.js';
+import { groupItems } from './slash-popup.js';
 
 const schema = BUILT_IN.schema();
 const ITEMS = BUILT_IN.blocks.flatMap((b) => b.slash ?? []);

@@ -1,0 +1,65 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import { NodeSelection } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
+import { cleanValue } from '../model/attrs.js';
+import type { BlockDefinition } from '../nodes/define.js';
+import { h, iconButton } from './dom.js';
+import { type FieldHost, field } from './fields.js';
+import { ICONS } from './icons.js';
+
+/**
+ * Fills `el` with the settings form of the block `node` at `pos` (see `Inspector`), generated
+ * from the block's attribute table; a block with `inspectChildren` (a row of columns) also lists
+ * each child's settings. Changes are ordinary transactions, so they undo; the block stays
+ * selected. `close` is the head's close button.
+ */
+export function renderBlockSettings(
+  el: HTMLElement,
+  view: EditorView,
+  pos: number,
+  node: PMNode,
+  def: BlockDefinition,
+  blocks: ReadonlyMap<string, BlockDefinition>,
+  host: FieldHost,
+  close: () => void,
+): void {
+  const set = (atPos: number, target: BlockDefinition, key: string, value: unknown) => {
+    const current = view.state.doc.nodeAt(atPos);
+    const spec = target.attrs[key];
+    if (!current || !spec) return;
+    if (target.update?.(view, atPos, key, value)) return;
+    const tr = view.state.tr.setNodeMarkup(atPos, undefined, {
+      ...current.attrs,
+      [key]: cleanValue(spec, value),
+    });
+    tr.setSelection(NodeSelection.create(tr.doc, pos));
+    view.dispatch(tr);
+  };
+  const title = node.type.name.replace(/([A-Z])/g, ' $1');
+  const body = h('div', { class: 'sv-inspector-body' });
+  for (const [key, spec] of Object.entries(def.attrs))
+    body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), host));
+  if (def.inspectChildren) {
+    node.forEach((child, offset, i) => {
+      const childDef = blocks.get(child.type.name);
+      if (!childDef) return;
+      const name = child.type.name.replace(/([A-Z])/g, ' $1');
+      const legend = `${name.charAt(0).toUpperCase()}${name.slice(1)} ${i + 1}`;
+      const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, legend));
+      for (const [key, spec] of Object.entries(childDef.attrs))
+        group.append(
+          field(key, spec, child.attrs[key], (v) => set(pos + 1 + offset, childDef, key, v), host),
+        );
+      body.append(group);
+    });
+  }
+  el.replaceChildren(
+    h(
+      'div',
+      { class: 'sv-inspector-head' },
+      h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)),
+      iconButton(ICONS.close, 'Close settings', close),
+    ),
+    body,
+  );
+}
