@@ -55,6 +55,8 @@ export type SendEmailInput = components['schemas']['SendEmailBody'];
 export type Email = components['schemas']['Email'];
 /** A message as `listEmails` gives it: status, sender, first recipients, subject, tags, time. */
 export type ListedEmail = components['schemas']['ListedEmail'];
+/** A message's subject, header fields and decoded parts, as `getEmailContent` gives them. */
+export type EmailContent = components['schemas']['EmailContent'];
 /** An address the account no longer sends to (a hard bounce or an unsubscribe). */
 export type Suppression = components['schemas']['Suppression'];
 /** An API key as listed: its id, name, prefix, scopes and dates, never the key. */
@@ -296,6 +298,14 @@ export class ServiceClient {
   /** `GET /api/public/emails/{id}`: what became of a message, per recipient. */
   async getEmail(id: string): Promise<Email> {
     return unwrap(await this.api.GET('/api/public/emails/{id}', { params: { path: { id } } })).data;
+  }
+
+  /**
+   * `GET /api/public/emails/{id}/content`: the message as its recipients get it (subject, header
+   * fields, decoded HTML and text). Show the HTML only in a sandboxed frame.
+   */
+  async getEmailContent(id: string): Promise<EmailContent> {
+    return unwrap(await this.api.GET('/api/public/emails/{id}/content', { params: { path: { id } } })).data;
   }
 
   /** `GET /api/public/suppressions`: 100 suppressed addresses a page, after `after`. */

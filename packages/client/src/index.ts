@@ -18,6 +18,7 @@ export {
   type DomainResult,
   type DomainType,
   type Email,
+  type EmailContent,
   type EmailWebhookEvent,
   type Envelope,
   type HistoryEnvelope,

@@ -196,6 +196,35 @@ describe('the sandbox', () => {
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, 'SANDBOX_MESSAGE_NOT_FOUND');
   });
+
+  // issue 40: what a message said could be seen only for sandbox captures
+  test('GET /emails/{id}/content gives the message as sent: subject, header fields, decoded parts; per account', async () => {
+    const id = await send(['delivered+content@sandbox.test'], {
+      subject: 'Grüße, déjà vu',
+      html: '<p>Hello <b>there</b> ☃</p>',
+      text: 'Hello there ☃',
+    });
+    const res = await t.request('GET', `/api/public/emails/${id}/content`, { key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.contractProblems, []);
+    const content = res.body.data;
+    assert.deepEqual([content.id, content.subject], [id, 'Grüße, déjà vu']);
+    assert.match(content.html, /<p>Hello <b>there<\/b> ☃<\/p>/);
+    assert.equal(content.text.trim(), 'Hello there ☃');
+    const names = content.headers.map((h: { name: string }) => h.name.toLowerCase());
+    for (const name of ['from', 'to', 'subject', 'message-id', 'date', 'mime-version'])
+      assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    assert.ok(!names.includes('dkim-signature'), 'stored unsigned: each attempt signs');
+
+    const other = await t.createKey();
+    for (const [who, path] of [
+      [other.key, `/api/public/emails/${id}/content`],
+      [key, '/api/public/emails/eml_nothere/content'],
+    ] as const) {
+      const missing = await t.request('GET', path, { key: who });
+      assert.deepEqual([missing.status, missing.body.error.code], [404, 'EMAIL_NOT_FOUND']);
+    }
+  });
 });
 
 test('production mode refuses the sandbox as a sender, and has no capture inbox', async () => {

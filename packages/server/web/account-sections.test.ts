@@ -171,12 +171,20 @@ describe('the dashboard’s sandbox', () => {
       await bounced.getByRole('button', { name: 'Open the message “Listed and bounced”' }).click();
       const events = await waitUntil('its events', async () => {
         const text = await p
-          .locator('#email-detail pre')
+          .locator('#email-detail pre.capture-events')
           .innerText()
           .catch(() => '');
         return text.includes('bounced 550') ? text : undefined;
       });
       assert.match(events, /^bounced@sandbox\.test \(to\): bounced\n {2}bounced 550 · .* · 550 5\.1\.1 /);
+      // The message itself (issue 40: a message opened showed its events only), in a frame
+      // without scripts or access to the page, with its text part and header fields
+      const frame = p.locator('#email-detail iframe.capture-frame');
+      assert.equal(await frame.getAttribute('sandbox'), '');
+      assert.equal(await frame.getAttribute('title'), 'The email "Listed and bounced" as rendered');
+      await p.frameLocator('#email-detail iframe.capture-frame').getByText('Hello from the sandbox.').waitFor();
+      await p.locator('#email-detail summary', { hasText: /^Headers \(\d+\)$/ }).click();
+      assert.match(await p.locator('#email-detail .capture-pre').last().innerText(), /^Subject: Listed and bounced$/m);
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();

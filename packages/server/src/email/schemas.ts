@@ -166,7 +166,35 @@ export const ListedEmailSchema = Type.Object(
   { $id: 'ListedEmail', additionalProperties: false },
 );
 
+/** A message's content as `GET /api/public/emails/{id}/content` gives it. */
+export const EmailContentSchema = Type.Object(
+  {
+    id: Type.String(),
+    subject: Type.String(),
+    headers: Type.Array(
+      Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }),
+      {
+        description:
+          'The header fields in order, unfolded, as stored: every recipient gets these, after the DKIM-Signature added at each attempt.',
+      },
+    ),
+    html: Type.Union([Type.String(), Type.Null()], {
+      description: 'The HTML part, decoded; null without one.',
+    }),
+    text: Type.Union([Type.String(), Type.Null()], {
+      description: 'The text part, decoded; null without one.',
+    }),
+  },
+  { $id: 'EmailContent', additionalProperties: false },
+);
+
 /** Registered with Fastify under their `$id` and published as OpenAPI components. */
-export const EMAIL_SCHEMAS = [SendEmailBodySchema, EmailSchema, SuppressionSchema, ListedEmailSchema];
+export const EMAIL_SCHEMAS = [
+  SendEmailBodySchema,
+  EmailSchema,
+  SuppressionSchema,
+  ListedEmailSchema,
+  EmailContentSchema,
+];
 
 export type SendEmailInput = Static<typeof SendEmailBodySchema>;

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { SendingConfig } from '../config.js';
 import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
 import { checkHeaders } from '../email/headers.js';
+import { readMessage } from '../email/message-content.js';
 import {
   isSandboxDomain,
   SANDBOX_DOMAIN,
@@ -262,6 +263,13 @@ export class EmailService {
     const email = await this.options.emails.get(accountId, id);
     if (email === undefined) throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
     return emailView(email);
+  }
+
+  /** `GET /api/public/emails/{id}/content`: the message as its recipients get it, DKIM signature aside. */
+  async getContent(accountId: string, id: string) {
+    const stored = await this.options.emails.content(accountId, id);
+    if (stored === undefined) throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    return { id, subject: stored.subject, ...(await readMessage(stored.message)) };
   }
 
   /** `GET /api/public/suppressions`: 100 addresses a page, after `after`. */

@@ -4,12 +4,10 @@
  * stand, its HTML and text parts, the raw message, and mailauth's verdicts.
  */
 
+import { readMessage } from '../email/message-content.js';
 import type { SandboxAuthentication } from '../email/sandbox-inbox.js';
 import { ApiError } from '../errors.js';
-import { lazy } from '../lazy.js';
 import type { InboxMessage, InboxPosition, SandboxStore } from '../store/sandbox-store.js';
-
-const mailparser = lazy(() => import('mailparser'));
 
 export class SandboxService {
   constructor(private readonly store: SandboxStore) {}
@@ -34,15 +32,7 @@ export class SandboxService {
         `the sandbox inbox of this account has no message ${id}`,
       );
     }
-    const { simpleParser } = await mailparser();
-    const parsed = await simpleParser(Buffer.from(captured.message, 'latin1'), { skipImageLinks: true });
-    return {
-      ...summary(captured),
-      headers: headerFields(captured.message),
-      html: parsed.html === false ? null : parsed.html,
-      text: parsed.text ?? null,
-      raw: captured.message,
-    };
+    return { ...summary(captured), ...(await readMessage(captured.message)), raw: captured.message };
   }
 }
 
@@ -57,23 +47,4 @@ function summary(captured: InboxMessage) {
     capturedAt: new Date(captured.capturedAt).toISOString(),
     authentication: captured.authentication as SandboxAuthentication,
   };
-}
-
-/** The header fields as they stand in the message, unfolded, in order. */
-function headerFields(message: string): { name: string; value: string }[] {
-  const end = message.indexOf('\r\n\r\n');
-  const block = end === -1 ? message : message.slice(0, end);
-  return block
-    .split(/\r\n(?![ \t])/)
-    .filter((line) => line.includes(':'))
-    .map((line) => {
-      const colon = line.indexOf(':');
-      return {
-        name: line.slice(0, colon),
-        value: line
-          .slice(colon + 1)
-          .replace(/\r\n/g, '')
-          .trim(),
-      };
-    });
 }

@@ -325,6 +325,16 @@ export class EmailStore {
     }));
   }
 
+  /** The stored MIME message of one of the account's messages, with its subject. */
+  async content(accountId: string, id: string): Promise<{ subject: string; message: string } | undefined> {
+    return this.db
+      .selectFrom('emails')
+      .select(['subject', 'message'])
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
   async get(accountId: string, id: string): Promise<StoredEmail | undefined> {
     const email = await this.db
       .selectFrom('emails')

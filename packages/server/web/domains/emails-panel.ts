@@ -5,8 +5,9 @@
  * complaints). Read with the domains and at each status poll, so a message's status moves on
  * by itself.
  */
-import type { Email, ListedEmail, ServiceClient } from '@service/client';
+import type { Email, EmailContent, ListedEmail, ServiceClient } from '@service/client';
 import { el } from '../lib/dom.js';
+import { messageView } from './message-view.js';
 import { OneOpen } from './one-open.js';
 import { placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
@@ -171,11 +172,20 @@ export class EmailsPanel {
     if (client && opened) await this.showDetail(client, id);
   }
 
-  /** Each recipient's status and events, one line per event. */
+  /**
+   * Each recipient's status and events, one line per event (what a status poll moves on), and
+   * the message itself as rendered, read once when it opens.
+   */
   private async showDetail(client: ServiceClient, id: string): Promise<void> {
+    const shown = this.open.detail.querySelector('pre');
+    const opening = shown?.dataset.for !== id;
     let email: Email;
+    let content: EmailContent | undefined;
     try {
-      email = await client.getEmail(id);
+      [email, content] = await Promise.all([
+        client.getEmail(id),
+        opening ? client.getEmailContent(id) : undefined,
+      ]);
     } catch (error) {
       this.open.failed(id, error);
       return;
@@ -192,11 +202,13 @@ export class EmailsPanel {
         ].join('\n'),
       )
       .join('\n');
-    const shown = this.open.detail.querySelector('pre');
-    if (shown && shown.dataset.for === id) setText(shown, text);
+    const events = this.open.detail.querySelector('pre');
+    if (events && events.dataset.for === id) setText(events, text);
     else
       this.open.detail.replaceChildren(
+        el('h3', { textContent: 'Recipients and events' }),
         el('pre', { className: 'capture-events', dataset: { for: id }, textContent: text }),
+        ...(content ? messageView(content) : []),
       );
   }
 }

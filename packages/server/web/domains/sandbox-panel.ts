@@ -10,6 +10,7 @@
 import type { CapturedMessage, CapturedMessageSummary, Email, ServiceClient } from '@service/client';
 import { ServiceApiError } from '@service/client';
 import { el } from '../lib/dom.js';
+import { messageView } from './message-view.js';
 import { OneOpen } from './one-open.js';
 import { placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
@@ -232,38 +233,11 @@ export class SandboxPanel {
       setText(shown, eventText);
       return;
     }
-    const frame = el('iframe', {
-      className: 'capture-frame',
-      title: `The email "${message.subject}" as rendered`,
-    });
-    // No scripts, no same origin: the email's HTML cannot reach this page or its key.
-    frame.setAttribute('sandbox', '');
-    frame.srcdoc = message.html ?? `<pre>${escapeHtml(message.text ?? '')}</pre>`;
     this.open.detail.replaceChildren(
       el('h3', { textContent: `Events (${email.status})` }),
       el('pre', { className: 'capture-events', dataset: { for: id }, textContent: eventText }),
-      el('h3', { textContent: 'As rendered' }),
-      frame,
+      ...messageView(message),
       el('p', { className: 'hint mono', textContent: message.authentication.header }),
-      el(
-        'details',
-        {},
-        el('summary', { textContent: 'Text part' }),
-        el('pre', { className: 'capture-pre', textContent: message.text ?? '(none)' }),
-      ),
-      el(
-        'details',
-        {},
-        el('summary', { textContent: `Headers (${message.headers.length})` }),
-        el('pre', {
-          className: 'capture-pre',
-          textContent: message.headers.map((h) => `${h.name}: ${h.value}`).join('\n'),
-        }),
-      ),
     );
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import {
+  EmailContentSchema,
   EmailSchema,
   ListedEmailSchema,
   SendEmailBodySchema,
@@ -195,6 +196,21 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       },
     },
     async (request) => ok(await service.get(request.apiKey!.accountId, request.params.id)),
+  );
+
+  api.get(
+    '/emails/:id/content',
+    {
+      schema: {
+        tags: ['Sending'],
+        summary: 'A message as its recipients get it',
+        description:
+          'Its subject, header fields, and decoded HTML and text parts, read from the stored message (the DKIM-Signature each attempt adds aside). For showing what was sent; render the HTML only in a sandboxed frame.',
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+        response: { 200: dataEnvelope(Type.Ref(EmailContentSchema)), ...errors },
+      },
+    },
+    async (request) => ok(await service.getContent(request.apiKey!.accountId, request.params.id)),
   );
 
   api.get(

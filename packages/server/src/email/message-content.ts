@@ -1,0 +1,44 @@
+/**
+ * What a stored MIME message shows a person: its header fields as they stand, and its HTML and
+ * text parts decoded (mailparser). Shared by the sandbox's capture inbox and
+ * `GET /api/public/emails/{id}/content`, so both read a message the same way.
+ */
+import { lazy } from '../lazy.js';
+
+const mailparser = lazy(() => import('mailparser'));
+
+export interface MessageContent {
+  headers: { name: string; value: string }[];
+  html: string | null;
+  text: string | null;
+}
+
+/** Reads `message` (CRLF line endings, bytes as latin1 code units, as stored). */
+export async function readMessage(message: string): Promise<MessageContent> {
+  const { simpleParser } = await mailparser();
+  const parsed = await simpleParser(Buffer.from(message, 'latin1'), { skipImageLinks: true });
+  return {
+    headers: headerFields(message),
+    html: parsed.html === false ? null : (parsed.html ?? null),
+    text: parsed.text ?? null,
+  };
+}
+
+/** The header fields as they stand in the message, unfolded, in order. */
+function headerFields(message: string): { name: string; value: string }[] {
+  const end = message.indexOf('\r\n\r\n');
+  const block = end === -1 ? message : message.slice(0, end);
+  return block
+    .split(/\r\n(?![ \t])/)
+    .filter((line) => line.includes(':'))
+    .map((line) => {
+      const colon = line.indexOf(':');
+      return {
+        name: line.slice(0, colon),
+        value: line
+          .slice(colon + 1)
+          .replace(/\r\n/g, '')
+          .trim(),
+      };
+    });
+}
