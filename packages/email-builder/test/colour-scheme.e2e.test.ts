@@ -3,16 +3,15 @@
 // `setColorScheme()` and the `theme` event. Regression (issue 40): the button cycled
 // auto → light → dark, so on a light system its first click changed nothing visible.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../test-support/axe.js';
 import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'colour-scheme');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Win = {
   editor: import('../src/editor.js').ServiceEditor;
@@ -59,14 +58,7 @@ describe('colour scheme menu', () => {
       ['Light', 'false'],
       ['Dark', 'false'],
     ]);
-    await page.addScriptTag({ content: axeSource });
-    const result = (await page.evaluate(
-      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
-    )) as { violations: { id: string }[] };
-    assert.deepEqual(
-      result.violations.map((v) => v.id),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page), []);
     await page.screenshot({ path: path.join(SHOTS, 'menu-open.png') });
     await page.getByRole('menuitemradio', { name: 'Dark' }).click();
     assert.equal(await theme(), 'dark');

@@ -3,16 +3,15 @@
 // settings; Escape closes them. Regressions: they opened below the block and reached y=1064 in an
 // 800 px window, covered an image block's own URL field, and covered the block on a phone.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../test-support/axe.js';
 import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'inspector');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
 type Rect = { left: number; top: number; right: number; bottom: number };
@@ -51,16 +50,7 @@ async function assertInWindow(): Promise<Rect> {
 }
 
 async function assertAxeClean(): Promise<void> {
-  await page.addScriptTag({ content: axeSource });
-  const result = (await page.evaluate(
-    'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
-  )) as {
-    violations: { id: string; nodes: { target: string[] }[] }[];
-  };
-  assert.deepEqual(
-    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-  );
+  assert.deepEqual(await axeViolations(page), []);
 }
 
 before(async () => {

@@ -30,10 +30,11 @@ async function cursorIn(content: object, text: string): Promise<void> {
   await page.waitForFunction((said) => {
     const selection = document.getSelection();
     const at = selection?.anchorNode;
+    if (!selection?.isCollapsed || !at) return false;
     return (
-      selection?.isCollapsed === true &&
-      (at instanceof Element ? at : at?.parentElement)?.closest('p')?.textContent === said &&
-      selection.anchorOffset === (at.nodeType === Node.TEXT_NODE ? at.textContent!.length : at.childNodes.length)
+      (at instanceof Element ? at : at.parentElement)?.closest('p')?.textContent === said &&
+      selection.anchorOffset ===
+        (at.nodeType === Node.TEXT_NODE ? at.textContent!.length : at.childNodes.length)
     );
   }, text);
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));

@@ -3,17 +3,16 @@
 // selected did nothing. The link card (issue 40: links had no hover card): the address with
 // Open, Edit and Remove, for the cursor's link and the pointer's, by keyboard and pointer.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../test-support/axe.js';
 import { doc, link, p, t } from '../test-support/doc.js';
 import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'links');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
 
@@ -93,13 +92,7 @@ describe('the link card', () => {
         ? 'text'
         : document.activeElement?.getAttribute('aria-label'),
     );
-  const axe = async () => {
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ content: axeSource });
-    const result = (await page.evaluate(
-      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
-    )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  };
+  const axe = () => axeViolations(page);
   /** An email of one paragraph with a link in the middle; the cursor inside the link's text. */
   async function caretInLink(href = 'https://example.com/news'): Promise<void> {
     await page.keyboard.press('Escape');

@@ -2,18 +2,17 @@
 // tags with sample values, the modal's focus handling, Escape, overlay clicks, the sandbox (a
 // script in the email does not run), several previews, and destroy().
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { renderEmail } from '../src/render/email.js';
+import { axeViolations } from '../test-support/axe.js';
 import { launchChromium } from '../test-support/browser.js';
 import { fullDocument } from '../test-support/doc.js';
 import { PACKAGE_DIR, startTestServer } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
@@ -104,14 +103,7 @@ describe('MailPreview in Chromium', () => {
     });
     assert.deepEqual(dialog, { modal: 'true', title: 'Email preview', focused: 'Desktop', visible: true });
     assert.ok(await activeInDialog());
-    await page.addScriptTag({ content: axeSource });
-    const result = (await page.evaluate(
-      'axe.run(document.querySelector(".sv-modal"), { resultTypes: ["violations"] })',
-    )) as { violations: { id: string }[] };
-    assert.deepEqual(
-      result.violations.map((v) => v.id),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page, '.sv-modal'), []);
   });
 
   it('renders the email only inside a sandboxed srcdoc iframe, never in the page', async () => {

@@ -3,19 +3,17 @@
 // Regressions: a space closed the menu, so "/heading 2" + Enter left the literal text; the
 // editable pointed into the listbox without aria-expanded, aria-haspopup or aria-autocomplete.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../test-support/axe.js';
 import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'slash-menu');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
-type AxeResult = { violations: { id: string; nodes: { target: string[] }[] }[] };
 
 let session: EditorSession;
 let page: Page;
@@ -221,14 +219,7 @@ describe('slash menu as an ARIA 1.2 combobox', () => {
     await page.keyboard.press('ArrowDown');
     assert.equal((await combobox())['aria-activedescendant'], listbox.options[1]![2]);
 
-    await page.addScriptTag({ content: axeSource });
-    const result = (await page.evaluate(
-      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
-    )) as AxeResult;
-    assert.deepEqual(
-      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page), []);
     await page.screenshot({ path: path.join(SHOTS, 'combobox-open.png') });
 
     await page.keyboard.press('Escape');
@@ -247,14 +238,7 @@ describe('slash menu as an ARIA 1.2 combobox', () => {
       await menu.evaluate((el) => el.scrollHeight > el.clientHeight),
       'the full list is taller than the menu, so it scrolls',
     );
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ content: axeSource });
-    const result = (await page.evaluate(
-      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
-    )) as AxeResult;
-    assert.deepEqual(
-      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page), []);
     // the editor keeps the focus: arrows move the active option, Enter takes it
     assert.equal(await page.evaluate(() => !!document.activeElement?.closest('.sv-content')), true);
     await page.keyboard.press('ArrowDown');

@@ -3,17 +3,16 @@
 // Regression (issue 40): "Upload" looked live, and a click on it opened the logo's settings
 // instead of saying that uploads are off.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../test-support/axe.js';
 import { doc, node, p, t } from '../test-support/doc.js';
 import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'uploads-off');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
 
@@ -54,14 +53,7 @@ describe('uploads off', () => {
     await page.click(upload, { force: true });
     assert.equal(fileChoosers, 0, 'no file picker');
     assert.equal(await page.isHidden('.sv-inspector'), true, 'not the logo’s settings');
-    await page.addScriptTag({ content: axeSource });
-    const result = (await page.evaluate(
-      'axe.run(document.querySelector(".sv-root"), { resultTypes: ["violations"] })',
-    )) as { violations: { id: string }[] };
-    assert.deepEqual(
-      result.violations.map((v) => v.id),
-      [],
-    );
+    assert.deepEqual(await axeViolations(page), []);
     await page.screenshot({ path: path.join(SHOTS, 'logo-block.png') });
   });
 
