@@ -335,54 +335,64 @@ export class EmailStore {
       .executeTakeFirst();
   }
 
+  /**
+   * Read as one snapshot (repeatable read on PostgreSQL; a read transaction on SQLite), so an
+   * attempt committing between the reads never shows a recipient still `sending` beside its
+   * `delivered` event.
+   */
   async get(accountId: string, id: string): Promise<StoredEmail | undefined> {
-    const email = await this.db
-      .selectFrom('emails')
-      .select(['id', 'from_address', 'subject', 'tags', 'created_at'])
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    if (email === undefined) return undefined;
-    const [recipients, events] = await Promise.all([
-      this.db
-        .selectFrom('email_recipients')
-        .select(['id', 'address', 'kind', 'status', 'attempts', 'next_attempt_at'])
-        .where('email_id', '=', id)
-        .orderBy('position')
-        .execute(),
-      this.db
-        .selectFrom('email_events')
-        .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'bounce_type', 'at'])
-        .where('email_id', '=', id)
-        .orderBy('at')
-        // One attempt's `sent` and `delivered` share their time: sent first.
-        .orderBy(sql`case type when 'sent' then 0 when 'delivered' then 1 else 2 end`)
-        .execute(),
-    ]);
-    return {
-      id: email.id,
-      fromAddress: email.from_address,
-      subject: email.subject,
-      tags: JSON.parse(email.tags),
-      createdAt: Number(email.created_at),
-      recipients: recipients.map((r) => ({
-        id: r.id,
-        address: r.address,
-        kind: r.kind as RecipientKind,
-        status: r.status as RecipientStatus,
-        attempts: Number(r.attempts),
-        nextAttemptAt: r.next_attempt_at === null ? null : Number(r.next_attempt_at),
-      })),
-      events: events.map((e) => ({
-        type: e.type as EmailEventType,
-        address: e.address,
-        smtpCode: e.smtp_code,
-        smtpText: e.smtp_text,
-        mxHost: e.mx_host,
-        bounceType: e.bounce_type,
-        at: Number(e.at),
-      })),
-    };
+    const transaction = this.db.transaction();
+    const snapshot =
+      this.kind === 'postgres' ? transaction.setIsolationLevel('repeatable read') : transaction;
+    return snapshot.execute(async (trx) => {
+      const email = await trx
+        .selectFrom('emails')
+        .select(['id', 'from_address', 'subject', 'tags', 'created_at'])
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      if (email === undefined) return undefined;
+      const [recipients, events] = await Promise.all([
+        trx
+          .selectFrom('email_recipients')
+          .select(['id', 'address', 'kind', 'status', 'attempts', 'next_attempt_at'])
+          .where('email_id', '=', id)
+          .orderBy('position')
+          .execute(),
+        trx
+          .selectFrom('email_events')
+          .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'bounce_type', 'at'])
+          .where('email_id', '=', id)
+          .orderBy('at')
+          // One attempt's `sent` and `delivered` share their time: sent first.
+          .orderBy(sql`case type when 'sent' then 0 when 'delivered' then 1 else 2 end`)
+          .execute(),
+      ]);
+      return {
+        id: email.id,
+        fromAddress: email.from_address,
+        subject: email.subject,
+        tags: JSON.parse(email.tags),
+        createdAt: Number(email.created_at),
+        recipients: recipients.map((r) => ({
+          id: r.id,
+          address: r.address,
+          kind: r.kind as RecipientKind,
+          status: r.status as RecipientStatus,
+          attempts: Number(r.attempts),
+          nextAttemptAt: r.next_attempt_at === null ? null : Number(r.next_attempt_at),
+        })),
+        events: events.map((e) => ({
+          type: e.type as EmailEventType,
+          address: e.address,
+          smtpCode: e.smtp_code,
+          smtpText: e.smtp_text,
+          mxHost: e.mx_host,
+          bounceType: e.bounce_type,
+          at: Number(e.at),
+        })),
+      };
+    });
   }
 
   /** Claim up to `limit` due recipients until `now + leaseMs`, each by one process. */
