@@ -93,7 +93,14 @@ export interface SendingConfig {
   allowPrivateMx: boolean;
   /** The name given in EHLO (`SMTP_HELO_NAME`). */
   heloName: string;
+  /** `SMTP_TIMEOUT_MS`: the wait for a connection, a greeting and each command's reply. */
   timeoutMs: number;
+  /** `SMTP_DATA_DONE_TIMEOUT_MS`: the wait for the reply to the final "." (RFC 5321: 10 min). */
+  dataDoneTimeoutMs: number;
+  /** `SMTP_CONNECTIONS_PER_HOST`: sessions open at once to one MX address (or the relay). */
+  connectionsPerHost: number;
+  /** `SMTP_MESSAGES_PER_CONNECTION`: transactions one session carries before its QUIT. */
+  messagesPerConnection: number;
   retryBaseMs: number;
   retryMaxDelayMs: number;
   /** 4xx answers and connection failures are retried this long, then the recipient has failed. */
@@ -407,6 +414,9 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivateMx: boolean(env, 'SMTP_ALLOW_PRIVATE_MX', false),
       heloName: hostName(env, 'SMTP_HELO_NAME', machineName()),
       timeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 60_000, 100, 600_000),
+      dataDoneTimeoutMs: integer(env, 'SMTP_DATA_DONE_TIMEOUT_MS', 600_000, 100, 3_600_000),
+      connectionsPerHost: integer(env, 'SMTP_CONNECTIONS_PER_HOST', 5, 1, 100),
+      messagesPerConnection: integer(env, 'SMTP_MESSAGES_PER_CONNECTION', 100, 1, 10_000),
       retryBaseMs: integer(env, 'SEND_RETRY_BASE_MS', 60_000, 1, 86_400_000),
       retryMaxDelayMs: integer(env, 'SEND_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 86_400_000),
       retryForMs: integer(env, 'SEND_RETRY_FOR_MS', 72 * 3600_000, 0, 30 * 86_400_000),

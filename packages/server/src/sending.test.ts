@@ -103,6 +103,9 @@ async function startWorld(
     SMTP_ALLOW_PRIVATE_MX: 'true',
     SMTP_HELO_NAME: 'sender.test',
     SMTP_TIMEOUT_MS: '5000',
+    // Postfix reads a changed access map (rejectRecipient) in new sessions only: one message
+    // per session here; session reuse has tests of its own.
+    SMTP_MESSAGES_PER_CONNECTION: '1',
     SEND_INTERVAL_MS: '20',
     SEND_RETRY_BASE_MS: '200',
     SEND_RETRY_MAX_DELAY_MS: '400',
@@ -634,6 +637,25 @@ describe('delivery as an MTA delivers (issue 35)', () => {
       const [copy] = (await mx.waitForMessages(before + 1)).slice(before);
       assert.equal(copy!.recipient, `someone@${domain}`);
     }
+  });
+
+  test('every session with the MX ends with QUIT: Postfix logs quit=1 for each, never a lost connection', async () => {
+    const { mx, send, emailWhen } = world;
+    const queued = await send({ to: ['q1@recipient.test', 'q2@recipient.test', 'q3@recipient.test'] });
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const sessions = await waitUntil('every session’s disconnect line', () => {
+      const log = mx.log();
+      const connects = log.match(/postfix\/smtpd\[\d+\]: connect from /g)?.length ?? 0;
+      const disconnects = log.match(/postfix\/smtpd\[\d+\]: disconnect from .*/g) ?? [];
+      return connects > 0 && disconnects.length === connects ? disconnects : undefined;
+    });
+    const withMail = sessions.filter((line) => / mail=\d/.test(line));
+    assert.ok(withMail.length >= 3, sessions.join('\n'));
+    assert.deepEqual(
+      withMail.filter((line) => !/ quit=1 /.test(line)),
+      [],
+    );
+    assert.doesNotMatch(mx.log(), /lost connection after (MAIL|RCPT|DATA|END-OF-MESSAGE|RSET)/);
   });
 
   test('an MX whose TLS handshake fails (TLS 1.0 only) gets the message in clear text', async (t) => {

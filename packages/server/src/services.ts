@@ -271,6 +271,8 @@ function createSending(
       mxPort: c.mxPort,
       heloName: c.heloName,
       timeoutMs: c.timeoutMs,
+      dataDoneTimeoutMs: c.dataDoneTimeoutMs,
+      sessions: { perDestination: c.connectionsPerHost, messagesPerSession: c.messagesPerConnection },
     },
     findHosts: createMailRouter({
       servers: v.resolvers,

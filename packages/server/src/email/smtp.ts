@@ -12,13 +12,9 @@
  * The answer is classified as RFC 5321 does: 2xx sent, 4xx (and no answer at all) temporary,
  * 5xx permanent, with what the refusal says about the address (`bounce`, `email/bounce.ts`).
  */
-import type nodemailer from 'nodemailer';
-import { lazy } from '../lazy.js';
 import { type BounceClass, classifyRefusal, replyText } from './bounce.js';
 import type { FindMailHosts } from './mx.js';
-
-/** Loaded with the first message: a process that never sends never needs it. */
-const loadNodemailer = lazy(() => import('nodemailer'));
+import { type Destination, type SessionLimits, type SmtpError, SmtpSessions } from './smtp-sessions.js';
 
 export interface SmtpSettings {
   /** `smtp://user:pass@host:587` or `smtps://…:465`; direct delivery to MX hosts when absent. */
@@ -29,7 +25,11 @@ export interface SmtpSettings {
   mxPort: number;
   /** The name this service gives in EHLO. */
   heloName: string;
+  /** The wait for the connection, the greeting and each command's reply. */
   timeoutMs: number;
+  /** The wait for the reply to the final "." (RFC 5321 §4.5.3.2.6: 10 minutes). */
+  dataDoneTimeoutMs: number;
+  sessions: SessionLimits;
 }
 
 export type SmtpResult =
@@ -41,136 +41,134 @@ export type SmtpResult =
       host: string | null;
       /** What a refusal says about the address; for a temporary one, always `soft`. */
       bounce: BounceClass;
-      /** Where it failed: at the greeting, in the TLS handshake, or later. */
-      stage?: 'greeting' | 'tls';
+      /**
+       * Where it failed: at the greeting, in the TLS handshake, with no reply once the whole
+       * message went (the server may have accepted it), or elsewhere.
+       */
+      stage?: 'greeting' | 'tls' | 'after-data';
     };
 
-export async function sendOnce(
-  settings: SmtpSettings,
-  findHosts: FindMailHosts,
-  envelope: { from: string; to: string },
-  message: Buffer,
-): Promise<SmtpResult> {
-  if (settings.relayUrl) return viaRelay(settings, envelope, message);
-  const { default: nodemailer } = await loadNodemailer();
-  const domain = envelope.to.slice(envelope.to.lastIndexOf('@') + 1);
-  const route = await findHosts(domain);
-  if (!route.ok) {
-    return {
-      kind: route.permanent ? 'permanent' : 'temporary',
-      code: null,
-      text: route.reason,
-      host: null,
-      bounce: classifyRefusal(null, route.reason, route.status),
-    };
-  }
-  let last: SmtpResult | undefined;
-  for (const { host, addresses } of route.hosts) {
-    for (const address of addresses) {
-      const once = async (tls: boolean) => {
-        const transport = nodemailer.createTransport({
-          host: address,
-          port: settings.mxPort,
-          secure: false,
-          name: settings.heloName,
-          // Clear text only after a failed handshake: opportunistic TLS (RFC 7435), as Postfix's
-          // level `may` does, since no policy (MTA-STS, DANE) asks for TLS here.
-          ...(tls ? { tls: { servername: host, rejectUnauthorized: false } } : { ignoreTLS: true }),
-          ...timeouts(settings.timeoutMs),
-        });
-        try {
-          return await attempt(transport, envelope, message, host, false);
-        } finally {
-          transport.close();
-        }
-      };
-      let result = await once(true);
-      if (result.kind !== 'sent' && result.stage === 'tls') result = await once(false);
-      if (result.kind === 'sent') return result;
-      // A host that refuses at its greeting (421 busy, 554 no service) or gives no answer at
-      // all is skipped for the next, as Postfix's smtp_skip_4xx_greeting and
-      // smtp_skip_5xx_greeting do; an answer to the transaction itself ends the attempt.
-      if (result.stage !== 'greeting' && result.code !== null) return result;
-      last = result;
-    }
-  }
-  // Every host refused to talk: try again later, never a bounce for a 5xx greeting alone.
-  return last!.kind === 'permanent'
-    ? { ...last!, kind: 'temporary', bounce: { type: 'soft', status: null } }
-    : last!;
-}
+/**
+ * Delivery over SMTP sessions that are kept and reused (`smtp-sessions.ts`): to the relay, or
+ * to each recipient domain's MX hosts.
+ */
+export class SmtpDelivery {
+  private readonly sessions: SmtpSessions;
 
-async function viaRelay(
-  settings: SmtpSettings,
-  envelope: { from: string; to: string },
-  message: Buffer,
-): Promise<SmtpResult> {
-  const url = settings.relayUrl!;
-  const secure = url.protocol === 'smtps:';
-  const { default: nodemailer } = await loadNodemailer();
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: Number(url.port) || (secure ? 465 : 587),
-    secure,
-    // Credentials never travel in clear: without STARTTLS the relay is refused.
-    requireTLS: !secure,
-    name: settings.heloName,
-    ...(url.username && {
-      auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
-    }),
-    ...(settings.relayCa && { tls: { ca: settings.relayCa } }),
-    ...timeouts(settings.timeoutMs),
-  });
-  try {
-    return await attempt(transport, envelope, message, url.hostname, true);
-  } finally {
-    transport.close();
-  }
-}
-
-const timeouts = (ms: number) => ({ connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms });
-
-interface SmtpError extends Error {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  command?: string;
-}
-
-async function attempt(
-  transport: nodemailer.Transporter,
-  envelope: { from: string; to: string },
-  message: Buffer,
-  host: string,
-  relay: boolean,
-): Promise<SmtpResult> {
-  try {
-    const info = await transport.sendMail({
-      envelope: { from: envelope.from, to: [envelope.to] },
-      raw: message,
+  constructor(
+    private readonly settings: SmtpSettings,
+    private readonly findHosts: FindMailHosts,
+  ) {
+    this.sessions = new SmtpSessions({
+      heloName: settings.heloName,
+      timeoutMs: settings.timeoutMs,
+      dataDoneTimeoutMs: settings.dataDoneTimeoutMs,
+      limits: settings.sessions,
     });
-    const code = Number(/^\d{3}/.exec(info.response ?? '')?.[0]) || null;
-    return { kind: 'sent', code, text: info.response ?? '', host, viaRelay: relay };
-  } catch (error) {
-    const e = error as SmtpError;
-    const code = typeof e.responseCode === 'number' ? e.responseCode : null;
-    const text = replyText(code, e.response ?? e.message).slice(0, 500);
-    // Authentication and TLS problems of a relay are its configuration: retried, never a bounce.
-    const permanent = code !== null && code >= 500 && code < 600 && e.code !== 'EAUTH';
-    // A handshake that fails surfaces as ETLS, or as a socket error carrying OpenSSL's words.
-    const tls = e.code === 'ETLS' || e.command === 'STARTTLS' || /\bSSL routines\b/.test(e.message);
-    const stage = tls
+  }
+
+  /** One attempt for one recipient. */
+  async send(envelope: { from: string; to: string }, message: Buffer): Promise<SmtpResult> {
+    const relay = this.settings.relayUrl;
+    if (relay) return this.viaRelay(relay, envelope, message);
+    const domain = envelope.to.slice(envelope.to.lastIndexOf('@') + 1);
+    const route = await this.findHosts(domain);
+    if (!route.ok) {
+      return {
+        kind: route.permanent ? 'permanent' : 'temporary',
+        code: null,
+        text: route.reason,
+        host: null,
+        bounce: classifyRefusal(null, route.reason, route.status),
+      };
+    }
+    let last: SmtpResult | undefined;
+    for (const { host, addresses } of route.hosts) {
+      for (const address of addresses) {
+        const to = { host, address, port: this.settings.mxPort };
+        let result = await this.attempt({ ...to, tls: 'may' }, envelope, message);
+        // Clear text only after a failed handshake (opportunistic TLS, RFC 7435).
+        if (result.kind !== 'sent' && result.stage === 'tls')
+          result = await this.attempt({ ...to, tls: 'none' }, envelope, message);
+        if (result.kind === 'sent') return result;
+        // A host that refuses at its greeting (421 busy, 554 no service) or gives no answer at
+        // all is skipped for the next, as Postfix's smtp_skip_4xx_greeting and
+        // smtp_skip_5xx_greeting do; an answer to the transaction itself ends the attempt, and
+        // so does a silence after the whole message went (that host may have it already).
+        if (result.stage === 'after-data' || (result.stage !== 'greeting' && result.code !== null))
+          return result;
+        last = result;
+      }
+    }
+    // Every host refused to talk: try again later, never a bounce for a 5xx greeting alone.
+    return last!.kind === 'permanent'
+      ? { ...last!, kind: 'temporary', bounce: { type: 'soft', status: null } }
+      : last!;
+  }
+
+  /** QUIT the sessions kept open (at stop). */
+  close(): Promise<void> {
+    return this.sessions.close();
+  }
+
+  private viaRelay(url: URL, envelope: { from: string; to: string }, message: Buffer): Promise<SmtpResult> {
+    const secure = url.protocol === 'smtps:';
+    return this.attempt(
+      {
+        host: url.hostname,
+        address: url.hostname,
+        port: Number(url.port) || (secure ? 465 : 587),
+        // Credentials never travel in clear: without STARTTLS the relay is refused.
+        tls: secure ? 'implicit' : 'require',
+        ...(this.settings.relayCa && { ca: this.settings.relayCa }),
+        ...(url.username && {
+          auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
+        }),
+      },
+      envelope,
+      message,
+    );
+  }
+
+  private async attempt(
+    destination: Destination,
+    envelope: { from: string; to: string },
+    message: Buffer,
+  ): Promise<SmtpResult> {
+    const relay =
+      destination.auth !== undefined || destination.tls === 'require' || destination.tls === 'implicit';
+    const result = await this.sessions.transaction(destination, envelope, message);
+    if (result.ok) {
+      const code = Number(/^\d{3}/.exec(result.response)?.[0]) || null;
+      return { kind: 'sent', code, text: result.response, host: destination.host, viaRelay: relay };
+    }
+    return classify(result.error, destination.host, result.afterData);
+  }
+}
+
+/** A failed transaction as RFC 5321 classes it: 5xx permanent, anything else temporary. */
+function classify(e: SmtpError, host: string, afterData: boolean): SmtpResult {
+  const code = typeof e.responseCode === 'number' ? e.responseCode : null;
+  let text = replyText(code, e.response ?? e.message).slice(0, 500);
+  if (afterData)
+    text = `no reply to the end of the message (the server may have accepted it; it is sent again): ${text}`;
+  // Authentication and TLS problems of a relay are its configuration: retried, never a bounce.
+  const permanent = code !== null && code >= 500 && code < 600 && e.code !== 'EAUTH';
+  // A handshake that fails surfaces as ETLS, or as a socket error carrying OpenSSL's words.
+  const tls = e.code === 'ETLS' || e.command === 'STARTTLS' || /\bSSL routines\b/.test(e.message);
+  const stage = afterData
+    ? ('after-data' as const)
+    : tls
       ? ('tls' as const)
       : e.command === 'CONN' && code !== null
         ? ('greeting' as const)
         : undefined;
-    return {
-      kind: permanent ? 'permanent' : 'temporary',
-      code,
-      text,
-      host,
-      bounce: permanent ? classifyRefusal(code, text) : { type: 'soft', status: null },
-      ...(stage && { stage }),
-    };
-  }
+  return {
+    kind: permanent ? 'permanent' : 'temporary',
+    code,
+    text,
+    host,
+    bounce: permanent ? classifyRefusal(code, text) : { type: 'soft', status: null },
+    ...(stage && { stage }),
+  };
 }

@@ -13,7 +13,7 @@ import type { FindMailHosts } from '../email/mx.js';
 import { returnPathAddress } from '../email/return-path.js';
 import { isSandboxDomain, sandboxOutcome } from '../email/sandbox.js';
 import type { SandboxInbox } from '../email/sandbox-inbox.js';
-import { type SmtpSettings, sendOnce } from '../email/smtp.js';
+import { SmtpDelivery, type SmtpSettings } from '../email/smtp.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
 import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
@@ -43,8 +43,18 @@ export interface EmailSenderOptions {
 }
 
 export class EmailSender extends ClaimLoop<ClaimedRecipient> {
+  /** SMTP sessions, kept open between attempts (and ticks) for the next message. */
+  private readonly delivery: SmtpDelivery;
+
   constructor(private readonly options: EmailSenderOptions) {
     super(options);
+    this.delivery = new SmtpDelivery(options.smtp, options.findHosts);
+  }
+
+  /** Stop claiming, wait for the attempts under way, then QUIT the sessions kept open. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.delivery.close();
   }
 
   protected claim(limit: number): Promise<ClaimedRecipient[]> {
@@ -110,12 +120,7 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
       ? returnPathAddress(o.returnPathKey(), claim.id, claim.returnPathDomain)
       : claim.fromAddress;
     if (o.sandbox?.captures(claim.address)) return o.sandbox.capture(claim, signed.message, envelopeFrom);
-    const result = await sendOnce(
-      o.smtp,
-      o.findHosts,
-      { from: envelopeFrom, to: claim.address },
-      signed.message,
-    );
+    const result = await this.delivery.send({ from: envelopeFrom, to: claim.address }, signed.message);
     if (result.kind === 'sent') {
       return {
         kind: 'sent',

@@ -1,0 +1,338 @@
+/**
+ * SMTP sessions to MX hosts, kept open and reused as an MTA does (issue 35): one destination is
+ * one MX address (with its port and TLS mode), so the many domains a mailbox provider serves
+ * from the same hosts share their sessions (KumoMTA's "MX rollup"). Per destination:
+ *
+ * - at most `perDestination` sessions at once; more transactions wait for one to come free,
+ *   instead of opening a session each (receivers throttle and block senders that do that);
+ * - a session carries up to `messagesPerSession` transactions, one after another (RSET after
+ *   a refused one), then ends with QUIT;
+ * - an idle session ends with QUIT after {@link IDLE_MS} (Postfix's
+ *   `smtp_connection_cache_time_limit`), and every idle session at `close()`.
+ *
+ * Timeouts follow RFC 5321 §4.5.3.2 in two parts: `timeoutMs` for the connection, the greeting
+ * and every command, and `dataDoneTimeoutMs` (10 minutes by default, the RFC's) for the reply to
+ * the final ".", which content scanners can take long to give: a shorter wait there sends a
+ * copy the server already has.
+ *
+ * The client is nodemailer's `SMTPConnection` (EHLO, STARTTLS, pipelining, dot-stuffing).
+ */
+import { Readable } from 'node:stream';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
+import { lazy } from '../lazy.js';
+
+/** Loaded with the first message: a process that never sends never needs it. */
+const loadConnection = lazy(async () => (await import('nodemailer/lib/smtp-connection/index.js')).default);
+
+/** An idle session is ended after this long (Postfix: `smtp_connection_cache_time_limit`, 2 s). */
+export const IDLE_MS = 2_000;
+
+export interface SessionLimits {
+  /** Sessions open at once to one destination. */
+  perDestination: number;
+  /** Transactions one session carries before it ends. */
+  messagesPerSession: number;
+}
+
+export interface Destination {
+  /** The host's name: TLS's server name (SNI). */
+  host: string;
+  /** The address (or a relay's name) connected to: with `port` and `tls`, the destination. */
+  address: string;
+  port: number;
+  /**
+   * `may`: STARTTLS when offered, certificate unchecked (an MX, RFC 7435); `none`: clear text
+   * (after a failed handshake); `require`: STARTTLS or nothing, certificate checked (a relay on
+   * 587); `implicit`: TLS from the start (a relay on 465).
+   */
+  tls: 'may' | 'none' | 'require' | 'implicit';
+  /** PEM certificates a relay's certificate may chain to, beside the system's. */
+  ca?: string;
+  /** A relay's credentials (sent only over TLS). */
+  auth?: { user: string; pass: string };
+}
+
+export interface SessionSettings {
+  heloName: string;
+  timeoutMs: number;
+  dataDoneTimeoutMs: number;
+  limits: SessionLimits;
+}
+
+/** What a transaction's failure looked like, as nodemailer reports it. */
+export interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+}
+
+export type TransactionResult =
+  | { ok: true; response: string; reused: boolean }
+  | {
+      ok: false;
+      error: SmtpError;
+      /**
+       * The whole message was handed over and no reply came (a timeout, a dropped
+       * connection): the server may have accepted it.
+       */
+      afterData: boolean;
+    };
+
+interface Session {
+  connection: SMTPConnection;
+  transactions: number;
+  idleTimer?: NodeJS.Timeout;
+  /** The connection is over (ended by either side). */
+  ended: boolean;
+  /** Counted out of its destination's open sessions. */
+  retired: boolean;
+}
+
+interface DestinationState {
+  open: number;
+  idle: Session[];
+  waiting: Array<() => void>;
+}
+
+export class SmtpSessions {
+  private readonly destinations = new Map<string, DestinationState>();
+  private closed = false;
+
+  constructor(private readonly settings: SessionSettings) {}
+
+  /** One transaction to `destination`, on an idle session of its own or a new one. */
+  async transaction(
+    destination: Destination,
+    envelope: { from: string; to: string },
+    message: Buffer,
+  ): Promise<TransactionResult> {
+    const key = `${destination.address}|${destination.port}|${destination.tls}|${destination.auth?.user ?? ''}`;
+    const state = this.stateOf(key);
+    for (let fresh = false; ; fresh = true) {
+      let session: Session;
+      try {
+        session = await this.acquire(state, destination, fresh);
+      } catch (error) {
+        return { ok: false, error: error as SmtpError, afterData: false };
+      }
+      const reused = session.transactions > 0;
+      const result = await this.send(session, envelope, message);
+      session.transactions++;
+      if (result.ok) {
+        this.release(state, session, true);
+        return { ...result, reused };
+      }
+      const answered = typeof result.error.responseCode === 'number' && result.error.command !== 'CONN';
+      // A refusal leaves the session usable once reset; a silence or a drop does not.
+      this.release(state, session, answered && (await this.reset(session)));
+      // A kept session the server had closed meanwhile fails before any reply: nothing of
+      // the message was sent, so a new session is tried once.
+      if (reused && !answered && !result.bodyStarted && !fresh) continue;
+      return { ok: false, error: result.error, afterData: result.afterData };
+    }
+  }
+
+  /** QUIT every idle session; sessions in use end when their transaction does. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const ending: Promise<void>[] = [];
+    for (const state of this.destinations.values()) {
+      for (const session of state.idle.splice(0)) ending.push(this.end(state, session));
+    }
+    await Promise.all(ending);
+  }
+
+  private stateOf(key: string): DestinationState {
+    let state = this.destinations.get(key);
+    if (state === undefined) {
+      state = { open: 0, idle: [], waiting: [] };
+      this.destinations.set(key, state);
+    }
+    return state;
+  }
+
+  private async acquire(state: DestinationState, destination: Destination, fresh: boolean): Promise<Session> {
+    for (;;) {
+      if (!fresh) {
+        const idle = state.idle.pop();
+        if (idle) {
+          clearTimeout(idle.idleTimer);
+          return idle;
+        }
+      }
+      if (state.open < this.settings.limits.perDestination) {
+        state.open++;
+        try {
+          return await this.connect(state, destination);
+        } catch (error) {
+          state.open--;
+          state.waiting.shift()?.();
+          throw error;
+        }
+      }
+      await new Promise<void>((resolve) => state.waiting.push(resolve));
+    }
+  }
+
+  private async connect(state: DestinationState, destination: Destination): Promise<Session> {
+    const SMTPConnection = await loadConnection();
+    const s = this.settings;
+    const tls = destination.tls;
+    const connection = new SMTPConnection({
+      host: destination.address,
+      port: destination.port,
+      secure: tls === 'implicit',
+      name: s.heloName,
+      ...(tls === 'none' && { ignoreTLS: true }),
+      ...(tls === 'require' && { requireTLS: true }),
+      tls:
+        tls === 'may'
+          ? // MX hosts rarely hold a certificate for their MX name; encryption still beats none
+            { servername: destination.host, rejectUnauthorized: false }
+          : { servername: destination.host, ...(destination.ca && { ca: destination.ca }) },
+      connectionTimeout: s.timeoutMs,
+      greetingTimeout: s.timeoutMs,
+      socketTimeout: s.timeoutMs,
+      logger: false,
+    });
+    const session: Session = { connection, transactions: 0, ended: false, retired: false };
+    // A session the server ends (its own idle timeout) leaves the pool and frees its place.
+    const gone = () => {
+      session.ended = true;
+      this.retire(state, session);
+    };
+    connection.on('error', gone);
+    connection.on('end', gone);
+    // nodemailer reports a failed connection (refused, silent, a 4xx/5xx greeting, a failed
+    // handshake) as an `error` event, never to connect()'s callback.
+    await new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => {
+        session.ended = true;
+        session.retired = true; // counted out by acquire()
+        connection.close();
+        reject(error);
+      };
+      connection.once('error', failed);
+      connection.connect(() => {
+        if (!destination.auth) {
+          connection.off('error', failed);
+          resolve();
+          return;
+        }
+        connection.login(destination.auth, (error) => {
+          connection.off('error', failed);
+          if (error) failed(error);
+          else resolve();
+        });
+      });
+    });
+    return session;
+  }
+
+  private send(
+    session: Session,
+    envelope: { from: string; to: string },
+    message: Buffer,
+  ): Promise<
+    { ok: true; response: string } | { ok: false; error: SmtpError; afterData: boolean; bodyStarted: boolean }
+  > {
+    const { connection } = session;
+    let bodyStarted = false;
+    let afterData = false;
+    const body = new Readable({
+      read() {
+        bodyStarted = true;
+        this.push(message);
+        this.push(null);
+      },
+    });
+    // Once the whole message is handed over, the wait is for the final reply: RFC 5321 gives
+    // it 10 minutes (§4.5.3.2.6), longer than any other.
+    body.once('end', () => {
+      afterData = true;
+      connection._socket?.setTimeout(this.settings.dataDoneTimeoutMs);
+    });
+    return new Promise((resolve) => {
+      // A silence or a drop mid-transaction is an `error` event (or the end) of the connection,
+      // never the callback of send().
+      const lost = (error?: SmtpError) => {
+        settle({
+          ok: false,
+          error: error ?? Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' }),
+          afterData,
+          bodyStarted,
+        });
+      };
+      const settle = (result: Parameters<typeof resolve>[0]) => {
+        connection.off('error', lost);
+        connection.off('end', lost);
+        connection._socket?.setTimeout(this.settings.timeoutMs);
+        resolve(result);
+      };
+      connection.once('error', lost);
+      connection.once('end', lost);
+      connection.send({ from: envelope.from, to: [envelope.to] }, body, (error, info) => {
+        if (error) settle({ ok: false, error, afterData: false, bodyStarted });
+        else settle({ ok: true, response: info.response ?? '' });
+      });
+    });
+  }
+
+  /** RSET after a refused transaction: resolves to whether the session can carry another. */
+  private reset(session: Session): Promise<boolean> {
+    if (session.ended) return Promise.resolve(false);
+    return new Promise((resolve) => session.connection.reset((error) => resolve(!error)));
+  }
+
+  private release(state: DestinationState, session: Session, reusable: boolean): void {
+    const keep =
+      reusable &&
+      !this.closed &&
+      !session.ended &&
+      session.transactions < this.settings.limits.messagesPerSession;
+    if (!keep) {
+      void this.end(state, session);
+      return;
+    }
+    session.idleTimer = setTimeout(() => void this.end(state, session), IDLE_MS);
+    session.idleTimer.unref();
+    state.idle.push(session);
+    state.waiting.shift()?.();
+  }
+
+  /** QUIT (or close a session already over), and count it out of its destination. */
+  private end(state: DestinationState, session: Session): Promise<void> {
+    const { connection } = session;
+    const quitting = !session.ended;
+    session.ended = true;
+    this.retire(state, session);
+    if (!quitting) {
+      connection.close();
+      return Promise.resolve();
+    }
+    connection.quit();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        connection.close();
+        resolve();
+      }, this.settings.timeoutMs);
+      timer.unref();
+      connection.once('end', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Out of the idle list and the count of open sessions, once; a waiting transaction goes on. */
+  private retire(state: DestinationState, session: Session): void {
+    clearTimeout(session.idleTimer);
+    const at = state.idle.indexOf(session);
+    if (at !== -1) state.idle.splice(at, 1);
+    if (session.retired) return;
+    session.retired = true;
+    state.open--;
+    state.waiting.shift()?.();
+  }
+}
