@@ -13,7 +13,8 @@
  * limits are raised out of the way; any non-2xx answer voids the run.
  * Delivery: what the accept run queued is set aside, 2,000 messages are queued, and a server
  * with the worker on (`SEND_INTERVAL_MS=20`, `SEND_BATCH` 20, then 100 over the same messages
- * made due again) is timed from its start until Postfix's Maildir holds them all. Postfix,
+ * made due again) is timed from its start until Postfix's Maildir holds them all, and the SMTP
+ * sessions Postfix took for them are counted from its log. Postfix,
  * BIND, the worker and this process's Maildir polling share the same 2 cores.
  */
 import { mkdtempSync } from 'node:fs';
@@ -192,6 +193,7 @@ async function delivery(
       );
     }
     const before = await maildirCount(mx);
+    const sessionsBefore = smtpSessions(mx);
     const startedAt = Date.now();
     const started = performance.now();
     const worker = await startServer(
@@ -207,11 +209,12 @@ async function delivery(
     const seconds = (performance.now() - started) / 1000;
     const outcome = await outcomeOf(worker, ids, startedAt);
     await worker.close();
+    const sessions = smtpSessions(mx) - sessionsBefore;
     console.log(
       `${label}, SEND_BATCH=${batch}: ${fmt(delivered)} of ${fmt(DELIVERIES)} messages in Postfix's Maildir after ${fmt(seconds, 2)} s (start-up included): ${fmt(delivered / seconds)} delivered/s`,
     );
     console.log(
-      `${label}, SEND_BATCH=${batch}: recipients ${outcome.statuses}; ${fmt(outcome.deferrals)} deferred attempts; last 250 recorded at ${fmt(outcome.lastSentSeconds, 2)} s`,
+      `${label}, SEND_BATCH=${batch}: recipients ${outcome.statuses}; ${fmt(outcome.deferrals)} deferred attempts; last 250 recorded at ${fmt(outcome.lastSentSeconds, 2)} s; ${fmt(sessions)} SMTP sessions (${fmt(sessions / Math.max(delivered, 1), 3)} per message)`,
     );
   }
 }
@@ -238,6 +241,11 @@ async function outcomeOf(server: RunningServer, ids: string[], since: number) {
     deferrals: Number(events.find((e) => e.type === 'deferred')?.n ?? 0),
     lastSentSeconds: sent ? (Number(sent.last) - since) / 1000 : Number.NaN,
   };
+}
+
+/** SMTP sessions Postfix's smtpd has taken so far (its `connect from` log lines). */
+function smtpSessions(mx: PostfixServer): number {
+  return mx.log().match(/postfix\/smtpd\[\d+\]: connect from /g)?.length ?? 0;
 }
 
 /** Files in Postfix's Maildir (`new` and `cur`): one per delivered copy. */

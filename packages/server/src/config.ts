@@ -415,7 +415,7 @@ export function loadConfig(env: Env = process.env): Config {
       heloName: hostName(env, 'SMTP_HELO_NAME', machineName()),
       timeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 60_000, 100, 600_000),
       dataDoneTimeoutMs: integer(env, 'SMTP_DATA_DONE_TIMEOUT_MS', 600_000, 100, 3_600_000),
-      connectionsPerHost: integer(env, 'SMTP_CONNECTIONS_PER_HOST', 5, 1, 100),
+      connectionsPerHost: integer(env, 'SMTP_CONNECTIONS_PER_HOST', 20, 1, 100),
       messagesPerConnection: integer(env, 'SMTP_MESSAGES_PER_CONNECTION', 100, 1, 10_000),
       retryBaseMs: integer(env, 'SEND_RETRY_BASE_MS', 60_000, 1, 86_400_000),
       retryMaxDelayMs: integer(env, 'SEND_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 86_400_000),

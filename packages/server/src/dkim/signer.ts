@@ -8,6 +8,7 @@
  * published, whose CNAMEs the customer already has: the reason there are three. Rotation then
  * makes the next one active for good.
  */
+import type { KeyObject } from 'node:crypto';
 import { normalizeDomainName } from '../domain/domain-name.js';
 import type { DkimKeyStore, SigningDomain } from '../store/dkim-key-store.js';
 import { DkimError } from './errors.js';
@@ -29,7 +30,16 @@ export interface SignResult {
   selector: string;
 }
 
+/**
+ * Opened keys kept for the next message of the same domain: opening one (decrypting it, then
+ * OpenSSL parsing the PKCS#8) took 1.1 ms of the 2.8 ms a signature cost. Bounded, least
+ * recently used out first; an entry is used only while its encrypted bytes are the stored ones.
+ */
+const OPENED_KEYS = 1_000;
+
 export class DkimSigner {
+  private readonly opened = new Map<string, { sealed: string; key: KeyObject }>();
+
   constructor(
     private readonly options: {
       keys: DkimKeyStore;
@@ -42,19 +52,12 @@ export class DkimSigner {
   /** Sign `message` for a verified domain; throws {@link DkimError} with a precise code otherwise. */
   async sign(message: Buffer | string, request: SignRequest): Promise<SignResult> {
     const { domain, selector } = await this.prepare(request);
-    const key = selector.key!;
-    let privateKey: Buffer;
-    try {
-      privateKey = open(this.options.secretKey, key.privateKeyEnc, key.token);
-    } catch (error) {
-      if (error instanceof SecretBoxError) throw new DkimError('DKIM_KEY_UNREADABLE', error.message);
-      throw error;
-    }
+    const privateKey = this.open(selector.key!.token, selector.key!.privateKeyEnc);
     try {
       const signed = signMessage(message, {
         domain: domain.name,
         selector: selector.token,
-        privateKey: privateKeyObject(privateKey),
+        privateKey,
         timestamp: (this.options.now ?? (() => Math.floor(Date.now() / 1000)))(),
       });
       return { message: signed, domain: domain.name, selector: selector.token };
@@ -63,8 +66,32 @@ export class DkimSigner {
         throw new DkimError('DKIM_MESSAGE_INVALID', `cannot sign: ${error.message}`);
       }
       throw error;
+    }
+  }
+
+  /** The selector's private key, opened (or as opened for an earlier message). */
+  private open(token: string, sealed: string): KeyObject {
+    const kept = this.opened.get(token);
+    if (kept?.sealed === sealed) {
+      this.opened.delete(token);
+      this.opened.set(token, kept);
+      return kept.key;
+    }
+    let pkcs8: Buffer;
+    try {
+      pkcs8 = open(this.options.secretKey, sealed, token);
+    } catch (error) {
+      if (error instanceof SecretBoxError) throw new DkimError('DKIM_KEY_UNREADABLE', error.message);
+      throw error;
+    }
+    try {
+      const key = privateKeyObject(pkcs8);
+      this.opened.delete(token);
+      this.opened.set(token, { sealed, key });
+      if (this.opened.size > OPENED_KEYS) this.opened.delete(this.opened.keys().next().value!);
+      return key;
     } finally {
-      privateKey.fill(0);
+      pkcs8.fill(0);
     }
   }
 

@@ -4,7 +4,10 @@
  * from the same hosts share their sessions (KumoMTA's "MX rollup"). Per destination:
  *
  * - at most `perDestination` sessions at once; more transactions wait for one to come free,
- *   instead of opening a session each (receivers throttle and block senders that do that);
+ *   instead of opening a session each (receivers throttle and block senders that do that).
+ *   A destination starts at {@link INITIAL_SESSIONS} and earns more as Postfix's concurrency
+ *   feedback does: +1/n per message accepted, −1/n per failure of the host itself (no
+ *   connection, a refusing greeting, a silence), never under one;
  * - a session carries up to `messagesPerSession` transactions, one after another (RSET after
  *   a refused one), then ends with QUIT;
  * - an idle session ends with QUIT after {@link IDLE_MS} (Postfix's
@@ -23,6 +26,9 @@ import { lazy } from '../lazy.js';
 
 /** Loaded with the first message: a process that never sends never needs it. */
 const loadConnection = lazy(async () => (await import('nodemailer/lib/smtp-connection/index.js')).default);
+
+/** Sessions a destination may have at first (Postfix: `initial_destination_concurrency`, 5). */
+export const INITIAL_SESSIONS = 5;
 
 /** An idle session is ended after this long (Postfix: `smtp_connection_cache_time_limit`, 2 s). */
 export const IDLE_MS = 2_000;
@@ -91,6 +97,8 @@ interface Session {
 
 interface DestinationState {
   open: number;
+  /** Sessions allowed now, between 1 and `perDestination` (a fraction counts as its floor). */
+  window: number;
   idle: Session[];
   waiting: Array<() => void>;
 }
@@ -114,16 +122,19 @@ export class SmtpSessions {
       try {
         session = await this.acquire(state, destination, fresh);
       } catch (error) {
+        this.feedback(state, -1);
         return { ok: false, error: error as SmtpError, afterData: false };
       }
       const reused = session.transactions > 0;
       const result = await this.send(session, envelope, message);
       session.transactions++;
       if (result.ok) {
+        this.feedback(state, +1);
         this.release(state, session, true);
         return { ...result, reused };
       }
       const answered = typeof result.error.responseCode === 'number' && result.error.command !== 'CONN';
+      if (!answered) this.feedback(state, -1);
       // A refusal leaves the session usable once reset; a silence or a drop does not.
       this.release(state, session, answered && (await this.reset(session)));
       // A kept session the server had closed meanwhile fails before any reply: nothing of
@@ -146,7 +157,12 @@ export class SmtpSessions {
   private stateOf(key: string): DestinationState {
     let state = this.destinations.get(key);
     if (state === undefined) {
-      state = { open: 0, idle: [], waiting: [] };
+      state = {
+        open: 0,
+        window: Math.min(INITIAL_SESSIONS, this.settings.limits.perDestination),
+        idle: [],
+        waiting: [],
+      };
       this.destinations.set(key, state);
     }
     return state;
@@ -161,7 +177,7 @@ export class SmtpSessions {
           return idle;
         }
       }
-      if (state.open < this.settings.limits.perDestination) {
+      if (state.open < Math.floor(state.window)) {
         state.open++;
         try {
           return await this.connect(state, destination);
@@ -323,6 +339,19 @@ export class SmtpSessions {
         resolve();
       });
     });
+  }
+
+  /**
+   * Concurrency feedback: the window grows by 1/window with each accepted message and shrinks
+   * as much with each failure of the host, so a healthy MX soon gets `perDestination` sessions
+   * and a struggling one fewer, down to one.
+   */
+  private feedback(state: DestinationState, sign: 1 | -1): void {
+    const max = this.settings.limits.perDestination;
+    state.window = Math.min(max, Math.max(1, state.window + sign / state.window));
+    // A grown window lets a waiting transaction open a session now.
+    if (sign > 0 && state.waiting.length > 0 && state.open < Math.floor(state.window))
+      state.waiting.shift()!();
   }
 
   /** Out of the idle list and the count of open sessions, once; a waiting transaction goes on. */
