@@ -101,6 +101,10 @@ export interface SendingConfig {
   connectionsPerHost: number;
   /** `SMTP_MESSAGES_PER_CONNECTION`: transactions one session carries before its QUIT. */
   messagesPerConnection: number;
+  /** `SMTP_MTA_STS`: honour recipient domains' MTA-STS policies (RFC 8461). */
+  mtaSts: boolean;
+  /** `SMTP_TLS_CA_FILE`: PEM certificates MX and MTA-STS hosts may chain to, beside the system's. */
+  tlsCa: string | undefined;
   retryBaseMs: number;
   retryMaxDelayMs: number;
   /** 4xx answers and connection failures are retried this long, then the recipient has failed. */
@@ -409,7 +413,7 @@ export function loadConfig(env: Env = process.env): Config {
     sending: {
       enabled: boolean(env, 'SENDING_ENABLED', true),
       relayUrl: relayUrl(env),
-      relayCa: relayCa(env),
+      relayCa: caFile(env, 'SMTP_RELAY_CA_FILE'),
       mxPort: integer(env, 'SMTP_MX_PORT', 25, 1, 65_535),
       allowPrivateMx: boolean(env, 'SMTP_ALLOW_PRIVATE_MX', false),
       heloName: hostName(env, 'SMTP_HELO_NAME', machineName()),
@@ -417,6 +421,8 @@ export function loadConfig(env: Env = process.env): Config {
       dataDoneTimeoutMs: integer(env, 'SMTP_DATA_DONE_TIMEOUT_MS', 600_000, 100, 3_600_000),
       connectionsPerHost: integer(env, 'SMTP_CONNECTIONS_PER_HOST', 20, 1, 100),
       messagesPerConnection: integer(env, 'SMTP_MESSAGES_PER_CONNECTION', 100, 1, 10_000),
+      mtaSts: boolean(env, 'SMTP_MTA_STS', true),
+      tlsCa: caFile(env, 'SMTP_TLS_CA_FILE'),
       retryBaseMs: integer(env, 'SEND_RETRY_BASE_MS', 60_000, 1, 86_400_000),
       retryMaxDelayMs: integer(env, 'SEND_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 86_400_000),
       retryForMs: integer(env, 'SEND_RETRY_FOR_MS', 72 * 3600_000, 0, 30 * 86_400_000),
@@ -535,10 +541,11 @@ function relayUrl(env: Env): URL | undefined {
   return url;
 }
 
-function relayCa(env: Env): string | undefined {
-  const file = env.SMTP_RELAY_CA_FILE?.trim();
+/** The PEM file `name` points at, read; unset: `undefined`. */
+function caFile(env: Env, name: string): string | undefined {
+  const file = env[name]?.trim();
   if (!file) return undefined;
-  if (!existsSync(file)) throw new ConfigError(`SMTP_RELAY_CA_FILE names ${file}, which does not exist`);
+  if (!existsSync(file)) throw new ConfigError(`${name} names ${file}, which does not exist`);
   return readFileSync(file, 'utf8');
 }
 

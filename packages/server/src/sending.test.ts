@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { SMTPServer } from 'smtp-server';
 import { findFreeDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { deliveryStatusReport } from './test-support/reports.js';
+import { createTestCa, type TestCa } from './test-support/test-ca.js';
 import { startTestServer } from './test-support/test-server.js';
 import { waitUntil } from './test-support/wait.js';
 import { startWebhookReceiver, verifiedEvents } from './test-support/webhook-receiver.js';
@@ -201,11 +203,15 @@ function assertAuthenticated(verdict: Awaited<ReturnType<typeof authenticate>>) 
 }
 
 let world: Awaited<ReturnType<typeof startWorld>>;
+/** The CA of the MX and MTA-STS policy certificates the service is to check. */
+let ca: TestCa;
 before(async () => {
-  world = await startWorld();
+  ca = await createTestCa();
+  world = await startWorld({ SMTP_TLS_CA_FILE: ca.file });
 });
 after(async () => {
   await world?.close();
+  ca?.close();
 });
 
 describe('sending through the recipients’ MX', () => {
@@ -569,22 +575,25 @@ Hello
  */
 async function scriptedMx(options: ConstructorParameters<typeof SMTPServer>[0]) {
   const received: string[] = [];
+  /** For each message received, whether its session was encrypted (STARTTLS). */
+  const secure: boolean[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH'],
     logger: false,
-    onData(stream, _session, done) {
+    onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         received.push(Buffer.concat(chunks).toString('utf8'));
+        secure.push(session.secure);
         done();
       });
     },
     ...options,
   });
   for (let tries = 0; ; tries++) {
-    const address = `127.26.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+    const address = randomLoopback();
     const listening = await new Promise<boolean>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         error.code === 'EADDRINUSE' && tries < 20 ? resolve(false) : reject(error),
@@ -594,12 +603,91 @@ async function scriptedMx(options: ConstructorParameters<typeof SMTPServer>[0]) 
     if (listening) {
       // a client's failed TLS handshake is an error event of the server's: expected here
       server.on('error', () => {});
-      return { address, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+      return { address, received, secure, close: () => new Promise<void>((r) => server.close(() => r())) };
     }
   }
 }
 
+/** An address in 127.26.0.0/16, at random: other test files bind ports 25 and 443 beside this one. */
+const randomLoopback = () =>
+  `127.26.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+/**
+ * `mta-sts.<domain>` for several domains: an https server on port 443 of a loopback address of
+ * its own, answering `/.well-known/mta-sts.txt` with `policy(domain)`.
+ */
+async function mtaStsHost(certificate: { key: string; cert: string }, policy: (domain: string) => string) {
+  const server = createHttpsServer(certificate, (request, response) => {
+    const domain = (request.headers.host ?? '').replace(/^mta-sts\./, '').replace(/:\d+$/, '');
+    if (request.url !== '/.well-known/mta-sts.txt') return response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'text/plain' }).end(policy(domain));
+  });
+  for (let tries = 0; ; tries++) {
+    const address = randomLoopback();
+    const listening = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'EADDRINUSE' && tries < 20 ? resolve(false) : reject(error),
+      );
+      server.listen(443, address, () => resolve(true));
+    });
+    if (listening) return { address, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+}
+
 describe('delivery as an MTA delivers (issue 35)', () => {
+  test('MTA-STS enforce: mail goes over TLS checked against the MX name; a host that cannot is never sent to in clear', async (t) => {
+    const { bind, send, emailWhen } = world;
+    const goodCertificate = await ca.issue(['mx.sts.recipient.test']);
+    const good = await scriptedMx(goodCertificate);
+    // a certificate for another name, and no STARTTLS at all
+    const wrong = await scriptedMx(await ca.issue(['elsewhere.test']));
+    const plain = await scriptedMx({ disabledCommands: ['AUTH', 'STARTTLS'] });
+    const domains = ['sts', 'wrongname', 'plain', 'unlisted'].map((label) => `${label}.recipient.test`);
+    const policies = await mtaStsHost(await ca.issue(domains.map((d) => `mta-sts.${d}`)), (domain) =>
+      ['version: STSv1', 'mode: enforce', `mx: mx.${domain}`, 'max_age: 86400', ''].join('\r\n'),
+    );
+    t.after(() => Promise.all([good.close(), wrong.close(), plain.close(), policies.close()]));
+    const [sts, wrongName, clear, unlisted] = domains as [string, string, string, string];
+    for (const [domain, address] of [
+      [sts, good.address],
+      [wrongName, wrong.address],
+      [clear, plain.address],
+    ] as const) {
+      await bind.addRecord(`mx.${domain}`, 'A', address);
+      await bind.addRecord(domain, 'MX', `10 mx.${domain}.`);
+    }
+    // its MX is a host the policy does not name
+    await bind.addRecord(`mx2.${unlisted}`, 'A', good.address);
+    await bind.addRecord(unlisted, 'MX', `10 mx2.${unlisted}.`);
+    for (const domain of domains) {
+      await bind.addRecord(`_mta-sts.${domain}`, 'TXT', 'v=STSv1; id=20261127');
+      await bind.addRecord(`mta-sts.${domain}`, 'A', policies.address);
+    }
+
+    const delivered = await send({ to: [`someone@${sts}`] });
+    const email = await emailWhen(delivered.id, 'settled', (e) => !['queued', 'sending'].includes(e.status));
+    assert.equal(email.status, 'sent', JSON.stringify(email.recipients[0].events));
+    assert.deepEqual(good.secure, [true]);
+
+    for (const [domain, why] of [
+      [
+        wrongName,
+        /^MTA-STS \(enforce\): no TLS with a valid certificate for mx\.wrongname\.recipient\.test: .*altnames/,
+      ],
+      [clear, /^MTA-STS \(enforce\): no TLS with a valid certificate for mx\.plain\.recipient\.test: 500 /],
+      [
+        unlisted,
+        /MTA-STS: no MX host of unlisted\.recipient\.test \(mx2\.unlisted\.recipient\.test\) is one its enforced policy names/,
+      ],
+    ] as const) {
+      const queued = await send({ to: [`someone@${domain}`] });
+      const deferred = await emailWhen(queued.id, `${domain} deferred`, (e) => e.status === 'deferred');
+      assert.match(deferred.recipients[0].events[0].smtpText, why);
+    }
+    // nothing went in clear, nor to a host the policy does not name
+    assert.deepEqual([wrong.received.length, plain.received.length, good.received.length], [0, 0, 1]);
+  });
+
   test('a 421 or 554 greeting skips to the next MX, which gets the message', async (t) => {
     const { bind, mx, send, emailWhen } = world;
     for (const [label, code] of [
@@ -753,8 +841,11 @@ test('each attempt reaches webhook endpoints as email.* events, signed, in order
   await emailWhen(queued.id, 'deferred', (e) => e.status === 'deferred');
   await mx.acceptRecipient('hooked@recipient.test');
   await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+  // this message's events (others of the account, still retrying, come here too)
   const events = await waitUntil('the delivered event', () => {
-    const received = verifiedEvents(receiver.received, endpoint.secret).map((e) => e.event);
+    const received = verifiedEvents(receiver.received, endpoint.secret)
+      .map((e) => e.event)
+      .filter((e) => e.data.id === queued.id);
     return received.some((e) => e.type === 'email.delivered') ? received : undefined;
   });
   // Greylisted once or more (a retry can come before the MX's rule is lifted: how many times

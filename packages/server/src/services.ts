@@ -12,6 +12,7 @@ import { DomainConnect } from './domain-connect/domain-connect.js';
 import { fetchJson } from './domain-connect/fetch-json.js';
 import { identityOf } from './domain-connect/identity.js';
 import { type InboundListener, type InboundOptions, startInboundListener } from './email/inbound.js';
+import { mtaStsOverDns } from './email/mta-sts.js';
 import { createMailRouter } from './email/mx.js';
 import { returnPathKey } from './email/return-path.js';
 import { SandboxInbox } from './email/sandbox-inbox.js';
@@ -273,7 +274,17 @@ function createSending(
       timeoutMs: c.timeoutMs,
       dataDoneTimeoutMs: c.dataDoneTimeoutMs,
       sessions: { perDestination: c.connectionsPerHost, messagesPerSession: c.messagesPerConnection },
+      ...(c.tlsCa && { tlsCa: c.tlsCa }),
     },
+    ...(c.mtaSts && {
+      mtaSts: mtaStsOverDns({
+        servers: v.resolvers,
+        timeoutMs: v.dnsTimeoutMs,
+        tries: v.dnsTries,
+        allowPrivate: c.allowPrivateMx,
+        ca: c.tlsCa,
+      }),
+    }),
     findHosts: createMailRouter({
       servers: v.resolvers,
       timeoutMs: v.dnsTimeoutMs,

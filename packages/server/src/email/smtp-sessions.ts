@@ -21,6 +21,7 @@
  * The client is nodemailer's `SMTPConnection` (EHLO, STARTTLS, pipelining, dot-stuffing).
  */
 import { Readable } from 'node:stream';
+import { rootCertificates } from 'node:tls';
 import type SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 import { lazy } from '../lazy.js';
 
@@ -48,10 +49,12 @@ export interface Destination {
   port: number;
   /**
    * `may`: STARTTLS when offered, certificate unchecked (an MX, RFC 7435); `none`: clear text
-   * (after a failed handshake); `require`: STARTTLS or nothing, certificate checked (a relay on
-   * 587); `implicit`: TLS from the start (a relay on 465).
+   * (after a failed handshake); `verify`: STARTTLS or nothing, the certificate checked against
+   * the system's CAs (and {@link SessionSettings.ca}) and the MX name (an enforced MTA-STS
+   * policy); `require`: the same for a relay on 587 (its own `ca`); `implicit`: TLS from the
+   * start (a relay on 465).
    */
-  tls: 'may' | 'none' | 'require' | 'implicit';
+  tls: 'may' | 'none' | 'verify' | 'require' | 'implicit';
   /** PEM certificates a relay's certificate may chain to, beside the system's. */
   ca?: string;
   /** A relay's credentials (sent only over TLS). */
@@ -63,6 +66,8 @@ export interface SessionSettings {
   timeoutMs: number;
   dataDoneTimeoutMs: number;
   limits: SessionLimits;
+  /** PEM certificates a `verify` destination's certificate may chain to, beside the system's. */
+  ca?: string;
 }
 
 /** What a transaction's failure looked like, as nodemailer reports it. */
@@ -201,12 +206,18 @@ export class SmtpSessions {
       secure: tls === 'implicit',
       name: s.heloName,
       ...(tls === 'none' && { ignoreTLS: true }),
-      ...(tls === 'require' && { requireTLS: true }),
+      ...((tls === 'require' || tls === 'verify') && { requireTLS: true }),
       tls:
         tls === 'may'
           ? // MX hosts rarely hold a certificate for their MX name; encryption still beats none
             { servername: destination.host, rejectUnauthorized: false }
-          : { servername: destination.host, ...(destination.ca && { ca: destination.ca }) },
+          : tls === 'verify'
+            ? {
+                servername: destination.host,
+                rejectUnauthorized: true,
+                ...(s.ca && { ca: [...rootCertificates, s.ca] }),
+              }
+            : { servername: destination.host, ...(destination.ca && { ca: destination.ca }) },
       connectionTimeout: s.timeoutMs,
       greetingTimeout: s.timeoutMs,
       socketTimeout: s.timeoutMs,
@@ -223,7 +234,9 @@ export class SmtpSessions {
     // nodemailer reports a failed connection (refused, silent, a 4xx/5xx greeting, a failed
     // handshake) as an `error` event, never to connect()'s callback.
     await new Promise<void>((resolve, reject) => {
-      const failed = (error: Error) => {
+      const failed = (error: SmtpError) => {
+        // A certificate refused mid-STARTTLS comes as a socket error (ESOCKET): it is TLS's.
+        if ((connection as { upgrading?: boolean }).upgrading) error.code = 'ETLS';
         session.ended = true;
         session.retired = true; // counted out by acquire()
         connection.close();

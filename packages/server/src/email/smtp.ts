@@ -13,6 +13,7 @@
  * 5xx permanent, with what the refusal says about the address (`bounce`, `email/bounce.ts`).
  */
 import { type BounceClass, classifyRefusal, replyText } from './bounce.js';
+import { type MtaSts, mxMatches } from './mta-sts.js';
 import type { FindMailHosts } from './mx.js';
 import { type Destination, type SessionLimits, type SmtpError, SmtpSessions } from './smtp-sessions.js';
 
@@ -29,6 +30,8 @@ export interface SmtpSettings {
   timeoutMs: number;
   /** The wait for the reply to the final "." (RFC 5321 §4.5.3.2.6: 10 minutes). */
   dataDoneTimeoutMs: number;
+  /** PEM certificates an MX's certificate may chain to beside the system's (MTA-STS; tests). */
+  tlsCa?: string;
   sessions: SessionLimits;
 }
 
@@ -58,12 +61,15 @@ export class SmtpDelivery {
   constructor(
     private readonly settings: SmtpSettings,
     private readonly findHosts: FindMailHosts,
+    /** Recipient domains' MTA-STS policies (RFC 8461); without it, none is honoured. */
+    private readonly mtaSts?: MtaSts,
   ) {
     this.sessions = new SmtpSessions({
       heloName: settings.heloName,
       timeoutMs: settings.timeoutMs,
       dataDoneTimeoutMs: settings.dataDoneTimeoutMs,
       limits: settings.sessions,
+      ...(settings.tlsCa && { ca: settings.tlsCa }),
     });
   }
 
@@ -82,22 +88,41 @@ export class SmtpDelivery {
         bounce: classifyRefusal(null, route.reason, route.status),
       };
     }
+    const policy = this.mtaSts ? await this.mtaSts.policyFor(domain) : null;
+    const enforced = policy?.mode === 'enforce' ? policy : null;
+    const hosts = enforced ? route.hosts.filter((h) => mxMatches(h.host, enforced.mx)) : route.hosts;
+    if (hosts.length === 0) {
+      const text = `MTA-STS: no MX host of ${domain} (${route.hosts.map((h) => h.host).join(', ')}) is one its enforced policy names (${enforced!.mx.join(', ')})`;
+      return { kind: 'temporary', code: null, text, host: null, bounce: { type: 'soft', status: null } };
+    }
     let last: SmtpResult | undefined;
-    for (const { host, addresses } of route.hosts) {
+    for (const { host, addresses } of hosts) {
       for (const address of addresses) {
         const to = { host, address, port: this.settings.mxPort };
-        let result = await this.attempt({ ...to, tls: 'may' }, envelope, message);
-        // Clear text only after a failed handshake (opportunistic TLS, RFC 7435).
-        if (result.kind !== 'sent' && result.stage === 'tls')
+        // Under an enforced policy: TLS with a certificate for the MX name, or not this host.
+        let result = await this.attempt({ ...to, tls: enforced ? 'verify' : 'may' }, envelope, message);
+        // Clear text only after a failed handshake (opportunistic TLS, RFC 7435), never under
+        // an enforced policy.
+        if (!enforced && result.kind !== 'sent' && result.stage === 'tls')
           result = await this.attempt({ ...to, tls: 'none' }, envelope, message);
         if (result.kind === 'sent') return result;
-        // A host that refuses at its greeting (421 busy, 554 no service) or gives no answer at
-        // all is skipped for the next, as Postfix's smtp_skip_4xx_greeting and
-        // smtp_skip_5xx_greeting do; an answer to the transaction itself ends the attempt, and
-        // so does a silence after the whole message went (that host may have it already).
-        if (result.stage === 'after-data' || (result.stage !== 'greeting' && result.code !== null))
+        // A host that refuses at its greeting (421 busy, 554 no service), gives no answer at
+        // all, or (under MTA-STS) fails TLS is skipped for the next, as Postfix's
+        // smtp_skip_4xx_greeting and smtp_skip_5xx_greeting do; an answer to the transaction
+        // itself ends the attempt, and so does a silence after the whole message went (that
+        // host may have it already).
+        if (
+          result.stage === 'after-data' ||
+          (result.stage !== 'greeting' && result.stage !== 'tls' && result.code !== null)
+        )
           return result;
-        last = result;
+        last =
+          enforced && result.stage === 'tls'
+            ? {
+                ...result,
+                text: `MTA-STS (enforce): no TLS with a valid certificate for ${host}: ${result.text}`,
+              }
+            : result;
       }
     }
     // Every host refused to talk: try again later, never a bounce for a 5xx greeting alone.

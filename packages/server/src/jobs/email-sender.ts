@@ -9,6 +9,7 @@
  */
 import { DkimError } from '../dkim/errors.js';
 import type { DkimSigner } from '../dkim/signer.js';
+import type { MtaSts } from '../email/mta-sts.js';
 import type { FindMailHosts } from '../email/mx.js';
 import { returnPathAddress } from '../email/return-path.js';
 import { isSandboxDomain, sandboxOutcome } from '../email/sandbox.js';
@@ -24,6 +25,8 @@ export interface EmailSenderOptions {
   signer: () => DkimSigner;
   smtp: SmtpSettings;
   findHosts: FindMailHosts;
+  /** Recipient domains' MTA-STS policies (`SMTP_MTA_STS`). */
+  mtaSts?: MtaSts;
   retry: RetryPolicy;
   intervalMs: number;
   batchSize: number;
@@ -48,7 +51,7 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
 
   constructor(private readonly options: EmailSenderOptions) {
     super(options);
-    this.delivery = new SmtpDelivery(options.smtp, options.findHosts);
+    this.delivery = new SmtpDelivery(options.smtp, options.findHosts, options.mtaSts);
   }
 
   /** Stop claiming, wait for the attempts under way, then QUIT the sessions kept open. */
