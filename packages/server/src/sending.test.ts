@@ -727,6 +727,35 @@ describe('delivery as an MTA delivers (issue 35)', () => {
     }
   });
 
+  test('SMTPUTF8: üser@ is delivered where the MX offers it (DKIM passes), and bounces with 5.6.7 where it does not', async (t) => {
+    const { mx, bind, send, emailWhen, authenticated } = world;
+    const before = (await mx.messages()).length;
+    // NFD as typed on some systems; sent as NFC
+    const queued = await send({ to: ['Zoë <u\u0308ser@recipient.test>'] });
+    const sent = await emailWhen(queued.id, 'settled', (e) => !['queued', 'sending'].includes(e.status));
+    assert.equal(sent.status, 'sent', JSON.stringify(sent.recipients[0].events));
+    assert.equal(sent.recipients[0].address, 'üser@recipient.test');
+    const [copy] = (await mx.waitForMessages(before + 1)).slice(before);
+    assert.equal(copy!.recipient, 'üser@recipient.test');
+    const parsed = await simpleParser(copy!.raw);
+    assert.deepEqual(parsed.to && !Array.isArray(parsed.to) && parsed.to.value, [
+      { name: 'Zoë', address: 'üser@recipient.test' },
+    ]);
+    assertAuthenticated(await authenticated(copy!.raw));
+
+    const ascii = await scriptedMx({ hideSMTPUTF8: true });
+    t.after(() => ascii.close());
+    await bind.addRecord('mx.ascii.recipient.test', 'A', ascii.address);
+    await bind.addRecord('ascii.recipient.test', 'MX', '10 mx.ascii.recipient.test.');
+    const refused = await send({ to: ['üser@ascii.recipient.test'] });
+    const bounced = await emailWhen(refused.id, 'bounced', (e) => e.status === 'bounced');
+    const [event] = bounced.recipients[0].events;
+    // 5.6.x: the address is good, the path is not (a block, never a suppression)
+    assert.deepEqual([event.type, event.smtpCode, event.bounceType], ['bounced', 553, 'block']);
+    assert.match(event.smtpText, /5\.6\.7 .*does not offer SMTPUTF8/);
+    assert.equal(ascii.received.length, 0);
+  });
+
   test('every session with the MX ends with QUIT: Postfix logs quit=1 for each, never a lost connection', async () => {
     const { mx, send, emailWhen } = world;
     const queued = await send({ to: ['q1@recipient.test', 'q2@recipient.test', 'q3@recipient.test'] });

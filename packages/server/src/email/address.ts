@@ -1,7 +1,8 @@
 /**
  * Mail addresses as the sending API takes them (`"Ann <ann@mail.example.com>"` or a bare
- * address): parsed with nodemailer's address parser, then held to what every MTA accepts (an
- * ASCII dot-atom local part of at most 64 octets, a domain name as registration takes it).
+ * address): parsed with nodemailer's address parser, then held to what MTAs accept (a dot-atom
+ * local part of at most 64 octets, UTF-8 allowed as RFC 6531 does; a domain name as
+ * registration takes it, IDNs as A-labels).
  * Anything else is refused with the field's name, never passed on to an SMTP conversation.
  */
 import addressparser from 'nodemailer/lib/addressparser/index.js';
@@ -17,8 +18,14 @@ export interface MailAddress {
 
 export type ParsedAddress = { ok: true; value: MailAddress } | { ok: false; message: string };
 
-/** RFC 5322 `atext` runs joined by single dots. */
-const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+/**
+ * RFC 5322 `atext` runs joined by single dots, with RFC 6531's UTF-8 (any non-ASCII character
+ * but controls, format characters and spaces): `üser@…` is delivered where the MX offers
+ * SMTPUTF8, and bounces with 5.6.7 where it does not (`smtp-sessions.ts`).
+ */
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\\p{ASCII}\\p{C}\\p{Z}]";
+const DOT_ATOM = new RegExp(`^(?:${ATEXT})+(?:\\.(?:${ATEXT})+)*$`, 'u');
+/** In octets (RFC 5321 §4.5.3.1.1), UTF-8 counted as sent. */
 const MAX_LOCAL_PART = 64;
 /** RFC 5321 §4.5.3.1.3: a path of at most 256 octets, so an address of at most 254. */
 const MAX_ADDRESS = 254;
@@ -36,8 +43,9 @@ export function parseAddress(input: string, field: string): ParsedAddress {
   }
   const { name, address } = parsed[0];
   const at = address.lastIndexOf('@');
-  const local = address.slice(0, at);
-  if (at <= 0 || !DOT_ATOM.test(local) || local.length > MAX_LOCAL_PART) {
+  // One spelling of each non-ASCII address (RFC 6531 §3.3 asks for NFC).
+  const local = address.slice(0, at).normalize('NFC');
+  if (at <= 0 || !DOT_ATOM.test(local) || Buffer.byteLength(local) > MAX_LOCAL_PART) {
     return {
       ok: false,
       message: `${field}: ${JSON.stringify(address.slice(0, 100))} is not an address we can send to`,

@@ -267,6 +267,17 @@ export class SmtpSessions {
     { ok: true; response: string } | { ok: false; error: SmtpError; afterData: boolean; bodyStarted: boolean }
   > {
     const { connection } = session;
+    // RFC 6531 §3.2: a non-ASCII address goes only to a server that offers SMTPUTF8; elsewhere
+    // it is a refusal of this recipient (nodemailer would send it regardless).
+    if (/[^\p{ASCII}]/u.test(envelope.from + envelope.to) && !offers(connection, 'SMTPUTF8')) {
+      const response = `553 5.6.7 ${envelope.to}: the server does not offer SMTPUTF8, which an address with non-ASCII characters needs (RFC 6531)`;
+      const error: SmtpError = Object.assign(new Error(response), {
+        responseCode: 553,
+        response,
+        command: 'MAIL FROM',
+      });
+      return Promise.resolve({ ok: false, error, afterData: false, bodyStarted: false });
+    }
     let bodyStarted = false;
     let afterData = false;
     const body = new Readable({
@@ -377,4 +388,13 @@ export class SmtpSessions {
     state.open--;
     state.waiting.shift()?.();
   }
+}
+
+/** Whether the server named `extension` in its EHLO answer (nodemailer keeps the list, untyped). */
+function offers(connection: SMTPConnection, extension: string): boolean {
+  return (
+    (connection as unknown as { _supportedExtensions?: string[] })._supportedExtensions?.includes(
+      extension,
+    ) ?? false
+  );
 }

@@ -670,7 +670,8 @@ function groupId(name: string): number {
 
 /** Header fields of a message (unfolded, lowercase names, the first occurrence of each). */
 function parseHeaders(raw: Buffer): Map<string, string> {
-  const text = raw.toString('latin1');
+  // UTF-8: an SMTPUTF8 message's headers may carry it raw (RFC 6532)
+  const text = raw.toString('utf8');
   const end = text.search(/\r?\n\r?\n/);
   const fields = new Map<string, string>();
   for (const field of (end === -1 ? text : text.slice(0, end)).split(/\r?\n(?![ \t])/)) {

@@ -180,6 +180,17 @@ describe('POST /api/public/emails', () => {
         /from must be one address/,
       ],
       [{ to: ['ann@localhost'] }, 'EMAIL_ADDRESS_INVALID', /to\[0\]/],
+      // UTF-8 is taken (RFC 6531), but not invisible characters, nor past 64 octets
+      [
+        { to: ['ann\u200blee@example.org'] },
+        'EMAIL_ADDRESS_INVALID',
+        /to\[0\]: .* is not an address we can send to/,
+      ],
+      [
+        { to: [`${'ü'.repeat(33)}@example.org`] },
+        'EMAIL_ADDRESS_INVALID',
+        /to\[0\]: .* is not an address we can send to/,
+      ],
       [{ headers: { 'X-Campaign': 'a\r\nBcc: victim@example.org' } }, 'EMAIL_HEADER_INVALID', /one line/],
       [{ headers: { From: 'ceo@bank.example' } }, 'EMAIL_HEADER_INVALID', /From is set by the service/],
       [{ headers: { 'Bad Name': 'x' } }, 'EMAIL_HEADER_INVALID', /not a header name/],
