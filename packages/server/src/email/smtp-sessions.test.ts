@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { waitUntil } from '../test-support/wait.js';
-import { IDLE_MS, type SessionSettings, SmtpSessions } from './smtp-sessions.js';
+import {
+  IDLE_MS,
+  PAUSE_AFTER_FAILURES,
+  PAUSED,
+  type SessionSettings,
+  SmtpSessions,
+} from './smtp-sessions.js';
 
 /** An MX on 127.0.0.1 that records each session's commands, in order, and every message. */
 async function loggingMx(options: Partial<SMTPServerOptions> = {}) {
@@ -174,5 +180,32 @@ test('a session that times out before the message is handed over is not counted 
   const result = await sessions.transaction(mx.destination, envelope(1), message(1));
   assert.equal(result.ok, false);
   assert.deepEqual([!result.ok && result.afterData, !result.ok && result.error.code], [false, 'ETIMEDOUT']);
+  await sessions.close();
+});
+
+test(`a host failing ${PAUSE_AFTER_FAILURES} times in a row is paused: the next transactions fail at once, without connecting`, async () => {
+  let connections = 0;
+  const mx = await loggingMx({
+    onConnect(_session, done) {
+      connections++;
+      done(Object.assign(new Error('4.7.0 too busy'), { responseCode: 421 }));
+    },
+  });
+  const sessions = new SmtpSessions(settings());
+  for (let n = 0; n < PAUSE_AFTER_FAILURES; n++) {
+    const result = await sessions.transaction(mx.destination, envelope(n), message(n));
+    assert.equal(!result.ok && result.error.responseCode, 421);
+  }
+  const paused = await Promise.all(
+    [1, 2, 3].map((n) => sessions.transaction(mx.destination, envelope(n), message(n))),
+  );
+  for (const result of paused) {
+    assert.equal(!result.ok && result.error.code, PAUSED);
+    assert.match(
+      !result.ok ? result.error.message : '',
+      /is paused for 30 s after 3 failures in a row \(the last: 421 /,
+    );
+  }
+  assert.equal(connections, PAUSE_AFTER_FAILURES);
   await sessions.close();
 });

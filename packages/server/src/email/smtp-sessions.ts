@@ -7,7 +7,8 @@
  *   instead of opening a session each (receivers throttle and block senders that do that).
  *   A destination starts at {@link INITIAL_SESSIONS} and earns more as Postfix's concurrency
  *   feedback does: +1/n per message accepted, −1/n per failure of the host itself (no
- *   connection, a refusing greeting, a silence), never under one;
+ *   connection, a refusing greeting, a silence), never under one; after
+ *   {@link PAUSE_AFTER_FAILURES} such failures in a row the destination is paused;
  * - a session carries up to `messagesPerSession` transactions, one after another (RSET after
  *   a refused one), then ends with QUIT;
  * - an idle session ends with QUIT after {@link IDLE_MS} (Postfix's
@@ -30,6 +31,18 @@ const loadConnection = lazy(async () => (await import('nodemailer/lib/smtp-conne
 
 /** Sessions a destination may have at first (Postfix: `initial_destination_concurrency`, 5). */
 export const INITIAL_SESSIONS = 5;
+
+/**
+ * A destination whose host failed this many times in a row is paused: its transactions fail at
+ * once (the next MX is tried, or the recipient deferred) instead of each trying the host again,
+ * first for {@link FIRST_PAUSE_MS}, doubled with each further failure up to {@link MAX_PAUSE_MS}.
+ * Postfix marks such a destination dead in the same way.
+ */
+export const PAUSE_AFTER_FAILURES = 3;
+export const FIRST_PAUSE_MS = 30_000;
+export const MAX_PAUSE_MS = 600_000;
+/** The `code` of a transaction refused because its destination is paused. */
+export const PAUSED = 'EPAUSED';
 
 /** An idle session is ended after this long (Postfix: `smtp_connection_cache_time_limit`, 2 s). */
 export const IDLE_MS = 2_000;
@@ -102,6 +115,11 @@ interface Session {
 
 interface DestinationState {
   open: number;
+  /** Failures of the host in a row (no connection, a refusing greeting, a silence, 421). */
+  failures: number;
+  /** No session is tried before this time (ms since the epoch). */
+  pausedUntil: number;
+  lastFailure: string;
   /** Sessions allowed now, between 1 and `perDestination` (a fraction counts as its floor). */
   window: number;
   idle: Session[];
@@ -127,7 +145,9 @@ export class SmtpSessions {
       try {
         session = await this.acquire(state, destination, fresh);
       } catch (error) {
-        this.feedback(state, -1);
+        // A failed handshake is the host's TLS, not the host: the caller may go on in clear.
+        const code = (error as SmtpError).code;
+        if (code !== PAUSED && code !== 'ETLS') this.hostFailed(state, error as SmtpError);
         return { ok: false, error: error as SmtpError, afterData: false };
       }
       const reused = session.transactions > 0;
@@ -139,12 +159,14 @@ export class SmtpSessions {
         return { ...result, reused };
       }
       const answered = typeof result.error.responseCode === 'number' && result.error.command !== 'CONN';
-      if (!answered) this.feedback(state, -1);
       // A refusal leaves the session usable once reset; a silence or a drop does not.
       this.release(state, session, answered && (await this.reset(session)));
       // A kept session the server had closed meanwhile fails before any reply: nothing of
       // the message was sent, so a new session is tried once.
       if (reused && !answered && !result.bodyStarted && !fresh) continue;
+      // A silence, a drop, or 421 (the server closing the channel) is the host's failure; a
+      // refusal of this message or recipient is not.
+      if (!answered || result.error.responseCode === 421) this.hostFailed(state, result.error);
       return { ok: false, error: result.error, afterData: result.afterData };
     }
   }
@@ -164,6 +186,9 @@ export class SmtpSessions {
     if (state === undefined) {
       state = {
         open: 0,
+        failures: 0,
+        pausedUntil: 0,
+        lastFailure: '',
         window: Math.min(INITIAL_SESSIONS, this.settings.limits.perDestination),
         idle: [],
         waiting: [],
@@ -175,6 +200,16 @@ export class SmtpSessions {
 
   private async acquire(state: DestinationState, destination: Destination, fresh: boolean): Promise<Session> {
     for (;;) {
+      const now = Date.now();
+      if (now < state.pausedUntil) {
+        const seconds = Math.ceil((state.pausedUntil - now) / 1000);
+        throw Object.assign(
+          new Error(
+            `${destination.host} [${destination.address}] is paused for ${seconds} s after ${state.failures} failures in a row (the last: ${state.lastFailure})`,
+          ),
+          { code: PAUSED },
+        );
+      }
       if (!fresh) {
         const idle = state.idle.pop();
         if (idle) {
@@ -370,7 +405,20 @@ export class SmtpSessions {
    * as much with each failure of the host, so a healthy MX soon gets `perDestination` sessions
    * and a struggling one fewer, down to one.
    */
+  private hostFailed(state: DestinationState, error: SmtpError): void {
+    this.feedback(state, -1);
+    state.failures++;
+    state.lastFailure = (error.response ?? error.message).slice(0, 200);
+    if (state.failures >= PAUSE_AFTER_FAILURES) {
+      const pause = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (state.failures - PAUSE_AFTER_FAILURES));
+      state.pausedUntil = Date.now() + pause;
+      // the transactions waiting for a session learn of the pause now
+      for (const wake of state.waiting.splice(0)) wake();
+    }
+  }
+
   private feedback(state: DestinationState, sign: 1 | -1): void {
+    if (sign > 0) state.failures = 0;
     const max = this.settings.limits.perDestination;
     state.window = Math.min(max, Math.max(1, state.window + sign / state.window));
     // A grown window lets a waiting transaction open a session now.

@@ -55,8 +55,13 @@ export type SmtpResult =
  * Delivery over SMTP sessions that are kept and reused (`smtp-sessions.ts`): to the relay, or
  * to each recipient domain's MX hosts.
  */
+/** How long a failed opportunistic handshake sends an MX address's mail in clear directly. */
+const TLS_FAILURE_KEPT_MS = 3_600_000;
+
 export class SmtpDelivery {
   private readonly sessions: SmtpSessions;
+  /** MX addresses whose opportunistic TLS handshake failed, and when (the 10,000 latest). */
+  private readonly tlsFailedAt = new Map<string, number>();
 
   constructor(
     private readonly settings: SmtpSettings,
@@ -100,11 +105,20 @@ export class SmtpDelivery {
       for (const address of addresses) {
         const to = { host, address, port: this.settings.mxPort };
         // Under an enforced policy: TLS with a certificate for the MX name, or not this host.
-        let result = await this.attempt({ ...to, tls: enforced ? 'verify' : 'may' }, envelope, message);
-        // Clear text only after a failed handshake (opportunistic TLS, RFC 7435), never under
-        // an enforced policy.
-        if (!enforced && result.kind !== 'sent' && result.stage === 'tls')
+        // Otherwise clear text only after a failed handshake (opportunistic TLS, RFC 7435),
+        // and straight away for an hour after one (not a failing handshake per message).
+        const clear = !enforced && (this.tlsFailedAt.get(address) ?? 0) > Date.now() - TLS_FAILURE_KEPT_MS;
+        let result = await this.attempt(
+          { ...to, tls: enforced ? 'verify' : clear ? 'none' : 'may' },
+          envelope,
+          message,
+        );
+        if (!enforced && !clear && result.kind !== 'sent' && result.stage === 'tls') {
+          this.tlsFailedAt.delete(address);
+          this.tlsFailedAt.set(address, Date.now());
+          if (this.tlsFailedAt.size > 10_000) this.tlsFailedAt.delete(this.tlsFailedAt.keys().next().value!);
           result = await this.attempt({ ...to, tls: 'none' }, envelope, message);
+        }
         if (result.kind === 'sent') return result;
         // A host that refuses at its greeting (421 busy, 554 no service), gives no answer at
         // all, or (under MTA-STS) fails TLS is skipped for the next, as Postfix's
