@@ -5,6 +5,7 @@ import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runInboundBench } from './inbound.bench.js';
+import { runMtaBench } from './mta.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
 import { runRotationBench } from './rotation.bench.js';
 import { runScaleBench } from './scale.bench.js';
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   'send-flood': sendFlood,
   webhooks: runWebhooksBench,
   sending: runSendingBench,
+  mta: runMtaBench,
   rotation: runRotationBench,
   inbound: runInboundBench,
 };

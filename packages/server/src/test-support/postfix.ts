@@ -57,6 +57,11 @@ export interface StartPostfixOptions {
    * accepts mail for the address and then bounces it, with a DSN to the envelope sender.
    */
   transports?: Record<string, string>;
+  /**
+   * Domains this MX takes mail for and passes on by `transports` (Postfix `relay_domains`): a
+   * gateway, as a sending MTA fed by `smtp-source` is in the delivery bench.
+   */
+  relayDomains?: readonly string[];
 }
 
 /** The relay's one SMTP AUTH account and where it sends mail for other domains. */
@@ -170,6 +175,7 @@ interface Config {
   relay: (RelayOptions & { nextHop?: string }) | undefined;
   hostname: string | undefined;
   transports: Record<string, string>;
+  relayDomains?: string[];
 }
 
 interface AddressClaim {
@@ -447,7 +453,7 @@ class PrivatePostfix implements PostfixServer {
   }
 
   private mainCf(uid: number, gid: number): string {
-    const { domains, relay, transports } = this.config;
+    const { domains, relay, transports, relayDomains } = this.config;
     const access = `check_recipient_access hash:${this.file('conf/recipient_access')}`;
     const lines = [
       'compatibility_level = 3.6',
@@ -499,6 +505,7 @@ class PrivatePostfix implements PostfixServer {
         `transport_maps = inline:{ ${routes.map(([key, value]) => `{ ${key} = ${value} }`).join(', ')} }`,
       );
     if (!relay) {
+      if (relayDomains?.length) lines.push(`relay_domains = ${relayDomains.join(' ')}`);
       lines.push(
         'smtpd_relay_restrictions = reject_unauth_destination',
         `smtpd_recipient_restrictions = ${access}`,
@@ -585,7 +592,10 @@ function normalizeOptions(options: StartPostfixOptions): Config {
   const relay = options.relay;
   if (!relay) {
     if (domains.length === 0) throw new RangeError('an MX needs at least one domain');
-    return { domains, relay: undefined, hostname: options.hostname, transports };
+    const relayDomains = (options.relayDomains ?? []).map((d) => d.trim().toLowerCase());
+    for (const domain of relayDomains)
+      if (!DOMAIN.test(domain)) throw new RangeError(`not a domain name: ${JSON.stringify(domain)}`);
+    return { domains, relay: undefined, hostname: options.hostname, transports, relayDomains };
   }
   if (!/^[A-Za-z0-9._-]+$/.test(relay.user))
     throw new RangeError(`bad SASL user name ${JSON.stringify(relay.user)}`);
