@@ -338,11 +338,23 @@ export const ERROR_CATALOGUE = {
     description:
       'A `headers` entry has an invalid name, a value with a line break or over 998 characters, or names a header the service sets itself (From, To, Subject, Date, Message-ID, `Content-*`, `DKIM-*`…) or that only mail servers on the way write (`Received*`, `Return-Path`, `Authentication-Results`, `ARC-*`, `Resent-*`…); the table is in the API guide.',
   },
+  EMAIL_ATTACHMENT_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      'An `attachments` entry is malformed: a `filename` with a slash or a control character, `content` that is not base64, a `contentType` that is not a media type, or a `contentId` with spaces, quotes or angle brackets (or given twice); the message names the entry.',
+  },
+  EMAIL_ATTACHMENT_BLOCKED: {
+    status: 400,
+    level: 'request',
+    description:
+      'An attachment is a file type mailbox providers refuse: by extension (Gmail’s list: `.exe`, `.js`, `.bat`, `.msi`, `.iso`…), an executable whatever its name (Windows, Linux, macOS), or a ZIP archive holding such a file. Send a link instead.',
+  },
   EMAIL_TOO_LARGE: {
     status: 413,
     level: 'request',
     description:
-      'The message is larger than `MAX_EMAIL_BYTES` (5 MiB by default): its `html` and `text` already (refused before any conversion), or once composed.',
+      'The message is larger than `MAX_EMAIL_BYTES` (5 MiB by default): its `html`, `text` and attachments (decoded) already (refused before any conversion), or once composed.',
   },
   EMAIL_HTML_TOO_DEEP: {
     status: 400,

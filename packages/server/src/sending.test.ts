@@ -297,6 +297,47 @@ describe('sending through the recipients’ MX', () => {
     });
   });
 
+  test('attachments (issue 37): a PDF and an inline image arrive as mailparser reads them, and DKIM still passes', async () => {
+    const { mx, send, emailWhen, authenticated } = world;
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+    );
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const before = (await mx.messages()).length;
+    const queued = await send({
+      to: ['files@recipient.test'],
+      html: '<p>Your invoice is attached.</p><img src="cid:logo@shop" alt="Shop">',
+      attachments: [
+        { filename: 'Rechnung März.pdf', content: pdf.toString('base64'), contentType: 'application/pdf' },
+        { filename: 'logo.png', content: png.toString('base64'), contentId: 'logo@shop' },
+      ],
+    });
+    await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+    const [copy] = (await mx.waitForMessages(before + 1)).slice(before);
+    const parsed = await simpleParser(copy!.raw);
+    assert.deepEqual(
+      parsed.attachments
+        .sort((a, b) => (a.filename ?? '').localeCompare(b.filename ?? ''))
+        .map((a) => [
+          a.filename,
+          a.contentType,
+          a.contentDisposition,
+          a.cid ?? null,
+          a.content.equals(a.filename === 'logo.png' ? png : pdf),
+        ]),
+      [
+        ['logo.png', 'image/png', 'inline', 'logo@shop', true],
+        ['Rechnung März.pdf', 'application/pdf', 'attachment', null, true],
+      ],
+    );
+    // mailparser resolves cid:logo@shop to the inline part: the image is the one the HTML names
+    assert.ok((parsed.html as string).includes(`<img src="data:image/png;base64,${png.toString('base64')}"`));
+    assertAuthenticated(await authenticated(copy!.raw));
+  });
+
   test('a 4xx answer defers the recipient; it is sent once the MX accepts', async () => {
     const { mx, send, emailWhen } = world;
     await mx.rejectRecipient('later@recipient.test', '450 4.2.0 mailbox busy, try later');

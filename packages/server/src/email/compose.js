@@ -31,6 +31,14 @@ export async function composeMessage(input) {
     html: input.html,
     text: input.text ?? htmlToText(input.html, { wordwrap: 78 }),
     headers: input.headers,
+    attachments: input.attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      encoding: 'base64',
+      ...(a.contentType && { contentType: a.contentType }),
+      // with a Content-ID, shown where the HTML names it (cid:), not as a file
+      ...(a.contentId && { cid: a.contentId, contentDisposition: 'inline' }),
+    })),
     messageId: `<${input.id}@${input.from.domain}>`,
     date: new Date(input.date),
     // Strings only: never read a file or a URL named in the request.

@@ -57,6 +57,39 @@ export const SendEmailBodySchema = Type.Object(
         { maxItems: 50 },
       ),
     ),
+    attachments: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            filename: Type.String({ maxLength: 255, examples: ['invoice-1234.pdf'] }),
+            content: Type.String({
+              description: 'The file, base64 (RFC 4648); counted in `MAX_EMAIL_BYTES` once decoded.',
+              examples: ['JVBERi0xLjQK'],
+            }),
+            contentType: Type.Optional(
+              Type.String({
+                maxLength: 255,
+                description: 'Its media type; by default, from the file name’s extension.',
+                examples: ['application/pdf'],
+              }),
+            ),
+            contentId: Type.Optional(
+              Type.String({
+                maxLength: 252,
+                description: 'Makes the file an inline part, shown where the HTML says `<img src="cid:…">`.',
+                examples: ['logo@shop'],
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 50,
+          description:
+            'Files sent with the message. Types mailbox providers refuse (`.exe`, `.js`, `.bat`… by name, executables by content, and such files in a ZIP) are refused with `EMAIL_ATTACHMENT_BLOCKED`.',
+        },
+      ),
+    ),
   },
   { $id: 'SendEmailBody', additionalProperties: false },
 );

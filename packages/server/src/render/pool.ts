@@ -38,6 +38,8 @@ export interface ComposeInput {
   headers: Record<string, string>;
   /** Date header, epoch milliseconds. */
   date: number;
+  /** Checked attachments (`email/attachments.ts`), content in base64. */
+  attachments: { filename: string; content: string; contentType?: string; contentId?: string }[];
 }
 
 interface ComposeTask {

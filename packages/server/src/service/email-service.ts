@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { SendingConfig } from '../config.js';
 import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
+import { checkAttachments } from '../email/attachments.js';
 import { checkHeaders } from '../email/headers.js';
 import { readMessage } from '../email/message-content.js';
 import {
@@ -70,6 +71,14 @@ export class EmailService {
         `html and text hold ${contentBytes} bytes; a message holds at most ${maxMessageBytes}`,
       );
     }
+    const attachments = checkAttachments(input.attachments);
+    if (!attachments.ok) throw new ApiError(attachments.code, attachments.message);
+    if (contentBytes + attachments.bytes > maxMessageBytes) {
+      throw new ApiError(
+        'EMAIL_TOO_LARGE',
+        `html, text and attachments hold ${contentBytes + attachments.bytes} bytes; a message holds at most ${maxMessageBytes}`,
+      );
+    }
     const key = checkIdempotencyKey(idempotencyKey);
     const requestHash =
       key === null ? null : createHash('sha256').update(JSON.stringify(input)).digest('hex');
@@ -126,6 +135,7 @@ export class EmailService {
       text: content.text,
       headers: headers.value,
       date: now,
+      attachments: attachments.value.map(({ bytes: _, ...attachment }) => attachment),
     });
     if (!composed.ok) {
       throw new ApiError(

@@ -215,6 +215,21 @@ describe('POST /api/public/emails', () => {
           new RegExp(`${name} is set by the service`),
         ],
       ),
+      [
+        { attachments: [{ filename: 'setup.exe', content: 'TVo=' }] },
+        'EMAIL_ATTACHMENT_BLOCKED',
+        /attachments\[0\]: "setup\.exe" is a \.exe file/,
+      ],
+      [
+        { attachments: [{ filename: 'invoice.pdf', content: Buffer.from('MZ....').toString('base64') }] },
+        'EMAIL_ATTACHMENT_BLOCKED',
+        /holds a Windows executable/,
+      ],
+      [
+        { attachments: [{ filename: 'a.txt', content: '%%%' }] },
+        'EMAIL_ATTACHMENT_INVALID',
+        /attachments\[0\]: content is not base64/,
+      ],
       [{ html: undefined }, 'EMAIL_CONTENT_MISSING', /exactly one of html and templateId/],
       [{ templateId: 'tpl_x' }, 'EMAIL_CONTENT_MISSING', /exactly one/],
       [
@@ -228,6 +243,14 @@ describe('POST /api/public/emails', () => {
       assert.equal(res.body.error?.code, code, JSON.stringify(extra));
       assert.match(res.body.error.message, text);
     }
+    // attachments count decoded, before anything is composed: a 4,100-byte file is over 4,096
+    const attached = await call(
+      'POST',
+      '/api/public/emails',
+      message({ attachments: [{ filename: 'a.bin', content: Buffer.alloc(4_100).toString('base64') }] }),
+    );
+    assert.equal(attached.status, 413);
+    assert.match(attached.body.error.message, /^html, text and attachments hold 41\d\d bytes; a message holds at most 4096/);
     const big = await call('POST', '/api/public/emails', message({ html: `<p>${'x'.repeat(5000)}</p>` }));
     assert.equal(big.status, 413);
     assert.equal(big.body.error.code, 'EMAIL_TOO_LARGE');
