@@ -19,15 +19,13 @@
  * Postfix's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { startPostfix } from '../src/test-support/postfix.js';
 import { startPostgres } from '../src/test-support/postgres.js';
-import { verifiedDomain } from './sending.bench.js';
+import { sendingBenchEnv, verifiedDomain } from './sending.bench.js';
 import { callOf, fmt } from './support.js';
 
 const DOMAINS = 100;
@@ -74,24 +72,7 @@ function startSink(address: string): ChildProcess {
 }
 
 async function serviceRun(label: string, databaseUrl: string | undefined, bind: BindServer): Promise<number> {
-  const env: Record<string, string> = {
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-mta-')),
-    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    DNS_RESOLVERS: bind.address,
-    DKIM_PROVIDER_HOST: 'provider.test',
-    RATE_LIMIT_MAX: '100000000',
-    MAX_EMAILS_PER_MINUTE: '1000000',
-    SCHEDULER_ENABLED: 'false',
-    WEBHOOKS_ENABLED: 'false',
-    SENDING_ENABLED: 'false',
-    SMTP_ALLOW_PRIVATE_MX: 'true',
-    SMTP_HELO_NAME: 'sender.test',
-    SEND_RETRY_BASE_MS: '200',
-    SEND_RETRY_MAX_DELAY_MS: '1000',
-  };
+  const env = sendingBenchEnv(databaseUrl, bind.address);
   const domain = `${label.toLowerCase()}.customer.test`;
   const key = await verifiedDomain(env, bind, domain);
   const ids: string[] = [];

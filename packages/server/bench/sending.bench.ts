@@ -50,25 +50,9 @@ export async function runSendingBench(): Promise<void> {
       ['PostgreSQL', await postgres.createDatabase()],
     ] as const) {
       const env: Record<string, string> = {
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-sending-')),
-        ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-        DNS_RESOLVERS: bind.address,
-        DKIM_PROVIDER_HOST: 'provider.test',
-        RATE_LIMIT_MAX: '100000000',
-        MAX_EMAILS_PER_MINUTE: '1000000',
-        SCHEDULER_ENABLED: 'false',
-        WEBHOOKS_ENABLED: 'false',
-        SENDING_ENABLED: 'false',
+        ...sendingBenchEnv(databaseUrl, bind.address),
         SMTP_MX_PORT: String(mx.port),
-        SMTP_ALLOW_PRIVATE_MX: 'true',
-        SMTP_HELO_NAME: 'sender.test',
         SMTP_TIMEOUT_MS: '10000',
-        // A deferral (e.g. Postfix's per-client connection limit) is retried within the run.
-        SEND_RETRY_BASE_MS: '200',
-        SEND_RETRY_MAX_DELAY_MS: '1000',
       };
       const domain = `${label.toLowerCase()}.customer.test`;
       const key = await verifiedDomain(env, bind, domain);
@@ -86,6 +70,32 @@ export async function runSendingBench(): Promise<void> {
     await mx.close();
     await bind.close();
   }
+}
+
+/**
+ * A service for a sending bench: a fresh data directory (and `databaseUrl` when given), `dns`
+ * as its resolver, limits out of the way, the worker off (a run turns it on), private MXes
+ * allowed, and deferrals (a busy sink) retried within the run.
+ */
+export function sendingBenchEnv(databaseUrl: string | undefined, dns: string): Record<string, string> {
+  return {
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-sending-')),
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DNS_RESOLVERS: dns,
+    DKIM_PROVIDER_HOST: 'provider.test',
+    RATE_LIMIT_MAX: '100000000',
+    MAX_EMAILS_PER_MINUTE: '1000000',
+    SCHEDULER_ENABLED: 'false',
+    WEBHOOKS_ENABLED: 'false',
+    SENDING_ENABLED: 'false',
+    SMTP_ALLOW_PRIVATE_MX: 'true',
+    SMTP_HELO_NAME: 'sender.test',
+    SEND_RETRY_BASE_MS: '200',
+    SEND_RETRY_MAX_DELAY_MS: '1000',
+  };
 }
 
 /** Register `domain` as Marketing under a new key, publish its CNAMEs, and check it is verified; returns the key. */

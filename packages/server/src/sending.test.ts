@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -633,25 +633,29 @@ async function scriptedMx(options: ConstructorParameters<typeof SMTPServer>[0]) 
     },
     ...options,
   });
+  // a client's failed TLS handshake is an error event of the server's: expected here (and the
+  // net server's EADDRINUSE, passed on, is listenOnRandomLoopback's)
+  server.on('error', () => {});
+  const address = await listenOnRandomLoopback(server.server, 25);
+  return { address, received, secure, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * Listen on `port` of an address in 127.26.0.0/16 at random (tried until one is free: other
+ * test files bind ports 25 and 443 beside this one); resolves to the address.
+ */
+async function listenOnRandomLoopback(server: Server, port: number): Promise<string> {
   for (let tries = 0; ; tries++) {
-    const address = randomLoopback();
+    const address = `127.26.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
     const listening = await new Promise<boolean>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         error.code === 'EADDRINUSE' && tries < 20 ? resolve(false) : reject(error),
       );
-      server.listen(25, address, () => resolve(true));
+      server.listen(port, address, () => resolve(true));
     });
-    if (listening) {
-      // a client's failed TLS handshake is an error event of the server's: expected here
-      server.on('error', () => {});
-      return { address, received, secure, close: () => new Promise<void>((r) => server.close(() => r())) };
-    }
+    if (listening) return address;
   }
 }
-
-/** An address in 127.26.0.0/16, at random: other test files bind ports 25 and 443 beside this one. */
-const randomLoopback = () =>
-  `127.26.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 /**
  * `mta-sts.<domain>` for several domains: an https server on port 443 of a loopback address of
@@ -663,16 +667,8 @@ async function mtaStsHost(certificate: { key: string; cert: string }, policy: (d
     if (request.url !== '/.well-known/mta-sts.txt') return response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/plain' }).end(policy(domain));
   });
-  for (let tries = 0; ; tries++) {
-    const address = randomLoopback();
-    const listening = await new Promise<boolean>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        error.code === 'EADDRINUSE' && tries < 20 ? resolve(false) : reject(error),
-      );
-      server.listen(443, address, () => resolve(true));
-    });
-    if (listening) return { address, close: () => new Promise<void>((r) => server.close(() => r())) };
-  }
+  const address = await listenOnRandomLoopback(server, 443);
+  return { address, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 describe('delivery as an MTA delivers (issue 35)', () => {

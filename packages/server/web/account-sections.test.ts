@@ -182,9 +182,15 @@ describe('the dashboard’s sandbox', () => {
       const frame = p.locator('#email-detail iframe.capture-frame');
       assert.equal(await frame.getAttribute('sandbox'), '');
       assert.equal(await frame.getAttribute('title'), 'The email "Listed and bounced" as rendered');
-      await p.frameLocator('#email-detail iframe.capture-frame').getByText('Hello from the sandbox.').waitFor();
+      await p
+        .frameLocator('#email-detail iframe.capture-frame')
+        .getByText('Hello from the sandbox.')
+        .waitFor();
       await p.locator('#email-detail summary', { hasText: /^Headers \(\d+\)$/ }).click();
-      assert.match(await p.locator('#email-detail .capture-pre').last().innerText(), /^Subject: Listed and bounced$/m);
+      assert.match(
+        await p.locator('#email-detail .capture-pre').last().innerText(),
+        /^Subject: Listed and bounced$/m,
+      );
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();

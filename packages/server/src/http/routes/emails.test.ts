@@ -250,7 +250,10 @@ describe('POST /api/public/emails', () => {
       message({ attachments: [{ filename: 'a.bin', content: Buffer.alloc(4_100).toString('base64') }] }),
     );
     assert.equal(attached.status, 413);
-    assert.match(attached.body.error.message, /^html, text and attachments hold 41\d\d bytes; a message holds at most 4096/);
+    assert.match(
+      attached.body.error.message,
+      /^html, text and attachments hold 41\d\d bytes; a message holds at most 4096/,
+    );
     const big = await call('POST', '/api/public/emails', message({ html: `<p>${'x'.repeat(5000)}</p>` }));
     assert.equal(big.status, 413);
     assert.equal(big.body.error.code, 'EMAIL_TOO_LARGE');
