@@ -793,6 +793,33 @@ describe('delivery as an MTA delivers (issue 35)', () => {
     assert.equal(ascii.received.length, 0);
   });
 
+  test('an MX that scans for longer than SMTP_TIMEOUT_MS before it answers the final "." gets one copy, and it is sent', async (t) => {
+    const { bind, send, emailWhen } = world;
+    // the world's SMTP_TIMEOUT_MS is 5 s; this scanner answers after 6.5 s
+    const scanner = await scriptedMx({
+      onData(stream, _session, done) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          scanned.push(Buffer.concat(chunks).toString('utf8'));
+          setTimeout(() => done(), 6_500);
+        });
+      },
+    });
+    const scanned: string[] = [];
+    t.after(() => scanner.close());
+    await bind.addRecord('mx.scan.recipient.test', 'A', scanner.address);
+    await bind.addRecord('scan.recipient.test', 'MX', '10 mx.scan.recipient.test.');
+    const queued = await send({ to: ['someone@scan.recipient.test'] });
+    const email = await emailWhen(queued.id, 'settled', (e) => !['queued', 'sending'].includes(e.status));
+    assert.equal(email.status, 'sent', JSON.stringify(email.recipients[0].events));
+    assert.deepEqual(
+      email.recipients[0].events.map((e: any) => e.type),
+      ['sent', 'delivered'],
+    );
+    assert.equal(scanned.length, 1);
+  });
+
   test('every session with the MX ends with QUIT: Postfix logs quit=1 for each, never a lost connection', async () => {
     const { mx, send, emailWhen } = world;
     const queued = await send({ to: ['q1@recipient.test', 'q2@recipient.test', 'q3@recipient.test'] });
