@@ -209,3 +209,32 @@ test(`a host failing ${PAUSE_AFTER_FAILURES} times in a row is paused: the next 
   assert.equal(connections, PAUSE_AFTER_FAILURES);
   await sessions.close();
 });
+
+test('failed connections are counted out once: after two refused greetings a burst still keeps to the limit', async () => {
+  let connections = 0;
+  const live = new Set<string>();
+  let most = 0;
+  const mx = await loggingMx({
+    onConnect(session, done) {
+      if (++connections <= 2) return done(Object.assign(new Error('4.7.0 busy'), { responseCode: 421 }));
+      live.add(session.id);
+      most = Math.max(most, live.size);
+      done();
+    },
+    onClose(session) {
+      live.delete(session.id);
+    },
+  });
+  const sessions = new SmtpSessions(settings({ limits: { perDestination: 1, messagesPerSession: 100 } }));
+  for (let n = 0; n < 2; n++)
+    assert.equal((await sessions.transaction(mx.destination, envelope(n), message(n))).ok, false);
+  const burst = await Promise.all(
+    Array.from({ length: 6 }, (_, n) => sessions.transaction(mx.destination, envelope(n), message(n))),
+  );
+  assert.deepEqual(
+    burst.map((r) => r.ok),
+    Array(6).fill(true),
+  );
+  assert.equal(most, 1, `${most} sessions at once with a limit of 1`);
+  await sessions.close();
+});

@@ -41,6 +41,8 @@ export const INITIAL_SESSIONS = 5;
 export const PAUSE_AFTER_FAILURES = 3;
 export const FIRST_PAUSE_MS = 30_000;
 export const MAX_PAUSE_MS = 600_000;
+/** Destinations kept before idle ones are forgotten (see `sweep`). */
+const SWEEP_AT = 10_000;
 /** The `code` of a transaction refused because its destination is paused. */
 export const PAUSED = 'EPAUSED';
 
@@ -128,6 +130,8 @@ interface DestinationState {
 
 export class SmtpSessions {
   private readonly destinations = new Map<string, DestinationState>();
+  /** The number of destinations at which idle ones are next forgotten. */
+  private sweepAt = SWEEP_AT;
   private closed = false;
 
   constructor(private readonly settings: SessionSettings) {}
@@ -159,14 +163,15 @@ export class SmtpSessions {
         return { ...result, reused };
       }
       const answered = typeof result.error.responseCode === 'number' && result.error.command !== 'CONN';
-      // A refusal leaves the session usable once reset; a silence or a drop does not.
-      this.release(state, session, answered && (await this.reset(session)));
       // A kept session the server had closed meanwhile fails before any reply: nothing of
       // the message was sent, so a new session is tried once.
-      if (reused && !answered && !result.bodyStarted && !fresh) continue;
+      const again = reused && !answered && !result.bodyStarted && !fresh;
       // A silence, a drop, or 421 (the server closing the channel) is the host's failure; a
       // refusal of this message or recipient is not.
-      if (!answered || result.error.responseCode === 421) this.hostFailed(state, result.error);
+      if (!again && (!answered || result.error.responseCode === 421)) this.hostFailed(state, result.error);
+      // A refusal leaves the session usable once reset; a silence or a drop does not.
+      this.release(state, session, answered && (await this.reset(session)));
+      if (again) continue;
       return { ok: false, error: result.error, afterData: result.afterData };
     }
   }
@@ -184,6 +189,7 @@ export class SmtpSessions {
   private stateOf(key: string): DestinationState {
     let state = this.destinations.get(key);
     if (state === undefined) {
+      if (this.destinations.size >= this.sweepAt) this.sweep();
       state = {
         open: 0,
         failures: 0,
@@ -219,13 +225,8 @@ export class SmtpSessions {
       }
       if (state.open < Math.floor(state.window)) {
         state.open++;
-        try {
-          return await this.connect(state, destination);
-        } catch (error) {
-          state.open--;
-          state.waiting.shift()?.();
-          throw error;
-        }
+        // a failed connection is counted out (retired) by connect() itself
+        return await this.connect(state, destination);
       }
       await new Promise<void>((resolve) => state.waiting.push(resolve));
     }
@@ -273,7 +274,7 @@ export class SmtpSessions {
         // A certificate refused mid-STARTTLS comes as a socket error (ESOCKET): it is TLS's.
         if ((connection as { upgrading?: boolean }).upgrading) error.code = 'ETLS';
         session.ended = true;
-        session.retired = true; // counted out by acquire()
+        this.retire(state, session);
         connection.close();
         reject(error);
       };
@@ -357,7 +358,19 @@ export class SmtpSessions {
   /** RSET after a refused transaction: resolves to whether the session can carry another. */
   private reset(session: Session): Promise<boolean> {
     if (session.ended) return Promise.resolve(false);
-    return new Promise((resolve) => session.connection.reset((error) => resolve(!error)));
+    const { connection } = session;
+    return new Promise((resolve) => {
+      // no answer to RSET is an `error` event (a timeout) or the end, never reset()'s callback
+      const lost = () => done(false);
+      const done = (ok: boolean) => {
+        connection.off('error', lost);
+        connection.off('end', lost);
+        resolve(ok);
+      };
+      connection.once('error', lost);
+      connection.once('end', lost);
+      connection.reset((error) => done(!error));
+    });
   }
 
   private release(state: DestinationState, session: Session, reusable: boolean): void {
@@ -424,6 +437,24 @@ export class SmtpSessions {
     // A grown window lets a waiting transaction open a session now.
     if (sign > 0 && state.waiting.length > 0 && state.open < Math.floor(state.window))
       state.waiting.shift()!();
+  }
+
+  /**
+   * Forget destinations with nothing open, idle or waiting and no pause in force: one kept per
+   * MX address ever mailed would grow without end (their earned windows go too, as in
+   * Postfix). The next sweep comes when the map has doubled from what is left.
+   */
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, state] of this.destinations)
+      if (
+        state.open === 0 &&
+        state.idle.length === 0 &&
+        state.waiting.length === 0 &&
+        state.pausedUntil <= now
+      )
+        this.destinations.delete(key);
+    this.sweepAt = Math.max(SWEEP_AT, this.destinations.size * 2);
   }
 
   /** Out of the idle list and the count of open sessions, once; a waiting transaction goes on. */
