@@ -236,6 +236,9 @@ export class SmtpSessions {
     const SMTPConnection = await loadConnection();
     const s = this.settings;
     const tls = destination.tls;
+    // Certificates beside the system's (Node's `ca` alone would replace them): the test CA of
+    // MX hosts under MTA-STS, a private relay's own.
+    const extraCa = tls === 'verify' ? s.ca : destination.ca;
     const connection = new SMTPConnection({
       host: destination.address,
       port: destination.port,
@@ -247,13 +250,11 @@ export class SmtpSessions {
         tls === 'may'
           ? // MX hosts rarely hold a certificate for their MX name; encryption still beats none
             { servername: destination.host, rejectUnauthorized: false }
-          : tls === 'verify'
-            ? {
-                servername: destination.host,
-                rejectUnauthorized: true,
-                ...(s.ca && { ca: [...rootCertificates, s.ca] }),
-              }
-            : { servername: destination.host, ...(destination.ca && { ca: destination.ca }) },
+          : {
+              servername: destination.host,
+              rejectUnauthorized: true,
+              ...(extraCa && { ca: [...rootCertificates, extraCa] }),
+            },
       connectionTimeout: s.timeoutMs,
       greetingTimeout: s.timeoutMs,
       socketTimeout: s.timeoutMs,

@@ -174,12 +174,16 @@ export class SmtpDelivery {
     envelope: { from: string; to: string },
     message: Buffer,
   ): Promise<SmtpResult> {
-    const relay =
-      destination.auth !== undefined || destination.tls === 'require' || destination.tls === 'implicit';
     const result = await this.sessions.transaction(destination, envelope, message);
     if (result.ok) {
       const code = Number(/^\d{3}/.exec(result.response)?.[0]) || null;
-      return { kind: 'sent', code, text: result.response, host: destination.host, viaRelay: relay };
+      return {
+        kind: 'sent',
+        code,
+        text: result.response,
+        host: destination.host,
+        viaRelay: this.settings.relayUrl !== undefined,
+      };
     }
     return classify(result.error, destination.host, result.afterData);
   }
