@@ -10,9 +10,9 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { sqliteFile } from '../store/open.js';
 import type { Database } from '../store/tables.js';
+import { testPool } from '../test-support/postgres.js';
 import { runCli, startServerProcess } from '../test-support/processes.js';
 import { TEST_BACKEND, testDatabaseUrl } from '../test-support/test-server.js';
 import { waitUntil } from '../test-support/wait.js';
@@ -35,7 +35,7 @@ test(`a kill during key generation leaves no domain without keys after restart (
   // Read-only observer of the database the server writes.
   const db = new Kysely<Database>({
     dialect: databaseUrl
-      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) })
+      ? new PostgresDialect({ pool: testPool(databaseUrl, 1) })
       : new SqliteDialect({
           database: new SQLite(sqliteFile(dataDir), { readonly: true, fileMustExist: true }),
         }),

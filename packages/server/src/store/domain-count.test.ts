@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { newToken } from '../domain/token.js';
-import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
+import { type PostgresServer, startPostgres, testPool } from '../test-support/postgres.js';
 import { DkimKeyStore } from './dkim-key-store.js';
 import type { KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
@@ -83,7 +82,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 describe('the migration to kept counts and a key queue', () => {
   test('counts the domains already held and queues the tokens without keys', async () => {
     const databaseUrl = await postgres.createDatabase();
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const pool = testPool(databaseUrl, 2);
     const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
     try {
       const migrator = new Migrator({ db, provider: migrationProvider });

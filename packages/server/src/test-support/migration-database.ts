@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import { type PostgresServer, startPostgres } from './postgres.js';
+import { type PostgresServer, startPostgres, testPool } from './postgres.js';
 
 export function migrationDatabases(prefix: string) {
   let postgres: PostgresServer | undefined;
@@ -24,7 +23,7 @@ export function migrationDatabases(prefix: string) {
         });
       }
       postgres ??= await startPostgres();
-      const pool = new pg.Pool({ connectionString: await postgres.createDatabase(), max: 2 });
+      const pool = testPool(await postgres.createDatabase(), 2);
       return new Kysely({ dialect: new PostgresDialect({ pool }) });
     },
     async stop(): Promise<void> {

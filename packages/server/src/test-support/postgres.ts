@@ -65,6 +65,19 @@ export interface PostgresServer {
 const START_TIMEOUT_MS = 30_000;
 
 /**
+ * A small pool on a test database. pg's `pool.end()` resolves before its sockets close, so a
+ * connection can still be open when `stop()` drops its database `WITH (FORCE)` or the server
+ * shuts down; the server then ends it with 57P01 ("terminating connection due to administrator
+ * command"), which is expected, and without a listener would crash the test process after its
+ * tests passed.
+ */
+export function testPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
  * Start a private PostgreSQL cluster and resolve once it accepts connections, or use the server
  * at `TEST_DATABASE_URL` when that is set (CI with a service container, a developer's server).
  *
@@ -101,10 +114,7 @@ abstract class Databases {
   async createDatabase(): Promise<string> {
     const name = `test_${randomBytes(8).toString('hex')}`;
     if (!this.pool) {
-      this.pool = new pg.Pool({ connectionString: this.url, max: 2 });
-      // An idle admin connection is terminated when the server shuts down (57P01); that is
-      // expected, and without a listener it would crash the test process.
-      this.pool.on('error', () => {});
+      this.pool = testPool(this.url, 2);
     }
     // The name is ours (hex), so quoting it is enough; CREATE DATABASE takes no parameters.
     await this.pool.query(`CREATE DATABASE "${name}"`);
