@@ -144,12 +144,12 @@ const result = spawnSync(
   },
 );
 await sharedPostgres?.stop();
-let summary = { passed: 0, failed: 1, failures: ['the test runner did not report'] };
+let summary = { passed: 0, failed: 1, failures: [{ name: 'the test runner did not report' }] };
 try {
   summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
 } catch {}
 if (result.status !== 0 && summary.failed === 0)
-  summary = { ...summary, failed: 1, failures: [`the runner exited ${result.status}`] };
+  summary = { ...summary, failed: 1, failures: [{ name: `the runner exited ${result.status}` }] };
 // a PostgreSQL run's failures name the wrapper; name the test file and the backend instead
 const named = (f) => {
   const wrapped = /test-postgres-[^/]+\/(.+?)\.postgres\.test\.mjs/.exec(f);
@@ -157,7 +157,7 @@ const named = (f) => {
     ? `[postgres] ${f.replace(/\S*test-postgres-\S+\.postgres\.test\.mjs/, wrapped[1].replace(/__/g, '/'))}`
     : `[sqlite] ${f.startsWith(root) ? path.relative(root, f) : f}`;
 };
-summary.failures = summary.failures.map(named);
+summary.failures = summary.failures.map((f) => ({ ...f, name: named(f.name) }));
 // So that the next slow test is seen the day it is added (issue 41).
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const slowest = Object.entries(summary.files ?? {})
@@ -173,7 +173,12 @@ console.log(
 );
 if (summary.failures.length > 0) {
   console.log('\nfailed:');
-  for (const f of summary.failures) console.log(`  ${f}`);
+  // Each with its reason, last before the count: a CI log cut to its end still says why.
+  for (const { name, reason, tail = [] } of summary.failures) {
+    console.log(`  ${name}`);
+    for (const line of [reason, ...tail].filter(Boolean).flatMap((r) => r.split('\n')))
+      console.log(`      ${line}`);
+  }
 }
 console.log(`${summary.passed} passed, ${summary.failed} failed`);
 process.exit(summary.failed === 0 ? 0 : 1);
