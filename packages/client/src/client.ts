@@ -51,6 +51,10 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type EmailWebhookEvent = components['schemas']['EmailWebhookEvent'];
 /** A message to send (`POST /api/public/emails`). */
 export type SendEmailInput = components['schemas']['SendEmailBody'];
+/** What a send answers: `queued`, or `scheduled` when it waits for its `scheduledAt`. */
+export type SentEmail = NonNullable<components['schemas']['SendEnvelope']['data']>;
+/** One entry's answer in `sendEmails`. */
+export type SendEnvelope = Envelope<components['schemas']['SendEnvelope']>;
 /** A message's status and each recipient's, with every attempt's SMTP answer. */
 export type Email = components['schemas']['Email'];
 /** A message as `listEmails` gives it: status, sender, first recipients, subject, tags, time. */
@@ -232,10 +236,7 @@ export class ServiceClient {
    * `POST /api/public/emails`: queue a message from a verified domain. With `idempotencyKey`,
    * the same call again (a retry after a timeout) answers the first message instead of sending twice.
    */
-  async sendEmail(
-    input: SendEmailInput,
-    options: { idempotencyKey?: string } = {},
-  ): Promise<{ id: string; status: 'queued' }> {
+  async sendEmail(input: SendEmailInput, options: { idempotencyKey?: string } = {}): Promise<SentEmail> {
     return unwrap(
       await this.api.POST('/api/public/emails', {
         body: input,
@@ -243,6 +244,40 @@ export class ServiceClient {
           params: { header: { 'idempotency-key': options.idempotencyKey } },
         }),
       }),
+    ).data;
+  }
+
+  /**
+   * `POST /api/public/emails/batch`: up to 100 messages, each as `sendEmail` takes it; one
+   * envelope each, in order (an entry refused fails alone). With `idempotencyKey`, a retry of
+   * the same batch answers the messages queued the first time.
+   */
+  async sendEmails(
+    inputs: SendEmailInput[],
+    options: { idempotencyKey?: string } = {},
+  ): Promise<SendEnvelope[]> {
+    return unwrap(
+      await this.api.POST('/api/public/emails/batch', {
+        body: { emails: inputs },
+        ...(options.idempotencyKey !== undefined && {
+          params: { header: { 'idempotency-key': options.idempotencyKey } },
+        }),
+      }),
+    ) as SendEnvelope[];
+  }
+
+  /** `POST /api/public/emails/{id}/cancel`: a message sent with `scheduledAt` is not sent. */
+  async cancelEmail(id: string): Promise<{ id: string; status: 'canceled' }> {
+    return unwrap(await this.api.POST('/api/public/emails/{id}/cancel', { params: { path: { id } } })).data;
+  }
+
+  /** `PATCH /api/public/emails/{id}`: a scheduled message goes at `scheduledAt` (RFC 3339) instead. */
+  async rescheduleEmail(
+    id: string,
+    scheduledAt: string,
+  ): Promise<{ id: string; status: 'scheduled'; scheduledAt: string }> {
+    return unwrap(
+      await this.api.PATCH('/api/public/emails/{id}', { params: { path: { id } }, body: { scheduledAt } }),
     ).data;
   }
 

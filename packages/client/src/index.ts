@@ -24,6 +24,8 @@ export {
   type HistoryEnvelope,
   type ListedEmail,
   type SendEmailInput,
+  type SendEnvelope,
+  type SentEmail,
   ServiceClient,
   type ServiceClientOptions,
   type SetupLink,

@@ -398,7 +398,7 @@ describe('sendctl webhooks', () => {
 });
 
 describe('sendctl emails and suppressions', () => {
-  test('send --html-file queues from a verified domain, once per idempotency key; get lists the recipient', async () => {
+  test('send --html-file queues from a verified domain, once per idempotency key; get lists the recipient; a scheduled send can be canceled', async () => {
     // an account of its own, so that its suppression list is its own
     const own = { SERVICE_API_KEY: (await t.createKey({ name: 'emails' })).key };
     const added = JSON.parse((await sendctl(['domains', 'add', 'send.cli.test', '--json'], own)).stdout);
@@ -444,6 +444,18 @@ describe('sendctl emails and suppressions', () => {
       /^emails send: unverified\.cli\.test is not a registered domain.*\(EMAIL_FROM_NOT_VERIFIED\)$/m,
     );
     assert.equal(unverified.stdout, '');
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const later = await sendctl(['emails', 'send', ...message, '--html-file', html, '--scheduled-at', at], own);
+    assert.equal(later.code, 0, later.stderr);
+    const laterId = /^(eml_\w+) scheduled$/.exec(later.stdout.trim())?.[1];
+    assert.ok(laterId, later.stdout);
+    const canceled = await sendctl(['emails', 'cancel', laterId], own);
+    assert.equal(canceled.code, 0, canceled.stderr);
+    assert.equal(canceled.stdout.trim(), `${laterId} canceled: it will not be sent`);
+    const tooLate = await sendctl(['emails', 'cancel', laterId], own);
+    assert.equal(tooLate.code, 4);
+    assert.match(tooLate.stderr, new RegExp(`^${laterId}: .*\\(EMAIL_NOT_SCHEDULED\\)$`, 'm'));
+
     const unknown = await sendctl(['emails', 'get', 'eml_nope'], own);
     assert.equal(unknown.code, 4);
     assert.match(unknown.stderr, /^eml_nope: this account has no email eml_nope \(EMAIL_NOT_FOUND\)$/m);

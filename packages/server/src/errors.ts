@@ -362,10 +362,22 @@ export const ERROR_CATALOGUE = {
     description:
       'The `html` nests elements so deeply (hundreds of thousands of levels) that it cannot be converted into the text part; flatten it, or give `text` yourself.',
   },
+  EMAIL_SCHEDULE_INVALID: {
+    status: 400,
+    level: 'request',
+    description:
+      '`scheduledAt` is more than 30 days ahead. (A time that is not RFC 3339 with a zone is `REQUEST_INVALID`; a time not in the future sends at once.)',
+  },
   EMAIL_NOT_FOUND: {
     status: 404,
     level: 'request',
     description: 'This account has no message with this id.',
+  },
+  EMAIL_NOT_SCHEDULED: {
+    status: 409,
+    level: 'request',
+    description:
+      'The message is not waiting for its scheduled time, so it can no longer be canceled or moved: it was sent at once, its sending has begun, or it was canceled.',
   },
   SANDBOX_MESSAGE_NOT_FOUND: {
     status: 404,

@@ -189,3 +189,62 @@ test('any process takes a bounce about any process’s message (issue 34)', asyn
   const suppressed = await call(servers[0]!.url, key, 'GET', '/api/public/suppressions');
   assert.equal(suppressed.length, 6);
 });
+
+test('a scheduled message outlives the process that took it, and goes once at its time from three (issue 37)', async () => {
+  const env = { DATABASE_URL: await postgres.createDatabase() };
+  const silent = await start({ ...env, SENDING_ENABLED: 'false' });
+  const key = (await runCli(['keys', 'create', '--name', 'later'], env)).stdout.trim().split('\n').at(-1)!;
+  const domain = `later.${DOMAIN}`;
+  const [registered] = await call(silent.url, key, 'POST', '/api/public/domain', {
+    domains: [{ domain, domainType: 'Transactional' }],
+  });
+  for (const record of registered.data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  const [status] = await call(silent.url, key, 'POST', '/api/public/domain/status', { domains: [domain] });
+  assert.equal(status.data.status, 'verified');
+
+  // Accepted by a process that then dies: the schedule is in the database, not in the process.
+  const at = new Date(Date.now() + 8_000).toISOString();
+  const batch = await call(silent.url, key, 'POST', '/api/public/emails/batch', {
+    emails: ['Later', 'Canceled'].map((subject) => ({
+      from: `news@${domain}`,
+      to: [`${subject.toLowerCase()}1@recipient.test`, `${subject.toLowerCase()}2@recipient.test`],
+      subject,
+      html: `<p>${subject}</p>`,
+      scheduledAt: at,
+    })),
+  });
+  const [later, canceled] = batch.map((e: { data: { id: string; status: string } }) => e.data);
+  assert.deepEqual([later.status, canceled.status], ['scheduled', 'scheduled']);
+  assert.equal(
+    (await call(silent.url, key, 'POST', `/api/public/emails/${canceled.id}/cancel`)).status,
+    'canceled',
+  );
+  silent.child.kill('SIGKILL');
+  await silent.exited;
+
+  const before = (await mx.messages()).length;
+  const servers = await Promise.all([start(env), start(env), start(env)]);
+  const copies = await waitUntil('2 copies', async () => {
+    const all = (await mx.messages()).slice(before);
+    return all.length >= 2 ? all : undefined;
+  });
+  // Time for any duplicate, or the canceled message, to arrive.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const arrived = (await mx.messages()).slice(before);
+  assert.deepEqual(arrived.map((m) => m.recipient).sort(), [
+    'later1@recipient.test',
+    'later2@recipient.test',
+  ]);
+  for (const copy of copies) {
+    const date = /^Date: (.+)$/m.exec(copy.raw.toString('utf8'))![1]!.trim();
+    assert.equal(Date.parse(date), Math.floor(Date.parse(at) / 1000) * 1000);
+  }
+  const sent = await call(servers[0]!.url, key, 'GET', `/api/public/emails/${later.id}`);
+  assert.equal(sent.status, 'sent');
+  for (const r of sent.recipients) assert.ok(Date.parse(r.events[0].at) >= Date.parse(at), r.events[0].at);
+  assert.equal(
+    (await call(servers[1]!.url, key, 'GET', `/api/public/emails/${canceled.id}`)).status,
+    'canceled',
+  );
+});

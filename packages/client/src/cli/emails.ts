@@ -20,8 +20,11 @@ import { EXIT, exactly, type Io, itemRequest, UsageError } from './io.js';
 /** The help lines of the `emails` and `suppressions` commands, for sendctl's usage text. */
 export const EMAILS_USAGE = `  emails send --from <addr> --to <addr>[,…] --subject <text> (--html-file <path> | --template <id> [--var name=value …])
               [--text-file <path>] [--cc <addr>[,…]] [--bcc <addr>[,…]] [--reply-to <addr>[,…]] [--idempotency-key <key>]
-                                                           queue a message from a verified domain; prints its id
+              [--scheduled-at <RFC 3339 time>]
+                                                           queue a message from a verified domain (or hold it until
+                                                           --scheduled-at, up to 30 days ahead); prints its id
   emails get <id>                                          the message's status and each recipient's: attempts, last answer, next attempt
+  emails cancel <id>                                       a scheduled message is not sent (until its sending begins)
   suppressions list [--after <address>]                    suppressed addresses, 100 a page, after <address>
   suppressions rm <address>                                later messages reach it again ("remove" works too)`;
 
@@ -38,13 +41,18 @@ const SEND_CODES: ReadonlySet<string> = new Set<ApiErrorCode>([
   'EMAIL_HTML_TOO_DEEP',
   'TEMPLATE_NOT_FOUND',
   'TEMPLATE_RENDER_TOO_LARGE',
+  'EMAIL_SCHEDULE_INVALID',
   'IDEMPOTENCY_KEY_INVALID',
   'IDEMPOTENCY_KEY_REUSED',
 ]);
 
-/** An unknown email id or suppressed address: exit 4, printed `id: message (CODE)`. */
+/**
+ * An unknown email id or suppressed address, or a message no longer waiting to be canceled:
+ * exit 4, printed `id: message (CODE)`.
+ */
 const NOT_FOUND_CODES: ReadonlySet<string> = new Set<ApiErrorCode>([
   'EMAIL_NOT_FOUND',
+  'EMAIL_NOT_SCHEDULED',
   'SUPPRESSION_NOT_FOUND',
 ]);
 
@@ -61,6 +69,7 @@ export interface SendOptions {
   template?: string | undefined;
   vars?: string[] | undefined;
   idempotencyKey?: string | undefined;
+  scheduledAt?: string | undefined;
 }
 
 /** Runs `emails <command> <args…>`; `--json` prints the API's `data` as it answered. */
@@ -94,6 +103,13 @@ export async function emails(
           email,
           () => `${emailLine(email)}\n\n${table(RECIPIENT_HEADER, email.recipients.map(recipientRow))}`,
         );
+      });
+    }
+    case 'cancel': {
+      const [id] = exactly(args, ['<id>'], 'emails cancel');
+      return itemRequest(NOT_FOUND_CODES, id, io, async () => {
+        const canceled = await client.cancelEmail(id);
+        print(canceled, () => `${canceled.id} canceled: it will not be sent`);
       });
     }
     default:
@@ -165,6 +181,7 @@ export async function sendInput(options: SendOptions): Promise<SendEmailInput> {
     ...(cc.length > 0 && { cc }),
     ...(bcc.length > 0 && { bcc }),
     ...(replyTo.length > 0 && { replyTo }),
+    ...(options.scheduledAt !== undefined && { scheduledAt: options.scheduledAt }),
   };
 }
 

@@ -72,6 +72,7 @@ const OPTIONS = {
   template: { type: 'string' },
   var: { type: 'string', multiple: true },
   'idempotency-key': { type: 'string' },
+  'scheduled-at': { type: 'string' },
   after: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -122,6 +123,7 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
         template: values.template,
         vars: values.var,
         idempotencyKey: values['idempotency-key'],
+        scheduledAt: values['scheduled-at'],
       };
       return await emails(client, command, args, { ...send, json }, io);
     }

@@ -42,3 +42,16 @@ function headerFields(message: string): { name: string; value: string }[] {
       };
     });
 }
+
+/**
+ * `message` with its `Date` header field set to `at`, written as the composer writes it: a
+ * scheduled message moved by `PATCH` says when it really went. Only the header section is
+ * read; a message without the field is returned unchanged.
+ */
+export function withDate(message: string, at: number): string {
+  const end = message.indexOf('\r\n\r\n');
+  const head = end === -1 ? message : message.slice(0, end);
+  const date = new Date(at).toUTCString().replace(/GMT/, '+0000');
+  const changed = head.replace(/(^|\r\n)Date:[^\r\n]*(\r\n[ \t][^\r\n]*)*/i, `$1Date: ${date}`);
+  return changed + message.slice(head.length);
+}

@@ -90,13 +90,27 @@ export const SendEmailBodySchema = Type.Object(
         },
       ),
     ),
+    scheduledAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'Send at this time (RFC 3339 with a zone, up to 30 days ahead) instead of at once; the message is `scheduled` until then, can be canceled (`POST /api/public/emails/{id}/cancel`) or moved (`PATCH /api/public/emails/{id}`), and is dated when it goes. A time not in the future sends at once.',
+        examples: ['2026-12-01T09:00:00Z'],
+      }),
+    ),
   },
   { $id: 'SendEmailBody', additionalProperties: false },
 );
 
 const recipientStatus = Type.Union(
-  ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed', 'suppressed'].map((s) => Type.Literal(s)),
+  ['scheduled', 'queued', 'sending', 'sent', 'deferred', 'bounced', 'failed', 'suppressed', 'canceled'].map(
+    (s) => Type.Literal(s),
+  ),
 );
+
+const scheduledAt = Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+  description: 'When a scheduled message goes (or went); `null` for one sent at once.',
+});
 
 /** What a refusal says about the address (`email/bounce.ts`). */
 export const BounceTypeSchema = Type.Union(
@@ -111,10 +125,10 @@ export const EmailSchema = Type.Object(
   {
     id: Type.String(),
     status: Type.Union(
-      ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed'].map((s) => Type.Literal(s)),
+      EMAIL_STATUSES.map((s) => Type.Literal(s)),
       {
         description:
-          '`queued` (no attempt yet), `sending`, `deferred` (a recipient waits for a retry), `sent` (every recipient accepted by the next hop, or some and the rest refused), `bounced` (every recipient refused), `failed` (none could be sent).',
+          '`scheduled` (waiting for its `scheduledAt`), `queued` (no attempt yet), `sending`, `deferred` (a recipient waits for a retry), `sent` (every recipient accepted by the next hop, or some and the rest refused), `bounced` (every recipient refused), `failed` (none could be sent), `canceled` (canceled while scheduled).',
       },
     ),
     from: Type.String(),
@@ -123,6 +137,7 @@ export const EmailSchema = Type.Object(
       Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }),
     ),
     createdAt: Type.String({ format: 'date-time' }),
+    scheduledAt,
     recipients: Type.Array(
       Type.Object(
         {
@@ -135,9 +150,16 @@ export const EmailSchema = Type.Object(
             Type.Object(
               {
                 type: Type.Union(
-                  ['sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed', 'complained'].map(
-                    (s) => Type.Literal(s),
-                  ),
+                  [
+                    'sent',
+                    'delivered',
+                    'deferred',
+                    'bounced',
+                    'failed',
+                    'suppressed',
+                    'complained',
+                    'canceled',
+                  ].map((s) => Type.Literal(s)),
                 ),
                 smtpCode: Type.Union([Type.Integer(), Type.Null()]),
                 smtpText: Type.Union([Type.String(), Type.Null()]),
@@ -195,6 +217,7 @@ export const ListedEmailSchema = Type.Object(
       Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }),
     ),
     createdAt: Type.String({ format: 'date-time' }),
+    scheduledAt,
   },
   { $id: 'ListedEmail', additionalProperties: false },
 );

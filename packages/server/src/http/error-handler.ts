@@ -121,8 +121,16 @@ function validationError(error: FastifyError, request: FastifyRequest): ApiError
       message: `${tooMany.instancePath.slice(1)} holds more than ${limit} entries; split the request`,
     };
   }
+  return shapeError(problems, context);
+}
+
+/**
+ * REQUEST_INVALID with a detail per schema problem (the first 20), each path led by `prefix`:
+ * the request part, or a batch entry's (`emails[3]`) when the entry fails alone.
+ */
+export function shapeError(problems: NonNullable<FastifyError['validation']>, prefix: string): ApiErrorBody {
   const details = problems.slice(0, 20).map((p) => {
-    const path = `${context}${p.instancePath.replace(/\//g, '.')}`;
+    const path = `${prefix}${p.instancePath.replace(/\//g, '.')}`;
     const params = p.params as { additionalProperty?: string; missingProperty?: string };
     if (params.additionalProperty)
       return { path, message: `unknown property "${params.additionalProperty}"` };

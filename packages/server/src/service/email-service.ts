@@ -22,6 +22,7 @@ import {
 import type { SendEmailInput } from '../email/schemas.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
+import { type Envelope, failed, ok } from '../envelope.js';
 import { ApiError } from '../errors.js';
 import type { ComposeInput, ComposeOutput } from '../render/pool.js';
 import {
@@ -56,11 +57,60 @@ export class EmailService {
     this.now = options.now ?? Date.now;
   }
 
+  /** `POST /api/public/emails`: one message, queued, or held until its `scheduledAt`. */
   async send(
     accountId: string,
     input: SendEmailInput,
     idempotencyKey: string | undefined,
-  ): Promise<{ id: string; status: 'queued' }> {
+  ): Promise<Accepted> {
+    const key = checkIdempotencyKey(idempotencyKey);
+    return this.accept(
+      accountId,
+      input,
+      key === null ? null : { key, requestHash: () => sha256(JSON.stringify(input)) },
+    );
+  }
+
+  /**
+   * `POST /api/public/emails/batch`: each entry as {@link send} takes it, one envelope each in
+   * request order; an entry's refusal is its own. With an Idempotency-Key, the whole batch is
+   * the request: entry `i` is kept under the key `"<key> <i>"` (a space, which no key of a
+   * single send may hold) with the batch's hash, so a retry answers the messages already
+   * queued, tries again only the entries refused, and another body under the key is refused.
+   */
+  async sendBatch(
+    accountId: string,
+    inputs: SendEmailInput[],
+    idempotencyKey: string | undefined,
+  ): Promise<Envelope<Accepted>[]> {
+    const key = checkIdempotencyKey(idempotencyKey);
+    let idempotency = (_index: number): Idempotency | null => null;
+    if (key !== null) {
+      const requestHash = sha256(JSON.stringify(inputs));
+      const keys = inputs.map((_, i) => `${key} ${i}`);
+      const earlier = await this.options.emails.findByIdempotencyKeys(accountId, keys);
+      if (earlier.some((e) => e.requestHash !== requestHash)) throw reused();
+      idempotency = (i) => ({ key: keys[i]!, requestHash: () => requestHash });
+    }
+    // In order, one at a time: the account's rate counts them in request order, and one
+    // batch does not take every render thread from other requests.
+    const results: Envelope<Accepted>[] = [];
+    for (const [i, input] of inputs.entries()) {
+      try {
+        results.push(ok(await this.accept(accountId, input, idempotency(i))));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        results.push(failed(error.code, error.message));
+      }
+    }
+    return results;
+  }
+
+  private async accept(
+    accountId: string,
+    input: SendEmailInput,
+    idempotency: Idempotency | null,
+  ): Promise<Accepted> {
     const { maxRecipients, maxMessageBytes } = this.options.limits;
     // First, before hashing or converting anything (issue 33): content over the limit can only
     // make a message over it. (The route has charged the body's parsing to the account already.)
@@ -79,16 +129,16 @@ export class EmailService {
         `html, text and attachments hold ${contentBytes + attachments.bytes} bytes; a message holds at most ${maxMessageBytes}`,
       );
     }
-    const key = checkIdempotencyKey(idempotencyKey);
-    const requestHash =
-      key === null ? null : createHash('sha256').update(JSON.stringify(input)).digest('hex');
+    const key = idempotency?.key ?? null;
+    const requestHash = idempotency?.requestHash() ?? null;
     if (key !== null) {
       const earlier = await this.options.emails.findByIdempotencyKey(accountId, key);
       if (earlier !== undefined) {
         if (earlier.requestHash !== requestHash) throw reused();
-        return { id: earlier.id, status: 'queued' };
+        return { id: earlier.id, status: earlier.scheduledAt === null ? 'queued' : 'scheduled' };
       }
     }
+    const scheduledAt = this.scheduledTime(input.scheduledAt);
     const from = address(input.from, 'from');
     const to = input.to.map((a, i) => address(a, `to[${i}]`));
     const cc = (input.cc ?? []).map((a, i) => address(a, `cc[${i}]`));
@@ -134,7 +184,8 @@ export class EmailService {
       html: content.html,
       text: content.text,
       headers: headers.value,
-      date: now,
+      // a scheduled message is dated when it goes (PATCH moves the date with it)
+      date: scheduledAt ?? now,
       attachments: attachments.value.map(({ bytes: _, ...attachment }) => attachment),
     });
     if (!composed.ok) {
@@ -168,14 +219,15 @@ export class EmailService {
         idempotencyKey: key,
         requestHash,
         createdAt: now,
+        scheduledAt,
         recipients: unique.map((r) => ({
           address: r.a.address,
           kind: r.kind,
           suppressed: suppressed.has(suppressionKey(r.a.address)),
         })),
       });
-      if (accepted.created) this.options.onQueued?.();
-      return { id: accepted.id, status: 'queued' };
+      if (accepted.created && scheduledAt === null) this.options.onQueued?.();
+      return { id: accepted.id, status: scheduledAt === null ? 'queued' : 'scheduled' };
     } catch (error) {
       if (error instanceof IdempotencyConflict) throw reused();
       throw error;
@@ -217,6 +269,60 @@ export class EmailService {
       );
     }
     return domain;
+  }
+
+  /**
+   * `scheduledAt` as epoch ms: `null` (send at once) when absent or not in the future, refused
+   * beyond {@link MAX_SCHEDULE_DAYS} days ahead. The schema has checked it is RFC 3339.
+   */
+  private scheduledTime(scheduledAt: string | undefined): number | null {
+    if (scheduledAt === undefined) return null;
+    const at = Date.parse(scheduledAt);
+    const now = this.now();
+    if (!Number.isFinite(at))
+      throw new ApiError('EMAIL_SCHEDULE_INVALID', `scheduledAt "${scheduledAt}" is not a time`);
+    if (at > now + MAX_SCHEDULE_DAYS * DAY_MS) {
+      throw new ApiError(
+        'EMAIL_SCHEDULE_INVALID',
+        `scheduledAt ${new Date(at).toISOString()} is more than ${MAX_SCHEDULE_DAYS} days ahead; at most ${new Date(now + MAX_SCHEDULE_DAYS * DAY_MS).toISOString()}`,
+      );
+    }
+    return at > now ? at : null;
+  }
+
+  /** `POST /api/public/emails/{id}/cancel`: a scheduled message is not sent. */
+  async cancel(accountId: string, id: string): Promise<{ id: string; status: 'canceled' }> {
+    const result = await this.options.emails.cancel(accountId, id, this.now());
+    this.refuseUnlessScheduled(result, id);
+    return { id, status: 'canceled' };
+  }
+
+  /**
+   * `PATCH /api/public/emails/{id}`: a scheduled message goes at `scheduledAt` instead (a time
+   * not in the future: at once), its `Date` header with it.
+   */
+  async reschedule(
+    accountId: string,
+    id: string,
+    scheduledAt: string,
+  ): Promise<{ id: string; status: 'scheduled'; scheduledAt: string }> {
+    const at = this.scheduledTime(scheduledAt) ?? this.now();
+    const result = await this.options.emails.reschedule(accountId, id, at, this.now());
+    this.refuseUnlessScheduled(result, id);
+    return { id, status: 'scheduled', scheduledAt: new Date(at).toISOString() };
+  }
+
+  private refuseUnlessScheduled(
+    result: 'canceled' | 'rescheduled' | 'not_found' | 'not_scheduled',
+    id: string,
+  ) {
+    if (result === 'not_found') throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    if (result === 'not_scheduled') {
+      throw new ApiError(
+        'EMAIL_NOT_SCHEDULED',
+        `email ${id} is not waiting for its scheduled time (it was sent at once, its sending began, or it was canceled)`,
+      );
+    }
   }
 
   /**
@@ -263,6 +369,7 @@ export class EmailService {
         subject: e.subject,
         tags: e.tags,
         createdAt: new Date(e.createdAt).toISOString(),
+        scheduledAt: e.scheduledAt === null ? null : new Date(e.scheduledAt).toISOString(),
       })),
       next: rows.length > query.limit && last ? { createdAt: last.createdAt, id: last.id } : null,
     };
@@ -353,6 +460,24 @@ export class EmailService {
   }
 }
 
+/** What a send answers: the message's id, and whether it waits for its time. */
+export interface Accepted {
+  id: string;
+  status: 'queued' | 'scheduled';
+}
+
+/** An Idempotency-Key and the hash of the request it was used with (computed when needed). */
+interface Idempotency {
+  key: string;
+  requestHash: () => string;
+}
+
+/** How far ahead `scheduledAt` may be, as Resend allows. */
+const MAX_SCHEDULE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 function address(input: string, field: string): MailAddress {
   const parsed = parseAddress(input, field);
   if (!parsed.ok) throw new ApiError('EMAIL_ADDRESS_INVALID', parsed.message);
@@ -386,6 +511,7 @@ function emailView(email: StoredEmail) {
     subject: email.subject,
     tags: email.tags,
     createdAt: iso(email.createdAt)!,
+    scheduledAt: iso(email.scheduledAt),
     recipients: email.recipients.map((r) => ({
       address: r.address,
       kind: r.kind,

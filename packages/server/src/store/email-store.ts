@@ -6,6 +6,7 @@
  */
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BounceClass } from '../email/bounce.js';
+import { withDate } from '../email/message-content.js';
 import { SANDBOX_DOMAIN_ID, SANDBOX_STREAM } from '../email/sandbox.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
 import type { WebhookEventType } from '../webhook/events.js';
@@ -21,7 +22,9 @@ export type RecipientStatus =
   | 'deferred'
   | 'bounced'
   | 'failed'
-  | 'suppressed';
+  | 'suppressed'
+  | 'scheduled'
+  | 'canceled';
 export type EmailEventType =
   | 'sent'
   | 'delivered'
@@ -29,7 +32,8 @@ export type EmailEventType =
   | 'bounced'
   | 'failed'
   | 'suppressed'
-  | 'complained';
+  | 'complained'
+  | 'canceled';
 
 /**
  * What came back after a recipient's server took the message (issue 34, `email/feedback-report.ts`):
@@ -50,7 +54,16 @@ export interface NewEmail {
   idempotencyKey: string | null;
   requestHash: string | null;
   createdAt: number;
+  /** Hold it until then (ms); `null` to send at once. */
+  scheduledAt: number | null;
   recipients: { address: string; kind: RecipientKind; suppressed: boolean }[];
+}
+
+/** A message found by its Idempotency-Key. */
+export interface IdempotentEmail {
+  id: string;
+  requestHash: string | null;
+  scheduledAt: number | null;
 }
 
 export interface StoredEvent {
@@ -82,6 +95,7 @@ export interface StoredEmail {
   subject: string;
   tags: { name: string; value: string }[];
   createdAt: number;
+  scheduledAt: number | null;
   recipients: StoredRecipient[];
   events: StoredEvent[];
 }
@@ -109,6 +123,7 @@ export interface ListedEmail {
   subject: string;
   tags: { name: string; value: string }[];
   createdAt: number;
+  scheduledAt: number | null;
   status: EmailStatus;
   /** Its first {@link LISTED_RECIPIENTS} envelope recipients. */
   to: string[];
@@ -184,17 +199,24 @@ export class EmailStore {
   }
 
   /** The message accepted earlier under this idempotency key, if any. */
-  async findByIdempotencyKey(
-    accountId: string,
-    key: string,
-  ): Promise<{ id: string; requestHash: string | null } | undefined> {
-    const row = await this.db
+  async findByIdempotencyKey(accountId: string, key: string): Promise<IdempotentEmail | undefined> {
+    return (await this.findByIdempotencyKeys(accountId, [key]))[0];
+  }
+
+  /** The messages stored under any of `keys` (a batch's entries), in no particular order. */
+  async findByIdempotencyKeys(accountId: string, keys: string[]): Promise<IdempotentEmail[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.db
       .selectFrom('emails')
-      .select(['id', 'request_hash'])
+      .select(['id', 'request_hash', 'scheduled_at'])
       .where('account_id', '=', accountId)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst();
-    return row && { id: row.id, requestHash: row.request_hash };
+      .where('idempotency_key', 'in', keys)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      requestHash: row.request_hash,
+      scheduledAt: row.scheduled_at === null ? null : Number(row.scheduled_at),
+    }));
   }
 
   /**
@@ -203,6 +225,7 @@ export class EmailStore {
    * (same request) or throws {@link IdempotencyConflict} (another request).
    */
   async accept(email: NewEmail): Promise<{ id: string; created: boolean }> {
+    const waiting = email.scheduledAt === null ? 'queued' : 'scheduled';
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx
@@ -218,7 +241,8 @@ export class EmailStore {
             idempotency_key: email.idempotencyKey,
             request_hash: email.requestHash,
             created_at: email.createdAt,
-            status: emailStatus(email.recipients.map((r) => (r.suppressed ? 'suppressed' : 'queued'))),
+            scheduled_at: email.scheduledAt,
+            status: emailStatus(email.recipients.map((r) => (r.suppressed ? 'suppressed' : waiting))),
           })
           .execute();
         const rows = email.recipients.map((r, position) => ({
@@ -227,8 +251,8 @@ export class EmailStore {
           position,
           address: r.address,
           kind: r.kind,
-          status: r.suppressed ? 'suppressed' : 'queued',
-          next_attempt_at: r.suppressed ? null : email.createdAt,
+          status: r.suppressed ? 'suppressed' : waiting,
+          next_attempt_at: r.suppressed ? null : (email.scheduledAt ?? email.createdAt),
           updated_at: email.createdAt,
         }));
         await trx.insertInto('email_recipients').values(rows).execute();
@@ -278,7 +302,7 @@ export class EmailStore {
   ): Promise<ListedEmail[]> {
     let query = this.db
       .selectFrom('emails as e')
-      .select(['e.id', 'e.from_address', 'e.subject', 'e.tags', 'e.created_at', 'e.status'])
+      .select(['e.id', 'e.from_address', 'e.subject', 'e.tags', 'e.created_at', 'e.scheduled_at', 'e.status'])
       .where('e.account_id', '=', accountId)
       .orderBy('e.created_at', 'desc')
       .orderBy('e.id', 'desc')
@@ -320,6 +344,7 @@ export class EmailStore {
       subject: r.subject,
       tags: JSON.parse(r.tags),
       createdAt: Number(r.created_at),
+      scheduledAt: r.scheduled_at === null ? null : Number(r.scheduled_at),
       status: r.status as EmailStatus,
       to: recipients.filter((x) => x.email_id === r.id).map((x) => x.address),
     }));
@@ -347,7 +372,7 @@ export class EmailStore {
     return snapshot.execute(async (trx) => {
       const email = await trx
         .selectFrom('emails')
-        .select(['id', 'from_address', 'subject', 'tags', 'created_at'])
+        .select(['id', 'from_address', 'subject', 'tags', 'created_at', 'scheduled_at'])
         .where('id', '=', id)
         .where('account_id', '=', accountId)
         .executeTakeFirst();
@@ -374,6 +399,7 @@ export class EmailStore {
         subject: email.subject,
         tags: JSON.parse(email.tags),
         createdAt: Number(email.created_at),
+        scheduledAt: email.scheduled_at === null ? null : Number(email.scheduled_at),
         recipients: recipients.map((r) => ({
           id: r.id,
           address: r.address,
@@ -393,6 +419,99 @@ export class EmailStore {
         })),
       };
     });
+  }
+
+  /**
+   * Cancel a scheduled message: its recipients still waiting become `canceled` (with an event
+   * each) and are never claimed. Each recipient changes only from `scheduled`, in one statement
+   * the sender's claim cannot interleave with: a recipient is either claimed or canceled.
+   * `not_scheduled` when none was still waiting (sending began, or it was sent at once).
+   */
+  async cancel(
+    accountId: string,
+    id: string,
+    at: number,
+  ): Promise<'canceled' | 'not_found' | 'not_scheduled'> {
+    return this.db.transaction().execute(async (trx) => {
+      const email = await this.scheduledRow(trx, accountId, id);
+      if (email === undefined) return 'not_found';
+      const canceled = await trx
+        .updateTable('email_recipients')
+        .set({ status: 'canceled', next_attempt_at: null, updated_at: at })
+        .where('email_id', '=', id)
+        .where('status', '=', 'scheduled')
+        .returning(['id', 'address'])
+        .execute();
+      if (canceled.length === 0) return 'not_scheduled';
+      await trx
+        .insertInto('email_events')
+        .values(
+          canceled.map((r) => ({
+            id: newId('eev'),
+            email_id: id,
+            recipient_id: r.id,
+            address: r.address,
+            type: 'canceled',
+            smtp_code: null,
+            smtp_text: 'the scheduled message was canceled before it was sent',
+            mx_host: null,
+            bounce_type: null,
+            at,
+          })),
+        )
+        .execute();
+      await refreshStatus(trx, id, this.kind);
+      return 'canceled';
+    });
+  }
+
+  /**
+   * Move a scheduled message to `scheduledAt`, if none of its recipients was taken for sending
+   * yet (the same single-statement guard as {@link cancel}).
+   */
+  async reschedule(
+    accountId: string,
+    id: string,
+    scheduledAt: number,
+    at: number,
+  ): Promise<'rescheduled' | 'not_found' | 'not_scheduled'> {
+    return this.db.transaction().execute(async (trx) => {
+      const email = await this.scheduledRow(trx, accountId, id);
+      if (email === undefined) return 'not_found';
+      const moved = await trx
+        .updateTable('email_recipients')
+        .set({ next_attempt_at: scheduledAt, updated_at: at })
+        .where('email_id', '=', id)
+        .where('status', '=', 'scheduled')
+        .returning('id')
+        .execute();
+      if (moved.length === 0) return 'not_scheduled';
+      const { message } = await trx
+        .selectFrom('emails')
+        .select('message')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('emails')
+        .set({ scheduled_at: scheduledAt, message: withDate(message, scheduledAt) })
+        .where('id', '=', id)
+        .execute();
+      return 'rescheduled';
+    });
+  }
+
+  /**
+   * The account's message, its row locked on PostgreSQL as {@link refreshStatus} locks it, so a
+   * cancel and a move of one message take turns.
+   */
+  private async scheduledRow(trx: Kysely<Database>, accountId: string, id: string) {
+    let query = trx
+      .selectFrom('emails')
+      .select('id')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId);
+    if (this.kind === 'postgres') query = query.forNoKeyUpdate();
+    return query.executeTakeFirst();
   }
 
   /** Claim up to `limit` due recipients until `now + leaseMs`, each by one process. */

@@ -211,6 +211,8 @@ export interface EmailsTable {
   created_at: number;
   /** The message's status from its recipients' (`email/status.ts`), kept in step by every write. */
   status: Generated<string>;
+  /** When a scheduled message is to go (ms); `null` when it was sent at once. */
+  scheduled_at: number | null;
 }
 
 /** One envelope recipient of a message: the sending queue's unit. */

@@ -6,7 +6,7 @@
 import { type Readable, Transform } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   EmailContentSchema,
   EmailSchema,
@@ -22,8 +22,9 @@ import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
 import { CostBudget } from '../cost-budget.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { errorEnvelope, shapeError } from '../error-handler.js';
 import { protectedApi } from '../protected-api.js';
-import { ErrorEnvelopeSchema, ListQuerySchema, requestErrorResponses } from '../schemas.js';
+import { ErrorEnvelopeSchema, itemEnvelope, ListQuerySchema, requestErrorResponses } from '../schemas.js';
 
 export interface EmailRoutesOptions {
   store: Store;
@@ -51,6 +52,15 @@ const EMAIL_CURSOR = /^(\d{1,16}):(eml_[a-z0-9]{1,60})$/;
 /** How long a request over its account's composition budget waits for its 429. */
 const REFUSAL_PAUSE_MS = 1_000;
 
+/** What a send answers: `scheduled` when it waits for its `scheduledAt`. */
+const AcceptedSchema = Type.Object(
+  { id: Type.String(), status: Type.Union([Type.Literal('queued'), Type.Literal('scheduled')]) },
+  { additionalProperties: false },
+);
+
+/** The most messages one batch request holds, as Resend's batch. */
+const MAX_BATCH = 100;
+
 export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOptions): Promise<void> {
   await protectedApi(app, { store: options.store, scope: 'emails' });
   const { service } = options;
@@ -63,6 +73,36 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
     units: 'composition units',
     spender: 'this account',
   });
+  // Charged by the body's size before it is parsed (a 10 MB body costs the event loop its
+  // parsing even when refused after): from Content-Length before a byte is read, or, for a
+  // chunked body, as its bytes arrive.
+  const chargeParsing = async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
+    const accountId = request.apiKey!.accountId;
+    const charge = (units: number) => composeBudget.charge(accountId, units);
+    const length = Number(request.headers['content-length']);
+    // Fastify refuses it after this hook: refuse it here, before it costs the budget.
+    if (length > options.bodyLimit) {
+      throw new ApiError(
+        'REQUEST_BODY_TOO_LARGE',
+        `the body is larger than the limit of ${options.bodyLimit} bytes`,
+      );
+    }
+    try {
+      if (!(Number.isSafeInteger(length) && length > 0)) {
+        composeBudget.refuseIfSpent(accountId);
+        return chargedAsRead(payload, charge);
+      }
+      charge(renderCost(length));
+      return payload;
+    } catch (error) {
+      // A client told to wait that comes straight back waits for its answer: the refusal
+      // itself (a connection, its headers, a 429) is what a flood of them costs us, and a
+      // second's pause makes each of its connections cost that once a second (issue 33).
+      if (error instanceof ApiError && error.code === 'RATE_LIMITED')
+        await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
+      throw error;
+    }
+  };
 
   api.post(
     '/emails',
@@ -71,33 +111,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       // Charged by the body's size before it is parsed (a 10 MB body costs the event loop its
       // parsing even when refused after): from Content-Length before a byte is read, or, for a
       // chunked body, as its bytes arrive.
-      preParsing: async (request, _reply, payload) => {
-        const accountId = request.apiKey!.accountId;
-        const charge = (units: number) => composeBudget.charge(accountId, units);
-        const length = Number(request.headers['content-length']);
-        // Fastify refuses it after this hook: refuse it here, before it costs the budget.
-        if (length > options.bodyLimit) {
-          throw new ApiError(
-            'REQUEST_BODY_TOO_LARGE',
-            `the body is larger than the limit of ${options.bodyLimit} bytes`,
-          );
-        }
-        try {
-          if (!(Number.isSafeInteger(length) && length > 0)) {
-            composeBudget.refuseIfSpent(accountId);
-            return chargedAsRead(payload, charge);
-          }
-          charge(renderCost(length));
-          return payload;
-        } catch (error) {
-          // A client told to wait that comes straight back waits for its answer: the refusal
-          // itself (a connection, its headers, a 429) is what a flood of them costs us, and a
-          // second's pause makes each of its connections cost that once a second (issue 33).
-          if (error instanceof ApiError && error.code === 'RATE_LIMITED')
-            await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
-          throw error;
-        }
-      },
+      preParsing: chargeParsing,
       schema: {
         tags: ['Sending'],
         summary: 'Send an email from a verified domain',
@@ -109,12 +123,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         body: Type.Ref(SendEmailBodySchema),
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 1024 })) }),
         response: {
-          200: dataEnvelope(
-            Type.Object(
-              { id: Type.String(), status: Type.Literal('queued') },
-              { additionalProperties: false },
-            ),
-          ),
+          200: dataEnvelope(AcceptedSchema),
           ...errors,
         },
       },
@@ -127,6 +136,101 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
           request.headers['idempotency-key'],
         ),
       ),
+  );
+
+  api.post(
+    '/emails/batch',
+    {
+      bodyLimit: options.bodyLimit,
+      preParsing: chargeParsing,
+      // Entries are validated one by one below, so that a malformed entry fails alone.
+      attachValidation: true,
+      schema: {
+        tags: ['Sending'],
+        summary: 'Send up to 100 emails in one request',
+        description:
+          'Each entry is a `POST /api/public/emails` body (its own `from`, recipients, `templateId` and `variables`, `scheduledAt`…), and each gets its own envelope, in request order: an entry that is malformed or refused fails alone, with the error a single send would get. ' +
+          `The whole body is at most ${options.bodyLimit} bytes, as one message's, and costs the account's composition budget as one. ` +
+          'With an `Idempotency-Key` header the batch is the request: a retry of the same body answers the messages queued the first time and tries again only the entries refused; another body under the same key is refused with `IDEMPOTENCY_KEY_REUSED`.',
+        body: Type.Object(
+          { emails: Type.Array(Type.Ref(SendEmailBodySchema), { minItems: 1, maxItems: MAX_BATCH }) },
+          { additionalProperties: false },
+        ),
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 1024 })) }),
+        response: { 200: Type.Array(itemEnvelope('SendEnvelope', AcceptedSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const emails = batchEntries(request);
+      const checkEntry = request.compileValidationSchema({ $ref: 'SendEmailBody#' }, 'body');
+      const valid = emails.map((entry) => checkEntry(entry));
+      const sent = await service.sendBatch(
+        request.apiKey!.accountId,
+        emails.filter((_, i) => valid[i]) as never,
+        request.headers['idempotency-key'],
+      );
+      // the envelopes of the entries sent, with a shape error in the place of each malformed one
+      return emails.map((entry, i) => {
+        if (valid[i]) return sent.shift()!;
+        checkEntry(entry);
+        return errorEnvelope(shapeError(checkEntry.errors ?? [], `emails[${i}]`));
+      });
+    },
+  );
+
+  api.post(
+    '/emails/:id/cancel',
+    {
+      schema: {
+        tags: ['Sending'],
+        summary: 'Cancel a scheduled email',
+        description:
+          'A message waiting for its `scheduledAt` is not sent: its status becomes `canceled`, with a `canceled` event per recipient. Once its sending has begun it is too late: 409 `EMAIL_NOT_SCHEDULED`.',
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+        response: {
+          200: dataEnvelope(
+            Type.Object(
+              { id: Type.String(), status: Type.Literal('canceled') },
+              { additionalProperties: false },
+            ),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ok(await service.cancel(request.apiKey!.accountId, request.params.id)),
+  );
+
+  api.patch(
+    '/emails/:id',
+    {
+      schema: {
+        tags: ['Sending'],
+        summary: 'Move a scheduled email',
+        description:
+          'A message waiting for its `scheduledAt` goes at the new time instead (up to 30 days ahead; a time not in the future sends it at once), its `Date` header with it. Once its sending has begun: 409 `EMAIL_NOT_SCHEDULED`.',
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { scheduledAt: Type.String({ format: 'date-time', examples: ['2026-12-01T09:00:00Z'] }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: dataEnvelope(
+            Type.Object(
+              {
+                id: Type.String(),
+                status: Type.Literal('scheduled'),
+                scheduledAt: Type.String({ format: 'date-time' }),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (request) =>
+      ok(await service.reschedule(request.apiKey!.accountId, request.params.id, request.body.scheduledAt)),
   );
 
   api.get(
@@ -251,6 +355,25 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
     },
     async (request) => ok(await service.removeSuppression(request.apiKey!.accountId, request.params.address)),
   );
+}
+
+/**
+ * The batch's entries, once its shape around them is right: a body that is not `{emails: [...]}`
+ * with 1 to 100 objects fails as a whole, as any route's malformed body does.
+ */
+function batchEntries(request: FastifyRequest): unknown[] {
+  const error = request.validationError as FastifyError | undefined;
+  const emails = (request.body as { emails?: unknown } | undefined)?.emails;
+  const shaped =
+    request.body !== null &&
+    typeof request.body === 'object' &&
+    Object.keys(request.body).every((k) => k === 'emails') &&
+    Array.isArray(emails) &&
+    emails.length >= 1 &&
+    emails.length <= MAX_BATCH &&
+    emails.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e));
+  if (error !== undefined && !shaped) throw error;
+  return emails as unknown[];
 }
 
 /**
