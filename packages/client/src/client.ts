@@ -309,7 +309,7 @@ export class ServiceClient {
 
   /**
    * `GET /api/public/emails`: one page of the account's messages, newest first, filtered by
-   * status, recipient, sending domain and creation time (`since` inclusive, `until` exclusive).
+   * status, recipient, sending domain, tag and creation time (`since` inclusive, `until` exclusive).
    */
   async listEmails(
     options: {
@@ -320,6 +320,9 @@ export class ServiceClient {
       domain?: string;
       since?: string;
       until?: string;
+      /** A tag's name: messages carrying it (with `tagValue`, carrying it with that value). */
+      tag?: string;
+      tagValue?: string;
     } = {},
   ): Promise<{ emails: ListedEmail[]; nextCursor: string | null }> {
     const { limit, ...rest } = options;

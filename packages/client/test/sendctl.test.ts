@@ -445,7 +445,10 @@ describe('sendctl emails and suppressions', () => {
     );
     assert.equal(unverified.stdout, '');
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const later = await sendctl(['emails', 'send', ...message, '--html-file', html, '--scheduled-at', at], own);
+    const later = await sendctl(
+      ['emails', 'send', ...message, '--html-file', html, '--scheduled-at', at],
+      own,
+    );
     assert.equal(later.code, 0, later.stderr);
     const laterId = /^(eml_\w+) scheduled$/.exec(later.stdout.trim())?.[1];
     assert.ok(laterId, later.stdout);

@@ -2857,7 +2857,7 @@ export interface paths {
         };
         /**
          * The account’s messages, newest first
-         * @description A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.
+         * @description A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, by a tag (`tag`, its name, and `tagValue`), and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.
          */
         get: {
             parameters: {
@@ -2870,6 +2870,10 @@ export interface paths {
                     domain?: string;
                     since?: string;
                     until?: string;
+                    /** @description A tag’s name: messages carrying it. */
+                    tag?: string;
+                    /** @description With `tag`: messages carrying it with this value. */
+                    tagValue?: string;
                 };
                 header?: never;
                 path?: never;

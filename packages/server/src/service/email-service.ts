@@ -338,13 +338,20 @@ export class EmailService {
       domain?: string;
       since?: string;
       until?: string;
+      tag?: string;
+      tagValue?: string;
       after?: { createdAt: number; id: string };
     },
   ) {
+    if (query.tagValue !== undefined && query.tag === undefined)
+      throw new ApiError('REQUEST_INVALID', 'tagValue filters the values of a tag: give tag (its name) too');
     const filter: EmailFilter = {
       ...(query.status !== undefined && { status: query.status }),
       ...(query.since !== undefined && { since: Date.parse(query.since) }),
       ...(query.until !== undefined && { until: Date.parse(query.until) }),
+      ...(query.tag !== undefined && {
+        tag: { name: query.tag, ...(query.tagValue !== undefined && { value: query.tagValue }) },
+      }),
     };
     if (query.recipient !== undefined) filter.recipient = address(query.recipient, 'recipient').address;
     if (query.domain !== undefined) {

@@ -114,6 +114,8 @@ export interface EmailFilter {
   since?: number;
   /** Created before (ms). */
   until?: number;
+  /** Carrying a tag of this name, with this value when given. */
+  tag?: { name: string; value?: string };
 }
 
 /** A message as listed. */
@@ -256,6 +258,21 @@ export class EmailStore {
           updated_at: email.createdAt,
         }));
         await trx.insertInto('email_recipients').values(rows).execute();
+        const tags = new Map(email.tags.map((t) => [JSON.stringify([t.name, t.value]), t]));
+        if (tags.size > 0) {
+          await trx
+            .insertInto('email_tags')
+            .values(
+              [...tags.values()].map((t) => ({
+                email_id: email.id,
+                account_id: email.accountId,
+                name: t.name,
+                value: t.value,
+                created_at: email.createdAt,
+              })),
+            )
+            .execute();
+        }
         const suppressed = rows.filter((r) => r.status === 'suppressed');
         if (suppressed.length > 0) {
           await trx
@@ -288,7 +305,6 @@ export class EmailStore {
     }
   }
 
-  /** The account's message with its recipients and events, or `undefined`. */
   /**
    * One page of the account's messages, newest first, after `position` (the last one of the
    * previous page): each with its status, and its first {@link LISTED_RECIPIENTS} recipients.
@@ -300,17 +316,34 @@ export class EmailStore {
     limit: number,
     position?: { createdAt: number; id: string },
   ): Promise<ListedEmail[]> {
-    let query = this.db
-      .selectFrom('emails as e')
+    // Filtered by tag, the page is read in the tag's index order (migration 0022) and each
+    // message joined to it: as fast for a tag on every message as for a rare one.
+    const { tag } = filter;
+    const from =
+      tag === undefined
+        ? this.db.selectFrom('emails as e')
+        : (this.db
+            .selectFrom('email_tags as t')
+            .innerJoin('emails as e', 'e.id', 't.email_id')
+            .where('t.account_id', '=', accountId)
+            .where('t.name', '=', tag.name)
+            .$if(tag.value !== undefined, (q) =>
+              q.where('t.value', '=', tag.value!),
+            ) as unknown as ReturnType<typeof this.db.selectFrom<'emails as e'>>);
+    const order =
+      tag === undefined
+        ? { at: sql.ref('e.created_at'), id: sql.ref('e.id') }
+        : { at: sql.ref('t.created_at'), id: sql.ref('t.email_id') };
+    let query = from
       .select(['e.id', 'e.from_address', 'e.subject', 'e.tags', 'e.created_at', 'e.scheduled_at', 'e.status'])
       .where('e.account_id', '=', accountId)
-      .orderBy('e.created_at', 'desc')
-      .orderBy('e.id', 'desc')
+      .orderBy(order.at, 'desc')
+      .orderBy(order.id, 'desc')
       .limit(limit);
     if (filter.status !== undefined) query = query.where('e.status', '=', filter.status);
     if (filter.domainId !== undefined) query = query.where('e.domain_id', '=', filter.domainId);
-    if (filter.since !== undefined) query = query.where('e.created_at', '>=', filter.since);
-    if (filter.until !== undefined) query = query.where('e.created_at', '<', filter.until);
+    if (filter.since !== undefined) query = query.where(order.at, '>=', filter.since);
+    if (filter.until !== undefined) query = query.where(order.at, '<', filter.until);
     if (filter.recipient !== undefined) {
       const address = filter.recipient;
       query = query.where('e.id', 'in', (eb) =>
@@ -320,8 +353,8 @@ export class EmailStore {
     if (position !== undefined) {
       query = query.where((eb) =>
         eb.or([
-          eb('e.created_at', '<', position.createdAt),
-          eb.and([eb('e.created_at', '=', position.createdAt), eb('e.id', '<', position.id)]),
+          eb(order.at, '<', position.createdAt),
+          eb.and([eb(order.at, '=', position.createdAt), eb(order.id, '<', position.id)]),
         ]),
       );
     }

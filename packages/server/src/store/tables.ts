@@ -215,6 +215,16 @@ export interface EmailsTable {
   scheduled_at: number | null;
 }
 
+/** A message's tag, as a row for listing by tag (migration 0022); `emails.tags` holds them too. */
+export interface EmailTagsTable {
+  email_id: string;
+  account_id: string;
+  name: string;
+  value: string;
+  /** The message's `created_at`, so a tag's messages page newest first from the index. */
+  created_at: number;
+}
+
 /** One envelope recipient of a message: the sending queue's unit. */
 export interface EmailRecipientsTable {
   id: string;
@@ -299,6 +309,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   emails: EmailsTable;
   email_recipients: EmailRecipientsTable;
+  email_tags: EmailTagsTable;
   email_events: EmailEventsTable;
   suppressions: SuppressionsTable;
   email_rate: EmailRateTable;

@@ -1,6 +1,6 @@
 /**
  * `GET /api/public/emails` (issue 37): the account's messages newest first, a page at a time,
- * filtered by status, recipient, sending domain and time, with the status kept in step as
+ * filtered by status, recipient, sending domain, tag and time, with the status kept in step as
  * recipients' change. Sent through the sandbox (no DNS needed), on SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
@@ -24,7 +24,10 @@ before(async () => {
         to,
         subject: name,
         html: '<p>x</p>',
-        tags: [{ name: 'case', value: name }],
+        tags: [
+          { name: 'case', value: name },
+          ...(name === 'bounced' ? [] : [{ name: 'wave', value: 'one' }]),
+        ],
       },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -72,6 +75,10 @@ test('newest first, each with its status, its first 10 recipients and its tags',
   assert.equal(page.emails[0].to.length, 10);
   assert.equal(page.emails[0].to[0], 'delivered+0@sandbox.test');
   assert.deepEqual(page.emails[1].tags, [{ name: 'case', value: 'bounced' }]);
+  assert.deepEqual(page.emails[0].tags, [
+    { name: 'case', value: 'many' },
+    { name: 'wave', value: 'one' },
+  ]);
   assert.equal(page.nextCursor, null);
 });
 
@@ -97,6 +104,33 @@ test('filters: status, recipient, domain, time', async () => {
   );
 });
 
+test('tags: by name, by name and value, with other filters, a page at a time', async () => {
+  const ofTag = async (query: string) => (await list(query)).emails.map((e) => e.id);
+  assert.deepEqual(await ofTag('?tag=wave'), [ids.many, ids.delivered]);
+  assert.deepEqual(await ofTag('?tag=wave&tagValue=one'), [ids.many, ids.delivered]);
+  assert.deepEqual(await ofTag('?tag=case&tagValue=bounced'), [ids.bounced]);
+  assert.deepEqual(await ofTag('?tag=case'), [ids.many, ids.bounced, ids.delivered]);
+  assert.deepEqual(await ofTag('?tag=wave&tagValue=two'), []);
+  assert.deepEqual(await ofTag('?tag=Wave'), [], 'names are matched exactly');
+  assert.deepEqual(await ofTag(`?tag=wave&until=${encodeURIComponent(between)}`), [ids.delivered]);
+  assert.deepEqual(await ofTag('?tag=case&status=bounced'), [ids.bounced]);
+  const first = await list('?tag=case&limit=2');
+  assert.deepEqual(
+    first.emails.map((e) => e.id),
+    [ids.many, ids.bounced],
+  );
+  const second = await list(`?tag=case&limit=2&cursor=${first.nextCursor}`);
+  assert.deepEqual(
+    second.emails.map((e) => e.id),
+    [ids.delivered],
+  );
+  assert.equal(second.nextCursor, null);
+  const alone = await t.request('GET', '/api/public/emails?tagValue=one', { key });
+  assert.equal(alone.status, 400);
+  assert.equal(alone.body.error.code, 'REQUEST_INVALID');
+  assert.match(alone.body.error.message, /give tag/);
+});
+
 test('pages follow nextCursor to the end; nonsense is refused; other accounts see none', async () => {
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -120,4 +154,6 @@ test('pages follow nextCursor to the end; nonsense is refused; other accounts se
   const other = await t.createKey();
   const theirs = await t.request('GET', '/api/public/emails', { key: other.key });
   assert.deepEqual(theirs.body.data.emails, []);
+  const theirTags = await t.request('GET', '/api/public/emails?tag=case', { key: other.key });
+  assert.deepEqual(theirTags.body.data.emails, []);
 });

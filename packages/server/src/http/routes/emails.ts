@@ -240,7 +240,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         tags: ['Sending'],
         summary: 'The account’s messages, newest first',
         description:
-          'A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.',
+          'A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, by a tag (`tag`, its name, and `tagValue`), and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.',
         querystring: Type.Object(
           {
             limit: ListQuerySchema.properties.limit,
@@ -250,6 +250,15 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
             domain: Type.Optional(Type.String({ maxLength: 253 })),
             since: Type.Optional(Type.String({ format: 'date-time' })),
             until: Type.Optional(Type.String({ format: 'date-time' })),
+            tag: Type.Optional(
+              Type.String({ maxLength: 256, description: 'A tag’s name: messages carrying it.' }),
+            ),
+            tagValue: Type.Optional(
+              Type.String({
+                maxLength: 256,
+                description: 'With `tag`: messages carrying it with this value.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

@@ -24,6 +24,7 @@ import * as m0018 from './0018-sandbox.js';
 import * as m0019 from './0019-account-keys.js';
 import * as m0020 from './0020-email-status.js';
 import * as m0021 from './0021-scheduled-emails.js';
+import * as m0022 from './0022-email-tags.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-account-keys': m0019,
   '0020-email-status': m0020,
   '0021-scheduled-emails': m0021,
+  '0022-email-tags': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {
