@@ -3,6 +3,7 @@ import { runAbuseBench } from './abuse.bench.js';
 import { runApiBench } from './api.bench.js';
 import { runAuthoritativeBench } from './authoritative.bench.js';
 import { runDkimBench } from './dkim.bench.js';
+import { runEmailListBench } from './email-list.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runInboundBench } from './inbound.bench.js';
 import { runMtaBench } from './mta.bench.js';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<void>> = {
   webhooks: runWebhooksBench,
   sending: runSendingBench,
   mta: runMtaBench,
+  'email-list': runEmailListBench,
   rotation: runRotationBench,
   inbound: runInboundBench,
 };
