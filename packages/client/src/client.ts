@@ -364,9 +364,14 @@ export class ServiceClient {
 
   /**
    * `POST /api/public/keys`: a new key in this account; `key` is in this answer only.
-   * `scopes: ['templates', 'images']` makes a key a web page may hold.
+   * `scopes: ['templates', 'images']` makes a key a web page may hold; `domains` makes a sending
+   * key that sends only from those domains and reads only their mail (for a platform's customer).
    */
-  async createApiKey(input: { name: string; scopes?: ApiKey['scopes'] }): Promise<CreatedApiKey> {
+  async createApiKey(input: {
+    name: string;
+    scopes?: ApiKey['scopes'];
+    domains?: string[];
+  }): Promise<CreatedApiKey> {
     return unwrap(await this.api.POST('/api/public/keys', { body: input })).data;
   }
 

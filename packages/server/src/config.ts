@@ -126,6 +126,10 @@ export interface SendingConfig {
   composeBudget: number;
   /** Return paths (issue 34): what our zone publishes for them, and the listener their mail reaches. */
   returnPath: ReturnPathConfig;
+  /** `EMAIL_RETENTION_DAYS`: a settled message's body is kept this long, then emptied. */
+  retentionMs: number;
+  /** `EMAIL_EVENT_RETENTION_DAYS`: a settled message, its recipients and events are kept this long. */
+  eventRetentionMs: number;
 }
 
 export interface ReturnPathConfig {
@@ -433,6 +437,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxMessageBytes: integer(env, 'MAX_EMAIL_BYTES', 5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
       perMinute: integer(env, 'MAX_EMAILS_PER_MINUTE', 600, 1, 1_000_000),
       composeBudget: integer(env, 'EMAIL_COMPOSE_BUDGET', 2400, 1, 100_000_000),
+      ...retention(env),
       returnPath: {
         sendingIps: sendingIps(env),
         inboundMxHost: env.INBOUND_MX_HOST?.trim() ? hostName(env, 'INBOUND_MX_HOST', '') : undefined,
@@ -663,6 +668,32 @@ function hostNames(env: Env, name: string, fallback: string[]): string[] {
     if (one.trim() === '') throw new ConfigError(`${name} must be comma-separated host names; got "${raw}"`);
     return hostName({ [name]: one }, name, '');
   });
+}
+
+/**
+ * `EMAIL_RETENTION_DAYS` (bodies, 30) and `EMAIL_EVENT_RETENTION_DAYS` (the rest, 365), in
+ * days, fractions allowed (`0.5`: 12 hours); the events are kept at least as long as bodies.
+ */
+function retention(env: Env): { retentionMs: number; eventRetentionMs: number } {
+  const days = (name: string, fallback: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback * 86_400_000;
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || value <= 0 || value > 3650) {
+      throw new ConfigError(
+        `${name} must be a number of days above 0 and at most 3650 (0.5 is 12 hours); got "${raw}"`,
+      );
+    }
+    return Math.round(value * 86_400_000);
+  };
+  const retentionMs = days('EMAIL_RETENTION_DAYS', 30);
+  const eventRetentionMs = days('EMAIL_EVENT_RETENTION_DAYS', 365);
+  if (eventRetentionMs < retentionMs) {
+    throw new ConfigError(
+      'EMAIL_EVENT_RETENTION_DAYS must be at least EMAIL_RETENTION_DAYS: a message outlives its body, not the reverse',
+    );
+  }
+  return { retentionMs, eventRetentionMs };
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -309,6 +309,12 @@ export const ERROR_CATALOGUE = {
     description:
       'The `from` address’s domain is not a verified domain of this account: register it, publish its records and wait for `verified`.',
   },
+  EMAIL_FROM_NOT_ALLOWED: {
+    status: 403,
+    level: 'request',
+    description:
+      'The API key is limited to some domains (`domains` at its creation) and `from` is on another: send with a key of that domain, or a key not limited.',
+  },
   EMAIL_SANDBOX_OFF: {
     status: 403,
     level: 'request',
@@ -372,6 +378,12 @@ export const ERROR_CATALOGUE = {
     status: 404,
     level: 'request',
     description: 'This account has no message with this id.',
+  },
+  EMAIL_CONTENT_EXPIRED: {
+    status: 410,
+    level: 'request',
+    description:
+      'The message’s body was deleted past `EMAIL_RETENTION_DAYS` (30 by default); its status, recipients and events remain until `EMAIL_EVENT_RETENTION_DAYS`.',
   },
   EMAIL_NOT_SCHEDULED: {
     status: 409,

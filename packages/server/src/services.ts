@@ -300,6 +300,7 @@ function createSending(
     returnPathKey: returnPathKeyOnce,
     senderId: config.dkimProviderHost,
     ...(sandboxInbox && { sandbox: sandboxInbox }),
+    retention: { bodiesMs: c.retentionMs, messagesMs: c.eventRetentionMs },
     onError: (error) => hooks.reportSendingError(error),
   });
   const service = new EmailService({

@@ -142,6 +142,69 @@ describe('the dashboard’s sandbox', () => {
     }
   });
 
+  it('makes a key for one customer’s domain: it sends from that domain only and reads neither the suppressions nor the sandbox', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const key = await signedIn(p);
+      const registered = await server.request('POST', '/api/public/domain', {
+        key,
+        body: { domains: [{ domain: 'mail.customer-one.test', domainType: 'Transactional' }] },
+      });
+      assert.equal(registered.body[0].status, 200, JSON.stringify(registered.body));
+      await p.fill('#new-key-name', 'customer one');
+      assert.equal(await p.locator('#new-key-domain').isVisible(), false);
+      await p.selectOption('#new-key-scope', 'domain');
+      await p.fill('#new-key-domain', 'Mail.Customer-One.test');
+      await p.getByRole('button', { name: 'Create key' }).click();
+      const shown = await p.locator('#new-key .secret-value').innerText();
+      await p.getByRole('button', { name: 'I have stored it' }).click();
+      const row = p.locator('#key-list li', { hasText: 'customer one' });
+      assert.match(await row.innerText(), /sends from mail\.customer-one\.test only/);
+
+      const limited = await server.request('GET', '/api/public/keys', { key });
+      assert.deepEqual(limited.body.data.find((k: any) => k.name === 'customer one').domains, [
+        'mail.customer-one.test',
+      ]);
+      const elsewhere = await server.request('POST', '/api/public/emails', {
+        key: shown,
+        body: {
+          from: 'onboarding@sandbox.test',
+          to: ['delivered@sandbox.test'],
+          subject: 'x',
+          html: '<p>x</p>',
+        },
+      });
+      assert.equal(elsewhere.status, 403);
+      assert.equal(elsewhere.body.error.code, 'EMAIL_FROM_NOT_ALLOWED');
+      for (const route of [
+        '/api/public/suppressions',
+        '/api/public/sandbox/messages',
+        '/api/public/domain',
+      ]) {
+        const refused = await server.request('GET', route, { key: shown });
+        assert.equal(refused.status, 403, route);
+        assert.equal(refused.body.error.code, 'AUTH_SCOPE', route);
+      }
+      // a domain the account does not hold is named, and no key is made
+      await p.fill('#new-key-name', 'nobody');
+      await p.selectOption('#new-key-scope', 'domain');
+      await p.fill('#new-key-domain', 'not-ours.test');
+      await p.getByRole('button', { name: 'Create key' }).click();
+      await waitUntil('the refusal', async () =>
+        /Not created: not-ours\.test is not a registered domain/.test(
+          await p.locator('#keys-notice').innerText(),
+        )
+          ? true
+          : undefined,
+      );
+      assert.equal(await p.locator('#key-list li', { hasText: 'nobody' }).count(), 0);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
   it('lists the messages with their status, filters them, and opens one with each recipient’s events (emails were API-only)', async () => {
     const watched = await openPage(browser, server.url);
     try {
@@ -213,6 +276,8 @@ describe('the dashboard’s sandbox', () => {
           await row.waitFor({ timeout: 30_000 });
           await row.getByRole('button', { name: 'Open' }).click();
           await p.frameLocator('.capture-frame').getByText('Hello from the sandbox.').waitFor();
+          // the key form as it is for a customer's key, its domain field shown
+          await p.selectOption('#new-key-scope', 'domain');
           const width = Number(await p.evaluate('document.documentElement.scrollWidth'));
           assert.ok(width <= viewport.width, `the page is ${width} px wide at ${viewport.width} px`);
         },

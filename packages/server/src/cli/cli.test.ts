@@ -81,6 +81,53 @@ test('keys create --account adds a key to an existing account; --scope limits it
   assert.match(unknown.stderr, /unknown or revoked/);
 });
 
+test('keys create --domains makes a sending key for domains of the account; a domain it does not hold is refused', async () => {
+  const owner = JSON.parse((await runCli(['keys', 'create', '--name', 'platform', '--json'], env)).stdout);
+  const server = await startTestServer(env);
+  try {
+    const registered = await server.request('POST', '/api/public/domain', {
+      key: owner.key,
+      body: { domains: [{ domain: 'mail.tenant.test', domainType: 'Transactional' }] },
+    });
+    assert.equal(registered.body[0].status, 200, JSON.stringify(registered.body));
+    const made = await runCli(
+      [
+        'keys',
+        'create',
+        '--name',
+        'tenant',
+        '--account',
+        owner.key,
+        '--domains',
+        'Mail.Tenant.test',
+        '--json',
+      ],
+      env,
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const limited = JSON.parse(made.stdout);
+    assert.deepEqual(
+      [limited.accountId, limited.scopes, limited.domains],
+      [owner.accountId, ['emails'], ['mail.tenant.test']],
+    );
+    assert.equal((await server.request('GET', '/api/public/emails', { key: limited.key })).status, 200);
+    const refused = await server.request('GET', '/api/public/suppressions', { key: limited.key });
+    assert.equal(refused.body.error.code, 'AUTH_SCOPE');
+
+    const unknown = await runCli(
+      ['keys', 'create', '--name', 'x', '--account', owner.key, '--domains', 'other.tenant.test'],
+      env,
+    );
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /other\.tenant\.test is not a registered domain of this account/);
+    const alone = await runCli(['keys', 'create', '--name', 'x', '--domains', 'mail.tenant.test'], env);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /give --account too/);
+  } finally {
+    await server.close();
+  }
+});
+
 test('mistakes exit 2 with a helpful message and change nothing', async () => {
   const before = (await runCli(['keys', 'list', '--json'], env)).stdout;
   const cases: [string[], RegExp][] = [

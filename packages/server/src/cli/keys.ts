@@ -3,6 +3,8 @@
  * against the same database (`DATABASE_URL` / `DATA_DIR`) as the server.
  */
 import { API_SCOPES, type ApiScope, generateApiKey, hashApiKey } from '../domain/api-key.js';
+import { ApiError } from '../errors.js';
+import { ApiKeyService } from '../service/api-key-service.js';
 import type { Store } from '../store/store.js';
 import { CliError, type CliIo } from './io.js';
 
@@ -37,6 +39,7 @@ async function createKey(
     throw new CliError('keys create needs --name <name> (1–200 characters)');
   const scopes = parseScopes(flags.scope);
   const accountId = typeof flags.account === 'string' ? await accountOf(store, flags.account) : undefined;
+  if (flags.domains !== undefined) return createLimitedKey(store, name, accountId, flags, io);
   const generated = generateApiKey();
   const key = await store.createApiKey({
     name,
@@ -82,6 +85,47 @@ async function accountOf(store: Store, value: string): Promise<string> {
     throw new CliError(`no account ${value}; omit --account to create a new one`);
   }
   return value;
+}
+
+/**
+ * `--domains a,b`: a sending key limited to those domains of an existing account, made as
+ * `POST /api/public/keys` makes it (the same checks: each domain the account's).
+ */
+async function createLimitedKey(
+  store: Store,
+  name: string,
+  accountId: string | undefined,
+  flags: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): Promise<void> {
+  if (accountId === undefined)
+    throw new CliError('--domains limits a key to domains of an account: give --account too');
+  const domains = String(flags.domains)
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
+  if (domains.length === 0) throw new CliError('--domains needs one or more domain names, comma-separated');
+  let created: Awaited<ReturnType<ApiKeyService['create']>>;
+  try {
+    created = await new ApiKeyService(store).create(accountId, {
+      name,
+      domains,
+      ...(flags.scope !== undefined && { scopes: parseScopes(flags.scope) }),
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(error.message);
+    throw error;
+  }
+  if (flags.json) {
+    const { id, scopes, key } = created;
+    io.out(JSON.stringify({ id, accountId, name: created.name, scopes, domains: created.domains, key }));
+    return;
+  }
+  io.err(
+    `created key ${created.id} "${created.name}" for account ${accountId}, sending from ${created.domains?.join(', ')} only`,
+  );
+  io.err('store it now: it is shown only once');
+  io.out(created.key);
 }
 
 function parseScopes(flag: string | boolean | undefined): ApiScope[] {

@@ -9,8 +9,11 @@ const KEY_PREFIX = 'sk_';
 /** Characters of the key kept in clear in the store, so humans can tell keys apart. */
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
 
-/** Scopes a key can hold. `*` is the whole API; the others are for browser code. */
-export const API_SCOPES = ['*', 'templates', 'images'] as const;
+/**
+ * Scopes a key can hold. `*` is the whole API; `emails` is sending (and reading what was sent),
+ * optionally limited to some domains; `templates` and `images` are for browser code.
+ */
+export const API_SCOPES = ['*', 'emails', 'templates', 'images'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export interface GeneratedKey {

@@ -51,6 +51,21 @@ export function holdsScope(key: ApiKeyRecord, scope: string): boolean {
   return key.scopes.includes('*') || key.scopes.includes(scope);
 }
 
+/**
+ * The account of a key that may read what belongs to the whole account: the suppression list
+ * names every customer's recipients, so a key limited to some domains may not.
+ */
+export function wholeAccount(request: FastifyRequest): string {
+  const key = request.apiKey!;
+  if (key.domains !== null) {
+    throw new ApiError(
+      'AUTH_SCOPE',
+      'this key is limited to some domains and reads only their mail; this route is the whole account’s',
+    );
+  }
+  return key.accountId;
+}
+
 async function identify(
   store: Store,
   scope: string,

@@ -41,13 +41,21 @@ export interface EmailSenderOptions {
   senderId: string;
   /** Outside production mode, mail to `sandbox.test` stays in the capture inbox (issue 40). */
   sandbox?: SandboxInbox;
+  /** Retention (`EMAIL_RETENTION_DAYS`, `EMAIL_EVENT_RETENTION_DAYS`): bodies, then messages. */
+  retention?: { bodiesMs: number; messagesMs: number };
   now?: () => number;
   onError?: (error: unknown) => void;
 }
 
+/** Retention runs once an hour (or once a retention period, when shorter), in batches. */
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 1_000;
+
 export class EmailSender extends ClaimLoop<ClaimedRecipient> {
   /** SMTP sessions, kept open between attempts (and ticks) for the next message. */
   private readonly delivery: SmtpDelivery;
+  /** When this process last applied retention. */
+  private prunedAt = 0;
 
   constructor(private readonly options: EmailSenderOptions) {
     super(options);
@@ -63,6 +71,20 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
   protected claim(limit: number): Promise<ClaimedRecipient[]> {
     const now = this.options.now ?? Date.now;
     return this.options.store.claimDue(now(), limit, this.options.leaseMs);
+  }
+
+  /**
+   * Empties the bodies and deletes the messages past retention, a batch per statement so no
+   * transaction holds many rows. Every process may do it: what another did is simply not found.
+   */
+  protected override async afterTick(): Promise<void> {
+    const { retention } = this.options;
+    const now = (this.options.now ?? Date.now)();
+    if (!retention || now - this.prunedAt < Math.min(PRUNE_EVERY_MS, retention.bodiesMs)) return;
+    this.prunedAt = now;
+    const prune = () =>
+      this.options.store.prune(now - retention.bodiesMs, now - retention.messagesMs, now, PRUNE_BATCH);
+    while (!this.stopped && (await prune()) === PRUNE_BATCH);
   }
 
   protected async attempt(claim: ClaimedRecipient): Promise<void> {

@@ -58,14 +58,10 @@ export class EmailService {
   }
 
   /** `POST /api/public/emails`: one message, queued, or held until its `scheduledAt`. */
-  async send(
-    accountId: string,
-    input: SendEmailInput,
-    idempotencyKey: string | undefined,
-  ): Promise<Accepted> {
+  async send(caller: Caller, input: SendEmailInput, idempotencyKey: string | undefined): Promise<Accepted> {
     const key = checkIdempotencyKey(idempotencyKey);
     return this.accept(
-      accountId,
+      caller,
       input,
       key === null ? null : { key, requestHash: () => sha256(JSON.stringify(input)) },
     );
@@ -79,7 +75,7 @@ export class EmailService {
    * queued, tries again only the entries refused, and another body under the key is refused.
    */
   async sendBatch(
-    accountId: string,
+    caller: Caller,
     inputs: SendEmailInput[],
     idempotencyKey: string | undefined,
   ): Promise<Envelope<Accepted>[]> {
@@ -88,7 +84,7 @@ export class EmailService {
     if (key !== null) {
       const requestHash = sha256(JSON.stringify(inputs));
       const keys = inputs.map((_, i) => `${key} ${i}`);
-      const earlier = await this.options.emails.findByIdempotencyKeys(accountId, keys);
+      const earlier = await this.options.emails.findByIdempotencyKeys(caller.accountId, keys);
       if (earlier.some((e) => e.requestHash !== requestHash)) throw reused();
       idempotency = (i) => ({ key: keys[i]!, requestHash: () => requestHash });
     }
@@ -97,7 +93,7 @@ export class EmailService {
     const results: Envelope<Accepted>[] = [];
     for (const [i, input] of inputs.entries()) {
       try {
-        results.push(ok(await this.accept(accountId, input, idempotency(i))));
+        results.push(ok(await this.accept(caller, input, idempotency(i))));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         results.push(failed(error.code, error.message));
@@ -107,10 +103,11 @@ export class EmailService {
   }
 
   private async accept(
-    accountId: string,
+    caller: Caller,
     input: SendEmailInput,
     idempotency: Idempotency | null,
   ): Promise<Accepted> {
+    const { accountId } = caller;
     const { maxRecipients, maxMessageBytes } = this.options.limits;
     // First, before hashing or converting anything (issue 33): content over the limit can only
     // make a message over it. (The route has charged the body's parsing to the account already.)
@@ -166,7 +163,7 @@ export class EmailService {
       throw new ApiError('EMAIL_CONTENT_MISSING', 'give exactly one of html and templateId');
     }
     const domain = await this.sendingDomain(
-      accountId,
+      caller,
       from,
       unique.map((r) => r.a),
     );
@@ -239,10 +236,16 @@ export class EmailService {
    * domain, whose mail may only go to the sandbox's simulated recipients (`email/sandbox.ts`).
    */
   private async sendingDomain(
-    accountId: string,
+    caller: Caller,
     from: MailAddress,
     recipients: MailAddress[],
   ): Promise<{ id: string; type: string }> {
+    if (caller.domains !== null && !caller.domains.includes(from.domain)) {
+      throw new ApiError(
+        'EMAIL_FROM_NOT_ALLOWED',
+        `this key sends only from ${caller.domains.join(', ').slice(0, 500)}; ${from.domain} is not one of them`,
+      );
+    }
     if (isSandboxDomain(from.domain)) {
       if (!this.options.sandbox) {
         throw new ApiError(
@@ -259,7 +262,7 @@ export class EmailService {
       }
       return { id: SANDBOX_DOMAIN_ID, type: SANDBOX_STREAM };
     }
-    const domain = (await this.options.store.findDomains(accountId, [from.domain])).get(from.domain);
+    const domain = (await this.options.store.findDomains(caller.accountId, [from.domain])).get(from.domain);
     if (domain?.status !== 'verified') {
       throw new ApiError(
         'EMAIL_FROM_NOT_VERIFIED',
@@ -291,8 +294,9 @@ export class EmailService {
   }
 
   /** `POST /api/public/emails/{id}/cancel`: a scheduled message is not sent. */
-  async cancel(accountId: string, id: string): Promise<{ id: string; status: 'canceled' }> {
-    const result = await this.options.emails.cancel(accountId, id, this.now());
+  async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'canceled' }> {
+    await this.refuseUnlessVisible(caller, id);
+    const result = await this.options.emails.cancel(caller.accountId, id, this.now());
     this.refuseUnlessScheduled(result, id);
     return { id, status: 'canceled' };
   }
@@ -302,12 +306,13 @@ export class EmailService {
    * not in the future: at once), its `Date` header with it.
    */
   async reschedule(
-    accountId: string,
+    caller: Caller,
     id: string,
     scheduledAt: string,
   ): Promise<{ id: string; status: 'scheduled'; scheduledAt: string }> {
+    await this.refuseUnlessVisible(caller, id);
     const at = this.scheduledTime(scheduledAt) ?? this.now();
-    const result = await this.options.emails.reschedule(accountId, id, at, this.now());
+    const result = await this.options.emails.reschedule(caller.accountId, id, at, this.now());
     this.refuseUnlessScheduled(result, id);
     return { id, status: 'scheduled', scheduledAt: new Date(at).toISOString() };
   }
@@ -330,7 +335,7 @@ export class EmailService {
    * is where the next page starts (`null` on the last).
    */
   async list(
-    accountId: string,
+    caller: Caller,
     query: {
       limit: number;
       status?: EmailStatus;
@@ -353,6 +358,7 @@ export class EmailService {
         tag: { name: query.tag, ...(query.tagValue !== undefined && { value: query.tagValue }) },
       }),
     };
+    const { accountId } = caller;
     if (query.recipient !== undefined) filter.recipient = address(query.recipient, 'recipient').address;
     if (query.domain !== undefined) {
       const name = query.domain.trim().toLowerCase().replace(/\.$/, '');
@@ -364,6 +370,7 @@ export class EmailService {
         filter.domainId = domain.id;
       }
     }
+    if (caller.domains !== null) filter.domainIds = await this.domainIds(caller);
     const rows = await this.options.emails.list(accountId, filter, query.limit + 1, query.after);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
@@ -383,17 +390,44 @@ export class EmailService {
   }
 
   /** `GET /api/public/emails/{id}`. */
-  async get(accountId: string, id: string) {
-    const email = await this.options.emails.get(accountId, id);
-    if (email === undefined) throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+  async get(caller: Caller, id: string) {
+    const email = await this.options.emails.get(caller.accountId, id);
+    if (email === undefined || !(await this.mayRead(caller, email.domainId)))
+      throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
     return emailView(email);
   }
 
   /** `GET /api/public/emails/{id}/content`: the message as its recipients get it, DKIM signature aside. */
-  async getContent(accountId: string, id: string) {
-    const stored = await this.options.emails.content(accountId, id);
-    if (stored === undefined) throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+  async getContent(caller: Caller, id: string) {
+    const stored = await this.options.emails.content(caller.accountId, id);
+    if (stored === undefined || !(await this.mayRead(caller, stored.domainId)))
+      throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    if (stored.deletedAt !== null) {
+      throw new ApiError(
+        'EMAIL_CONTENT_EXPIRED',
+        `the body of ${id} was deleted on ${new Date(stored.deletedAt).toISOString()}, past the service's retention; its status and events remain`,
+      );
+    }
     return { id, subject: stored.subject, ...(await readMessage(stored.message)) };
+  }
+
+  /** The registration ids of a limited key's domains (a deleted one is gone, its mail with it). */
+  private async domainIds(caller: Caller): Promise<string[]> {
+    const found = await this.options.store.findDomains(caller.accountId, [...(caller.domains ?? [])]);
+    return [...found.values()].map((d) => d.id);
+  }
+
+  /** Whether `caller` may read a message sent from `domainId`: any key not limited to domains may. */
+  private async mayRead(caller: Caller, domainId: string): Promise<boolean> {
+    return caller.domains === null || (await this.domainIds(caller)).includes(domainId);
+  }
+
+  /** A message a limited key may not read is, to it, a message that does not exist. */
+  private async refuseUnlessVisible(caller: Caller, id: string): Promise<void> {
+    if (caller.domains === null) return;
+    const domainId = await this.options.emails.domainOf(caller.accountId, id);
+    if (domainId === undefined || !(await this.mayRead(caller, domainId)))
+      throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
   }
 
   /** `GET /api/public/suppressions`: 100 addresses a page, after `after`. */
@@ -465,6 +499,15 @@ export class EmailService {
     error.retryAfter = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
     throw error;
   }
+}
+
+/**
+ * Who asks: the key's account, and the only domains a key limited to some sends from and reads
+ * (`null`: any of the account's). An `ApiKeyRecord` is one.
+ */
+export interface Caller {
+  accountId: string;
+  domains: readonly string[] | null;
 }
 
 /** What a send answers: the message's id, and whether it waits for its time. */

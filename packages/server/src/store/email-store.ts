@@ -96,6 +96,8 @@ export interface StoredEmail {
   tags: { name: string; value: string }[];
   createdAt: number;
   scheduledAt: number | null;
+  /** The sending domain's registration id (or the sandbox's). */
+  domainId: string;
   recipients: StoredRecipient[];
   events: StoredEvent[];
 }
@@ -116,6 +118,8 @@ export interface EmailFilter {
   until?: number;
   /** Carrying a tag of this name, with this value when given. */
   tag?: { name: string; value?: string };
+  /** Sent from one of these registrations only (a key limited to some domains). */
+  domainIds?: string[];
 }
 
 /** A message as listed. */
@@ -342,6 +346,11 @@ export class EmailStore {
       .limit(limit);
     if (filter.status !== undefined) query = query.where('e.status', '=', filter.status);
     if (filter.domainId !== undefined) query = query.where('e.domain_id', '=', filter.domainId);
+    if (filter.domainIds !== undefined)
+      query =
+        filter.domainIds.length === 0
+          ? query.where(sql<boolean>`false`)
+          : query.where('e.domain_id', 'in', filter.domainIds);
     if (filter.since !== undefined) query = query.where(order.at, '>=', filter.since);
     if (filter.until !== undefined) query = query.where(order.at, '<', filter.until);
     if (filter.recipient !== undefined) {
@@ -384,13 +393,71 @@ export class EmailStore {
   }
 
   /** The stored MIME message of one of the account's messages, with its subject. */
-  async content(accountId: string, id: string): Promise<{ subject: string; message: string } | undefined> {
-    return this.db
+  async content(
+    accountId: string,
+    id: string,
+  ): Promise<{ subject: string; message: string; domainId: string; deletedAt: number | null } | undefined> {
+    const row = await this.db
       .selectFrom('emails')
-      .select(['subject', 'message'])
+      .select(['subject', 'message', 'domain_id', 'content_deleted_at'])
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
+    return (
+      row && {
+        subject: row.subject,
+        message: row.message,
+        domainId: row.domain_id,
+        deletedAt: row.content_deleted_at === null ? null : Number(row.content_deleted_at),
+      }
+    );
+  }
+
+  /**
+   * Retention, up to `limit` messages per statement: the bodies of settled messages created
+   * before `bodiesBefore` are emptied, and settled messages created before `messagesBefore` are
+   * deleted with their recipients, events and tags (by cascade). A message still waiting
+   * (scheduled, queued, deferred) keeps everything whatever its age. Returns the larger count,
+   * so the caller goes on while a statement had a full batch.
+   */
+  async prune(bodiesBefore: number, messagesBefore: number, at: number, limit: number): Promise<number> {
+    const settled = ['sent', 'bounced', 'failed', 'canceled'];
+    const bodies = await this.db
+      .updateTable('emails')
+      .set({ message: '', content_deleted_at: at })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('emails')
+          .select('id')
+          .where('created_at', '<', bodiesBefore)
+          .where('content_deleted_at', 'is', null)
+          .where('status', 'in', settled)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    const messages = await this.db
+      .deleteFrom('emails')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('emails')
+          .select('id')
+          .where('created_at', '<', messagesBefore)
+          .where('status', 'in', settled)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Math.max(Number(bodies.numUpdatedRows), Number(messages.numDeletedRows));
+  }
+
+  /** The sending registration's id of one of the account's messages, or `undefined`. */
+  async domainOf(accountId: string, id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('emails')
+      .select('domain_id')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row?.domain_id;
   }
 
   /**
@@ -405,7 +472,7 @@ export class EmailStore {
     return snapshot.execute(async (trx) => {
       const email = await trx
         .selectFrom('emails')
-        .select(['id', 'from_address', 'subject', 'tags', 'created_at', 'scheduled_at'])
+        .select(['id', 'from_address', 'subject', 'tags', 'created_at', 'scheduled_at', 'domain_id'])
         .where('id', '=', id)
         .where('account_id', '=', accountId)
         .executeTakeFirst();
@@ -433,6 +500,7 @@ export class EmailStore {
         tags: JSON.parse(email.tags),
         createdAt: Number(email.created_at),
         scheduledAt: email.scheduled_at === null ? null : Number(email.scheduled_at),
+        domainId: email.domain_id,
         recipients: recipients.map((r) => ({
           id: r.id,
           address: r.address,

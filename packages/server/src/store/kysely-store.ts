@@ -67,6 +67,7 @@ export class KyselyStore implements Store {
         key_hash: input.keyHash,
         key_prefix: input.keyPrefix,
         scopes: input.scopes.join(','),
+        domains: input.domains === undefined ? null : JSON.stringify(input.domains),
         created_at: now,
         revoked_at: null,
       };
@@ -288,6 +289,7 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     keyPrefix: row.key_prefix,
     keyHash: row.key_hash,
     scopes: row.scopes.split(','),
+    domains: row.domains === null ? null : JSON.parse(row.domains),
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };

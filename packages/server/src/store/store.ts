@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   keyHash: string;
   /** `['*']` for the full API. */
   scopes: string[];
+  /** The only domains a sending key sends from and reads the mail of; `null`: not limited. */
+  domains: string[] | null;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -31,6 +33,8 @@ export interface NewApiKey {
   keyHash: string;
   keyPrefix: string;
   scopes: string[];
+  /** Limit a sending key to these domains (names as registered). */
+  domains?: string[];
 }
 
 export interface RegistrationRequest {

@@ -25,6 +25,8 @@ export interface ApiKeysTable {
   key_prefix: string;
   /** Comma-separated scopes; `*` is the full API. */
   scopes: string;
+  /** A sending key's domains (JSON array of names); `null` when not limited to some. */
+  domains: string | null;
   created_at: number;
   revoked_at: number | null;
 }
@@ -213,6 +215,8 @@ export interface EmailsTable {
   status: Generated<string>;
   /** When a scheduled message is to go (ms); `null` when it was sent at once. */
   scheduled_at: number | null;
+  /** When its body was emptied past `EMAIL_RETENTION_DAYS` (ms); `null` while it is kept. */
+  content_deleted_at: number | null;
 }
 
 /** A message's tag, as a row for listing by tag (migration 0022); `emails.tags` holds them too. */

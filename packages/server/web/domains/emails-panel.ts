@@ -13,7 +13,16 @@ import { placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
 const SHOWN = 20;
-const STATUSES: Email['status'][] = ['queued', 'sending', 'sent', 'deferred', 'bounced', 'failed'];
+const STATUSES: Email['status'][] = [
+  'scheduled',
+  'queued',
+  'sending',
+  'sent',
+  'deferred',
+  'bounced',
+  'failed',
+  'canceled',
+];
 
 export interface EmailsHost {
   client(): ServiceClient | undefined;
@@ -22,7 +31,7 @@ export interface EmailsHost {
 /** The badge colour of a message's status. */
 function tone(status: Email['status']): string {
   if (status === 'sent') return 'delivered';
-  if (status === 'bounced' || status === 'failed') return 'failed';
+  if (status === 'bounced' || status === 'failed' || status === 'canceled') return 'failed';
   return 'pending';
 }
 

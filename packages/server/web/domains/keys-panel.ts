@@ -1,7 +1,8 @@
 /**
  * The dashboard's API keys section (issue 40): the account's keys (name, prefix, what they
- * reach, when made, revoked or not), a form that makes one (full access, or templates and
- * images for a web page such as the playground) whose key is then shown once with a copy
+ * reach, when made, revoked or not), a form that makes one (full access, sending only, sending
+ * from one domain for a platform's customer, or templates and images for a web page such as
+ * the playground) whose key is then shown once with a copy
  * button, and Revoke behind the page's confirmation dialog. The key this page uses cannot be
  * revoked here (the API refuses it): it says so instead of offering the button.
  */
@@ -23,8 +24,11 @@ export interface KeysHost {
   ownPrefix(): string | undefined;
 }
 
-function reach(scopes: ApiKey['scopes']): string {
-  return scopes.includes('*') ? 'full access' : `${scopes.join(' and ')} only (for a web page)`;
+function reach(key: ApiKey): string {
+  if (key.scopes.includes('*')) return 'full access';
+  if (key.domains) return `sends from ${key.domains.join(', ')} only`;
+  if (key.scopes.join() === 'emails') return 'sending only';
+  return `${key.scopes.join(' and ')} only (for a web page)`;
 }
 
 export class KeysPanel {
@@ -45,6 +49,20 @@ export class KeysPanel {
     maxLength: 200,
   });
   private readonly scope = el('select', { id: 'new-key-scope' });
+  /** For a key that sends from one domain: which (the API checks it is the account's). */
+  private readonly domain = el('input', {
+    id: 'new-key-domain',
+    type: 'text',
+    placeholder: 'mail.customer.example',
+    maxLength: 253,
+    autocomplete: 'off',
+  });
+  private readonly domainField = el(
+    'span',
+    { className: 'row' },
+    el('label', { htmlFor: 'new-key-domain', textContent: 'Domain' }),
+    this.domain,
+  );
   private readonly create = el('button', { type: 'submit', className: 'primary', textContent: 'Create key' });
 
   constructor(
@@ -56,8 +74,15 @@ export class KeysPanel {
     this.secret.setAttribute('aria-labelledby', 'new-key-title');
     this.scope.append(
       el('option', { value: '*', textContent: 'Full access' }),
+      el('option', { value: 'emails', textContent: 'Sending only' }),
+      el('option', { value: 'domain', textContent: 'Sending from one domain (for a customer)' }),
       el('option', { value: 'templates,images', textContent: 'Templates and images (for a web page)' }),
     );
+    this.domainField.hidden = true;
+    this.scope.addEventListener('change', () => {
+      this.domainField.hidden = this.scope.value !== 'domain';
+      this.domain.required = this.scope.value === 'domain';
+    });
     const form = el(
       'form',
       { className: 'row sandbox-form' },
@@ -65,6 +90,7 @@ export class KeysPanel {
       this.name,
       el('label', { htmlFor: this.scope.id, textContent: 'Reach' }),
       this.scope,
+      this.domainField,
       this.create,
     );
     form.addEventListener('submit', (event) => {
@@ -76,7 +102,7 @@ export class KeysPanel {
       el('p', {
         className: 'hint',
         textContent:
-          'One key per app or environment, so one can be revoked without stopping the others. A page in a browser (the playground, your editor) gets a templates-and-images key, never a full one.',
+          'One key per app or environment, so one can be revoked without stopping the others. A page in a browser (the playground, your editor) gets a templates-and-images key, never a full one. A customer of your platform gets a key that sends from their domain only and reads only its mail.',
       }),
       this.notice,
       this.secret,
@@ -144,7 +170,7 @@ export class KeysPanel {
         state,
         el('span', {
           className: 'webhook-meta',
-          textContent: `${reach(key.scopes)} · made ${shortTime(key.createdAt)}`,
+          textContent: `${reach(key)} · made ${shortTime(key.createdAt)}`,
         }),
         el('span', { className: 'webhook-actions' }, revoke),
       ),
@@ -157,9 +183,13 @@ export class KeysPanel {
     if (!client || this.create.getAttribute('aria-disabled') === 'true') return;
     this.create.setAttribute('aria-disabled', 'true');
     try {
-      const scopes = this.scope.value.split(',') as ApiKey['scopes'];
-      const created = await client.createApiKey({ name: this.name.value, scopes });
+      const created = await client.createApiKey(
+        this.scope.value === 'domain'
+          ? { name: this.name.value, domains: [this.domain.value] }
+          : { name: this.name.value, scopes: this.scope.value.split(',') as ApiKey['scopes'] },
+      );
       this.name.value = '';
+      this.domain.value = '';
       this.keys.unshift(created);
       this.render();
       this.showSecret(created.name, created.key);

@@ -307,6 +307,115 @@ describe('POST /api/public/emails', () => {
   });
 });
 
+test('a key limited to one domain (issue 37) sends from it alone and reads only its mail; the suppressions are not its', async () => {
+  const OTHER = 'other.shop.test';
+  const registered = await call('POST', '/api/public/domain', {
+    domains: [{ domain: OTHER, domainType: 'Transactional' }],
+  });
+  for (const record of registered.body[0].data.records.filter((r: { type: string }) => r.type === 'CNAME'))
+    await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
+  const status = () => call('POST', '/api/public/domain/status', { domains: [OTHER] });
+  await waitUntil(`${OTHER} verified`, async () => (await status()).body[0].data.status === 'verified');
+
+  const made = await call('POST', '/api/public/keys', {
+    name: 'customer',
+    domains: [`${VERIFIED.toUpperCase()}.`],
+  });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  assert.deepEqual([made.body.data.scopes, made.body.data.domains], [['emails'], [VERIFIED]]);
+  const limited = made.body.data.key as string;
+  const as = async (k: string, method: string, route: string, body?: unknown) => {
+    const res = await t.request(method, route, { key: k, ...(body !== undefined && { body }) });
+    assert.deepEqual(res.contractProblems, [], JSON.stringify(res.body));
+    return res;
+  };
+
+  const own = await as(limited, 'POST', '/api/public/emails', message({ subject: 'Mine' }));
+  assert.equal(own.status, 200, JSON.stringify(own.body));
+  const notOwn = await as(limited, 'POST', '/api/public/emails', message({ from: `hi@${OTHER}` }));
+  assert.equal(notOwn.status, 403);
+  assert.equal(notOwn.body.error.code, 'EMAIL_FROM_NOT_ALLOWED');
+  assert.match(notOwn.body.error.message, new RegExp(`only from ${VERIFIED.replace(/\./g, '\\.')}`));
+  const batch = await as(limited, 'POST', '/api/public/emails/batch', {
+    emails: [message({ subject: 'Mine too' }), message({ from: `hi@${OTHER}` })],
+  });
+  assert.deepEqual(
+    batch.body.map((e: any) => e.error?.code ?? e.data.status),
+    ['queued', 'EMAIL_FROM_NOT_ALLOWED'],
+  );
+
+  // the full key's message from the other domain does not exist for the limited key
+  const theirs = await as(
+    key,
+    'POST',
+    '/api/public/emails',
+    message({ from: `hi@${OTHER}`, subject: 'Theirs' }),
+  );
+  const later = await as(
+    key,
+    'POST',
+    '/api/public/emails',
+    message({ from: `hi@${OTHER}`, scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }),
+  );
+  for (const [method, route] of [
+    ['GET', `/api/public/emails/${theirs.body.data.id}`],
+    ['GET', `/api/public/emails/${theirs.body.data.id}/content`],
+    ['POST', `/api/public/emails/${later.body.data.id}/cancel`],
+  ] as const) {
+    const hidden = await as(limited, method, route);
+    assert.equal(hidden.status, 404, route);
+    assert.equal(hidden.body.error.code, 'EMAIL_NOT_FOUND', route);
+  }
+  const moved = await as(limited, 'PATCH', `/api/public/emails/${later.body.data.id}`, {
+    scheduledAt: new Date(Date.now() + 7_200_000).toISOString(),
+  });
+  assert.equal(moved.body.error.code, 'EMAIL_NOT_FOUND');
+  assert.equal((await as(limited, 'GET', `/api/public/emails/${own.body.data.id}`)).status, 200);
+  assert.equal((await as(limited, 'GET', `/api/public/emails/${own.body.data.id}/content`)).status, 200);
+  const listed = (await as(limited, 'GET', '/api/public/emails?limit=100')).body.data.emails;
+  assert.ok(listed.length >= 2);
+  assert.ok(
+    listed.every((e: any) => e.from.endsWith(`@${VERIFIED}`)),
+    JSON.stringify(listed),
+  );
+  assert.deepEqual((await as(limited, 'GET', `/api/public/emails?domain=${OTHER}`)).body.data.emails, []);
+  const fullList = (await as(key, 'GET', `/api/public/emails?domain=${OTHER}`)).body.data.emails;
+  assert.equal(fullList.length, 2);
+  for (const route of ['/api/public/suppressions', '/api/public/keys', '/api/public/webhooks']) {
+    const refused = await as(limited, 'GET', route);
+    assert.equal(refused.status, 403, route);
+    assert.equal(refused.body.error.code, 'AUTH_SCOPE', route);
+  }
+  assert.equal((await as(limited, 'DELETE', '/api/public/suppressions/a%40b.test')).status, 403);
+});
+
+test('a key is limited only to domains the account holds, as a sending key', async () => {
+  const refusals: [unknown, number, string][] = [
+    [{ name: 'x', domains: ['not-registered.shop.test'] }, 404, 'DOMAIN_NOT_REGISTERED'],
+    [{ name: 'x', domains: ['not a domain'] }, 400, 'DOMAIN_INVALID_CHARACTER'],
+    [{ name: 'x', domains: [VERIFIED], scopes: ['*'] }, 400, 'REQUEST_INVALID'],
+    [{ name: 'x', domains: [VERIFIED], scopes: ['templates'] }, 400, 'REQUEST_INVALID'],
+    [{ name: 'x', domains: [] }, 400, 'REQUEST_INVALID'],
+  ];
+  for (const [body, status, code] of refusals) {
+    const res = await call('POST', '/api/public/keys', body);
+    assert.equal(res.status, status, JSON.stringify(body));
+    assert.equal(res.body.error.code, code, JSON.stringify(res.body));
+  }
+  // another account's domain is not this account's
+  const other = await accountWithVerified(t, 'elsewhere.shop.test');
+  const res = await t.request('POST', '/api/public/keys', {
+    key: other.key,
+    body: { name: 'x', domains: [VERIFIED] },
+  });
+  assert.equal(res.body.error.code, 'DOMAIN_NOT_REGISTERED');
+  // a sending key not limited sends from any domain of the account
+  const sending = await call('POST', '/api/public/keys', { name: 'sender', scopes: ['emails'] });
+  assert.deepEqual([sending.body.data.scopes, sending.body.data.domains], [['emails'], null]);
+  const sent = await t.request('POST', '/api/public/emails', { key: sending.body.data.key, body: message() });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+});
+
 test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING_RATE with Retry-After until the next', async () => {
   const limited = await acceptingServer({
     MAX_EMAILS_PER_MINUTE: '3',

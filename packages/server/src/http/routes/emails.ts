@@ -20,6 +20,7 @@ import type { EmailService } from '../../service/email-service.js';
 import { renderCost } from '../../service/template-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
+import { wholeAccount } from '../auth.js';
 import { CostBudget } from '../cost-budget.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { errorEnvelope, shapeError } from '../error-handler.js';
@@ -42,6 +43,7 @@ const errors = {
   403: Type.Ref(ErrorEnvelopeSchema),
   404: Type.Ref(ErrorEnvelopeSchema),
   409: Type.Ref(ErrorEnvelopeSchema),
+  410: Type.Ref(ErrorEnvelopeSchema),
   413: Type.Ref(ErrorEnvelopeSchema),
 };
 const ok = <T>(data: T) => ({ data, error: null, status: 200 as const });
@@ -129,13 +131,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       },
     },
     async (request) =>
-      ok(
-        await service.send(
-          request.apiKey!.accountId,
-          request.body as never,
-          request.headers['idempotency-key'],
-        ),
-      ),
+      ok(await service.send(request.apiKey!, request.body as never, request.headers['idempotency-key'])),
   );
 
   api.post(
@@ -165,7 +161,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       const checkEntry = request.compileValidationSchema({ $ref: 'SendEmailBody#' }, 'body');
       const valid = emails.map((entry) => checkEntry(entry));
       const sent = await service.sendBatch(
-        request.apiKey!.accountId,
+        request.apiKey!,
         emails.filter((_, i) => valid[i]) as never,
         request.headers['idempotency-key'],
       );
@@ -198,7 +194,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         },
       },
     },
-    async (request) => ok(await service.cancel(request.apiKey!.accountId, request.params.id)),
+    async (request) => ok(await service.cancel(request.apiKey!, request.params.id)),
   );
 
   api.patch(
@@ -230,7 +226,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       },
     },
     async (request) =>
-      ok(await service.reschedule(request.apiKey!.accountId, request.params.id, request.body.scheduledAt)),
+      ok(await service.reschedule(request.apiKey!, request.params.id, request.body.scheduledAt)),
   );
 
   api.get(
@@ -285,7 +281,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
               const [, at, id] = EMAIL_CURSOR.exec(decodeCursor(cursor, (t) => EMAIL_CURSOR.test(t)))!;
               return { createdAt: Number(at), id: id! };
             })();
-      const page = await service.list(request.apiKey!.accountId, {
+      const page = await service.list(request.apiKey!, {
         limit: limit === undefined ? 50 : Number(limit),
         ...filters,
         ...(after && { after }),
@@ -308,7 +304,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         response: { 200: dataEnvelope(Type.Ref(EmailSchema)), ...errors },
       },
     },
-    async (request) => ok(await service.get(request.apiKey!.accountId, request.params.id)),
+    async (request) => ok(await service.get(request.apiKey!, request.params.id)),
   );
 
   api.get(
@@ -323,7 +319,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         response: { 200: dataEnvelope(Type.Ref(EmailContentSchema)), ...errors },
       },
     },
-    async (request) => ok(await service.getContent(request.apiKey!.accountId, request.params.id)),
+    async (request) => ok(await service.getContent(request.apiKey!, request.params.id)),
   );
 
   api.get(
@@ -341,7 +337,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         response: { 200: dataEnvelope(Type.Array(Type.Ref(SuppressionSchema))), ...errors },
       },
     },
-    async (request) => ok(await service.suppressions(request.apiKey!.accountId, request.query.after)),
+    async (request) => ok(await service.suppressions(wholeAccount(request), request.query.after)),
   );
 
   api.delete(
@@ -362,7 +358,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         },
       },
     },
-    async (request) => ok(await service.removeSuppression(request.apiKey!.accountId, request.params.address)),
+    async (request) => ok(await service.removeSuppression(wholeAccount(request), request.params.address)),
   );
 }
 

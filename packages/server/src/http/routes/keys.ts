@@ -5,20 +5,26 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ApiKeyService } from '../../service/api-key-service.js';
+import { API_SCOPES } from '../../domain/api-key.js';
+import { type ApiKeyService, MAX_KEY_DOMAINS } from '../../service/api-key-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
 import { protectedApi } from '../protected-api.js';
 import { ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
 
-const ScopeSchema = Type.Union([Type.Literal('*'), Type.Literal('templates'), Type.Literal('images')]);
+const ScopeSchema = Type.Union(API_SCOPES.map((s) => Type.Literal(s)));
 
 const keyProperties = {
   id: Type.String({ description: '`key_…`: what `DELETE /api/public/keys/{id}` takes.' }),
   name: Type.String(),
   prefix: Type.String({ description: 'The key’s first characters, to recognise it; never the key.' }),
   scopes: Type.Array(ScopeSchema, {
-    description: '`["*"]`: the whole API; `["templates", "images"]`: only the routes a web page may call.',
+    description:
+      '`["*"]`: the whole API; `["emails"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call.',
+  }),
+  domains: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description:
+      'A sending key’s only domains: it sends from these and reads their messages alone; `null`: not limited.',
   }),
   createdAt: Type.String({ format: 'date-time' }),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -57,11 +63,21 @@ export async function keyRoutes(
         tags: ['API keys'],
         summary: 'Create an API key in this account',
         description:
-          'Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). At most 100 live keys per account.',
+          'Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["emails"]` makes a sending key; `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). ' +
+          'With `domains` (registered domains of this account), the key sends only from those and reads only their messages, as a platform gives its customer: its scopes are `["emails"]`, and it reads neither the suppression list nor the sandbox (both are the account’s). At most 100 live keys per account.',
         body: Type.Object(
           {
             name: Type.String({ minLength: 1, maxLength: 200, examples: ['production app'] }),
-            scopes: Type.Optional(Type.Array(ScopeSchema, { minItems: 1, maxItems: 3, uniqueItems: true })),
+            scopes: Type.Optional(
+              Type.Array(ScopeSchema, { minItems: 1, maxItems: API_SCOPES.length, uniqueItems: true }),
+            ),
+            domains: Type.Optional(
+              Type.Array(Type.String({ maxLength: 253 }), {
+                minItems: 1,
+                maxItems: MAX_KEY_DOMAINS,
+                examples: [['mail.customer.example']],
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxService } from '../../service/sandbox-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
+import { wholeAccount } from '../auth.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { protectedApi } from '../protected-api.js';
 import { ErrorEnvelopeSchema, ListQuerySchema, requestErrorResponses } from '../schemas.js';
@@ -134,7 +135,7 @@ export async function sandboxRoutes(
               return { capturedAt: Number(at), id: id! };
             })();
       const page = await options.service.list(
-        request.apiKey!.accountId,
+        wholeAccount(request),
         limit === undefined ? 50 : Number(limit),
         after,
       );
@@ -162,7 +163,7 @@ export async function sandboxRoutes(
       },
     },
     async (request) => ({
-      data: await options.service.get(request.apiKey!.accountId, request.params.id),
+      data: await options.service.get(wholeAccount(request), request.params.id),
       error: null,
       status: 200 as const,
     }),

@@ -25,6 +25,8 @@ import * as m0019 from './0019-account-keys.js';
 import * as m0020 from './0020-email-status.js';
 import * as m0021 from './0021-scheduled-emails.js';
 import * as m0022 from './0022-email-tags.js';
+import * as m0023 from './0023-key-domains.js';
+import * as m0024 from './0024-email-retention.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -49,6 +51,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-email-status': m0020,
   '0021-scheduled-emails': m0021,
   '0022-email-tags': m0022,
+  '0023-key-domains': m0023,
+  '0024-email-retention': m0024,
 };
 
 export const migrationProvider: MigrationProvider = {
