@@ -5,7 +5,9 @@
  * complaints). Read with the domains and at each status poll, so a message's status moves on
  * by itself.
  */
+
 import type { Email, EmailContent, ListedEmail, ServiceClient } from '@service/client';
+import { EMAIL_STATUSES } from '../../src/email/status.js';
 import { el } from '../lib/dom.js';
 import { messageView } from './message-view.js';
 import { OneOpen } from './one-open.js';
@@ -13,16 +15,8 @@ import { placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
 const SHOWN = 20;
-const STATUSES: Email['status'][] = [
-  'scheduled',
-  'queued',
-  'sending',
-  'sent',
-  'deferred',
-  'bounced',
-  'failed',
-  'canceled',
-];
+/** The filter's choices: every status a message has (the server's own list). */
+const STATUSES: readonly Email['status'][] = EMAIL_STATUSES;
 
 export interface EmailsHost {
   client(): ServiceClient | undefined;
@@ -166,7 +160,7 @@ export class EmailsPanel {
         badge,
         el('span', {
           className: 'webhook-meta',
-          textContent: `from ${email.from} to ${email.to.join(', ')}${more} · ${shortTime(email.createdAt)}`,
+          textContent: `from ${email.from} to ${email.to.join(', ')}${more} · ${shortTime(email.createdAt)}${email.scheduledAt ? ` · goes ${shortTime(email.scheduledAt)}` : ''}`,
         }),
         el('span', { className: 'webhook-actions' }, toggle),
       ),
