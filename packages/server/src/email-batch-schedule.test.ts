@@ -148,6 +148,23 @@ describe('batch and scheduled sending', () => {
     );
     assert.equal(other.status, 409);
     assert.equal(other.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
+    // a malformed entry is part of the body the key was used with
+    const withBad = `batch-bad-${Date.now()}`;
+    const bad = await call(
+      'POST',
+      '/api/public/emails/batch',
+      { emails: [message({ subject: 'Once C' }), { subject: 'one' }] },
+      { 'idempotency-key': withBad },
+    );
+    assert.equal(bad.body[1].error.code, 'REQUEST_INVALID');
+    const otherBad = await call(
+      'POST',
+      '/api/public/emails/batch',
+      { emails: [message({ subject: 'Once C' }), { subject: 'two' }] },
+      { 'idempotency-key': withBad },
+    );
+    assert.equal(otherBad.status, 409);
+    assert.equal(otherBad.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
     // a single send's key never meets a batch entry's
     const single = await call('POST', '/api/public/emails', message({ subject: 'Single' }), {
       'idempotency-key': `${headers['idempotency-key']}`,

@@ -23,7 +23,7 @@ import type { SendEmailInput } from '../email/schemas.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { type Envelope, failed, ok } from '../envelope.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ApiErrorBody, ERROR_CATALOGUE } from '../errors.js';
 import type { ComposeInput, ComposeOutput } from '../render/pool.js';
 import {
   type EmailFilter,
@@ -76,14 +76,14 @@ export class EmailService {
    */
   async sendBatch(
     caller: Caller,
-    inputs: SendEmailInput[],
+    entries: BatchEntry[],
     idempotencyKey: string | undefined,
   ): Promise<Envelope<Accepted>[]> {
     const key = checkIdempotencyKey(idempotencyKey);
     let idempotency = (_index: number): Idempotency | null => null;
     if (key !== null) {
-      const requestHash = sha256(JSON.stringify(inputs));
-      const keys = inputs.map((_, i) => `${key} ${i}`);
+      const requestHash = sha256(JSON.stringify(entries.map((e) => ('input' in e ? e.input : e.raw))));
+      const keys = entries.map((_, i) => `${key} ${i}`);
       const earlier = await this.options.emails.findByIdempotencyKeys(caller.accountId, keys);
       if (earlier.some((e) => e.requestHash !== requestHash)) throw reused();
       idempotency = (i) => ({ key: keys[i]!, requestHash: () => requestHash });
@@ -91,9 +91,17 @@ export class EmailService {
     // In order, one at a time: the account's rate counts them in request order, and one
     // batch does not take every render thread from other requests.
     const results: Envelope<Accepted>[] = [];
-    for (const [i, input] of inputs.entries()) {
+    for (const [i, entry] of entries.entries()) {
+      if (!('input' in entry)) {
+        results.push({
+          data: null,
+          error: entry.refused,
+          status: ERROR_CATALOGUE[entry.refused.code].status,
+        });
+        continue;
+      }
       try {
-        results.push(ok(await this.accept(caller, input, idempotency(i))));
+        results.push(ok(await this.accept(caller, entry.input, idempotency(i))));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         results.push(failed(error.code, error.message));
@@ -515,6 +523,9 @@ export interface Accepted {
   id: string;
   status: 'queued' | 'scheduled';
 }
+
+/** A batch entry: a message to send, or one whose shape was refused (its error, and its JSON). */
+export type BatchEntry = { input: SendEmailInput } | { raw: unknown; refused: ApiErrorBody };
 
 /** An Idempotency-Key and the hash of the request it was used with (computed when needed). */
 interface Idempotency {

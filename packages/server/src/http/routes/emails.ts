@@ -12,6 +12,7 @@ import {
   EmailSchema,
   ListedEmailSchema,
   SendEmailBodySchema,
+  type SendEmailInput,
   SuppressionSchema,
 } from '../../email/schemas.js';
 import { EMAIL_STATUSES } from '../../email/status.js';
@@ -23,7 +24,7 @@ import { dataEnvelope } from '../../webhook/schemas.js';
 import { wholeAccount } from '../auth.js';
 import { CostBudget } from '../cost-budget.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { errorEnvelope, shapeError } from '../error-handler.js';
+import { shapeError } from '../error-handler.js';
 import { protectedApi } from '../protected-api.js';
 import { ErrorEnvelopeSchema, itemEnvelope, ListQuerySchema, requestErrorResponses } from '../schemas.js';
 
@@ -157,20 +158,14 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       },
     },
     async (request) => {
-      const emails = batchEntries(request);
       const checkEntry = request.compileValidationSchema({ $ref: 'SendEmailBody#' }, 'body');
-      const valid = emails.map((entry) => checkEntry(entry));
-      const sent = await service.sendBatch(
-        request.apiKey!,
-        emails.filter((_, i) => valid[i]) as never,
-        request.headers['idempotency-key'],
+      // a malformed entry comes with its shape error, which becomes its envelope
+      const entries = batchEntries(request).map((entry, i) =>
+        checkEntry(entry)
+          ? { input: entry as SendEmailInput }
+          : { raw: entry, refused: shapeError(checkEntry.errors ?? [], `emails[${i}]`) },
       );
-      // the envelopes of the entries sent, with a shape error in the place of each malformed one
-      return emails.map((entry, i) => {
-        if (valid[i]) return sent.shift()!;
-        checkEntry(entry);
-        return errorEnvelope(shapeError(checkEntry.errors ?? [], `emails[${i}]`));
-      });
+      return service.sendBatch(request.apiKey!, entries, request.headers['idempotency-key']);
     },
   );
 
