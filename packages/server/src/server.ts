@@ -12,6 +12,7 @@ import type { MxData } from './dns/zone.js';
 import { RETURN_PATH_ZONE_LABEL } from './domain/records.js';
 import type { InboundListener } from './email/inbound.js';
 import { buildApp } from './http/app.js';
+import { Readiness } from './http/readiness.js';
 import { SharedRateLimit } from './http/shared-rate-limit.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
 import { createServices, routeServices, type Services } from './services.js';
@@ -58,11 +59,24 @@ export async function startServer(
   const services = createServices(config, store);
   const { verification, webhooks, sending } = services;
   const sharedRateLimit = config.redis && (await SharedRateLimit.open(config.redis));
+  const readiness = new Readiness();
+  if (sharedRateLimit) {
+    readiness.add({
+      name: 'redis',
+      // without it each process counts rate limits on its own: worse, but serving
+      required: false,
+      check: () => {
+        if (!sharedRateLimit.usable)
+          throw new Error('not connected: each process counts rate limits on its own');
+      },
+    });
+  }
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({
       config,
       store,
+      readiness,
       ...routeServices(services),
       ...(sharedRateLimit && { sharedRateLimit }),
       ...(options.logger !== undefined && { logger: options.logger }),
@@ -89,6 +103,11 @@ export async function startServer(
       onRotated: () => webhooks.deliverer.nudge(),
       ...(options.generateDkimKey && { generateKey: options.generateDkimKey }),
     });
+    const responder = dkim.responder;
+    if (responder) {
+      // the thread answers on the same channel as its zone reloads; a dead one is being restarted
+      readiness.add({ name: 'dns', required: true, check: async () => void (await responder.serial()) });
+    }
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();

@@ -29,15 +29,6 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
             };
         };
         put?: never;
@@ -55,7 +46,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: every dependency this process needs, by name
+         * @description 200 when the required dependencies answer (`status` `degraded` when Redis does not: rate limits are then counted per process). 503 `SERVICE_UNAVAILABLE` when a required one does not, each named in `details`.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -72,8 +66,16 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
+                            /** @description `degraded`: a dependency that is not required is down (Redis); the process still serves. */
+                            status: "ok" | "degraded";
+                            /** @description `database` always; `redis` with `REDIS_URL`; `dns` (the DKIM responder thread) with `DNS_LISTEN`. */
+                            dependencies: {
+                                [key: string]: {
+                                    status: "ok" | "down";
+                                    required: boolean;
+                                    detail?: string;
+                                };
+                            };
                         };
                     };
                 };

@@ -20,6 +20,7 @@ import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
 import { batchedStdout } from './log-destination.js';
 import { protectedApi, rateLimitPerKey } from './protected-api.js';
+import { Readiness } from './readiness.js';
 import { requestId } from './request-id.js';
 import { RequestLog } from './request-log.js';
 import { responseJson } from './response-json.js';
@@ -53,6 +54,8 @@ export interface AppDependencies {
   sandbox?: SandboxService;
   /** Per-key rate limits counted in Redis (`REDIS_URL`); absent: in this process. */
   sharedRateLimit?: SharedRateLimit;
+  /** What `/readyz` asks; the database is added here, the server adds what it starts after. */
+  readiness?: Readiness;
   /** Pino options, or `false` for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -174,7 +177,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   // One rate limiter, shared by every protected route group below.
   const requestCounts = await rateLimitPerKey(app, config.limits, deps.sharedRateLimit);
-  await app.register(healthRoutes, { store });
+  const readiness = deps.readiness ?? new Readiness();
+  readiness.add({
+    name: 'database',
+    required: true,
+    check: async () => {
+      try {
+        await store.ping();
+      } catch (error) {
+        throw new Error(`the ${store.kind} database does not answer: ${(error as Error).message}`);
+      }
+    },
+  });
+  await app.register(healthRoutes, { readiness });
   await app.register(pageRoutes);
 
   await app.register(

@@ -1,5 +1,6 @@
 // test-backends: sqlite (what this file tests does not depend on the database; see scripts/test.mjs)
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
@@ -9,12 +10,68 @@ before(async () => {
 });
 after(() => t.close());
 
-test('/healthz and /readyz answer ok without a key', async () => {
-  for (const route of ['/healthz', '/readyz']) {
-    const res = await t.request('GET', route);
-    assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { status: 'ok' });
-    assert.deepEqual(res.contractProblems, []);
+test('/healthz and /readyz answer ok without a key; /readyz names each dependency', async () => {
+  const live = await t.request('GET', '/healthz');
+  assert.equal(live.status, 200);
+  assert.deepEqual(live.body, { status: 'ok' });
+  const ready = await t.request('GET', '/readyz');
+  assert.equal(ready.status, 200);
+  assert.deepEqual(ready.body, {
+    status: 'ok',
+    dependencies: { database: { status: 'ok', required: true } },
+  });
+  for (const res of [live, ready]) assert.deepEqual(res.contractProblems, []);
+});
+
+test('/readyz: Redis away is degraded but ready; the DNS responder or the database away is 503, named (issue 39)', async () => {
+  // a port nothing listens on
+  const closed = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const server = await startTestServer({
+    REDIS_URL: `redis://127.0.0.1:${closed}`,
+    DNS_LISTEN: '127.0.0.1:0',
+  });
+  let closedStore = false;
+  try {
+    const degraded = await server.request('GET', '/readyz');
+    assert.equal(degraded.status, 200);
+    assert.deepEqual(degraded.contractProblems, []);
+    assert.equal(degraded.body.status, 'degraded');
+    assert.deepEqual(degraded.body.dependencies.database, { status: 'ok', required: true });
+    assert.deepEqual(degraded.body.dependencies.dns, { status: 'ok', required: true });
+    assert.equal(degraded.body.dependencies.redis.status, 'down');
+    assert.equal(degraded.body.dependencies.redis.required, false);
+    assert.match(degraded.body.dependencies.redis.detail, /each process counts rate limits on its own/);
+
+    await server.server.dkim.responder!.close();
+    const noDns = await server.request('GET', '/readyz');
+    assert.equal(noDns.status, 503);
+    assert.deepEqual(noDns.contractProblems, []);
+    assert.equal(noDns.body.error.code, 'SERVICE_UNAVAILABLE');
+    assert.match(noDns.body.error.message, /^not ready: dns \(the DKIM responder thread is not running\)$/);
+    assert.deepEqual(
+      noDns.body.error.details.map((d: { path: string }) => d.path),
+      ['dns'],
+    );
+
+    await server.server.store.close();
+    closedStore = true;
+    const noDatabase = await server.request('GET', '/readyz');
+    assert.equal(noDatabase.status, 503);
+    assert.deepEqual(
+      noDatabase.body.error.details.map((d: { path: string }) => d.path),
+      ['database', 'dns'],
+    );
+    assert.match(noDatabase.body.error.message, /database \(the (sqlite|postgres) database does not answer/);
+  } finally {
+    await server.close().catch((error) => {
+      // the store closed above cannot close twice
+      if (!closedStore) throw error;
+    });
   }
 });
 
