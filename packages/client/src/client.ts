@@ -320,9 +320,13 @@ export class ServiceClient {
       domain?: string;
       since?: string;
       until?: string;
-      /** A tag's name: messages carrying it (with `tagValue`, carrying it with that value). */
+      /** A tag: `name`, or `name:value` (with `tagValue`, `tag` is the whole name). */
       tag?: string;
       tagValue?: string;
+      /** The same as `recipient`, `since` and `until`, by the API's other names. */
+      to?: string;
+      after?: string;
+      before?: string;
     } = {},
   ): Promise<{ emails: ListedEmail[]; nextCursor: string | null }> {
     const { limit, ...rest } = options;

@@ -444,6 +444,19 @@ describe('sendctl emails and suppressions', () => {
       /^emails send: unverified\.cli\.test is not a registered domain.*\(EMAIL_FROM_NOT_VERIFIED\)$/m,
     );
     assert.equal(unverified.stdout, '');
+    const listed = await sendctl(['emails', 'list', '--to', 'ann@example.org', '--limit', '5'], own);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^ID\s+STATUS\s+CREATED\s+FROM\s+TO\s+SUBJECT$/m);
+    assert.match(
+      listed.stdout,
+      new RegExp(`^${id}\\s+\\w+\\s+\\d{4}-.*hi@send\\.cli\\.test\\s+ann@example\\.org\\s+Hi$`, 'm'),
+    );
+    const listedJson = JSON.parse((await sendctl(['emails', 'list', '--json'], own)).stdout);
+    assert.ok(listedJson.emails.some((e: { id: string }) => e.id === id));
+    const badStatus = await sendctl(['emails', 'list', '--status', 'lost'], own);
+    assert.equal(badStatus.code, 4);
+    assert.match(badStatus.stderr, /^emails list: .*\(REQUEST_INVALID\)$/m);
+
     const at = new Date(Date.now() + 3_600_000).toISOString();
     const later = await sendctl(
       ['emails', 'send', ...message, '--html-file', html, '--scheduled-at', at],

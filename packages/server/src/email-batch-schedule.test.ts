@@ -165,21 +165,33 @@ describe('batch and scheduled sending', () => {
     );
     assert.equal(otherBad.status, 409);
     assert.equal(otherBad.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
-    // a single send's key never meets a batch entry's
-    const single = await call('POST', '/api/public/emails', message({ subject: 'Single' }), {
-      'idempotency-key': `${headers['idempotency-key']}`,
-    });
-    assert.equal(single.status, 200);
-    assert.notEqual(single.body.data.id, first.body[0].data.id);
+    // one key, one request: a single send under a batch's key is refused, and the reverse
+    const single = await call('POST', '/api/public/emails', message({ subject: 'Single' }), headers);
+    assert.equal(single.status, 409);
+    assert.equal(single.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
+    const singleKey = { 'idempotency-key': `single-${Date.now()}` };
+    assert.equal((await call('POST', '/api/public/emails', message(), singleKey)).status, 200);
+    const asBatch = await call('POST', '/api/public/emails/batch', { emails: [message()] }, singleKey);
+    assert.equal(asBatch.status, 409);
+    assert.equal(asBatch.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
   });
 
-  test('a batch that is not {emails: [1 to 100 objects]} fails as a whole', async () => {
+  test('an entry that is not a message at all fails alone too', async () => {
+    const res = await call('POST', '/api/public/emails/batch', { emails: [42, message(), null] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      res.body.map((e: any) => e.error?.message ?? e.data.status),
+      ['emails[0]: must be object', 'queued', 'emails[2]: must be object'],
+    );
+  });
+
+  test('a batch that is not {emails: [1 to 100 entries]} fails as a whole', async () => {
     const tooMany = await call('POST', '/api/public/emails/batch', {
       emails: Array.from({ length: 101 }, () => message()),
     });
     assert.equal(tooMany.status, 400);
     assert.equal(tooMany.body.error.code, 'REQUEST_TOO_MANY_ITEMS');
-    for (const body of [{ emails: [] }, { emails: ['x'] }, { messages: [message()] }, [message()]]) {
+    for (const body of [{ emails: [] }, { messages: [message()] }, [message()], { emails: 'x' }]) {
       const res = await call('POST', '/api/public/emails/batch', body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error.code, 'REQUEST_INVALID', JSON.stringify(res.body));

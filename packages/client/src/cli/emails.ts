@@ -5,10 +5,12 @@
  * unknown email id or address — exits 4; a refused key, the rate limit or the network exit 1.
  */
 import { readFile } from 'node:fs/promises';
-import type { SendEmailInput, ServiceClient } from '../client.js';
+import type { Email, SendEmailInput, ServiceClient } from '../client.js';
 import type { ApiErrorCode } from '../errors.js';
 import {
   emailLine,
+  LISTED_HEADER,
+  listedRow,
   RECIPIENT_HEADER,
   recipientRow,
   SUPPRESSION_HEADER,
@@ -25,6 +27,8 @@ export const EMAILS_USAGE = `  emails send --from <addr> --to <addr>[,…] --sub
                                                            --scheduled-at, up to 30 days ahead); prints its id
   emails get <id>                                          the message's status and each recipient's: attempts, last answer, next attempt
   emails cancel <id>                                       a scheduled message is not sent (until its sending begins)
+  emails list [--status S] [--to <addr>] [--tag name[:value]] [--domain D] [--after T] [--before T]
+              [--limit N] [--cursor C]                     the account's messages, newest first, a page at a time
   suppressions list [--after <address>]                    suppressed addresses, 100 a page, after <address>
   suppressions rm <address>                                later messages reach it again ("remove" works too)`;
 
@@ -45,6 +49,9 @@ const SEND_CODES: ReadonlySet<string> = new Set<ApiErrorCode>([
   'IDEMPOTENCY_KEY_INVALID',
   'IDEMPOTENCY_KEY_REUSED',
 ]);
+
+/** The API's refusals of a listing's filters: exit 4, printed `emails list: message (CODE)`. */
+const LIST_CODES: ReadonlySet<string> = new Set<ApiErrorCode>(['REQUEST_INVALID', 'EMAIL_ADDRESS_INVALID']);
 
 /**
  * An unknown email id or suppressed address, or a message no longer waiting to be canceled:
@@ -72,12 +79,23 @@ export interface SendOptions {
   scheduledAt?: string | undefined;
 }
 
+/** The command-line options of `emails list`: the listing's filters, as the API names them. */
+export interface ListOptions {
+  status?: string | undefined;
+  tag?: string | undefined;
+  domain?: string | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+  limit?: string | undefined;
+  cursor?: string | undefined;
+}
+
 /** Runs `emails <command> <args…>`; `--json` prints the API's `data` as it answered. */
 export async function emails(
   client: ServiceClient,
   command: string | undefined,
   args: string[],
-  options: SendOptions & { json: boolean },
+  options: SendOptions & { list?: ListOptions; json: boolean },
   io: Io,
 ): Promise<number> {
   const print = (data: unknown, text: () => string) =>
@@ -103,6 +121,27 @@ export async function emails(
           email,
           () => `${emailLine(email)}\n\n${table(RECIPIENT_HEADER, email.recipients.map(recipientRow))}`,
         );
+      });
+    }
+    case 'list': {
+      exactly(args, [], 'emails list');
+      const { limit, status, ...filters } = options.list ?? {};
+      if (limit !== undefined && !/^\d{1,3}$/.test(limit))
+        throw new UsageError('--limit is a number from 1 to 100');
+      const to = options.to?.[0];
+      return itemRequest(LIST_CODES, 'emails list', io, async () => {
+        const page = await client.listEmails({
+          ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
+          ...(status !== undefined && { status: status as Email['status'] }),
+          ...(to !== undefined && { to }),
+          ...(limit !== undefined && { limit: Number(limit) }),
+        });
+        print(page, () =>
+          page.emails.length === 0 ? 'no messages' : table(LISTED_HEADER, page.emails.map(listedRow)),
+        );
+        // the next page, off stdout so scripts are not disturbed
+        if (!options.json && page.nextCursor !== null)
+          io.err(`more follow: sendctl emails list … --cursor ${page.nextCursor}`);
       });
     }
     case 'cancel': {

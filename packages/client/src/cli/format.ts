@@ -4,6 +4,7 @@ import type {
   DnsRecord,
   DomainResult,
   Email,
+  ListedEmail,
   Suppression,
   WebhookDelivery,
   WebhookEndpoint,
@@ -190,6 +191,14 @@ export function deliveryErrors(deliveries: readonly WebhookDelivery[]): string[]
 /** The line above the recipients in `emails get`: the message's status, what and when. */
 export function emailLine(email: Email): string {
   return `${email.id}  ${email.status}  from ${email.from}  "${email.subject}"  created ${email.createdAt}`;
+}
+
+export const LISTED_HEADER = ['ID', 'STATUS', 'CREATED', 'FROM', 'TO', 'SUBJECT'];
+
+/** A message as `emails list` shows it: its first recipient and how many more. */
+export function listedRow(email: ListedEmail): string[] {
+  const more = email.to.length > 1 ? ` +${email.to.length - 1}` : '';
+  return [email.id, email.status, email.createdAt, email.from, `${email.to[0] ?? '-'}${more}`, email.subject];
 }
 
 export const RECIPIENT_HEADER = ['ADDRESS', 'KIND', 'STATUS', 'ATTEMPTS', 'LAST ANSWER', 'NEXT ATTEMPT'];

@@ -74,6 +74,12 @@ const OPTIONS = {
   'idempotency-key': { type: 'string' },
   'scheduled-at': { type: 'string' },
   after: { type: 'string' },
+  // emails list
+  status: { type: 'string' },
+  tag: { type: 'string' },
+  before: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   // Server-side commands' own options pass through.
@@ -125,7 +131,16 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
         idempotencyKey: values['idempotency-key'],
         scheduledAt: values['scheduled-at'],
       };
-      return await emails(client, command, args, { ...send, json }, io);
+      const list = {
+        status: values.status,
+        tag: values.tag,
+        domain: values.domain,
+        after: values.after,
+        before: values.before,
+        limit: values.limit,
+        cursor: values.cursor,
+      };
+      return await emails(client, command, args, { ...send, list, json }, io);
     }
     if (group === 'suppressions')
       return await suppressions(client, command, args, { after: values.after, json }, io);

@@ -2859,7 +2859,7 @@ export interface paths {
         };
         /**
          * The account’s messages, newest first
-         * @description A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, by a tag (`tag`, its name, and `tagValue`), and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.
+         * @description A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a recipient address (`to`), by the sending `domain`, by a tag (`tag=name` or `tag=name:value`), and by creation time (`after` inclusive, `before` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.
          */
         get: {
             parameters: {
@@ -2868,11 +2868,20 @@ export interface paths {
                     limit?: string;
                     cursor?: string;
                     status?: "scheduled" | "queued" | "sending" | "sent" | "deferred" | "bounced" | "failed" | "canceled";
+                    /** @description An envelope recipient (to, cc or bcc). */
+                    to?: string;
+                    /** @description The same as `to`. */
                     recipient?: string;
                     domain?: string;
+                    /** @description Created at or after this time. */
+                    after?: string;
+                    /** @description Created before this time. */
+                    before?: string;
+                    /** @description The same as `after`. */
                     since?: string;
+                    /** @description The same as `before`. */
                     until?: string;
-                    /** @description A tag’s name: messages carrying it. */
+                    /** @description A tag: `name` (messages carrying it, whatever its value) or `name:value`. With `tagValue`, `tag` is the whole name. */
                     tag?: string;
                     /** @description With `tag`: messages carrying it with this value. */
                     tagValue?: string;
@@ -4295,7 +4304,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key in this account
-         * @description Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["emails"]` makes a sending key; `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). With `domains` (registered domains of this account), the key sends only from those and reads only their messages, as a platform gives its customer: its scopes are `["emails"]`, and it reads neither the suppression list nor the sandbox (both are the account’s). At most 100 live keys per account.
+         * @description Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["sending"]` makes a sending key (`scope` is another name for `scopes`); `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). With `domains` (registered domains of this account), the key sends only from those and reads only their messages, as a platform gives its customer: its scopes are `["sending"]`, and it reads neither the suppression list nor the sandbox (both are the account’s). At most 100 live keys per account.
          */
         post: {
             parameters: {
@@ -4309,7 +4318,8 @@ export interface paths {
                     "application/json": {
                         /** @example production app */
                         name: string;
-                        scopes?: ("*" | "emails" | "templates" | "images")[];
+                        scopes?: ("*" | "sending" | "templates" | "images")[];
+                        scope?: ("*" | "sending" | "templates" | "images")[];
                         /**
                          * @example [
                          *       "mail.customer.example"
@@ -5923,8 +5933,8 @@ export interface components {
             name: string;
             /** @description The key’s first characters, to recognise it; never the key. */
             prefix: string;
-            /** @description `["*"]`: the whole API; `["emails"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call. */
-            scopes: ("*" | "emails" | "templates" | "images")[];
+            /** @description `["*"]`: the whole API; `["sending"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call. */
+            scopes: ("*" | "sending" | "templates" | "images")[];
             /** @description A sending key’s only domains: it sends from these and reads their messages alone; `null`: not limited. */
             domains: string[] | null;
             /** Format: date-time */
@@ -5937,8 +5947,8 @@ export interface components {
             name: string;
             /** @description The key’s first characters, to recognise it; never the key. */
             prefix: string;
-            /** @description `["*"]`: the whole API; `["emails"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call. */
-            scopes: ("*" | "emails" | "templates" | "images")[];
+            /** @description `["*"]`: the whole API; `["sending"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call. */
+            scopes: ("*" | "sending" | "templates" | "images")[];
             /** @description A sending key’s only domains: it sends from these and reads their messages alone; `null`: not limited. */
             domains: string[] | null;
             /** Format: date-time */

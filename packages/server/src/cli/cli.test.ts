@@ -108,7 +108,7 @@ test('keys create --domains makes a sending key for domains of the account; a do
     const limited = JSON.parse(made.stdout);
     assert.deepEqual(
       [limited.accountId, limited.scopes, limited.domains],
-      [owner.accountId, ['emails'], ['mail.tenant.test']],
+      [owner.accountId, ['sending'], ['mail.tenant.test']],
     );
     assert.equal((await server.request('GET', '/api/public/emails', { key: limited.key })).status, 200);
     const refused = await server.request('GET', '/api/public/suppressions', { key: limited.key });

@@ -2,7 +2,7 @@
  * The server-side CLI: `npm run --silent cli -- <command>`. It reads the same
  * `DATABASE_URL` / `DATA_DIR` as the server.
  *
- *   keys create --name N [--account ID|KEY] [--scope templates,images|emails] [--domains D,…] [--json]
+ *   keys create --name N [--account ID|KEY] [--scope templates,images|sending] [--domains D,…] [--json]
  *   keys list [--json]
  *   keys revoke <id|prefix>
  *   dkim sign --domain D [--account ID] < message.eml
@@ -23,7 +23,7 @@ import { CliError, type CliIo, processIo } from './io.js';
 import { keysCommand } from './keys.js';
 
 const USAGE = `usage: cli <command>
-  keys create --name <name> [--account <account id or one of its keys>] [--scope templates,images|emails] [--json]
+  keys create --name <name> [--account <account id or one of its keys>] [--scope templates,images|sending] [--json]
               [--domains <domain>,…]  (with --account: a key that sends only from these of its domains)
   keys list [--json]
   keys revoke <key id | key prefix>

@@ -10,10 +10,10 @@ const KEY_PREFIX = 'sk_';
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
 
 /**
- * Scopes a key can hold. `*` is the whole API; `emails` is sending (and reading what was sent),
+ * Scopes a key can hold. `*` is the whole API; `sending` is sending (and reading what was sent),
  * optionally limited to some domains; `templates` and `images` are for browser code.
  */
-export const API_SCOPES = ['*', 'emails', 'templates', 'images'] as const;
+export const API_SCOPES = ['*', 'sending', 'templates', 'images'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export interface GeneratedKey {

@@ -35,16 +35,16 @@ export class ApiKeyService {
     const name = input.name.trim();
     if (name.length === 0) throw new ApiError('REQUEST_INVALID', 'name must not be blank');
     // A key limited to domains sends (and reads what it sent); nothing else.
-    if (input.domains !== undefined && input.scopes !== undefined && input.scopes.join() !== 'emails') {
+    if (input.domains !== undefined && input.scopes !== undefined && input.scopes.join() !== 'sending') {
       throw new ApiError(
         'REQUEST_INVALID',
-        'a key limited to domains sends and reads their mail only: leave scopes out, or give ["emails"]',
+        'a key limited to domains sends and reads their mail only: leave scopes out, or give ["sending"]',
       );
     }
     // `*` already holds every scope: a list naming it is the full key.
     const scopes: ApiScope[] =
       input.domains !== undefined
-        ? ['emails']
+        ? ['sending']
         : !input.scopes || input.scopes.includes('*')
           ? ['*']
           : [...new Set(input.scopes)];

@@ -60,6 +60,9 @@ export class EmailService {
   /** `POST /api/public/emails`: one message, queued, or held until its `scheduledAt`. */
   async send(caller: Caller, input: SendEmailInput, idempotencyKey: string | undefined): Promise<Accepted> {
     const key = checkIdempotencyKey(idempotencyKey);
+    // a key a batch used is that batch's: another request under it is refused
+    if (key !== null && (await this.options.emails.findByIdempotencyKey(caller.accountId, batchKey(key, 0))))
+      throw reused();
     return this.accept(
       caller,
       input,
@@ -83,8 +86,9 @@ export class EmailService {
     let idempotency = (_index: number): Idempotency | null => null;
     if (key !== null) {
       const requestHash = sha256(JSON.stringify(entries.map((e) => ('input' in e ? e.input : e.raw))));
-      const keys = entries.map((_, i) => `${key} ${i}`);
-      const earlier = await this.options.emails.findByIdempotencyKeys(caller.accountId, keys);
+      const keys = entries.map((_, i) => batchKey(key, i));
+      // the key of a single send, or of another batch: another request under it is refused
+      const earlier = await this.options.emails.findByIdempotencyKeys(caller.accountId, [key, ...keys]);
       if (earlier.some((e) => e.requestHash !== requestHash)) throw reused();
       idempotency = (i) => ({ key: keys[i]!, requestHash: () => requestHash });
     }
@@ -305,7 +309,7 @@ export class EmailService {
   async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'canceled' }> {
     await this.refuseUnlessVisible(caller, id);
     const result = await this.options.emails.cancel(caller.accountId, id, this.now());
-    this.refuseUnlessScheduled(result, id);
+    this.refuseUnlessScheduled(result, caller, id);
     return { id, status: 'canceled' };
   }
 
@@ -321,15 +325,16 @@ export class EmailService {
     await this.refuseUnlessVisible(caller, id);
     const at = this.scheduledTime(scheduledAt) ?? this.now();
     const result = await this.options.emails.reschedule(caller.accountId, id, at, this.now());
-    this.refuseUnlessScheduled(result, id);
+    this.refuseUnlessScheduled(result, caller, id);
     return { id, status: 'scheduled', scheduledAt: new Date(at).toISOString() };
   }
 
   private refuseUnlessScheduled(
     result: 'canceled' | 'rescheduled' | 'not_found' | 'not_scheduled',
+    caller: Caller,
     id: string,
   ) {
-    if (result === 'not_found') throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    if (result === 'not_found') throw notFound(caller, id);
     if (result === 'not_scheduled') {
       throw new ApiError(
         'EMAIL_NOT_SCHEDULED',
@@ -400,16 +405,14 @@ export class EmailService {
   /** `GET /api/public/emails/{id}`. */
   async get(caller: Caller, id: string) {
     const email = await this.options.emails.get(caller.accountId, id);
-    if (email === undefined || !(await this.mayRead(caller, email.domainId)))
-      throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    if (email === undefined || !(await this.mayRead(caller, email.domainId))) throw notFound(caller, id);
     return emailView(email);
   }
 
   /** `GET /api/public/emails/{id}/content`: the message as its recipients get it, DKIM signature aside. */
   async getContent(caller: Caller, id: string) {
     const stored = await this.options.emails.content(caller.accountId, id);
-    if (stored === undefined || !(await this.mayRead(caller, stored.domainId)))
-      throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    if (stored === undefined || !(await this.mayRead(caller, stored.domainId))) throw notFound(caller, id);
     if (stored.deletedAt !== null) {
       throw new ApiError(
         'EMAIL_CONTENT_EXPIRED',
@@ -434,8 +437,7 @@ export class EmailService {
   private async refuseUnlessVisible(caller: Caller, id: string): Promise<void> {
     if (caller.domains === null) return;
     const domainId = await this.options.emails.domainOf(caller.accountId, id);
-    if (domainId === undefined || !(await this.mayRead(caller, domainId)))
-      throw new ApiError('EMAIL_NOT_FOUND', `this account has no email ${id}`);
+    if (domainId === undefined || !(await this.mayRead(caller, domainId))) throw notFound(caller, id);
   }
 
   /** `GET /api/public/suppressions`: 100 addresses a page, after `after`. */
@@ -537,7 +539,23 @@ interface Idempotency {
 const MAX_SCHEDULE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** Where a batch keeps entry `i` under its Idempotency-Key: a space no single send's key holds. */
+const batchKey = (key: string, i: number) => `${key} ${i}`;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The message is not there for this caller. A key limited to some domains is told the same
+ * whether the id is another domain's message or none at all: it learns nothing of the rest.
+ */
+function notFound(caller: Caller, id: string): ApiError {
+  return new ApiError(
+    'EMAIL_NOT_FOUND',
+    caller.domains === null
+      ? `this account has no email ${id}`
+      : `no email ${id} among the mail of this key's domains`,
+  );
+}
 
 function address(input: string, field: string): MailAddress {
   const parsed = parseAddress(input, field);

@@ -27,7 +27,7 @@ export interface KeysHost {
 function reach(key: ApiKey): string {
   if (key.scopes.includes('*')) return 'full access';
   if (key.domains) return `sends from ${key.domains.join(', ')} only`;
-  if (key.scopes.join() === 'emails') return 'sending only';
+  if (key.scopes.join() === 'sending') return 'sending only';
   return `${key.scopes.join(' and ')} only (for a web page)`;
 }
 
@@ -74,7 +74,7 @@ export class KeysPanel {
     this.secret.setAttribute('aria-labelledby', 'new-key-title');
     this.scope.append(
       el('option', { value: '*', textContent: 'Full access' }),
-      el('option', { value: 'emails', textContent: 'Sending only' }),
+      el('option', { value: 'sending', textContent: 'Sending only' }),
       el('option', { value: 'domain', textContent: 'Sending from one domain (for a customer)' }),
       el('option', { value: 'templates,images', textContent: 'Templates and images (for a web page)' }),
     );

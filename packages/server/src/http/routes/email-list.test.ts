@@ -125,10 +125,37 @@ test('tags: by name, by name and value, with other filters, a page at a time', a
     [ids.delivered],
   );
   assert.equal(second.nextCursor, null);
+  // `tag=name:value` is the same filter as `tag=name&tagValue=value`
+  assert.deepEqual(await ofTag('?tag=case:bounced'), [ids.bounced]);
+  assert.deepEqual(await ofTag('?tag=wave:two'), []);
   const alone = await t.request('GET', '/api/public/emails?tagValue=one', { key });
   assert.equal(alone.status, 400);
   assert.equal(alone.body.error.code, 'REQUEST_INVALID');
   assert.match(alone.body.error.message, /give tag/);
+});
+
+test('the filters’ names: to, after and before (recipient, since and until say the same; not both)', async () => {
+  assert.deepEqual(
+    (await list(`?to=${encodeURIComponent('delivered+3@sandbox.test')}`)).emails.map((e) => e.id),
+    [ids.many],
+  );
+  assert.deepEqual(
+    (await list(`?before=${encodeURIComponent(between)}`)).emails.map((e) => e.id),
+    [ids.delivered],
+  );
+  assert.deepEqual(
+    (await list(`?after=${encodeURIComponent(between)}&status=bounced`)).emails.map((e) => e.id),
+    [ids.bounced],
+  );
+  for (const query of [
+    `?to=a%40b.test&recipient=a%40b.test`,
+    `?after=${encodeURIComponent(between)}&since=${encodeURIComponent(between)}`,
+    `?before=${encodeURIComponent(between)}&until=${encodeURIComponent(between)}`,
+  ]) {
+    const res = await t.request('GET', `/api/public/emails${query}`, { key });
+    assert.equal(res.status, 400, query);
+    assert.match(res.body.error.message, /is another name for/);
+  }
 });
 
 test('pages follow nextCursor to the end; nonsense is refused; other accounts see none', async () => {

@@ -322,7 +322,7 @@ test('a key limited to one domain (issue 37) sends from it alone and reads only 
     domains: [`${VERIFIED.toUpperCase()}.`],
   });
   assert.equal(made.status, 200, JSON.stringify(made.body));
-  assert.deepEqual([made.body.data.scopes, made.body.data.domains], [['emails'], [VERIFIED]]);
+  assert.deepEqual([made.body.data.scopes, made.body.data.domains], [['sending'], [VERIFIED]]);
   const limited = made.body.data.key as string;
   const as = async (k: string, method: string, route: string, body?: unknown) => {
     const res = await t.request(method, route, { key: k, ...(body !== undefined && { body }) });
@@ -396,12 +396,22 @@ test('a key is limited only to domains the account holds, as a sending key', asy
     [{ name: 'x', domains: [VERIFIED], scopes: ['*'] }, 400, 'REQUEST_INVALID'],
     [{ name: 'x', domains: [VERIFIED], scopes: ['templates'] }, 400, 'REQUEST_INVALID'],
     [{ name: 'x', domains: [] }, 400, 'REQUEST_INVALID'],
+    [{ name: 'x', scope: ['sending'], scopes: ['sending'] }, 400, 'REQUEST_INVALID'],
   ];
   for (const [body, status, code] of refusals) {
     const res = await call('POST', '/api/public/keys', body);
     assert.equal(res.status, status, JSON.stringify(body));
     assert.equal(res.body.error.code, code, JSON.stringify(res.body));
   }
+  // the issue's own spelling: `scope`, `sending`
+  const spelled = await call('POST', '/api/public/keys', {
+    name: 'y',
+    scope: ['sending'],
+    domains: [VERIFIED],
+  });
+  assert.equal(spelled.status, 200, JSON.stringify(spelled.body));
+  assert.deepEqual([spelled.body.data.scopes, spelled.body.data.domains], [['sending'], [VERIFIED]]);
+  assert.match(spelled.body.data.key, /^sk_/);
   // another account's domain is not this account's
   const other = await accountWithVerified(t, 'elsewhere.shop.test');
   const res = await t.request('POST', '/api/public/keys', {
@@ -410,8 +420,8 @@ test('a key is limited only to domains the account holds, as a sending key', asy
   });
   assert.equal(res.body.error.code, 'DOMAIN_NOT_REGISTERED');
   // a sending key not limited sends from any domain of the account
-  const sending = await call('POST', '/api/public/keys', { name: 'sender', scopes: ['emails'] });
-  assert.deepEqual([sending.body.data.scopes, sending.body.data.domains], [['emails'], null]);
+  const sending = await call('POST', '/api/public/keys', { name: 'sender', scope: ['sending'] });
+  assert.deepEqual([sending.body.data.scopes, sending.body.data.domains], [['sending'], null]);
   const sent = await t.request('POST', '/api/public/emails', { key: sending.body.data.key, body: message() });
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
 });

@@ -1,6 +1,6 @@
 /**
  * The sending routes (issue 21): submit a message, read what became of it, and the account's
- * suppression list. Full keys only (scope `emails`, which no browser key can hold). The
+ * suppression list. Full keys and sending keys (scope `sending`; no browser key holds it). The
  * one-click unsubscribe routes (`/unsubscribe/{token}`) are public: the token is the credential.
  */
 import { type Readable, Transform } from 'node:stream';
@@ -65,7 +65,7 @@ const AcceptedSchema = Type.Object(
 const MAX_BATCH = 100;
 
 export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOptions): Promise<void> {
-  await protectedApi(app, { store: options.store, scope: 'emails' });
+  await protectedApi(app, { store: options.store, scope: 'sending' });
   const { service } = options;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // What one account may make us parse and compose per window: parsing runs on the event loop,
@@ -231,18 +231,31 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         tags: ['Sending'],
         summary: 'The account’s messages, newest first',
         description:
-          'A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a `recipient` address, by the sending `domain`, by a tag (`tag`, its name, and `tagValue`), and by creation time (`since` inclusive, `until` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.',
+          'A page at a time (`limit`, default 50, at most 100; follow `nextCursor`), filtered by `status`, by a recipient address (`to`), by the sending `domain`, by a tag (`tag=name` or `tag=name:value`), and by creation time (`after` inclusive, `before` exclusive, RFC 3339). Each filter is an index range, so a page costs the same at ten million messages.',
         querystring: Type.Object(
           {
             limit: ListQuerySchema.properties.limit,
             cursor: ListQuerySchema.properties.cursor,
             status: Type.Optional(Type.Union(EMAIL_STATUSES.map((s) => Type.Literal(s)))),
-            recipient: Type.Optional(Type.String({ maxLength: 320 })),
+            to: Type.Optional(
+              Type.String({ maxLength: 320, description: 'An envelope recipient (to, cc or bcc).' }),
+            ),
+            recipient: Type.Optional(Type.String({ maxLength: 320, description: 'The same as `to`.' })),
             domain: Type.Optional(Type.String({ maxLength: 253 })),
-            since: Type.Optional(Type.String({ format: 'date-time' })),
-            until: Type.Optional(Type.String({ format: 'date-time' })),
+            after: Type.Optional(
+              Type.String({ format: 'date-time', description: 'Created at or after this time.' }),
+            ),
+            before: Type.Optional(
+              Type.String({ format: 'date-time', description: 'Created before this time.' }),
+            ),
+            since: Type.Optional(Type.String({ format: 'date-time', description: 'The same as `after`.' })),
+            until: Type.Optional(Type.String({ format: 'date-time', description: 'The same as `before`.' })),
             tag: Type.Optional(
-              Type.String({ maxLength: 256, description: 'A tag’s name: messages carrying it.' }),
+              Type.String({
+                maxLength: 513,
+                description:
+                  'A tag: `name` (messages carrying it, whatever its value) or `name:value`. With `tagValue`, `tag` is the whole name.',
+              }),
             ),
             tagValue: Type.Optional(
               Type.String({
@@ -268,18 +281,32 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       },
     },
     async (request) => {
-      const { limit, cursor, ...filters } = request.query;
-      const after =
+      const { limit, cursor, to, recipient, after, since, before, until, tag, tagValue, ...filters } =
+        request.query;
+      const position =
         cursor === undefined
           ? undefined
           : (() => {
               const [, at, id] = EMAIL_CURSOR.exec(decodeCursor(cursor, (t) => EMAIL_CURSOR.test(t)))!;
               return { createdAt: Number(at), id: id! };
             })();
+      // `to`, `after` and `before` are the names; `recipient`, `since` and `until` say the same
+      const address = oneOf('to', to, 'recipient', recipient);
+      const from = oneOf('after', after, 'since', since);
+      const till = oneOf('before', before, 'until', until);
+      // `tag=name:value` names a value too, unless `tagValue` does (then `tag` is the whole name)
+      const colon = tag !== undefined && tagValue === undefined ? tag.indexOf(':') : -1;
+      const tagged =
+        colon > 0 ? { tag: tag!.slice(0, colon), tagValue: tag!.slice(colon + 1) } : { tag, tagValue };
       const page = await service.list(request.apiKey!, {
         limit: limit === undefined ? 50 : Number(limit),
         ...filters,
-        ...(after && { after }),
+        ...(address !== undefined && { recipient: address }),
+        ...(from !== undefined && { since: from }),
+        ...(till !== undefined && { until: till }),
+        ...(tagged.tag !== undefined && { tag: tagged.tag }),
+        ...(tagged.tagValue !== undefined && { tagValue: tagged.tagValue }),
+        ...(position && { after: position }),
       });
       return ok({
         emails: page.emails,
@@ -309,7 +336,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         tags: ['Sending'],
         summary: 'A message as its recipients get it',
         description:
-          'Its subject, header fields, and decoded HTML and text parts, read from the stored message (the DKIM-Signature each attempt adds aside). For showing what was sent; render the HTML only in a sandboxed frame.',
+          'Its subject, header fields, and decoded HTML and text parts, read from the stored message (the fields each attempt adds aside: DKIM-Signature, Feedback-ID, a Marketing recipient's List-Unsubscribe). For showing what was sent; render the HTML only in a sandboxed frame.',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
         response: { 200: dataEnvelope(Type.Ref(EmailContentSchema)), ...errors },
       },
@@ -357,9 +384,17 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
   );
 }
 
+/** The value of a filter that has two names, refusing both at once. */
+function oneOf(name: string, value: string | undefined, alias: string, aliasValue: string | undefined) {
+  if (value !== undefined && aliasValue !== undefined)
+    throw new ApiError('REQUEST_INVALID', `${alias} is another name for ${name}: give one of them`);
+  return value ?? aliasValue;
+}
+
 /**
  * The batch's entries, once its shape around them is right: a body that is not `{emails: [...]}`
- * with 1 to 100 objects fails as a whole, as any route's malformed body does.
+ * with 1 to 100 entries fails as a whole, as any route's malformed body does; an entry that is
+ * not a message (a number, `null`) is that entry's error.
  */
 function batchEntries(request: FastifyRequest): unknown[] {
   const error = request.validationError as FastifyError | undefined;
@@ -370,8 +405,7 @@ function batchEntries(request: FastifyRequest): unknown[] {
     Object.keys(request.body).every((k) => k === 'emails') &&
     Array.isArray(emails) &&
     emails.length >= 1 &&
-    emails.length <= MAX_BATCH &&
-    emails.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e));
+    emails.length <= MAX_BATCH;
   if (error !== undefined && !shaped) throw error;
   return emails as unknown[];
 }

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { API_SCOPES } from '../../domain/api-key.js';
+import { ApiError } from '../../errors.js';
 import { type ApiKeyService, MAX_KEY_DOMAINS } from '../../service/api-key-service.js';
 import type { Store } from '../../store/store.js';
 import { dataEnvelope } from '../../webhook/schemas.js';
@@ -13,6 +14,7 @@ import { protectedApi } from '../protected-api.js';
 import { ErrorEnvelopeSchema, requestErrorResponses } from '../schemas.js';
 
 const ScopeSchema = Type.Union(API_SCOPES.map((s) => Type.Literal(s)));
+const Scopes = Type.Array(ScopeSchema, { minItems: 1, maxItems: API_SCOPES.length, uniqueItems: true });
 
 const keyProperties = {
   id: Type.String({ description: '`key_…`: what `DELETE /api/public/keys/{id}` takes.' }),
@@ -20,7 +22,7 @@ const keyProperties = {
   prefix: Type.String({ description: 'The key’s first characters, to recognise it; never the key.' }),
   scopes: Type.Array(ScopeSchema, {
     description:
-      '`["*"]`: the whole API; `["emails"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call.',
+      '`["*"]`: the whole API; `["sending"]`: sending and reading what was sent; `["templates", "images"]`: only the routes a web page may call.',
   }),
   domains: Type.Union([Type.Array(Type.String()), Type.Null()], {
     description:
@@ -63,14 +65,13 @@ export async function keyRoutes(
         tags: ['API keys'],
         summary: 'Create an API key in this account',
         description:
-          'Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["emails"]` makes a sending key; `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). ' +
-          'With `domains` (registered domains of this account), the key sends only from those and reads only their messages, as a platform gives its customer: its scopes are `["emails"]`, and it reads neither the suppression list nor the sandbox (both are the account’s). At most 100 live keys per account.',
+          'Its `key` is in this answer only. `scopes` defaults to `["*"]`; `["sending"]` makes a sending key (`scope` is another name for `scopes`); `["templates", "images"]` makes a key a web page may hold (the editor’s uploads and My Templates). ' +
+          'With `domains` (registered domains of this account), the key sends only from those and reads only their messages, as a platform gives its customer: its scopes are `["sending"]`, and it reads neither the suppression list nor the sandbox (both are the account’s). At most 100 live keys per account.',
         body: Type.Object(
           {
             name: Type.String({ minLength: 1, maxLength: 200, examples: ['production app'] }),
-            scopes: Type.Optional(
-              Type.Array(ScopeSchema, { minItems: 1, maxItems: API_SCOPES.length, uniqueItems: true }),
-            ),
+            scopes: Type.Optional(Scopes),
+            scope: Type.Optional(Scopes),
             domains: Type.Optional(
               Type.Array(Type.String({ maxLength: 253 }), {
                 minItems: 1,
@@ -84,7 +85,18 @@ export async function keyRoutes(
         response: { 200: dataEnvelope(Type.Ref(CreatedApiKeySchema)), ...errors },
       },
     },
-    async (request) => ok(await options.service.create(request.apiKey!.accountId, request.body)),
+    async (request) => {
+      const { scope, scopes, ...rest } = request.body;
+      if (scope !== undefined && scopes !== undefined)
+        throw new ApiError('REQUEST_INVALID', 'scope is another name for scopes: give one of them');
+      const granted = scopes ?? scope;
+      return ok(
+        await options.service.create(request.apiKey!.accountId, {
+          ...rest,
+          ...(granted !== undefined && { scopes: granted }),
+        }),
+      );
+    },
   );
 
   api.get(

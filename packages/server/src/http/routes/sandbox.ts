@@ -1,6 +1,6 @@
 /**
  * The sandbox's capture inbox (issue 40, `email/sandbox.ts`): registered only outside
- * production mode, for full keys (scope `emails`), like the sending routes it serves.
+ * production mode, for full keys and sending keys (scope `sending`), like the sending routes it serves.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -94,7 +94,7 @@ export async function sandboxRoutes(
   app: FastifyInstance,
   options: { store: Store; service: SandboxService },
 ): Promise<void> {
-  await protectedApi(app, { store: options.store, scope: 'emails' });
+  await protectedApi(app, { store: options.store, scope: 'sending' });
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const errors = {
     ...requestErrorResponses,
