@@ -123,7 +123,9 @@ export const ERROR_CATALOGUE = {
     'The name has one label (`localhost`, `com`); register a fully qualified name.',
   ),
   DOMAIN_PUBLIC_SUFFIX: domainName('The name is itself a public suffix (`co.uk`, `github.io`).'),
-  DOMAIN_RESERVED: domainName('The name is under a special-use TLD (`.localhost`, `.invalid`, `.local`, …).'),
+  DOMAIN_RESERVED: domainName(
+    'The name is under a special-use TLD (`.localhost`, `.invalid`, `.local`, …), or is the development sandbox’s sender (`sandbox.test`), which every account may use and none registers.',
+  ),
   DOMAIN_TYPE_INVALID: domainName('`domainType` is neither `Transactional` nor `Marketing`.'),
   RETURN_PATH_INVALID: domainName(
     '`returnPath` is neither `true`, `false` nor one DNS label (letters, digits and inner hyphens, at most 63) such as `bounces`, or the return-path name would be longer than 253 characters.',

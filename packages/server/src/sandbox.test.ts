@@ -173,6 +173,27 @@ describe('the sandbox', () => {
     assert.match(res.body.error.message, /ann@example\.com/);
   });
 
+  test('sandbox.test is every account’s to send from: no account can register it', async () => {
+    const res = await t.request('POST', '/api/public/domain', {
+      key,
+      body: {
+        domains: [
+          { domain: 'sandbox.test', domainType: 'Transactional' },
+          { domain: 'Mail.Sandbox.TEST.', domainType: 'Marketing' },
+        ],
+      },
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.map((e: { status: number; error: { code: string } }) => [e.status, e.error.code]),
+      [
+        [400, 'DOMAIN_RESERVED'],
+        [400, 'DOMAIN_RESERVED'],
+      ],
+    );
+    assert.match(res.body[0].error.message, /development sandbox/);
+  });
+
   test('the inbox pages newest first, and is per account', async () => {
     const ids = [await send(['delivered+a@sandbox.test']), await send(['delivered+b@sandbox.test'])];
     for (const id of ids) await emailWhen(id, 'sent', (e) => e.status === 'sent');

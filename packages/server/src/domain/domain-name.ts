@@ -8,7 +8,6 @@
 import { isIP } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { getDomain, getPublicSuffix } from 'tldts';
-import { SANDBOX_DOMAIN } from '../email/sandbox.js';
 import { mixedScripts } from './mixed-scripts.js';
 import { TOKEN_LENGTH } from './token.js';
 /**
@@ -141,12 +140,6 @@ function normalize(input: string): DomainNameResult {
     return fail(
       'DOMAIN_RESERVED',
       `".${tld}" is a special-use name (RFC 6761) that cannot receive mail on the Internet`,
-    );
-  }
-  if (name === SANDBOX_DOMAIN || name.endsWith(`.${SANDBOX_DOMAIN}`)) {
-    return fail(
-      'DOMAIN_RESERVED',
-      `"${name}" is the development sandbox's sender (${SANDBOX_DOMAIN}), which every account may use outside production mode; register a domain of your own`,
     );
   }
   if (getPublicSuffix(name, { allowPrivateDomains: true }) === name) {

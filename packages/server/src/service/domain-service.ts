@@ -9,6 +9,7 @@ import { DEFAULT_RETURN_PATH_LABEL, type StoredDomain } from '../domain/model.js
 import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import type { DomainConnect } from '../domain-connect/domain-connect.js';
+import { SANDBOX_DOMAIN } from '../email/sandbox.js';
 import { type Envelope, failed, ok } from '../envelope.js';
 import { ApiError } from '../errors.js';
 import type { DkimRotationStore, RotationDomain } from '../store/dkim-rotation-store.js';
@@ -125,6 +126,15 @@ export class DomainService {
       const name = normalizeDomainName(entry.domain);
       if (!name.ok) {
         results[index] = failed(name.code, name.message);
+        return;
+      }
+      // The development sandbox's sender (email/sandbox.ts) is every account's to send from
+      // outside production mode; registered, its mail would no longer be found by its domain.
+      if (name.name === SANDBOX_DOMAIN || name.name.endsWith(`.${SANDBOX_DOMAIN}`)) {
+        results[index] = failed(
+          'DOMAIN_RESERVED',
+          `"${name.name}" is the development sandbox's sender, which every account may use outside production mode; register a domain of your own`,
+        );
         return;
       }
       const type = parseDomainType(entry.domainType);
