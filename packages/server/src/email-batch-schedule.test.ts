@@ -278,6 +278,10 @@ describe('batch and scheduled sending', () => {
       const bad = await call('POST', '/api/public/emails', message({ scheduledAt }));
       assert.equal(bad.status, 400, scheduledAt);
       assert.equal(bad.body.error.code, 'REQUEST_INVALID', scheduledAt);
+      assert.equal(
+        bad.body.error.message,
+        'body.scheduledAt: must be an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z',
+      );
     }
     const past = await call('POST', '/api/public/emails', message({ scheduledAt: '2020-01-01T00:00:00Z' }));
     assert.equal(past.body.data.status, 'queued');

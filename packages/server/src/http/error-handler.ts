@@ -129,15 +129,40 @@ function validationError(error: FastifyError, request: FastifyRequest): ApiError
  * the request part, or a batch entry's (`emails[3]`) when the entry fails alone.
  */
 export function shapeError(problems: NonNullable<FastifyError['validation']>, prefix: string): ApiErrorBody {
-  const details = problems.slice(0, 20).map((p) => {
-    const path = `${prefix}${p.instancePath.replace(/\//g, '.')}`;
-    const params = p.params as { additionalProperty?: string; missingProperty?: string };
-    if (params.additionalProperty)
-      return { path, message: `unknown property "${params.additionalProperty}"` };
-    if (params.missingProperty)
-      return { path, message: `missing required property "${params.missingProperty}"` };
-    return { path, message: p.message ?? 'is invalid' };
-  });
+  // A value outside a list of literals fails each literal (`const`) and then their `anyOf`:
+  // said once, with the values it may take, instead of once per value.
+  const allowed = new Map<string, unknown[]>();
+  for (const p of problems) {
+    if (p.keyword !== 'const') continue;
+    const values = allowed.get(p.instancePath) ?? [];
+    values.push((p.params as { allowedValue?: unknown }).allowedValue);
+    allowed.set(p.instancePath, values);
+  }
+  const listed = new Set<string>();
+  const details = problems
+    .filter((p) => !(allowed.has(p.instancePath) && p.keyword === 'anyOf'))
+    .filter((p) => {
+      if (p.keyword !== 'const') return true;
+      if (listed.has(p.instancePath)) return false;
+      listed.add(p.instancePath);
+      return true;
+    })
+    .slice(0, 20)
+    .map((p) => {
+      const path = `${prefix}${p.instancePath.replace(/\//g, '.')}`;
+      const params = p.params as { additionalProperty?: string; missingProperty?: string; format?: string };
+      if (params.additionalProperty)
+        return { path, message: `unknown property "${params.additionalProperty}"` };
+      if (params.missingProperty)
+        return { path, message: `missing required property "${params.missingProperty}"` };
+      if (p.keyword === 'const') {
+        const values = allowed.get(p.instancePath)!.map((v) => JSON.stringify(v));
+        return { path, message: `must be one of ${values.join(', ')}` };
+      }
+      if (p.keyword === 'format' && params.format === 'date-time')
+        return { path, message: 'must be an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z' };
+      return { path, message: p.message ?? 'is invalid' };
+    });
   const first = details[0]!;
   return { code: 'REQUEST_INVALID', message: `${first.path}: ${first.message}`, details };
 }

@@ -134,6 +134,16 @@ test('tags: by name, by name and value, with other filters, a page at a time', a
   assert.match(alone.body.error.message, /give tag/);
 });
 
+test('a status outside the list is refused once, with the statuses it may be', async () => {
+  const res = await t.request('GET', '/api/public/emails?status=lost', { key });
+  assert.equal(res.status, 400);
+  assert.equal(
+    res.body.error.message,
+    'querystring.status: must be one of "scheduled", "queued", "sending", "sent", "deferred", "bounced", "failed", "canceled"',
+  );
+  assert.equal(res.body.error.details.length, 1);
+});
+
 test('the filters’ names: to, after and before (recipient, since and until say the same; not both)', async () => {
   assert.deepEqual(
     (await list(`?to=${encodeURIComponent('delivered+3@sandbox.test')}`)).emails.map((e) => e.id),
