@@ -118,11 +118,14 @@ if (
   }
 }
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
+const cpuDir = mkdtempSync(path.join(tmpdir(), 'test-cpu-'));
 const result = spawnSync(
   process.execPath,
   [
     '--import',
     'tsx',
+    '--import',
+    pathToFileURL(path.join(root, 'scripts/cpu-probe.mjs')).href,
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-timeout=600000',
@@ -139,6 +142,7 @@ const result = spawnSync(
       NODE_ENV: 'test',
       TEST_BACKEND: 'sqlite',
       TEST_DKIM_KEYS: testKeys,
+      TEST_CPU_DIR: cpuDir,
       ...(sharedPostgres && { TEST_DATABASE_URL: sharedPostgres.url }),
     },
   },
@@ -166,6 +170,14 @@ const slowest = Object.entries(summary.files ?? {})
 if (slowest.length > 0) {
   console.log('\nslowest test files (wall time in their own process):');
   for (const [file, ms] of slowest) console.log(`  ${seconds(ms).padStart(8)}  ${named(file)}`);
+}
+// CPU, not wall time, is what the run is made of on two cores: the files costing most of it.
+const cpu = readdirSync(cpuDir).map((f) => JSON.parse(readFileSync(path.join(cpuDir, f), 'utf8')));
+if (cpu.length > 0) {
+  const cpuTotal = cpu.reduce((sum, c) => sum + c.cpuMs, 0);
+  console.log(`\nmost CPU (the file's process and the children it waited for; ${seconds(cpuTotal)} in all):`);
+  for (const { file, cpuMs } of cpu.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 10))
+    console.log(`  ${seconds(cpuMs).padStart(8)}  ${named(file)}`);
 }
 const total = Math.round((Date.now() - startedAt) / 1000);
 console.log(
