@@ -16,6 +16,8 @@ export const SYSTEM_PACKAGES = [
   { pkg: 'sasl2-bin', probe: '/usr/sbin/saslpasswd2' },
   // the PLAIN and LOGIN mechanisms (only recommended by libsasl2-2, and we skip recommends)
   { pkg: 'libsasl2-modules', probe: '/usr/share/doc/libsasl2-modules/copyright' },
+  // pebble, an ACME test CA that really validates tls-alpn-01 (packages/server/src/test-support/pebble.ts)
+  { pkg: 'pebble', probe: '/usr/bin/pebble' },
 ];
 
 /**
