@@ -51,6 +51,24 @@ export interface Config {
   sending: SendingConfig;
   /** Setting domains up through their DNS provider (issue 23). */
   domainConnect: DomainConnectConfig;
+  /** Open and click tracking on customers' tracking hosts (issue 37). */
+  tracking: TrackingConfig;
+}
+
+export interface TrackingConfig {
+  /** `TRACKING_CNAME_TARGET`: where every tracking host's CNAME points; `track.<DKIM_PROVIDER_HOST>` by default. */
+  cnameTarget: string;
+  /**
+   * `TRACKING_LISTEN`: `ip:port` of the HTTPS listener that serves tracking hosts, with a
+   * certificate per host from ACME. Unset: tracked links and the open pixel go to `PUBLIC_URL`.
+   */
+  listen: HostPort | undefined;
+  /** `ACME_DIRECTORY_URL`: the certificate authority's ACME directory (Let's Encrypt by default). */
+  acmeDirectoryUrl: string;
+  /** `ACME_EMAIL`: the contact the ACME account gives the authority (expiry notices). */
+  acmeEmail: string | undefined;
+  /** `ACME_CA_FILE`: certificates to trust for the ACME server's own HTTPS (a private or test CA). */
+  acmeCa: string | undefined;
 }
 
 export interface DomainConnectConfig {
@@ -447,6 +465,15 @@ export function loadConfig(env: Env = process.env): Config {
       },
     },
     domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
+    tracking: {
+      cnameTarget: hostName(env, 'TRACKING_CNAME_TARGET', `track.${dkimProviderHost}`),
+      listen: env.TRACKING_LISTEN?.trim()
+        ? hostPort('TRACKING_LISTEN', env.TRACKING_LISTEN.trim(), 443)
+        : undefined,
+      acmeDirectoryUrl: acmeDirectoryUrl(env),
+      acmeEmail: env.ACME_EMAIL?.trim() || undefined,
+      acmeCa: caFile(env, 'ACME_CA_FILE'),
+    },
   };
 }
 
@@ -532,6 +559,14 @@ export function spfRecord(ips: readonly string[]): string {
     ...ips.map((ip) => `${isIP(ip.split('/')[0]!) === 6 ? 'ip6' : 'ip4'}:${ip}`),
     '-all',
   ].join(' ');
+}
+
+function acmeDirectoryUrl(env: Env): string {
+  const raw = env.ACME_DIRECTORY_URL?.trim();
+  if (!raw) return 'https://acme-v02.api.letsencrypt.org/directory';
+  if (!URL.canParse(raw) || new URL(raw).protocol !== 'https:')
+    throw new ConfigError(`ACME_DIRECTORY_URL must be an https:// URL of an ACME directory; got "${raw}"`);
+  return raw;
 }
 
 function relayUrl(env: Env): URL | undefined {

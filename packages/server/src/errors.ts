@@ -130,6 +130,9 @@ export const ERROR_CATALOGUE = {
   RETURN_PATH_INVALID: domainName(
     '`returnPath` is neither `true`, `false` nor one DNS label (letters, digits and inner hyphens, at most 63) such as `bounces`, or the return-path name would be longer than 253 characters.',
   ),
+  TRACKING_INVALID: domainName(
+    '`tracking` is neither `true`, `false` nor one DNS label such as `track`, the tracking name would be longer than 253 characters, or it is the return path’s name.',
+  ),
   DOMAIN_NOT_REGISTERED: {
     status: 404,
     level: 'item',

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { resolveSecretKey } from './dkim/secret-key.js';
 import { DkimSigner } from './dkim/signer.js';
 import { dkimKeyRecord } from './dns/key-record.js';
+import type { RecordSettings } from './domain/records.js';
 import { DomainConnect } from './domain-connect/domain-connect.js';
 import { fetchJson } from './domain-connect/fetch-json.js';
 import { identityOf } from './domain-connect/identity.js';
@@ -16,6 +17,7 @@ import { mtaStsOverDns } from './email/mta-sts.js';
 import { createMailRouter } from './email/mx.js';
 import { returnPathKey } from './email/return-path.js';
 import { SandboxInbox } from './email/sandbox-inbox.js';
+import { trackingKey } from './email/tracking.js';
 import { unsubscribeKey } from './email/unsubscribe.js';
 import { EmailSender } from './jobs/email-sender.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
@@ -125,7 +127,12 @@ export function createServices(config: Config, store: KyselyStore): Services {
     resolve,
     ...(authoritative && { findZone: authoritative.zoneOf }),
     domainConnect,
-    settings: { providerHost: config.dkimProviderHost, graceMs: v.graceMs, leaseMs: v.leaseMs },
+    settings: {
+      providerHost: config.dkimProviderHost,
+      trackingTarget: config.tracking.cnameTarget,
+      graceMs: v.graceMs,
+      leaseMs: v.leaseMs,
+    },
     concurrency: v.checkConcurrency,
     keyRecordOf: async (token) => {
       const key = await keys.findKey(token);
@@ -143,11 +150,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
   });
   const domains = new DomainService({
     store,
-    records: {
-      providerHost: config.dkimProviderHost,
-      dmarcPolicy: config.dmarcPolicy,
-      domainConnect: config.domainConnect.enabled,
-    },
+    records: recordSettings(config),
     maxDomainsPerAccount: config.limits.maxDomainsPerAccount,
     domainConnect,
     ...(config.dkim.rotation.enabled && {
@@ -202,11 +205,7 @@ function createWebhooks(
   const deliverer = new WebhookDeliverer({
     store: webhookStore,
     secretKey,
-    records: {
-      providerHost: config.dkimProviderHost,
-      dmarcPolicy: config.dmarcPolicy,
-      domainConnect: config.domainConnect.enabled,
-    },
+    records: recordSettings(config),
     retry: { baseMs: w.retryBaseMs, maxDelayMs: w.retryMaxDelayMs, retryForMs: w.retryForMs },
     disableAfterMs: w.disableAfterMs,
     timeoutMs: w.timeoutMs,
@@ -247,6 +246,11 @@ function createSending(
   const returnPathKeyOnce = () => {
     bounceKey ??= returnPathKey(secretKey());
     return bounceKey;
+  };
+  let linkKey: Buffer | undefined;
+  const trackingKeyOnce = () => {
+    linkKey ??= trackingKey(secretKey());
+    return linkKey;
   };
   let signer: DkimSigner | undefined;
   // The sandbox (issue 40): never in production mode.
@@ -298,6 +302,7 @@ function createSending(
     baseUrl: () => hooks.baseUrl(),
     unsubscribeKey: unsubscribeKeyOnce,
     returnPathKey: returnPathKeyOnce,
+    trackingKey: trackingKeyOnce,
     senderId: config.dkimProviderHost,
     ...(sandboxInbox && { sandbox: sandboxInbox }),
     retention: { bodiesMs: c.retentionMs, messagesMs: c.eventRetentionMs },
@@ -311,6 +316,11 @@ function createSending(
     limits: c,
     unsubscribeKey: unsubscribeKeyOnce,
     sandbox: !config.production,
+    tracking: {
+      hostsServed: config.tracking.listen !== undefined,
+      baseUrl: () => hooks.baseUrl(),
+      key: trackingKeyOnce,
+    },
     onQueued: () => sender.nudge(),
   });
   const startInbound = (log: InboundOptions['log']) =>
@@ -389,4 +399,14 @@ function createDomainConnect(
         }),
     },
   });
+}
+
+/** What the records a customer publishes are made of, from configuration. */
+function recordSettings(config: Config): RecordSettings {
+  return {
+    providerHost: config.dkimProviderHost,
+    trackingTarget: config.tracking.cnameTarget,
+    dmarcPolicy: config.dmarcPolicy,
+    domainConnect: config.domainConnect.enabled,
+  };
 }

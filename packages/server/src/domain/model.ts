@@ -5,12 +5,17 @@ export type VerificationStatus = 'pending' | 'verified';
 
 /**
  * The records we ask a customer to publish: three DKIM CNAMEs, then one DMARC TXT, then, when
- * asked for (`returnPath`), the return-path domain's CNAME (issue 34).
+ * asked for, the return-path domain's CNAME (`returnPath`, issue 34) and the tracking host's
+ * CNAME (`tracking`, issue 37).
  */
-export type RecordKind = 'dkim' | 'dmarc' | 'return_path';
+export type RecordKind = 'dkim' | 'dmarc' | 'return_path' | 'tracking';
 
 /** The return-path label used when a registration asks for `returnPath: true`. */
 export const DEFAULT_RETURN_PATH_LABEL = 'bounces';
+/** The tracking host's label used when a registration asks for `tracking: true`. */
+export const DEFAULT_TRACKING_LABEL = 'track';
+/** The kinds of record named `<label>.<domain>`, one of each at most per domain. */
+export type LabelledKind = 'return_path' | 'tracking';
 
 /**
  * Why a record is not (or no longer) as we expect, from the last check:
@@ -61,11 +66,11 @@ export interface SelectorKey {
 /** A DNS record of a registration as the store keeps it. */
 export interface StoredRecord extends RecordCheckState {
   kind: RecordKind;
-  /** Position in the response: 0–2 DKIM, 3 DMARC, 4 the return path. */
+  /** Position in the response: 0–2 DKIM, 3 DMARC, 4 the return path, 5 the tracking host. */
   position: number;
   /** The DKIM selector token; `null` for the others. */
   token: string | null;
-  /** The return path's label (`bounces` for `bounces.<domain>`); `null` for the others. */
+  /** The return path's or tracking host's label (`bounces` for `bounces.<domain>`); `null` for the others. */
   label?: string | null;
   /** DKIM: its key, once made; `null` before, and for DMARC. */
   key: SelectorKey | null;

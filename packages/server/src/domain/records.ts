@@ -26,6 +26,8 @@ function diagnostics(record: StoredRecord) {
 export interface RecordSettings {
   /** `<token>.dkim.<providerHost>` is the CNAME target. */
   providerHost: string;
+  /** Where tracking hosts' CNAMEs point (`TRACKING_CNAME_TARGET`); `track.<providerHost>` by default. */
+  trackingTarget?: string;
   /** DMARC policy without quotes, e.g. `v=DMARC1; p=none;`. */
   dmarcPolicy: string;
   /** `false`: Domain Connect is off, so what a past check found is not shown. */
@@ -74,6 +76,13 @@ export const returnPathTarget = (providerHost: string): string =>
   `${RETURN_PATH_ZONE_LABEL}.${dkimZoneOrigin(providerHost)}`;
 /** The label of {@link returnPathTarget} in our zone (never a selector token: those are 32 characters). */
 export const RETURN_PATH_ZONE_LABEL = 'return-path';
+/**
+ * Where every tracking host's CNAME points (issue 37): the operator's name for the tracking
+ * listener (`TRACKING_LISTEN`), `track.<DKIM_PROVIDER_HOST>` unless `TRACKING_CNAME_TARGET` says
+ * otherwise, as SendGrid's link-branding CNAMEs all name one host of theirs.
+ */
+export const trackingTarget = (settings: Pick<RecordSettings, 'providerHost' | 'trackingTarget'>): string =>
+  settings.trackingTarget ?? `track.${settings.providerHost}`;
 /** The full name of a stored record of `domain`. */
 export const recordFqdn = (
   domain: string,
@@ -81,7 +90,7 @@ export const recordFqdn = (
 ): string =>
   record.kind === 'dkim'
     ? dkimRecordName(record.token!, domain)
-    : record.kind === 'return_path'
+    : record.kind === 'return_path' || record.kind === 'tracking'
       ? `${record.label}.${domain}`
       : dmarcRecordName(domain);
 
@@ -108,7 +117,9 @@ export function recordView(
             value: returnPathTarget(settings.providerHost),
             record: returnPathTarget(settings.providerHost),
           }
-        : { type: 'TXT' as const, value: `"${settings.dmarcPolicy}"`, record: `"${settings.dmarcPolicy}"` };
+        : record.kind === 'tracking'
+          ? { type: 'CNAME' as const, value: trackingTarget(settings), record: trackingTarget(settings) }
+          : { type: 'TXT' as const, value: `"${settings.dmarcPolicy}"`, record: `"${settings.dmarcPolicy}"` };
   return {
     name,
     type: entered.type,

@@ -11,6 +11,7 @@
  */
 import { convert as htmlToText } from 'html-to-text';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { addTracking } from './tracked-links.js';
 
 /** @param {{ name: string, address: string }} a */
 const formatted = (a) => ({ name: a.name, address: a.address });
@@ -22,14 +23,22 @@ const formatted = (a) => ({ name: a.name, address: a.address });
  * @returns {Promise<string>}
  */
 export async function composeMessage(input) {
+  // Tracked links in the text part too when it is converted from the HTML, as people click
+  // there; the pixel only in the HTML.
+  const t = input.tracking;
+  const linked = t ? addTracking(input.html, { ...t, opens: false }) : input.html;
+  const html = t ? addTracking(linked, { ...t, clicks: false }) : linked;
   const composer = new MailComposer({
     from: formatted(input.from),
     to: input.to.map(formatted),
     ...(input.cc.length > 0 && { cc: input.cc.map(formatted) }),
     ...(input.replyTo.length > 0 && { replyTo: input.replyTo.map(formatted) }),
     subject: input.subject,
-    html: input.html,
-    text: input.text ?? htmlToText(input.html, { wordwrap: 78 }),
+    html,
+    text: input.text ?? htmlToText(linked, { wordwrap: 78 }),
+    // A tracked message's parts are base64, so the sender can find and personalise each
+    // recipient's tokens (`tracking.ts`): quoted-printable may fold a line inside one.
+    ...(input.tracking && { textEncoding: 'base64' }),
     headers: input.headers,
     attachments: input.attachments.map((a) => ({
       filename: a.filename,

@@ -6,6 +6,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { EMAIL_STATUSES } from './status.js';
+import { MACHINE_REASONS } from './tracking.js';
 
 const addresses = (description: string) =>
   Type.Array(Type.String({ maxLength: 512 }), { maxItems: 1000, description });
@@ -98,6 +99,25 @@ export const SendEmailBodySchema = Type.Object(
         examples: ['2026-12-01T09:00:00Z'],
       }),
     ),
+    tracking: Type.Optional(
+      Type.Object(
+        {
+          opens: Type.Optional(
+            Type.Boolean({ description: 'An invisible pixel says when the message is opened.' }),
+          ),
+          clicks: Type.Optional(
+            Type.Boolean({
+              description: 'Links go through the domain’s tracking host, which says when one is followed.',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Open and click tracking for this message, over the domain’s default: Marketing mail from a domain registered with `tracking` is tracked once its tracking record is verified, Transactional mail only when asked here. Needs the tracking record verified (or, without `TRACKING_LISTEN`, goes through `PUBLIC_URL`); the message’s `tracking` says what applied. `email.opened` and `email.clicked` events follow.',
+        },
+      ),
+    ),
   },
   { $id: 'SendEmailBody', additionalProperties: false },
 );
@@ -138,6 +158,10 @@ export const EmailSchema = Type.Object(
     ),
     createdAt: Type.String({ format: 'date-time' }),
     scheduledAt,
+    tracking: Type.Object(
+      { opens: Type.Boolean(), clicks: Type.Boolean() },
+      { additionalProperties: false, description: 'What is tracked in this message.' },
+    ),
     recipients: Type.Array(
       Type.Object(
         {
@@ -159,12 +183,21 @@ export const EmailSchema = Type.Object(
                     'suppressed',
                     'complained',
                     'canceled',
+                    'opened',
+                    'clicked',
                   ].map((s) => Type.Literal(s)),
                 ),
                 smtpCode: Type.Union([Type.Integer(), Type.Null()]),
                 smtpText: Type.Union([Type.String(), Type.Null()]),
                 mxHost: Type.Union([Type.String(), Type.Null()]),
                 bounceType: Type.Optional(BounceTypeSchema),
+                url: Type.Optional(Type.String({ description: '`clicked`: the link followed.' })),
+                machineReason: Type.Optional(
+                  Type.Union([Type.Union(MACHINE_REASONS.map((r) => Type.Literal(r))), Type.Null()], {
+                    description:
+                      '`opened` and `clicked`: why a machine did it rather than a person (see the `email.opened` webhook); `null`: nothing says so.',
+                  }),
+                ),
                 at: Type.String({ format: 'date-time' }),
               },
               { additionalProperties: false },

@@ -33,6 +33,7 @@ import { KEY_SCHEMAS, keyRoutes } from './routes/keys.js';
 import { pageRoutes } from './routes/pages.js';
 import { SANDBOX_SCHEMAS, sandboxRoutes } from './routes/sandbox.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
+import { trackingRoutes } from './routes/tracking.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { webhookEventsOpenApi, webhookRoutes } from './routes/webhooks.js';
 import { SHARED_SCHEMAS } from './schemas.js';
@@ -232,6 +233,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       windowMs: config.limits.rateLimitWindowMs,
     });
     await app.register(unsubscribeRoutes, { service: deps.emails });
+    await app.register(trackingRoutes, { service: deps.emails });
   }
   // An account's API keys (issue 40): full keys only, no CORS.
   await app.register(keyRoutes, { prefix: '/api/public/keys', store, service: new ApiKeyService(store) });

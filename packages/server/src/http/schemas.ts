@@ -208,6 +208,13 @@ export function requestSchemas(maxItems: number) {
                   examples: [true, 'bounces'],
                 }),
               ),
+              tracking: Type.Optional(
+                Type.Union([Type.Boolean(), Type.String()], {
+                  description:
+                    'Ask for a tracking host for open and click tracking: `true` for `track.<domain>`, or the label to use instead. Its CNAME joins the records (after the return path’s, with its own status: `verified` does not wait for it). Once it is verified, Marketing mail from the domain is tracked, and Transactional mail when a send asks (`tracking` in the send body). Given again for a registered domain, it adds (or renames) the record; left out, nothing changes.',
+                  examples: [true, 'track'],
+                }),
+              ),
             },
             { additionalProperties: false },
           ),

@@ -15,6 +15,7 @@ import { returnPathAddress } from '../email/return-path.js';
 import { isSandboxDomain, sandboxOutcome } from '../email/sandbox.js';
 import type { SandboxInbox } from '../email/sandbox-inbox.js';
 import { SmtpDelivery, type SmtpSettings } from '../email/smtp.js';
+import { personalise } from '../email/tracking.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
 import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
@@ -37,6 +38,8 @@ export interface EmailSenderOptions {
   unsubscribeKey: () => Buffer;
   /** The key return-path addresses are authenticated with (`email/return-path.ts`). */
   returnPathKey: () => Buffer;
+  /** The key tracking tokens are authenticated with (`email/tracking.ts`). */
+  trackingKey: () => Buffer;
   /** Names the sender in `Feedback-ID` (Gmail's feedback loop): the service's host. */
   senderId: string;
   /** Outside production mode, mail to `sandbox.test` stays in the capture inbox (issue 40). */
@@ -127,7 +130,8 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     if (fromSandbox && !o.sandbox) {
       return { kind: 'failed', code: null, text: 'the sandbox is off in production mode', mxHost: null };
     }
-    let copy = claim.message;
+    // a tracked message's links and pixel get this recipient's tokens
+    let copy = claim.tracked ? personalise(claim.message, o.trackingKey(), claim.id) : claim.message;
     if (claim.domainType === 'Marketing' && !/^List-Unsubscribe:/im.test(headerBlock(copy))) {
       // with a return path, a mailto: alternative there too (mail to it unsubscribes)
       const mailto = claim.returnPathDomain

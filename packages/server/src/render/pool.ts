@@ -40,6 +40,8 @@ export interface ComposeInput {
   date: number;
   /** Checked attachments (`email/attachments.ts`), content in base64. */
   attachments: { filename: string; content: string; contentType?: string; contentId?: string }[];
+  /** Open and click tracking (`email/tracked-links.js`): links and pixel through `base`. */
+  tracking?: { base: string; opens: boolean; clicks: boolean; keep: string[] };
 }
 
 interface ComposeTask {

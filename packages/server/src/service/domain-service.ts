@@ -5,7 +5,7 @@
 import { planRotation, type RotationPlan, type RotationSettings } from '../dkim/rotation-plan.js';
 import { normalizeDomainName } from '../domain/domain-name.js';
 import { type DomainType, parseDomainType } from '../domain/domain-type.js';
-import { DEFAULT_RETURN_PATH_LABEL, type StoredDomain } from '../domain/model.js';
+import { DEFAULT_RETURN_PATH_LABEL, DEFAULT_TRACKING_LABEL, type StoredDomain } from '../domain/model.js';
 import { type DomainView, domainView, type RecordSettings, recordFqdn } from '../domain/records.js';
 import { newToken } from '../domain/token.js';
 import type { DomainConnect } from '../domain-connect/domain-connect.js';
@@ -93,15 +93,23 @@ export interface RegistrationEntry {
   domain: string;
   domainType: string;
   returnPath?: boolean | string;
+  tracking?: boolean | string;
 }
 
 /** One DNS label, as a return path's is: letters, digits, inner hyphens. */
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The return-path label an entry asks for: `undefined` for none, `null` when it is not one. */
-function returnPathLabel(value: boolean | string | undefined, domain: string): string | undefined | null {
+/**
+ * The return-path or tracking label an entry asks for (`true` is `fallback`): `undefined` for
+ * none, `null` when it is not one.
+ */
+function labelAsked(
+  value: boolean | string | undefined,
+  fallback: string,
+  domain: string,
+): string | undefined | null {
   if (value === undefined || value === false) return undefined;
-  const label = value === true ? DEFAULT_RETURN_PATH_LABEL : value.trim().toLowerCase();
+  const label = value === true ? fallback : value.trim().toLowerCase();
   return LABEL.test(label) && label.length + 1 + domain.length <= 253 ? label : null;
 }
 
@@ -119,7 +127,13 @@ export class DomainService {
   /** `POST /api/public/domain`: register each entry, idempotently. */
   async register(accountId: string, entries: RegistrationEntry[]): Promise<Envelope<DomainView>[]> {
     const results: (Envelope<DomainView> | undefined)[] = new Array(entries.length);
-    const valid: { index: number; name: string; type: DomainType; returnPath: string | undefined }[] = [];
+    const valid: {
+      index: number;
+      name: string;
+      type: DomainType;
+      returnPath: string | undefined;
+      tracking: string | undefined;
+    }[] = [];
     const typeByName = new Map<string, string>();
 
     entries.forEach((entry, index) => {
@@ -145,11 +159,21 @@ export class DomainService {
         );
         return;
       }
-      const returnPath = returnPathLabel(entry.returnPath, name.name);
+      const returnPath = labelAsked(entry.returnPath, DEFAULT_RETURN_PATH_LABEL, name.name);
       if (returnPath === null) {
         results[index] = failed(
           'RETURN_PATH_INVALID',
           `returnPath ${JSON.stringify(entry.returnPath).slice(0, 80)} is not one DNS label such as "bounces" (or true)`,
+        );
+        return;
+      }
+      const tracking = labelAsked(entry.tracking, DEFAULT_TRACKING_LABEL, name.name);
+      if (tracking === null || (tracking !== undefined && tracking === returnPath)) {
+        results[index] = failed(
+          'TRACKING_INVALID',
+          tracking === null
+            ? `tracking ${JSON.stringify(entry.tracking).slice(0, 80)} is not one DNS label such as "track" (or true)`
+            : `tracking and returnPath both name ${tracking}.${name.name}; one name holds one CNAME, so give them different labels`,
         );
         return;
       }
@@ -162,14 +186,19 @@ export class DomainService {
         return;
       }
       typeByName.set(name.name, type);
-      valid.push({ index, name: name.name, type, returnPath });
+      valid.push({ index, name: name.name, type, returnPath, tracking });
     });
 
     let freshRegistrations = false;
     if (valid.length > 0) {
       const outcomes = await this.store.registerDomains(
         accountId,
-        valid.map((v) => ({ name: v.name, type: v.type, ...(v.returnPath && { returnPath: v.returnPath }) })),
+        valid.map((v) => ({
+          name: v.name,
+          type: v.type,
+          ...(v.returnPath && { returnPath: v.returnPath }),
+          ...(v.tracking && { tracking: v.tracking }),
+        })),
         { maxDomains: this.options.maxDomainsPerAccount, now: this.now(), newToken: () => newToken() },
       );
       this.options.onDomainsChanged?.();

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SendingConfig } from '../config.js';
+import type { StoredDomain } from '../domain/model.js';
 import { type MailAddress, parseAddress, suppressionKey } from '../email/address.js';
 import { checkAttachments } from '../email/attachments.js';
 import { checkHeaders } from '../email/headers.js';
@@ -21,6 +22,7 @@ import {
 } from '../email/sandbox.js';
 import type { SendEmailInput } from '../email/schemas.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
+import { machineReason, readClickToken, readOpenToken } from '../email/tracking.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { type Envelope, failed, ok } from '../envelope.js';
 import { ApiError, type ApiErrorBody, ERROR_CATALOGUE } from '../errors.js';
@@ -28,6 +30,7 @@ import type { ComposeInput, ComposeOutput } from '../render/pool.js';
 import {
   type EmailFilter,
   type EmailStore,
+  type Engagement,
   IdempotencyConflict,
   type StoredEmail,
 } from '../store/email-store.js';
@@ -46,9 +49,24 @@ export interface EmailServiceOptions {
   unsubscribeKey: () => Buffer;
   /** Outside production mode: `sandbox.test` may send to the simulator's addresses (issue 40). */
   sandbox: boolean;
+  /**
+   * Where tracked links and the open pixel go (issue 37): `https://<label>.<domain>` once the
+   * domain's tracking record is verified, when a listener serves tracking hosts
+   * (`TRACKING_LISTEN`); without one, the service's own URL.
+   */
+  tracking: { hostsServed: boolean; baseUrl: () => string; key: () => Buffer };
   onQueued?: () => void;
   now?: () => number;
 }
+
+/** What the tracking routes tell of a request: enough to tell a machine, nothing to identify a person. */
+export interface TrackedRequest {
+  method: string;
+  userAgent: string | undefined;
+}
+
+/** The domain a message is sent under: a verified registration, or the sandbox's. */
+type SendingDomain = Pick<StoredDomain, 'id' | 'type' | 'name'> & { records?: StoredDomain['records'] };
 
 export class EmailService {
   private readonly now: () => number;
@@ -181,6 +199,7 @@ export class EmailService {
     );
     await this.checkRate(accountId);
     const content = await this.content(accountId, input);
+    const tracking = this.trackingFor(domain, input.tracking);
     const id = newId('eml');
     const now = this.now();
     const composed = await this.options.compose({
@@ -196,6 +215,7 @@ export class EmailService {
       // a scheduled message is dated when it goes (PATCH moves the date with it)
       date: scheduledAt ?? now,
       attachments: attachments.value.map(({ bytes: _, ...attachment }) => attachment),
+      ...(tracking && { tracking }),
     });
     if (!composed.ok) {
       throw new ApiError(
@@ -229,6 +249,8 @@ export class EmailService {
         requestHash,
         createdAt: now,
         scheduledAt,
+        tracking:
+          tracking && [tracking.opens && 'opens', tracking.clicks && 'clicks'].filter(Boolean).join(','),
         recipients: unique.map((r) => ({
           address: r.a.address,
           kind: r.kind,
@@ -244,6 +266,31 @@ export class EmailService {
   }
 
   /**
+   * What a message tracks and through which host, or `undefined` for nothing: the send's
+   * `tracking` over the domain's default (Marketing mail from a domain registered with
+   * `tracking`; never Transactional mail unless asked). Tracking needs a host that reaches us:
+   * the domain's verified tracking host when tracking hosts are served, else the service's URL.
+   */
+  private trackingFor(
+    domain: SendingDomain,
+    asked: SendEmailInput['tracking'],
+  ): ComposeInput['tracking'] | undefined {
+    const record = domain.records?.find((r) => r.kind === 'tracking');
+    const byDefault = domain.type === 'Marketing' && record !== undefined;
+    const opens = asked?.opens ?? byDefault;
+    const clicks = asked?.clicks ?? byDefault;
+    if (!opens && !clicks) return undefined;
+    const { hostsServed, baseUrl } = this.options.tracking;
+    let base = baseUrl();
+    if (hostsServed) {
+      if (record?.status !== 'verified') return undefined;
+      base = `https://${record.label}.${domain.name}`;
+    }
+    // our own one-click unsubscribe page is never a tracked link
+    return { base, opens, clicks, keep: [`${baseUrl()}/unsubscribe/`] };
+  }
+
+  /**
    * The registration `from` sends under, verified; outside production mode, the sandbox's
    * domain, whose mail may only go to the sandbox's simulated recipients (`email/sandbox.ts`).
    */
@@ -251,7 +298,7 @@ export class EmailService {
     caller: Caller,
     from: MailAddress,
     recipients: MailAddress[],
-  ): Promise<{ id: string; type: string }> {
+  ): Promise<SendingDomain> {
     if (caller.domains !== null && !caller.domains.includes(from.domain)) {
       throw new ApiError(
         'EMAIL_FROM_NOT_ALLOWED',
@@ -272,7 +319,7 @@ export class EmailService {
           `from ${SANDBOX_DOMAIN}, mail goes only to ${SANDBOX_OUTCOMES.map((o) => `${o}@`).join(', ')}${SANDBOX_DOMAIN} (a +label may follow the name); ${elsewhere.address} is not one of them`,
         );
       }
-      return { id: SANDBOX_DOMAIN_ID, type: SANDBOX_STREAM };
+      return { id: SANDBOX_DOMAIN_ID, type: SANDBOX_STREAM, name: SANDBOX_DOMAIN };
     }
     const domain = (await this.options.store.findDomains(caller.accountId, [from.domain])).get(from.domain);
     if (domain?.status !== 'verified') {
@@ -457,6 +504,36 @@ export class EmailService {
     return { address: suppressionKey(address), deleted: true };
   }
 
+  /** `GET /t/o/{token}`: a tracked message was opened; `false` for a token that is not ours. */
+  async recordOpen(token: string, request: TrackedRequest): Promise<boolean> {
+    const recipientId = readOpenToken(this.options.tracking.key(), token);
+    if (recipientId === undefined) return false;
+    return this.options.emails.recordEngagement(recipientId, this.engagement('opened', null, request));
+  }
+
+  /** `GET /t/c/{token}/{link}`: the link to send the reader to, `undefined` when the token is not ours. */
+  async recordClick(token: string, encodedUrl: string, request: TrackedRequest): Promise<string | undefined> {
+    const click = readClickToken(this.options.tracking.key(), token, encodedUrl);
+    if (click === undefined) return undefined;
+    // the reader goes on even when the message was deleted by retention meanwhile
+    await this.options.emails.recordEngagement(
+      click.recipientId,
+      this.engagement('clicked', click.url, request),
+    );
+    return click.url;
+  }
+
+  private engagement(type: 'opened' | 'clicked', url: string | null, request: TrackedRequest): Engagement {
+    const at = this.now();
+    return {
+      type,
+      url,
+      at,
+      machine: (sentAt) =>
+        machineReason(type, { ...request, msSinceSent: sentAt === null ? null : at - sentAt }),
+    };
+  }
+
   /**
    * A one-click unsubscribe (`POST /unsubscribe/{token}`): the recipient's address joins its
    * account's suppression list for the message's stream, or for all its mail (`everything`).
@@ -591,6 +668,7 @@ function emailView(email: StoredEmail) {
     tags: email.tags,
     createdAt: iso(email.createdAt)!,
     scheduledAt: iso(email.scheduledAt),
+    tracking: { opens: email.tracking.includes('opens'), clicks: email.tracking.includes('clicks') },
     recipients: email.recipients.map((r) => ({
       address: r.address,
       kind: r.kind,
@@ -605,6 +683,8 @@ function emailView(email: StoredEmail) {
           smtpText: e.smtpText,
           mxHost: e.mxHost,
           ...(e.type === 'bounced' && { bounceType: e.bounceType ?? 'undetermined' }),
+          ...(e.type === 'clicked' && { url: e.url ?? '' }),
+          ...((e.type === 'opened' || e.type === 'clicked') && { machineReason: e.machine }),
           at: iso(e.at)!,
         })),
     })),

@@ -9,7 +9,14 @@ import { organisationalDomain } from '../domain/domain-name.js';
 import type { DomainConnectSetup, RecordCheckState, StoredDomain } from '../domain/model.js';
 import { identifyProvider } from '../domain/provider-detection.js';
 import { providerById } from '../domain/provider-hints.js';
-import { customerZone, dkimTarget, recordFqdn, returnPathTarget } from '../domain/records.js';
+import {
+  customerZone,
+  dkimTarget,
+  type RecordSettings,
+  recordFqdn,
+  returnPathTarget,
+  trackingTarget,
+} from '../domain/records.js';
 import {
   applyObservation,
   domainStatusOf,
@@ -24,6 +31,8 @@ import type { DnsResolve } from '../verify/resolver.js';
 
 export interface VerificationSettings {
   providerHost: string;
+  /** Where tracking hosts' CNAMEs point (`TRACKING_CNAME_TARGET`). */
+  trackingTarget?: string;
   /** How long a verified record may be definitively missing before it is pending again. */
   graceMs: number;
   /** How long a claim holds a domain; a check that dies is retried after it. */
@@ -194,7 +203,7 @@ export class VerificationService {
         : undefined;
       [observations, zone, provider, setup] = await Promise.all([
         checkRecords(
-          expectedRecords(domain, settings.providerHost, this.options.keyRecordOf, () => providerFound),
+          expectedRecords(domain, settings, this.options.keyRecordOf, () => providerFound),
           this.options.resolve,
         ),
         zoneFound,
@@ -273,7 +282,7 @@ function track(
 /** What each record of a registration should be in DNS, in record order, and where it is often misplaced. */
 export function expectedRecords(
   domain: StoredDomain,
-  providerHost: string,
+  settings: Pick<RecordSettings, 'providerHost' | 'trackingTarget'>,
   keyRecordOf?: (token: string) => Promise<string | undefined>,
   providerOf?: () => Promise<DnsProvider | null>,
 ): ExpectedRecord[] {
@@ -295,11 +304,12 @@ export function expectedRecords(
         misplaced: [doubled(fqdn)],
         ...(sub && { inheritFrom: recordFqdn(organisational, record) }),
       };
-    if (record.kind === 'return_path')
+    if (record.kind === 'return_path' || record.kind === 'tracking')
       return {
-        kind: 'return_path',
+        kind: record.kind,
         fqdn,
-        target: returnPathTarget(providerHost),
+        target:
+          record.kind === 'return_path' ? returnPathTarget(settings.providerHost) : trackingTarget(settings),
         misplaced: [doubled(fqdn)],
       };
     const atApex: Misplacement[] = sub
@@ -313,7 +323,7 @@ export function expectedRecords(
     return {
       kind: 'dkim',
       fqdn,
-      target: dkimTarget(record.token!, providerHost),
+      target: dkimTarget(record.token!, settings.providerHost),
       misplaced: [doubled(fqdn), ...atApex],
       ...(keyRecordOf && { keyRecord: () => keyRecordOf(record.token!) }),
       ...(providerOf && {

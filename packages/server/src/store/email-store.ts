@@ -33,7 +33,9 @@ export type EmailEventType =
   | 'failed'
   | 'suppressed'
   | 'complained'
-  | 'canceled';
+  | 'canceled'
+  | 'opened'
+  | 'clicked';
 
 /**
  * What came back after a recipient's server took the message (issue 34, `email/feedback-report.ts`):
@@ -57,7 +59,22 @@ export interface NewEmail {
   /** Hold it until then (ms); `null` to send at once. */
   scheduledAt: number | null;
   recipients: { address: string; kind: RecipientKind; suppressed: boolean }[];
+  /** What is tracked (`opens`, `clicks`, `opens,clicks`), `null`/absent for nothing (issue 37). */
+  tracking?: string | null;
 }
+
+/** An open or a click (issue 37), as the tracking routes saw it. */
+export interface Engagement {
+  type: 'opened' | 'clicked';
+  /** The link followed, for a click. */
+  url: string | null;
+  at: number;
+  /** Why it was a machine's, given the time the recipient's copy left (`null`: not sent yet). */
+  machine: (sentAt: number | null) => string | null;
+}
+
+/** The same open or click again this soon is one event (a reloaded pixel, a double click). */
+const ENGAGEMENT_REPEAT_MS = 60_000;
 
 /** A message found by its Idempotency-Key. */
 export interface IdempotentEmail {
@@ -74,6 +91,10 @@ export interface StoredEvent {
   mxHost: string | null;
   /** For `bounced`: what the refusal says about the address. */
   bounceType: string | null;
+  /** For `clicked`: the link followed. */
+  url: string | null;
+  /** For `opened` and `clicked`: why it was a machine's (`email/tracking.ts`), `null` when nothing says so. */
+  machine: string | null;
   at: number;
 }
 
@@ -98,6 +119,8 @@ export interface StoredEmail {
   scheduledAt: number | null;
   /** The sending domain's registration id (or the sandbox's). */
   domainId: string;
+  /** What is tracked (`opens`, `clicks`), empty for nothing. */
+  tracking: ('opens' | 'clicks')[];
   recipients: StoredRecipient[];
   events: StoredEvent[];
 }
@@ -152,6 +175,8 @@ export interface ClaimedRecipient {
   domainType: string | null;
   /** `bounces.<domain>` when the domain's return path is verified: the envelope sender's domain. */
   returnPathDomain: string | null;
+  /** Whether its links and pixel are tracked: each copy gets its recipient's tokens. */
+  tracked: boolean;
 }
 
 export type AttemptOutcome =
@@ -248,6 +273,7 @@ export class EmailStore {
             request_hash: email.requestHash,
             created_at: email.createdAt,
             scheduled_at: email.scheduledAt,
+            tracking: email.tracking ?? null,
             status: emailStatus(email.recipients.map((r) => (r.suppressed ? 'suppressed' : waiting))),
           })
           .execute();
@@ -472,7 +498,16 @@ export class EmailStore {
     return snapshot.execute(async (trx) => {
       const email = await trx
         .selectFrom('emails')
-        .select(['id', 'from_address', 'subject', 'tags', 'created_at', 'scheduled_at', 'domain_id'])
+        .select([
+          'id',
+          'from_address',
+          'subject',
+          'tags',
+          'created_at',
+          'scheduled_at',
+          'domain_id',
+          'tracking',
+        ])
         .where('id', '=', id)
         .where('account_id', '=', accountId)
         .executeTakeFirst();
@@ -486,7 +521,17 @@ export class EmailStore {
           .execute(),
         trx
           .selectFrom('email_events')
-          .select(['type', 'address', 'smtp_code', 'smtp_text', 'mx_host', 'bounce_type', 'at'])
+          .select([
+            'type',
+            'address',
+            'smtp_code',
+            'smtp_text',
+            'mx_host',
+            'bounce_type',
+            'url',
+            'machine',
+            'at',
+          ])
           .where('email_id', '=', id)
           .orderBy('at')
           // One attempt's `sent` and `delivered` share their time: sent first.
@@ -500,6 +545,7 @@ export class EmailStore {
         tags: JSON.parse(email.tags),
         createdAt: Number(email.created_at),
         scheduledAt: email.scheduled_at === null ? null : Number(email.scheduled_at),
+        tracking: (email.tracking?.split(',') ?? []) as StoredEmail['tracking'],
         domainId: email.domain_id,
         recipients: recipients.map((r) => ({
           id: r.id,
@@ -516,6 +562,8 @@ export class EmailStore {
           smtpText: e.smtp_text,
           mxHost: e.mx_host,
           bounceType: e.bounce_type,
+          url: e.url,
+          machine: e.machine,
           at: Number(e.at),
         })),
       };
@@ -655,6 +703,7 @@ export class EmailStore {
         'e.subject',
         'e.tags',
         'e.message',
+        'e.tracking',
         'e.created_at',
         'e.domain_id',
         'd.type as domain_type',
@@ -682,6 +731,7 @@ export class EmailStore {
       domainType: streamOfMessage(r.domain_id, r.domain_type),
       returnPathDomain:
         r.return_path_label && r.domain_name ? `${r.return_path_label}.${r.domain_name}` : null,
+      tracked: r.tracking !== null,
     }));
   }
 
@@ -870,6 +920,8 @@ export class EmailStore {
       const seen = await trx
         .selectFrom('email_events')
         .select('id')
+        // by the message first: its events are indexed by it, a recipient's are not
+        .where('email_id', '=', row.email_id)
         .where('recipient_id', '=', recipientId)
         .where('type', '=', type)
         .executeTakeFirst();
@@ -948,6 +1000,89 @@ export class EmailStore {
           },
         ],
         at,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * An open or a click of one recipient's copy (issue 37): an event, and the `email.opened` or
+   * `email.clicked` webhook. The same one again within a minute (a reloaded pixel, a double
+   * click) is not recorded twice. `false` when the recipient is gone (retention deleted it).
+   */
+  async recordEngagement(recipientId: string, engagement: Engagement): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('email_recipients as r')
+        .innerJoin('emails as e', 'e.id', 'r.email_id')
+        .select([
+          'r.email_id',
+          'r.address',
+          'r.status',
+          'r.attempts',
+          'r.updated_at',
+          'e.account_id',
+          'e.from_address',
+          'e.subject',
+          'e.tags',
+        ])
+        .where('r.id', '=', recipientId)
+        .executeTakeFirst();
+      if (row === undefined) return false;
+      let repeat = trx
+        .selectFrom('email_events')
+        .select('id')
+        .where('email_id', '=', row.email_id)
+        .where('at', '>', engagement.at - ENGAGEMENT_REPEAT_MS)
+        .where('recipient_id', '=', recipientId)
+        .where('type', '=', engagement.type);
+      if (engagement.url !== null) repeat = repeat.where('url', '=', engagement.url);
+      if ((await repeat.executeTakeFirst()) !== undefined) return true;
+      // a copy that left has status sent or delivered since then (a later bounce moves it on)
+      const sentAt = ['sent', 'delivered'].includes(row.status) ? Number(row.updated_at) : null;
+      const machine = engagement.machine(sentAt);
+      await trx
+        .insertInto('email_events')
+        .values({
+          id: newId('eev'),
+          email_id: row.email_id,
+          recipient_id: recipientId,
+          address: row.address,
+          type: engagement.type,
+          smtp_code: null,
+          smtp_text: null,
+          mx_host: null,
+          url: engagement.url,
+          machine,
+          at: engagement.at,
+        })
+        .execute();
+      await appendEvents(
+        trx,
+        row.account_id,
+        () => [
+          {
+            type: `email.${engagement.type}` as WebhookEventType,
+            stream: row.email_id,
+            snapshot: {
+              email: {
+                id: row.email_id,
+                from: row.from_address,
+                subject: row.subject,
+                tags: JSON.parse(row.tags),
+                recipient: row.address,
+                smtpCode: null,
+                smtpText: null,
+                mxHost: null,
+                attempts: Number(row.attempts),
+                ...(engagement.url !== null && { url: engagement.url }),
+                machine: machine !== null,
+                machineReason: machine,
+              },
+            },
+          },
+        ],
+        engagement.at,
       );
       return true;
     });

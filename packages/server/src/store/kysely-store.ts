@@ -3,7 +3,7 @@
  * speak are used (ON CONFLICT DO NOTHING, RETURNING, transactions).
  */
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { freshRecord, type StoredDomain, type StoredRecord } from '../domain/model.js';
+import { freshRecord, type LabelledKind, type StoredDomain, type StoredRecord } from '../domain/model.js';
 import { type CacheChange, notifyChange } from './cache-notifications.js';
 import { KEY_TURN_MS } from './dkim-key-store.js';
 import { DomainCache } from './domain-cache.js';
@@ -25,7 +25,8 @@ import { appendDomainEvents } from './webhook-outbox.js';
 /** Records of a fresh registration: three DKIM selectors then DMARC (spec order). */
 const DKIM_RECORDS = 3;
 /** The return path's record follows DMARC's. */
-const RETURN_PATH_POSITION = 4;
+/** Where each record named `<label>.<domain>` sits among a domain's records. */
+const LABELLED_POSITION: Record<LabelledKind, number> = { return_path: 4, tracking: 5 };
 
 export interface CacheOptions {
   /** How long an API key lookup is reused: the longest a revocation takes to apply. */
@@ -164,9 +165,12 @@ export class KyselyStore implements Store {
                 .execute();
               domain = { ...domain, type: request.type };
             }
-            // A return path asked for on a domain registered without one (or with another label).
+            // A return path or tracking host asked for on a domain registered without one (or
+            // with another label).
             if (request.returnPath !== undefined)
-              domain = await setReturnPath(trx, domain, request.returnPath, options.now);
+              domain = await setLabelledRecord(trx, domain, 'return_path', request.returnPath, options.now);
+            if (request.tracking !== undefined)
+              domain = await setLabelledRecord(trx, domain, 'tracking', request.tracking, options.now);
             existing.set(domain.name, domain);
           }
           outcomes.push({ ok: true, domain });
@@ -378,7 +382,9 @@ async function insertDomain(
   }
   records.push(freshRecord('dmarc', DKIM_RECORDS, null));
   if (request.returnPath !== undefined)
-    records.push(freshRecord('return_path', RETURN_PATH_POSITION, null, request.returnPath));
+    records.push(freshRecord('return_path', LABELLED_POSITION.return_path, null, request.returnPath));
+  if (request.tracking !== undefined)
+    records.push(freshRecord('tracking', LABELLED_POSITION.tracking, null, request.tracking));
   await trx
     .insertInto('domain_records')
     .values(
@@ -422,16 +428,18 @@ async function insertDomain(
 }
 
 /**
- * Gives a registered domain the return-path record `label` (a fresh, pending one), unless it has
- * that one already; a record with another label is replaced, since the name to publish changed.
+ * Gives a registered domain the return-path or tracking record `label` (a fresh, pending one),
+ * unless it has that one already; a record with another label is replaced, since the name to
+ * publish changed.
  */
-async function setReturnPath(
+async function setLabelledRecord(
   trx: Transaction<Database>,
   domain: StoredDomain,
+  kind: LabelledKind,
   label: string,
   now: number,
 ): Promise<StoredDomain> {
-  const current = domain.records.find((r) => r.kind === 'return_path');
+  const current = domain.records.find((r) => r.kind === kind);
   if (current?.label === label) return domain;
   // checked at once, as a new registration is
   await trx
@@ -439,11 +447,11 @@ async function setReturnPath(
     .set({ next_check_at: now, updated_at: now })
     .where('id', '=', domain.id)
     .execute();
-  const record = freshRecord('return_path', RETURN_PATH_POSITION, null, label);
+  const record = freshRecord(kind, LABELLED_POSITION[kind], null, label);
   await trx
     .deleteFrom('domain_records')
     .where('domain_id', '=', domain.id)
-    .where('kind', '=', 'return_path')
+    .where('kind', '=', kind)
     .execute();
   await trx
     .insertInto('domain_records')
@@ -459,6 +467,6 @@ async function setReturnPath(
   return {
     ...domain,
     nextCheckAt: now,
-    records: [...domain.records.filter((r) => r.kind !== 'return_path'), record],
+    records: [...domain.records.filter((r) => r.kind !== kind), record],
   };
 }

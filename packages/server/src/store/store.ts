@@ -42,6 +42,8 @@ export interface RegistrationRequest {
   type: DomainType;
   /** The return path's label, when the entry asked for one (`returnPath`). */
   returnPath?: string;
+  /** The tracking host's label, when the entry asked for one (`tracking`). */
+  tracking?: string;
 }
 
 export type RegistrationOutcome = { ok: true; domain: StoredDomain } | { ok: false; reason: 'account_limit' };

@@ -217,6 +217,8 @@ export interface EmailsTable {
   scheduled_at: number | null;
   /** When its body was emptied past `EMAIL_RETENTION_DAYS` (ms); `null` while it is kept. */
   content_deleted_at: number | null;
+  /** What was tracked (`opens`, `clicks`, `opens,clicks`); `null` for none (migration 0025). */
+  tracking: string | null;
 }
 
 /** A message's tag, as a row for listing by tag (migration 0022); `emails.tags` holds them too. */
@@ -256,7 +258,21 @@ export interface EmailEventsTable {
   mx_host: string | null;
   /** For a `bounced` event: `hard`, `soft`, `block` or `undetermined` (`email/bounce.ts`). */
   bounce_type: string | null;
+  /** For a `clicked` event: the link followed (migration 0025). */
+  url: string | null;
+  /** For an `opened` or `clicked` event: why it was a machine's, not a person's; `null` when nothing says so. */
+  machine: string | null;
   at: number;
+}
+
+/** A tracking host's certificate from ACME, or (host `acme-account`) the ACME account key (migration 0025). */
+export interface CertificatesTable {
+  host: string;
+  certificate_pem: string;
+  /** The private key, sealed under `SECRET_KEY` (`dkim/secret-box.ts`). */
+  key_sealed: string;
+  expires_at: number;
+  updated_at: number;
 }
 
 /** An address the account may not send to any more: a hard bounce, an unsubscribe, a complaint. */
@@ -319,6 +335,7 @@ export interface Database {
   email_rate: EmailRateTable;
   sandbox_messages: SandboxMessagesTable;
   service_keys: ServiceKeysTable;
+  certificates: CertificatesTable;
   /** Kysely's own bookkeeping, listed so typed queries can read the applied versions. */
   kysely_migration: { name: string; timestamp: string; _id?: Generated<number> };
 }

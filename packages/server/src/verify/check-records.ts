@@ -34,8 +34,11 @@ export type ExpectedRecord =
     }
   /** `inheritFrom`: `_dmarc.<organisational domain>`, when that is another name (RFC 7489 §6.6.3). */
   | { kind: 'dmarc'; fqdn: string; inheritFrom?: string; misplaced?: Misplacement[] }
-  /** The return-path domain's CNAME into our zone (issue 34): checked as a DKIM CNAME is. */
-  | { kind: 'return_path'; fqdn: string; target: string; misplaced?: Misplacement[] };
+  /**
+   * The return-path domain's CNAME into our zone (issue 34), the tracking host's CNAME to our
+   * tracking listener (issue 37): checked as a DKIM CNAME is.
+   */
+  | { kind: 'return_path' | 'tracking'; fqdn: string; target: string; misplaced?: Misplacement[] };
 
 /** Longest `found` value we keep: enough to recognise, never a whole zone's worth. */
 const MAX_FOUND = 300;

@@ -22,6 +22,8 @@ export const EMAIL_EVENT_TYPES = [
   'email.bounced',
   'email.failed',
   'email.complained',
+  'email.opened',
+  'email.clicked',
 ] as const;
 export const WEBHOOK_EVENT_TYPES = [...DOMAIN_EVENT_TYPES, ...EMAIL_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -60,6 +62,12 @@ export interface EmailEventData {
   suppressed?: boolean;
   /** `email.complained` only: the report's `Feedback-Type` (`abuse`, `fraud`, …). */
   feedbackType?: string;
+  /** `email.clicked` only: the link followed. */
+  url?: string;
+  /** `email.opened` and `email.clicked`: whether a machine did it (`email/tracking.ts`). */
+  machine?: boolean;
+  /** Why it was a machine: `apple_privacy_protection`, `security_scanner`, `head_request`, `too_soon`; `null` for none. */
+  machineReason?: string | null;
 }
 
 /** What the outbox stores for one event. */

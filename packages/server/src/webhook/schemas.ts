@@ -5,6 +5,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { BounceTypeSchema } from '../email/schemas.js';
+import { MACHINE_REASONS } from '../email/tracking.js';
 import { DomainResultSchema, VerificationStatusSchema } from '../views.js';
 import { DOMAIN_EVENT_TYPES, EMAIL_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './events.js';
 
@@ -17,7 +18,7 @@ export const WebhookEventTypeSchema = Type.Union(
   {
     description:
       '`domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); ' +
-      '`email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx, or a bounce (DSN) that came back to the return path later, with `bounceType`: only `hard` suppresses the address), `email.complained` (a recipient reported the message as spam, through their provider’s feedback loop: the address is suppressed for the message’s stream), `email.failed` (not sent: retries ran out, or it could not be signed).',
+      '`email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx, or a bounce (DSN) that came back to the return path later, with `bounceType`: only `hard` suppresses the address), `email.complained` (a recipient reported the message as spam, through their provider’s feedback loop: the address is suppressed for the message’s stream), `email.failed` (not sent: retries ran out, or it could not be signed), `email.opened` and `email.clicked` (a tracked message was opened or a tracked link followed, issue 37; `machine` says when a machine did it).',
   },
 );
 
@@ -164,6 +165,19 @@ export const EmailWebhookEventSchema = Type.Object(
           Type.String({
             description:
               '`email.complained`: the complaint report’s `Feedback-Type` (RFC 5965): `abuse`, `fraud`, `virus`, `other`.',
+          }),
+        ),
+        url: Type.Optional(Type.String({ description: '`email.clicked`: the link followed.' })),
+        machine: Type.Optional(
+          Type.Boolean({
+            description:
+              '`email.opened` and `email.clicked`: whether a machine did it rather than a person, as far as the request tells (`machineReason` says why).',
+          }),
+        ),
+        machineReason: Type.Optional(
+          Type.Union([Type.Union(MACHINE_REASONS.map((r) => Type.Literal(r))), Type.Null()], {
+            description:
+              '`apple_privacy_protection` (Apple Mail loads every image through a proxy, whether the message is read or not), `security_scanner` (a mail gateway or program fetched it, by its user agent), `head_request` (a link checked, not followed), `too_soon` (a link followed within 10 s of the copy leaving: a gateway scanning mail as it arrives)',
           }),
         ),
       },

@@ -1,0 +1,126 @@
+/**
+ * Open and click tracking, per recipient (issue 37). A tracked message is composed once with
+ * `RECIPIENT_MARK` where each recipient's token goes (`tracked-links.js`); `personalise` puts
+ * that recipient's tokens in its copy before it is signed. A token is the recipient id and an
+ * HMAC under a key derived from `SECRET_KEY` over the purpose, the id and (for a click) the
+ * link, so a token cannot be made for another recipient and a tracked link cannot be pointed
+ * anywhere else: the tracking host is never an open redirect.
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { RECIPIENT_MARK } from './tracked-links.js';
+
+export { RECIPIENT_MARK };
+
+const MAC_BYTES = 16;
+/** A recipient id (`rcp_` and 20 base32 characters, `store/ids.ts`). */
+const RECIPIENT_ID = /^rcp_[a-z2-7]{20}$/;
+/** Longest link we follow: what fits in a URL browsers and mail clients keep whole. */
+const MAX_URL = 4_000;
+
+/** The HMAC key for tracking tokens, derived from the service's secret key. */
+export function trackingKey(secretKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), 'tracking v1', 32));
+}
+
+type Purpose = 'open' | 'click';
+
+const mac = (key: Buffer, purpose: Purpose, recipientId: string, url = '') =>
+  createHmac('sha256', key).update(`${purpose}\n${recipientId}\n${url}`).digest().subarray(0, MAC_BYTES);
+
+const token = (key: Buffer, purpose: Purpose, recipientId: string, url?: string) =>
+  `${recipientId}.${mac(key, purpose, recipientId, url).toString('base64url')}`;
+
+/** The recipient a token names when its MAC holds, else `undefined`. */
+function readToken(key: Buffer, given: string, purpose: Purpose, url?: string): string | undefined {
+  const dot = given.indexOf('.');
+  const recipientId = given.slice(0, dot);
+  const encoded = given.slice(dot + 1);
+  if (dot === -1 || !RECIPIENT_ID.test(recipientId)) return undefined;
+  const provided = Buffer.from(encoded, 'base64url');
+  // only the one encoding we write (Node's decoder skips foreign characters)
+  if (provided.toString('base64url') !== encoded) return undefined;
+  const expected = mac(key, purpose, recipientId, url);
+  return provided.length === expected.length && timingSafeEqual(provided, expected) ? recipientId : undefined;
+}
+
+/** The recipient of an open pixel's token (`/t/o/<token>`). */
+export function readOpenToken(key: Buffer, given: string): string | undefined {
+  return readToken(key, given, 'open');
+}
+
+/** The recipient and link of a tracked link (`/t/c/<token>/<link, base64url>`). */
+export function readClickToken(
+  key: Buffer,
+  given: string,
+  encodedUrl: string,
+): { recipientId: string; url: string } | undefined {
+  if (encodedUrl.length > (MAX_URL * 4) / 3 + 4) return undefined;
+  const url = Buffer.from(encodedUrl, 'base64url').toString('utf8');
+  if (Buffer.from(url).toString('base64url') !== encodedUrl || !/^https?:\/\//i.test(url)) return undefined;
+  const recipientId = readToken(key, given, 'click', url);
+  return recipientId === undefined ? undefined : { recipientId, url };
+}
+
+/** Where the mark stands in a composed part: `/t/o/<mark>` or `/t/c/<mark>/<link>`. */
+const MARKED = new RegExp(`/t/([oc])/${RECIPIENT_MARK}(?:/([A-Za-z0-9_-]+))?`, 'g');
+/**
+ * A base64 part of a composed message: its boundary line, its header block and its body (up to
+ * the next boundary). Base64 lines never start with `--`, so the body cannot run past its end.
+ */
+const BASE64_PART = /(\r\n--[^\r\n]*\r\n)((?:[^\r\n]+\r\n)+)\r\n([A-Za-z0-9+/=\r\n]+?)(?=\r\n--)/g;
+
+/**
+ * One recipient's copy of a tracked message: in each text part (never an attachment), the mark
+ * becomes the recipient's tokens. Parts are decoded and encoded again, 76 characters a line.
+ */
+export function personalise(message: string, key: Buffer, recipientId: string): string {
+  return message.replace(BASE64_PART, (part, boundary: string, headers: string, body: string) => {
+    if (!/^content-type:\s*text\/(html|plain)/im.test(headers) || /^content-disposition:/im.test(headers))
+      return part;
+    const text = Buffer.from(body.replace(/\r\n/g, ''), 'base64').toString('utf8');
+    if (!text.includes(RECIPIENT_MARK)) return part;
+    const personal = text.replace(MARKED, (_, kind: string, encodedUrl: string | undefined) =>
+      kind === 'o'
+        ? `/t/o/${token(key, 'open', recipientId)}`
+        : `/t/c/${token(key, 'click', recipientId, Buffer.from(encodedUrl ?? '', 'base64url').toString('utf8'))}/${encodedUrl ?? ''}`,
+    );
+    const encoded = Buffer.from(personal)
+      .toString('base64')
+      .replace(/.{76}(?=.)/g, '$&\r\n');
+    return `${boundary}${headers}\r\n${encoded}`;
+  });
+}
+
+/** Why an open or a click was a machine's, not a person's. */
+export type MachineReason = 'apple_privacy_protection' | 'security_scanner' | 'head_request' | 'too_soon';
+export const MACHINE_REASONS: readonly MachineReason[] = [
+  'apple_privacy_protection',
+  'security_scanner',
+  'head_request',
+  'too_soon',
+];
+
+/** User agents of link scanners and fetchers (mail security gateways, HTTP libraries, crawlers). */
+const SCANNER =
+  /bot\b|crawler|spider|scanner|python-|curl\/|wget\/|go-http-client|java\/|okhttp|libwww|headless|barracuda|mimecast|proofpoint|messagelabs|symantec|trendmicro|forcepoint|fortiguard|sophos|safelinks|cisco|ironport|zscaler/i;
+/** A click this soon after the copy left is a gateway following links as the mail arrives. */
+const TOO_SOON_MS = 10_000;
+
+/**
+ * Why a pixel load or a click was not a person's, as far as the request tells: Apple Mail
+ * Privacy Protection loads every image through a proxy that says only `Mozilla/5.0`; security
+ * gateways fetch links with their own user agents, with HEAD, or within seconds of delivery.
+ * `null`: nothing says it was a machine (which does not prove it was a person).
+ */
+export function machineReason(
+  kind: 'opened' | 'clicked',
+  request: { method: string; userAgent: string | undefined; msSinceSent: number | null },
+): MachineReason | null {
+  const ua = request.userAgent?.trim() ?? '';
+  if (kind === 'clicked' && request.method === 'HEAD') return 'head_request';
+  if (ua === '' || SCANNER.test(ua)) return 'security_scanner';
+  if (kind === 'opened' && ua === 'Mozilla/5.0') return 'apple_privacy_protection';
+  if (kind === 'clicked' && request.msSinceSent !== null && request.msSinceSent < TOO_SOON_MS)
+    return 'too_soon';
+  return null;
+}

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Open and click tracking (issue 37):
+ * - `emails.tracking`: what was tracked in the message (`opens`, `clicks` or `opens,clicks`),
+ *   decided when it was accepted; `null` for none. The sender personalises a tracked message's
+ *   links and pixel per recipient.
+ * - `email_events.url`: the link a `clicked` event followed.
+ * - `email_events.machine`: why an `opened` or `clicked` event was not a person's (Apple Mail
+ *   Privacy Protection, a security scanner…); `null` when nothing says so.
+ * - `certificates`: the tracking hosts' certificates from ACME, and the ACME account key
+ *   (host `acme-account`), shared by every process; private keys encrypted under `SECRET_KEY`.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('emails').addColumn('tracking', 'text').execute();
+  await db.schema.alterTable('email_events').addColumn('url', 'text').execute();
+  await db.schema.alterTable('email_events').addColumn('machine', 'text').execute();
+  await db.schema
+    .createTable('certificates')
+    .addColumn('host', 'text', (c) => c.primaryKey())
+    .addColumn('certificate_pem', 'text', (c) => c.notNull())
+    .addColumn('key_sealed', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+}
