@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { type Config, spfRecord } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import type { DkimKeyPair } from './dkim/key-pair.js';
+import { resolveSecretKey } from './dkim/secret-key.js';
 import type { MxData } from './dns/zone.js';
 import { RETURN_PATH_ZONE_LABEL } from './domain/records.js';
 import type { InboundListener } from './email/inbound.js';
@@ -19,6 +20,7 @@ import { createServices, routeServices, type Services } from './services.js';
 import { CacheListener } from './store/cache-listener.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
+import { startTrackingListener, type TrackingListener } from './tracking/listener.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -32,6 +34,8 @@ export interface RunningServer {
   domainConnect: Services['domainConnect'];
   /** The inbound SMTP listener for bounces and complaints (`SMTP_LISTEN`, issue 34). */
   inbound: InboundListener | undefined;
+  /** The HTTPS listener for tracking hosts (`TRACKING_LISTEN`, issue 37). */
+  tracking: TrackingListener | undefined;
   /** `http://host:port` */
   url: string;
   /** Stop accepting, let in-flight requests and checks finish, then close the database. */
@@ -149,6 +153,29 @@ export async function startServer(
       throw error;
     }
   }
+  let tracking: TrackingListener | undefined;
+  let secretKey: Buffer | undefined;
+  const trackingConfig = config.tracking;
+  if (trackingConfig.listen) {
+    try {
+      tracking = await startTrackingListener({
+        config: { ...trackingConfig, listen: trackingConfig.listen },
+        store,
+        secretKey: () => (secretKey ??= resolveSecretKey(config.dkim.secretKey, config.dataDir).key),
+        app,
+        onError: (error, host) => app.log.error({ err: error, host }, 'tracking host certificate'),
+      });
+      app.log.info(
+        { tracking: `${tracking.address.host}:${tracking.address.port}` },
+        'tracking hosts served over HTTPS',
+      );
+    } catch (error) {
+      await Promise.allSettled([inbound?.close(), app.close(), services.close(), hosted.close()]);
+      await store.close();
+      throw error;
+    }
+  }
+  const trackingListener = tracking;
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -158,9 +185,11 @@ export async function startServer(
     dkim: hosted,
     domainConnect: services.domainConnect,
     inbound,
+    tracking,
     url: `http://${host}:${port}`,
     close: () => {
       closing ??= (async () => {
+        await trackingListener?.close();
         await inbound?.close();
         await app.close();
         sharedRateLimit?.close();
