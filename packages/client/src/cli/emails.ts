@@ -22,9 +22,10 @@ import { EXIT, exactly, type Io, itemRequest, UsageError } from './io.js';
 /** The help lines of the `emails` and `suppressions` commands, for sendctl's usage text. */
 export const EMAILS_USAGE = `  emails send --from <addr> --to <addr>[,…] --subject <text> (--html-file <path> | --template <id> [--var name=value …])
               [--text-file <path>] [--cc <addr>[,…]] [--bcc <addr>[,…]] [--reply-to <addr>[,…]] [--idempotency-key <key>]
-              [--scheduled-at <RFC 3339 time>]
+              [--scheduled-at <RFC 3339 time>] [--track opens,clicks|none]
                                                            queue a message from a verified domain (or hold it until
                                                            --scheduled-at, up to 30 days ahead); prints its id
+                                                           (--track: what to track, over the domain's default)
   emails get <id>                                          the message's status and each recipient's: attempts, last answer, next attempt
   emails cancel <id>                                       a scheduled message is not sent (until its sending begins)
   emails list [--status S] [--to <addr>] [--tag name[:value]] [--domain D] [--after T] [--before T]
@@ -77,6 +78,8 @@ export interface SendOptions {
   vars?: string[] | undefined;
   idempotencyKey?: string | undefined;
   scheduledAt?: string | undefined;
+  /** `opens`, `clicks`, `opens,clicks` or `none`. */
+  track?: string | undefined;
 }
 
 /** The command-line options of `emails list`: the listing's filters, as the API names them. */
@@ -221,7 +224,19 @@ export async function sendInput(options: SendOptions): Promise<SendEmailInput> {
     ...(bcc.length > 0 && { bcc }),
     ...(replyTo.length > 0 && { replyTo }),
     ...(options.scheduledAt !== undefined && { scheduledAt: options.scheduledAt }),
+    ...(options.track !== undefined && { tracking: tracking(options.track) }),
   };
+}
+
+/** `--track opens,clicks` (or `none`): each named is tracked, the other not. */
+function tracking(value: string): { opens: boolean; clicks: boolean } {
+  const named = value.split(',').map((v) => v.trim().toLowerCase());
+  if (
+    named.some((v) => !['opens', 'clicks', 'none'].includes(v)) ||
+    (named.includes('none') && named.length > 1)
+  )
+    throw new UsageError(`--track takes opens, clicks, opens,clicks or none, not "${value}"`);
+  return { opens: named.includes('opens'), clicks: named.includes('clicks') };
 }
 
 /** `--to a,b --to c`: every address, in order; the API checks each. */

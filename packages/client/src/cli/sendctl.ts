@@ -35,9 +35,10 @@ export { EXIT, type Io } from './io.js';
 
 const USAGE = `usage: sendctl <command> [options]
 
-  domains add <domain…> [--type transactional|marketing] [--return-path bounces]
+  domains add <domain…> [--type transactional|marketing] [--return-path bounces] [--tracking track]
                                                            register, and show the records to publish
-                                                           (--return-path: also a return-path domain, <label>.<domain>)
+                                                           (--return-path: also a return-path domain, <label>.<domain>;
+                                                           --tracking: a tracking host for opens and clicks, <label>.<domain>)
   domains status [<domain…>]                               statuses (all domains when none given)
   domains list                                             every registration
   domains records <domain> [--format table|bind|json]      the records to publish (bind: zone-file lines)
@@ -56,6 +57,8 @@ const OPTIONS = {
   key: { type: 'string' },
   type: { type: 'string' },
   'return-path': { type: 'string' },
+  tracking: { type: 'string' },
+  track: { type: 'string' },
   format: { type: 'string' },
   timeout: { type: 'string' },
   interval: { type: 'string' },
@@ -130,6 +133,7 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
         vars: values.var,
         idempotencyKey: values['idempotency-key'],
         scheduledAt: values['scheduled-at'],
+        track: values.track,
       };
       const list = {
         status: values.status,
@@ -146,7 +150,14 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
       return await suppressions(client, command, args, { after: values.after, json }, io);
     switch (command) {
       case 'add':
-        return await add(client, args, values.type, values['return-path'], json, io);
+        return await add(
+          client,
+          args,
+          values.type,
+          { returnPath: values['return-path'], tracking: values.tracking },
+          json,
+          io,
+        );
       case 'status':
         return await status(client, args, json, io);
       case 'list':
@@ -204,18 +215,24 @@ async function add(
   client: ServiceClient,
   args: string[],
   type: string | undefined,
-  returnPath: string | undefined,
+  labels: { returnPath: string | undefined; tracking: string | undefined },
   json: boolean,
   io: Io,
 ): Promise<number> {
+  const { returnPath, tracking } = labels;
   const names = needDomains(args, 'add');
   const domainType = (type ?? 'transactional').toLowerCase();
   if (domainType !== 'transactional' && domainType !== 'marketing') {
     throw new UsageError(`--type must be transactional or marketing, not "${type}"`);
   }
-  // the server checks the label (RETURN_PATH_INVALID names a bad one, per domain)
+  // the server checks the labels (RETURN_PATH_INVALID, TRACKING_INVALID name a bad one, per domain)
   const envelopes = await client.registerDomains(
-    names.map((domain) => ({ domain, domainType, ...(returnPath !== undefined && { returnPath }) })),
+    names.map((domain) => ({
+      domain,
+      domainType,
+      ...(returnPath !== undefined && { returnPath }),
+      ...(tracking !== undefined && { tracking }),
+    })),
   );
   if (json) io.out(JSON.stringify(envelopes, null, 2));
   else {

@@ -33,6 +33,8 @@ const EVENTS: Record<WebhookEventType, string> = {
   'email.bounced': 'a recipient refused a message (5xx), or its bounce came back later',
   'email.failed': 'a message could not be sent',
   'email.complained': 'a recipient reported a message as spam (feedback loop)',
+  'email.opened': 'a tracked message was opened (machine: a proxy or scanner did it)',
+  'email.clicked': 'a tracked link was followed (machine: a proxy or scanner did it)',
 };
 
 /** Every event type, in the API's order. */

@@ -249,6 +249,12 @@ export interface paths {
                              * @example bounces
                              */
                             returnPath?: boolean | string;
+                            /**
+                             * @description Ask for a tracking host for open and click tracking: `true` for `track.<domain>`, or the label to use instead. Its CNAME joins the records (after the return path’s, with its own status: `verified` does not wait for it). Once it is verified, Marketing mail from the domain is tracked, and Transactional mail when a send asks (`tracking` in the send body). Given again for a registered domain, it adds (or renames) the record; left out, nothing changes.
+                             * @example true
+                             * @example track
+                             */
+                            tracking?: boolean | string;
                         }[];
                     };
                 };
@@ -2184,7 +2190,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Default: all. */
-                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained")[];
+                        events?: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained" | "email.opened" | "email.clicked")[];
                     };
                 };
             };
@@ -5290,6 +5296,88 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "email.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.opened event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.clicked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.clicked event
+         * @description Sent to every endpoint subscribed to the event, with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` (Standard Webhooks). Answer 2xx within 10 s; anything else is retried with back-off for 3 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailWebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -5390,7 +5478,7 @@ export interface components {
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "RETURN_PATH_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "ACCOUNT_KEY_LIMIT" | "API_KEY_NOT_FOUND" | "API_KEY_IN_USE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_FROM_NOT_ALLOWED" | "EMAIL_SANDBOX_OFF" | "EMAIL_SANDBOX_RECIPIENT" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_ATTACHMENT_INVALID" | "EMAIL_ATTACHMENT_BLOCKED" | "EMAIL_TOO_LARGE" | "EMAIL_HTML_TOO_DEEP" | "EMAIL_SCHEDULE_INVALID" | "EMAIL_NOT_FOUND" | "EMAIL_CONTENT_EXPIRED" | "EMAIL_NOT_SCHEDULED" | "SANDBOX_MESSAGE_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "RETURN_PATH_INVALID" | "TRACKING_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "ACCOUNT_KEY_LIMIT" | "API_KEY_NOT_FOUND" | "API_KEY_IN_USE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_FROM_NOT_ALLOWED" | "EMAIL_SANDBOX_OFF" | "EMAIL_SANDBOX_RECIPIENT" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_ATTACHMENT_INVALID" | "EMAIL_ATTACHMENT_BLOCKED" | "EMAIL_TOO_LARGE" | "EMAIL_HTML_TOO_DEEP" | "EMAIL_SCHEDULE_INVALID" | "EMAIL_NOT_FOUND" | "EMAIL_CONTENT_EXPIRED" | "EMAIL_NOT_SCHEDULED" | "SANDBOX_MESSAGE_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {
@@ -5607,7 +5695,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained" | "email.opened" | "email.clicked")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -5621,7 +5709,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained")[];
+            events: ("domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained" | "email.opened" | "email.clicked")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -5638,8 +5726,8 @@ export interface components {
             id: string;
             /** @description The event’s id, sent as `webhook-id` on every attempt. */
             eventId: string;
-            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx, or a bounce (DSN) that came back to the return path later, with `bounceType`: only `hard` suppresses the address), `email.complained` (a recipient reported the message as spam, through their provider’s feedback loop: the address is suppressed for the message’s stream), `email.failed` (not sent: retries ran out, or it could not be signed). */
-            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained";
+            /** @description `domain.created` (registered), `domain.updated` (the domain’s or a record’s status changed), `domain.verified` (the domain became verified; sent after its `domain.updated`), `domain.deleted`, `domain.dkim_rotated` (signing moved to the next DKIM selector: `dkim` shows the new roles); `email.sent` (the next hop, a relay or the recipient’s MX, took a message for a recipient), `email.delivered` (the recipient’s MX took it: direct delivery only), `email.deferred` (a 4xx or no answer; it will be retried), `email.bounced` (a 5xx, or a bounce (DSN) that came back to the return path later, with `bounceType`: only `hard` suppresses the address), `email.complained` (a recipient reported the message as spam, through their provider’s feedback loop: the address is suppressed for the message’s stream), `email.failed` (not sent: retries ran out, or it could not be signed), `email.opened` and `email.clicked` (a tracked message was opened or a tracked link followed, issue 37; `machine` says when a machine did it). */
+            event: "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "domain.dkim_rotated" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained" | "email.opened" | "email.clicked";
             /** @description `failed`: no attempt succeeded within the retry window (3 days by default). */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -5694,7 +5782,7 @@ export interface components {
             };
         };
         EmailWebhookEvent: {
-            type: "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained";
+            type: "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.complained" | "email.opened" | "email.clicked";
             /**
              * Format: date-time
              * @description When the attempt ended.
@@ -5724,6 +5812,12 @@ export interface components {
                 suppressed?: boolean;
                 /** @description `email.complained`: the complaint report’s `Feedback-Type` (RFC 5965): `abuse`, `fraud`, `virus`, `other`. */
                 feedbackType?: string;
+                /** @description `email.clicked`: the link followed. */
+                url?: string;
+                /** @description `email.opened` and `email.clicked`: whether a machine did it rather than a person, as far as the request tells (`machineReason` says why). */
+                machine?: boolean;
+                /** @description `apple_privacy_protection` (Apple Mail loads every image through a proxy, whether the message is read or not), `security_scanner` (a mail gateway or program fetched it, by its user agent), `head_request` (a link checked, not followed), `too_soon` (a link followed within 10 s of the copy leaving: a gateway scanning mail as it arrives) */
+                machineReason?: ("apple_privacy_protection" | "security_scanner" | "head_request" | "too_soon") | null;
             };
         };
         SendEmailBody: {
@@ -5789,6 +5883,13 @@ export interface components {
              * @example 2026-12-01T09:00:00Z
              */
             scheduledAt?: string;
+            /** @description Open and click tracking for this message, over the domain’s default: Marketing mail from a domain registered with `tracking` is tracked once its tracking record is verified, Transactional mail only when asked here. Needs the tracking record verified (or, without `TRACKING_LISTEN`, goes through `PUBLIC_URL`); the message’s `tracking` says what applied. `email.opened` and `email.clicked` events follow. */
+            tracking?: {
+                /** @description An invisible pixel says when the message is opened. */
+                opens?: boolean;
+                /** @description Links go through the domain’s tracking host, which says when one is followed. */
+                clicks?: boolean;
+            };
         };
         Email: {
             id: string;
@@ -5804,6 +5905,11 @@ export interface components {
             createdAt: string;
             /** @description When a scheduled message goes (or went); `null` for one sent at once. */
             scheduledAt: string | null;
+            /** @description What is tracked in this message. */
+            tracking: {
+                opens: boolean;
+                clicks: boolean;
+            };
             recipients: {
                 address: string;
                 kind: "to" | "cc" | "bcc";
@@ -5811,12 +5917,16 @@ export interface components {
                 attempts: number;
                 nextAttemptAt: string | null;
                 events: {
-                    type: "sent" | "delivered" | "deferred" | "bounced" | "failed" | "suppressed" | "complained" | "canceled";
+                    type: "sent" | "delivered" | "deferred" | "bounced" | "failed" | "suppressed" | "complained" | "canceled" | "opened" | "clicked";
                     smtpCode: number | null;
                     smtpText: string | null;
                     mxHost: string | null;
                     /** @description For a bounce: `hard` (the address or its domain does not exist: 5.1.x, 5.2.1; the address is suppressed), `soft` (full mailbox 5.2.2, too large, a temporary state), `block` (the receiver refused the sender or the content: 5.7.x, blocklists; the address is good and is not suppressed), `undetermined` (a refusal that says neither). */
                     bounceType?: "hard" | "soft" | "block" | "undetermined";
+                    /** @description `clicked`: the link followed. */
+                    url?: string;
+                    /** @description `opened` and `clicked`: why a machine did it rather than a person (see the `email.opened` webhook); `null`: nothing says so. */
+                    machineReason?: ("apple_privacy_protection" | "security_scanner" | "head_request" | "too_soon") | null;
                     /** Format: date-time */
                     at: string;
                 }[];

@@ -200,7 +200,7 @@ export class EmailsPanel {
           `${r.address} (${r.kind}): ${r.status}`,
           ...r.events.map(
             (e) =>
-              `  ${e.type}${e.smtpCode === null ? '' : ` ${e.smtpCode}`} · ${shortTime(e.at)}${e.smtpText ? ` · ${e.smtpText}` : ''}`,
+              `  ${e.type}${e.smtpCode === null ? '' : ` ${e.smtpCode}`} · ${shortTime(e.at)}${e.smtpText ? ` · ${e.smtpText}` : ''}${e.url ? ` · ${e.url}` : ''}${e.machineReason ? ` · by a machine (${e.machineReason.replaceAll('_', ' ')})` : ''}`,
           ),
         ].join('\n'),
       )

@@ -30,6 +30,8 @@ const EVENTS: Record<WebhookEventType, string> = {
   'email.bounced': 'a recipient refuses a message',
   'email.failed': 'a message cannot be sent',
   'email.complained': 'a recipient reports a message as spam',
+  'email.opened': 'a tracked message is opened',
+  'email.clicked': 'a tracked link is followed',
 };
 
 const REMOVE_ENDPOINT: DeleteWording = {
