@@ -81,6 +81,8 @@ test('malformed entries are named', () => {
   invalid([{ filename: 'a\r\nb.txt', content: b64('x') }], /must be a plain file name/);
   invalid([{ filename: '', content: b64('x') }], /filename must be 1 to 255 characters/);
   invalid([{ filename: 'a.txt', content: 'not base64!' }], /content is not base64/);
+  for (const content of ['YQ', 'YQ=', 'Y===', 'YQ==YQ==', '=YQ=', 'YQ=a'])
+    invalid([{ filename: 'a.txt', content }], /content is not base64/);
   invalid(
     [{ filename: 'a.txt', content: b64('x'), contentType: 'text' }],
     /contentType "text" is not a media type/,
@@ -106,4 +108,13 @@ test('malformed entries are named', () => {
     ]).ok,
     true,
   );
+});
+
+test('a 6 MB attachment is checked as any other (the base64 check once overflowed V8’s stack at 5 MB)', () => {
+  const data = Buffer.alloc(6_000_000, 7);
+  const checked = checkAttachments([{ filename: 'report.pdf', content: data.toString('base64') }]);
+  assert.ok(checked.ok);
+  assert.equal(checked.bytes, 6_000_000);
+  const broken = checkAttachments([{ filename: 'report.pdf', content: `${data.toString('base64')}!` }]);
+  assert.equal(broken.ok, false);
 });
