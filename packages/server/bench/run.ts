@@ -10,6 +10,7 @@ import { runMtaBench } from './mta.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
 import { runRotationBench } from './rotation.bench.js';
 import { runScaleBench } from './scale.bench.js';
+import { runSendApiBench } from './send-api.bench.js';
 import { sendFlood } from './send-flood.bench.js';
 import { runSendingBench } from './sending.bench.js';
 import { runSoakBench } from './soak.bench.js';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<void>> = {
   'send-flood': sendFlood,
   webhooks: runWebhooksBench,
   sending: runSendingBench,
+  'send-api': runSendApiBench,
   mta: runMtaBench,
   'email-list': runEmailListBench,
   rotation: runRotationBench,

@@ -446,6 +446,19 @@ test('past MAX_EMAILS_PER_MINUTE in a minute an account gets 429 ACCOUNT_SENDING
     assert.equal(refused.body.error.code, 'ACCOUNT_SENDING_RATE');
     const retryAfter = Number(refused.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+    // a batch takes its share at once, in order: the entries past the limit are refused alone
+    const other = 'rate2.shop.test';
+    const second = await accountWithVerified(limited, other);
+    if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000)));
+    const batch = await limited.request('POST', '/api/public/emails/batch', {
+      key: second.key,
+      body: { emails: Array.from({ length: 5 }, () => message({ from: `a@${other}` })) },
+    });
+    assert.equal(batch.status, 200, JSON.stringify(batch.body));
+    assert.deepEqual(
+      batch.body.map((e: any) => e.error?.code ?? e.data.status),
+      ['queued', 'queued', 'queued', 'ACCOUNT_SENDING_RATE', 'ACCOUNT_SENDING_RATE'],
+    );
   } finally {
     await limited.close();
   }
