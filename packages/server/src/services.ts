@@ -302,7 +302,7 @@ function createSending(
     baseUrl: () => hooks.baseUrl(),
     unsubscribeKey: unsubscribeKeyOnce,
     returnPathKey: returnPathKeyOnce,
-    trackingKey: trackingKeyOnce,
+    personalise: (message, recipientId) => browser.pool.personalise(message, trackingKeyOnce(), recipientId),
     senderId: config.dkimProviderHost,
     ...(sandboxInbox && { sandbox: sandboxInbox }),
     retention: { bodiesMs: c.retentionMs, messagesMs: c.eventRetentionMs },

@@ -4,3 +4,10 @@ export declare function addTracking(
   html: string,
   options: { base: string; opens: boolean; clicks: boolean; keep: string[] },
 ): string;
+export declare function trackingMac(
+  key: Uint8Array,
+  purpose: 'open' | 'click',
+  recipientId: string,
+  url?: string,
+): Buffer;
+export declare function personalise(message: string, key: Uint8Array, recipientId: string): string;

@@ -1,17 +1,17 @@
 /**
  * Open and click tracking, per recipient (issue 37). A tracked message is composed once with
- * `RECIPIENT_MARK` where each recipient's token goes (`tracked-links.js`); `personalise` puts
- * that recipient's tokens in its copy before it is signed. A token is the recipient id and an
+ * `RECIPIENT_MARK` where each recipient's token goes, and each recipient's copy gets its tokens
+ * before it is signed (`tracked-links.js`, on the render threads). Here: the key, reading tokens
+ * back, and telling machines from people. A token is the recipient id and an
  * HMAC under a key derived from `SECRET_KEY` over the purpose, the id and (for a click) the
  * link, so a token cannot be made for another recipient and a tracked link cannot be pointed
  * anywhere else: the tracking host is never an open redirect.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { RECIPIENT_MARK } from './tracked-links.js';
+import { hkdfSync, timingSafeEqual } from 'node:crypto';
+import { RECIPIENT_MARK, trackingMac } from './tracked-links.js';
 
 export { RECIPIENT_MARK };
 
-const MAC_BYTES = 16;
 /** A recipient id (`rcp_` and 20 base32 characters, `store/ids.ts`). */
 const RECIPIENT_ID = /^rcp_[a-z2-7]{20}$/;
 /** Longest link we follow: what fits in a URL browsers and mail clients keep whole. */
@@ -24,12 +24,6 @@ export function trackingKey(secretKey: Buffer): Buffer {
 
 type Purpose = 'open' | 'click';
 
-const mac = (key: Buffer, purpose: Purpose, recipientId: string, url = '') =>
-  createHmac('sha256', key).update(`${purpose}\n${recipientId}\n${url}`).digest().subarray(0, MAC_BYTES);
-
-const token = (key: Buffer, purpose: Purpose, recipientId: string, url?: string) =>
-  `${recipientId}.${mac(key, purpose, recipientId, url).toString('base64url')}`;
-
 /** The recipient a token names when its MAC holds, else `undefined`. */
 function readToken(key: Buffer, given: string, purpose: Purpose, url?: string): string | undefined {
   const dot = given.indexOf('.');
@@ -39,7 +33,7 @@ function readToken(key: Buffer, given: string, purpose: Purpose, url?: string): 
   const provided = Buffer.from(encoded, 'base64url');
   // only the one encoding we write (Node's decoder skips foreign characters)
   if (provided.toString('base64url') !== encoded) return undefined;
-  const expected = mac(key, purpose, recipientId, url);
+  const expected = trackingMac(key, purpose, recipientId, url);
   return provided.length === expected.length && timingSafeEqual(provided, expected) ? recipientId : undefined;
 }
 
@@ -59,36 +53,6 @@ export function readClickToken(
   if (Buffer.from(url).toString('base64url') !== encodedUrl || !/^https?:\/\//i.test(url)) return undefined;
   const recipientId = readToken(key, given, 'click', url);
   return recipientId === undefined ? undefined : { recipientId, url };
-}
-
-/** Where the mark stands in a composed part: `/t/o/<mark>` or `/t/c/<mark>/<link>`. */
-const MARKED = new RegExp(`/t/([oc])/${RECIPIENT_MARK}(?:/([A-Za-z0-9_-]+))?`, 'g');
-/**
- * A base64 part of a composed message: its boundary line, its header block and its body (up to
- * the next boundary). Base64 lines never start with `--`, so the body cannot run past its end.
- */
-const BASE64_PART = /(\r\n--[^\r\n]*\r\n)((?:[^\r\n]+\r\n)+)\r\n([A-Za-z0-9+/=\r\n]+?)(?=\r\n--)/g;
-
-/**
- * One recipient's copy of a tracked message: in each text part (never an attachment), the mark
- * becomes the recipient's tokens. Parts are decoded and encoded again, 76 characters a line.
- */
-export function personalise(message: string, key: Buffer, recipientId: string): string {
-  return message.replace(BASE64_PART, (part, boundary: string, headers: string, body: string) => {
-    if (!/^content-type:\s*text\/(html|plain)/im.test(headers) || /^content-disposition:/im.test(headers))
-      return part;
-    const text = Buffer.from(body.replace(/\r\n/g, ''), 'base64').toString('utf8');
-    if (!text.includes(RECIPIENT_MARK)) return part;
-    const personal = text.replace(MARKED, (_, kind: string, encodedUrl: string | undefined) =>
-      kind === 'o'
-        ? `/t/o/${token(key, 'open', recipientId)}`
-        : `/t/c/${token(key, 'click', recipientId, Buffer.from(encodedUrl ?? '', 'base64url').toString('utf8'))}/${encodedUrl ?? ''}`,
-    );
-    const encoded = Buffer.from(personal)
-      .toString('base64')
-      .replace(/.{76}(?=.)/g, '$&\r\n');
-    return `${boundary}${headers}\r\n${encoded}`;
-  });
 }
 
 /** Why an open or a click was a machine's, not a person's. */

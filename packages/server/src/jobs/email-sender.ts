@@ -15,8 +15,8 @@ import { returnPathAddress } from '../email/return-path.js';
 import { isSandboxDomain, sandboxOutcome } from '../email/sandbox.js';
 import type { SandboxInbox } from '../email/sandbox-inbox.js';
 import { SmtpDelivery, type SmtpSettings } from '../email/smtp.js';
-import { personalise } from '../email/tracking.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
+import { RenderQueueFullError } from '../render/pool.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
 import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
 import { ClaimLoop } from './claim-loop.js';
@@ -38,8 +38,8 @@ export interface EmailSenderOptions {
   unsubscribeKey: () => Buffer;
   /** The key return-path addresses are authenticated with (`email/return-path.ts`). */
   returnPathKey: () => Buffer;
-  /** The key tracking tokens are authenticated with (`email/tracking.ts`). */
-  trackingKey: () => Buffer;
+  /** A tracked message's copy for one recipient, made off the event loop (`email/tracked-links.js`). */
+  personalise: (message: string, recipientId: string) => Promise<string>;
   /** Names the sender in `Feedback-ID` (Gmail's feedback loop): the service's host. */
   senderId: string;
   /** Outside production mode, mail to `sandbox.test` stays in the capture inbox (issue 40). */
@@ -49,6 +49,9 @@ export interface EmailSenderOptions {
   now?: () => number;
   onError?: (error: unknown) => void;
 }
+
+/** When the render threads were too busy to make a tracked copy, the next attempt is this soon. */
+const BUSY_RETRY_MS = 5_000;
 
 /** Retention runs once an hour (or once a retention period, when shorter), in batches. */
 const PRUNE_EVERY_MS = 3_600_000;
@@ -94,6 +97,11 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const outcome = await this.outcomeOf(claim).catch((error: unknown): AttemptOutcome => {
+      // the render threads' queue is full (a tracked copy is made there): a matter of seconds
+      if (error instanceof RenderQueueFullError) {
+        const text = 'the render threads are busy; the copy is made at the next attempt';
+        return { kind: 'deferred', nextAttemptAt: now() + BUSY_RETRY_MS, code: null, text, mxHost: null };
+      }
       if (!(error instanceof DkimError)) throw error;
       const text = `${error.code}: ${error.message}`;
       // A key still being generated is a matter of seconds: wait for it, as for a 4xx.
@@ -131,7 +139,7 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
       return { kind: 'failed', code: null, text: 'the sandbox is off in production mode', mxHost: null };
     }
     // a tracked message's links and pixel get this recipient's tokens
-    let copy = claim.tracked ? personalise(claim.message, o.trackingKey(), claim.id) : claim.message;
+    let copy = claim.tracked ? await o.personalise(claim.message, claim.id) : claim.message;
     if (claim.domainType === 'Marketing' && !/^List-Unsubscribe:/im.test(headerBlock(copy))) {
       // with a return path, a mailto: alternative there too (mail to it unsubscribes)
       const mailto = claim.returnPathDomain

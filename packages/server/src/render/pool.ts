@@ -52,7 +52,15 @@ interface ComposeTask {
 /** The MIME message and its size, or why it cannot be composed (`too-deep`: HTML nested past any text converter). */
 export type ComposeOutput = { ok: true; message: string; bytes: number } | { ok: false; reason: 'too-deep' };
 
-type Task = RenderTask | CheckTask | ComposeTask;
+/** A tracked message's copy for one recipient (`email/tracked-links.js`). */
+interface PersonaliseTask {
+  kind: 'personalise';
+  message: string;
+  key: Buffer;
+  recipientId: string;
+}
+
+type Task = RenderTask | CheckTask | ComposeTask | PersonaliseTask;
 
 /** The cleaned document's JSON, or why the editor cannot load it. */
 export type CheckOutput = { ok: true; json: string } | { ok: false; message: string };
@@ -108,11 +116,16 @@ export class RenderPool {
     return this.run({ kind: 'compose', input }) as Promise<ComposeOutput>;
   }
 
+  /** A tracked message's copy for one recipient: its tokens in its links and pixel (issue 37). */
+  personalise(message: string, key: Buffer, recipientId: string): Promise<string> {
+    return this.run({ kind: 'personalise', message, key, recipientId }) as Promise<string>;
+  }
+
   async close(): Promise<void> {
     await this.pool.destroy();
   }
 
-  private async run(task: Task): Promise<Uint8Array | CheckOutput | ComposeOutput> {
+  private async run(task: Task): Promise<Uint8Array | CheckOutput | ComposeOutput | string> {
     if (this.pool.queueSize >= this.pool.options.maxQueue) throw new RenderQueueFullError();
     return this.pool.run(task);
   }

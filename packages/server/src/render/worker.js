@@ -19,6 +19,7 @@ import {
 } from '@service/email-builder';
 import { move } from 'piscina';
 import { composeMessage } from '../email/compose.js';
+import { personalise } from '../email/tracked-links.js';
 
 // Linux keeps a nice value per thread: lowering this one's priority lets the event loop (and
 // so status polls and every cheap request) win the CPU whenever renders compete for it.
@@ -93,11 +94,12 @@ async function compose({ input }) {
 
 /**
  * Piscina's entry point: one task in, its result out.
- * @param {{ kind: 'render' | 'check' | 'compose' } & Record<string, any>} task
+ * @param {{ kind: 'render' | 'check' | 'compose' | 'personalise' } & Record<string, any>} task
  * @returns {unknown}
  */
 export default function run(task) {
   if (task.kind === 'render') return render(task);
   if (task.kind === 'compose') return compose(task);
+  if (task.kind === 'personalise') return personalise(task.message, task.key, task.recipientId);
   return check(task);
 }
