@@ -320,6 +320,7 @@ function createSending(
       hostsServed: config.tracking.listen !== undefined,
       baseUrl: () => hooks.baseUrl(),
       key: trackingKeyOnce,
+      onError: (error) => hooks.reportSendingError(error),
     },
     onQueued: () => sender.nudge(),
   });

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { loggedUrl } from './http/request-log.js';
 import { launchChromium } from './test-support/browser.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { waitUntil } from './test-support/wait.js';
@@ -169,6 +170,8 @@ describe('open and click tracking', () => {
     assert.equal(scanner.headers.get('location'), `${landingUrl}/a`);
     const head = await fetch(b!, { method: 'HEAD', redirect: 'manual' });
     assert.equal(head.status, 302);
+    // a HEAD of the pixel checks it, it does not show it: no open
+    assert.equal((await fetch(pixel, { method: 'HEAD' })).status, 200);
     const email = await waitUntil('three engagement events', async () => {
       const one = await t.request('GET', `/api/public/emails/${id}`, { key });
       const found = one.body.data.recipients[0].events.filter(
@@ -193,7 +196,7 @@ describe('open and click tracking', () => {
   test('an altered token or link goes nowhere: 404, no event, never a redirect elsewhere', async () => {
     const { id, copies } = await sendTracked({
       to: ['delivered@sandbox.test'],
-      html: `<p><a href="${landingUrl}/safe">safe</a></p>`,
+      html: `<p><a href="${landingUrl}/safe">safe</a> <a href="${landingUrl}/${'long/'.repeat(60)}?q=1">long</a></p>`,
       tracking: { clicks: true },
     });
     assert.doesNotMatch(copies[0].html, /\/t\/o\//, 'opens were not asked for');
@@ -215,13 +218,20 @@ describe('open and click tracking', () => {
       assert.equal(res.headers.get('location'), null);
       assert.match(await res.text(), /not valid/);
     }
+    // a link of 300 characters and more is followed (the router's 100-character parameters once answered 414)
+    const long = [...copies[0].html.matchAll(/href="([^"]+\/t\/c\/[^"]+)"/g)][1]![1]!;
+    const followed = await fetch(long, { redirect: 'manual' });
+    assert.equal(followed.status, 302);
+    assert.equal(followed.headers.get('location'), `${landingUrl}/${'long/'.repeat(60)}?q=1`);
     const pixel = await fetch(`${t.url}/t/o/${token}`);
     assert.equal(pixel.status, 404, 'a click token is not an open token');
     const one = await t.request('GET', `/api/public/emails/${id}`, { key });
     assert.deepEqual(
       one.body.data.recipients[0].events.map((e: any) => e.type),
-      ['sent', 'delivered'],
+      ['sent', 'delivered', 'clicked'],
+      'the long link’s click only',
     );
+    assert.equal(loggedUrl(new URL(long).pathname), '/t/c/…', 'the log keeps no token and no link');
   });
 
   test('without tracking asked, a Transactional (sandbox) message is not tracked', async () => {

@@ -9,5 +9,6 @@ export declare function trackingMac(
   purpose: 'open' | 'click',
   recipientId: string,
   url?: string,
+  host?: string,
 ): Buffer;
 export declare function personalise(message: string, key: Uint8Array, recipientId: string): string;

@@ -12,11 +12,15 @@ import { createHmac } from 'node:crypto';
 /** What stands for the recipient's token until each copy is personalised. */
 export const RECIPIENT_MARK = 'RCPT~MARK';
 
-/** `<a …>` start tags; the attribute values may hold `>` only when quoted. */
-const ANCHOR = /<a\s(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
-const HREF = /(\shref\s*=\s*)("([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 /** SendGrid's `clicktracking=off` and our `data-track="false"` leave a link as it is. */
-const NOT_TRACKED = /\s(?:clicktracking\s*=\s*["']?off|data-track\s*=\s*["']?false)\b/i;
+const NOT_TRACKED = (attributes) =>
+  attributes.some(
+    ({ name, value }) =>
+      (name === 'clicktracking' && value?.toLowerCase() === 'off') ||
+      (name === 'data-track' && value?.toLowerCase() === 'false'),
+  );
+/** Longest link tracked: what `tracking.ts` follows. A longer one stays as written. */
+const MAX_URL = 4_000;
 
 const NAMED = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
 /** The character references a URL in an attribute holds in practice (`&amp;` above all). */
@@ -27,10 +31,65 @@ const decodeAttribute = (value) =>
     return NAMED[name.toLowerCase()];
   });
 
+const SPACE = /[\t\n\f\r ]/;
+
+/**
+ * The attributes of the start tag whose name ends at `from`, read one by one as HTML's
+ * tokenizer reads them (a quoted value may hold `>` or `href=`), and where the tag ends; `end`
+ * is -1 when it never does. One pass over the tag: no pattern that backtracks on `<a <a <a …`.
+ * @param {string} html
+ * @param {number} from
+ */
+function readTag(html, from) {
+  const attributes = [];
+  let i = from;
+  for (;;) {
+    while (i < html.length && (SPACE.test(html[i]) || html[i] === '/')) i++;
+    if (i >= html.length) return { attributes, end: -1 };
+    if (html[i] === '>') return { attributes, end: i + 1 };
+    const nameStart = i;
+    while (i < html.length && !SPACE.test(html[i]) && !'/>='.includes(html[i])) i++;
+    const name = html.slice(nameStart, i).toLowerCase();
+    while (i < html.length && SPACE.test(html[i])) i++;
+    if (html[i] !== '=') {
+      attributes.push({ name, value: undefined, start: nameStart, end: i });
+      continue;
+    }
+    i++;
+    while (i < html.length && SPACE.test(html[i])) i++;
+    let value;
+    if (html[i] === '"' || html[i] === "'") {
+      const close = html.indexOf(html[i], i + 1);
+      if (close === -1) return { attributes, end: -1 };
+      value = html.slice(i + 1, close);
+      i = close + 1;
+    } else {
+      const valueStart = i;
+      while (i < html.length && !SPACE.test(html[i]) && html[i] !== '>') i++;
+      value = html.slice(valueStart, i);
+    }
+    attributes.push({ name, value, start: nameStart, end: i });
+  }
+}
+
+/**
+ * The link as it is followed and signed: parsed and written back by the URL standard (so an
+ * IDN host is punycode, a stray newline is dropped, non-ASCII is percent-encoded: a redirect
+ * can carry it), or `undefined` when it is not an `http(s)` URL one can follow.
+ * @param {string} raw
+ */
+function followable(raw) {
+  if (!URL.canParse(raw)) return undefined;
+  const url = new URL(raw);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.href.length <= MAX_URL
+    ? url.href
+    : undefined;
+}
+
 /**
  * The HTML with tracking: links rewritten when `clicks`, the pixel added when `opens`. A link
  * stays as written when it is not `http(s)`, starts with one of `keep` (our own unsubscribe
- * page), or says `clicktracking=off` / `data-track="false"`.
+ * page), says `clicktracking=off` / `data-track="false"`, or is longer than 4,000 characters.
  * @param {string} html
  * @param {{ base: string, opens: boolean, clicks: boolean, keep: string[] }} options
  * @returns {string}
@@ -38,19 +97,28 @@ const decodeAttribute = (value) =>
 export function addTracking(html, options) {
   let out = html;
   if (options.clicks) {
-    out = out.replace(ANCHOR, (tag) => {
-      if (NOT_TRACKED.test(tag)) return tag;
-      const href = HREF.exec(tag);
-      if (!href) return tag;
-      const url = decodeAttribute((href[3] ?? href[4] ?? href[5] ?? '').trim());
-      if (!/^https?:\/\//i.test(url) || options.keep.some((k) => url.startsWith(k))) return tag;
+    const parts = [];
+    let copied = 0;
+    const anchors = /<a[\t\n\f\r ]/gi;
+    for (let found = anchors.exec(html); found !== null; found = anchors.exec(html)) {
+      const tag = readTag(html, found.index + 2);
+      if (tag.end === -1) break;
+      anchors.lastIndex = tag.end;
+      const href = tag.attributes.find((a) => a.name === 'href');
+      if (href?.value === undefined || NOT_TRACKED(tag.attributes)) continue;
+      const url = followable(decodeAttribute(href.value.trim()));
+      if (url === undefined || options.keep.some((k) => url.startsWith(k))) continue;
       const tracked = `${options.base}/t/c/${RECIPIENT_MARK}/${Buffer.from(url).toString('base64url')}`;
-      return tag.replace(href[0], `${href[1]}"${tracked}"`);
-    });
+      parts.push(html.slice(copied, href.start), `href="${tracked}"`);
+      copied = href.end;
+    }
+    parts.push(html.slice(copied));
+    out = parts.join('');
   }
   if (options.opens) {
     const pixel = `<img src="${options.base}/t/o/${RECIPIENT_MARK}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;" />`;
-    const close = out.toLowerCase().lastIndexOf('</body>');
+    let close = -1;
+    for (const found of out.matchAll(/<\/body\s*>/gi)) close = found.index;
     out = close === -1 ? out + pixel : out.slice(0, close) + pixel + out.slice(close);
   }
   return out;
@@ -59,23 +127,28 @@ export function addTracking(html, options) {
 const MAC_BYTES = 16;
 
 /**
- * A token's MAC: HMAC-SHA256 under the tracking key over the purpose, the recipient and (for a
- * click) the link, cut to 128 bits.
+ * A token's MAC: HMAC-SHA256 under the tracking key over the purpose, the recipient and, for a
+ * click, the link and the tracking host it goes through (so a customer's signed link cannot be
+ * replayed through another customer's host), cut to 128 bits.
  * @param {Uint8Array} key
  * @param {'open' | 'click'} purpose
  * @param {string} recipientId
  * @param {string} [url]
+ * @param {string} [host]
  * @returns {Buffer}
  */
-export function trackingMac(key, purpose, recipientId, url = '') {
+export function trackingMac(key, purpose, recipientId, url = '', host = '') {
   return createHmac('sha256', key)
-    .update(`${purpose}\n${recipientId}\n${url}`)
+    .update(`${purpose}\n${recipientId}\n${url}\n${host}`)
     .digest()
     .subarray(0, MAC_BYTES);
 }
 
-/** Where the mark stands in a composed part: `/t/o/<mark>` or `/t/c/<mark>/<link>`. */
-const MARKED = new RegExp(`/t/([oc])/${RECIPIENT_MARK}(?:/([A-Za-z0-9_-]+))?`, 'g');
+/**
+ * Where the mark stands in a composed part: `//<host>/t/o/<mark>` or `//<host>/t/c/<mark>/<link>`
+ * (the host without its port, as the tracking routes see it).
+ */
+const MARKED = new RegExp(`//([^/:\\s"'<>]+)(:\\d+)?/t/([oc])/${RECIPIENT_MARK}(?:/([A-Za-z0-9_-]+))?`, 'g');
 
 /**
  * One recipient's copy of a tracked message: in each text part (never an attachment), the mark
@@ -97,20 +170,32 @@ export function personalise(message, key, recipientId) {
     const next = message.indexOf('\r\n--', headersEnd);
     const bodyEnd = next === -1 ? message.length : next;
     const headers = message.slice(headersStart, headersEnd + 2);
-    if (
-      /\r\ncontent-type:\s*text\/(html|plain)/i.test(headers) &&
-      /\r\ncontent-transfer-encoding:\s*base64/i.test(headers) &&
-      !/\r\ncontent-disposition:/i.test(headers)
-    ) {
+    const text =
+      /\r\ncontent-type:\s*text\/(html|plain)/i.test(headers) && !/\r\ncontent-disposition:/i.test(headers);
+    const base64 = /\r\ncontent-transfer-encoding:\s*base64/i.test(headers);
+    // nodemailer writes short ASCII text as 7bit even when asked for base64: the mark is as is
+    const plain = !/\r\ncontent-transfer-encoding:\s*(base64|quoted-printable)/i.test(headers);
+    if (text && (base64 || plain)) {
+      const body = message.slice(headersEnd + 4, bodyEnd);
       // Node's base64 decoder skips the line breaks
-      const text = Buffer.from(message.slice(headersEnd + 4, bodyEnd), 'base64').toString('utf8');
-      if (text.includes(RECIPIENT_MARK)) {
-        const personal = text.replace(MARKED, (_, kind, encodedUrl = '') => {
+      const decoded = base64 ? Buffer.from(body, 'base64').toString('utf8') : body;
+      if (decoded.includes(RECIPIENT_MARK)) {
+        const personal = decoded.replace(MARKED, (_, host, port = '', kind, encodedUrl = '') => {
           const url = kind === 'o' ? undefined : Buffer.from(encodedUrl, 'base64url').toString('utf8');
-          const token = `${recipientId}.${trackingMac(key, kind === 'o' ? 'open' : 'click', recipientId, url).toString('base64url')}`;
-          return kind === 'o' ? `/t/o/${token}` : `/t/c/${token}/${encodedUrl}`;
+          const mac = trackingMac(
+            key,
+            kind === 'o' ? 'open' : 'click',
+            recipientId,
+            url,
+            kind === 'o' ? '' : host.toLowerCase(),
+          );
+          const token = `${recipientId}.${mac.toString('base64url')}`;
+          return `//${host}${port}/t/${kind}/${token}${kind === 'o' ? '' : `/${encodedUrl}`}`;
         });
-        out.push(message.slice(copied, headersEnd + 4), wrap(Buffer.from(personal).toString('base64')));
+        out.push(
+          message.slice(copied, headersEnd + 4),
+          base64 ? wrap(Buffer.from(personal).toString('base64')) : personal,
+        );
         copied = bodyEnd;
       }
     }

@@ -25,7 +25,13 @@ export function trackingKey(secretKey: Buffer): Buffer {
 type Purpose = 'open' | 'click';
 
 /** The recipient a token names when its MAC holds, else `undefined`. */
-function readToken(key: Buffer, given: string, purpose: Purpose, url?: string): string | undefined {
+function readToken(
+  key: Buffer,
+  given: string,
+  purpose: Purpose,
+  url?: string,
+  host?: string,
+): string | undefined {
   const dot = given.indexOf('.');
   const recipientId = given.slice(0, dot);
   const encoded = given.slice(dot + 1);
@@ -33,7 +39,7 @@ function readToken(key: Buffer, given: string, purpose: Purpose, url?: string): 
   const provided = Buffer.from(encoded, 'base64url');
   // only the one encoding we write (Node's decoder skips foreign characters)
   if (provided.toString('base64url') !== encoded) return undefined;
-  const expected = trackingMac(key, purpose, recipientId, url);
+  const expected = trackingMac(key, purpose, recipientId, url, host);
   return provided.length === expected.length && timingSafeEqual(provided, expected) ? recipientId : undefined;
 }
 
@@ -42,16 +48,20 @@ export function readOpenToken(key: Buffer, given: string): string | undefined {
   return readToken(key, given, 'open');
 }
 
-/** The recipient and link of a tracked link (`/t/c/<token>/<link, base64url>`). */
+/**
+ * The recipient and link of a tracked link (`/t/c/<token>/<link, base64url>`) asked for on
+ * `host`: a link signed for one tracking host is not followed through another.
+ */
 export function readClickToken(
   key: Buffer,
   given: string,
   encodedUrl: string,
+  host: string,
 ): { recipientId: string; url: string } | undefined {
   if (encodedUrl.length > (MAX_URL * 4) / 3 + 4) return undefined;
   const url = Buffer.from(encodedUrl, 'base64url').toString('utf8');
   if (Buffer.from(url).toString('base64url') !== encodedUrl || !/^https?:\/\//i.test(url)) return undefined;
-  const recipientId = readToken(key, given, 'click', url);
+  const recipientId = readToken(key, given, 'click', url, host.toLowerCase());
   return recipientId === undefined ? undefined : { recipientId, url };
 }
 

@@ -11,13 +11,21 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
-      req: { method: request.method, url: request.url },
+      req: { method: request.method, url: loggedUrl(request.url) },
       res: { statusCode: reply.statusCode },
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/**
+ * The URL as logged: a tracking route's token and link are cut (`/t/c/…`), since the log would
+ * otherwise keep who opened or clicked what, and when, past every retention setting (issue 37).
+ */
+export function loggedUrl(url: string): string {
+  return url.startsWith('/t/') ? url.replace(/^\/t\/([oc])\/.*/, '/t/$1/…') : url;
 }
 
 /** The fields of a "request completed" line. */
@@ -38,7 +46,7 @@ export interface CompletedRequest {
  */
 export function completedRequestLogger(log: FastifyBaseLogger): (line: CompletedRequest) => void {
   const viaInfo = ({ reqId, method, url, statusCode, ms }: CompletedRequest) =>
-    log.info({ reqId, req: { method, url }, res: { statusCode }, ms }, 'request completed');
+    log.info({ reqId, req: { method, url: loggedUrl(url) }, res: { statusCode }, ms }, 'request completed');
   const logger = log as FastifyBaseLogger & Partial<pino.Logger> & Record<symbol, unknown>;
   const { streamSym, chindingsSym, lsCacheSym, timeSym, messageKeySym, endSym, mixinSym } = pino.symbols;
   const stream = logger[streamSym] as { write(line: string): unknown } | undefined;
@@ -64,7 +72,7 @@ export function completedRequestLogger(log: FastifyBaseLogger): (line: Completed
     if (!logger.isLevelEnabled!('info')) return;
     stream.write(
       `${level}${time()}${bindings},"reqId":${JSON.stringify(reqId)},"req":{"method":${JSON.stringify(method)},` +
-        `"url":${JSON.stringify(url)}},"res":{"statusCode":${statusCode}},"ms":${ms},${message}`,
+        `"url":${JSON.stringify(loggedUrl(url))}},"res":{"statusCode":${statusCode}},"ms":${ms},${message}`,
     );
   };
 }

@@ -50,9 +50,6 @@ export interface EmailSenderOptions {
   onError?: (error: unknown) => void;
 }
 
-/** When the render threads were too busy to make a tracked copy, the next attempt is this soon. */
-const BUSY_RETRY_MS = 5_000;
-
 /** Retention runs once an hour (or once a retention period, when shorter), in batches. */
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 1_000;
@@ -97,16 +94,15 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const outcome = await this.outcomeOf(claim).catch((error: unknown): AttemptOutcome => {
-      // the render threads' queue is full (a tracked copy is made there): a matter of seconds
-      if (error instanceof RenderQueueFullError) {
-        const text = 'the render threads are busy; the copy is made at the next attempt';
-        return { kind: 'deferred', nextAttemptAt: now() + BUSY_RETRY_MS, code: null, text, mxHost: null };
-      }
-      if (!(error instanceof DkimError)) throw error;
-      const text = `${error.code}: ${error.message}`;
-      // A key still being generated is a matter of seconds: wait for it, as for a 4xx.
+      const busy = error instanceof RenderQueueFullError;
+      if (!busy && !(error instanceof DkimError)) throw error;
+      const text = busy
+        ? 'the render threads were busy making tracked copies; tried again later'
+        : `${error.code}: ${error.message}`;
+      // A key still being generated, or render threads busy, is a matter of seconds: wait for
+      // it as for a 4xx, within the retry window.
       const next =
-        error.code === 'DKIM_KEY_NOT_READY'
+        busy || error.code === 'DKIM_KEY_NOT_READY'
           ? nextAttemptAt(o.retry, claim.attempts + 1, claim.createdAt, now())
           : null;
       return next === null

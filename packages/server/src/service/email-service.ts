@@ -55,7 +55,13 @@ export interface EmailServiceOptions {
    * domain's tracking record is verified, when a listener serves tracking hosts
    * (`TRACKING_LISTEN`); without one, the service's own URL.
    */
-  tracking: { hostsServed: boolean; baseUrl: () => string; key: () => Buffer };
+  tracking: {
+    hostsServed: boolean;
+    baseUrl: () => string;
+    key: () => Buffer;
+    /** Where a click that could not be recorded is reported (the reader is sent on anyway). */
+    onError?: (error: unknown) => void;
+  };
   onQueued?: () => void;
   now?: () => number;
 }
@@ -68,6 +74,8 @@ type Prepared = Fresh | { accepted: Accepted };
 export interface TrackedRequest {
   method: string;
   userAgent: string | undefined;
+  /** The host asked for, without its port: a click token is signed for its tracking host. */
+  host: string;
 }
 
 /** The domain a message is sent under: a verified registration, or the sandbox's. */
@@ -107,12 +115,14 @@ export class EmailService {
   ): Promise<Envelope<Accepted>[]> {
     const key = checkIdempotencyKey(idempotencyKey);
     let idempotency = (_index: number): Idempotency | null => null;
+    let replayed = 0;
     if (key !== null) {
       const requestHash = sha256(JSON.stringify(entries.map((e) => ('input' in e ? e.input : e.raw))));
       const keys = entries.map((_, i) => batchKey(key, i));
       // the key of a single send, or of another batch: another request under it is refused
       const earlier = await this.options.emails.findByIdempotencyKeys(caller.accountId, [key, ...keys]);
       if (earlier.some((e) => e.requestHash !== requestHash)) throw reused();
+      replayed = earlier.length;
       idempotency = (i) => ({ key: keys[i]!, requestHash: () => requestHash });
     }
     // Checked and composed in order, one at a time: the account's rate counts them in request
@@ -122,9 +132,9 @@ export class EmailService {
     const results: Envelope<Accepted>[] = [];
     const fresh: { index: number; prepared: Fresh }[] = [];
     // The batch takes its share of the account's rate at once, in request order: one write,
-    // not one per entry. Entries past the limit are refused as a single send would be.
-    const rate = await this.takeRate(caller.accountId, entries.filter((e) => 'input' in e).length);
-    let admitted = 0;
+    // not one per entry. Entries a retry finds stored already (its Idempotency-Key) take none;
+    // new ones past the limit are refused as a single send would be.
+    const rate = await this.takeRate(caller.accountId, entries.filter((e) => 'input' in e).length - replayed);
     for (const [i, entry] of entries.entries()) {
       if (!('input' in entry)) {
         results.push({
@@ -134,12 +144,12 @@ export class EmailService {
         });
         continue;
       }
-      if (admitted++ >= rate.allowed) {
-        results.push(failed(rate.refusal.code, rate.refusal.message));
-        continue;
-      }
       try {
         const prepared = await this.prepare(caller, entry.input, idempotency(i), { rateTaken: true });
+        if ('email' in prepared && fresh.length >= rate.allowed) {
+          results.push(failed(rate.refusal.code, rate.refusal.message));
+          continue;
+        }
         results.push(ok(prepared.accepted));
         if ('email' in prepared) fresh.push({ index: i, prepared });
       } catch (error) {
@@ -561,18 +571,20 @@ export class EmailService {
   async recordOpen(token: string, request: TrackedRequest): Promise<boolean> {
     const recipientId = readOpenToken(this.options.tracking.key(), token);
     if (recipientId === undefined) return false;
+    // a HEAD checks the pixel, it does not show it
+    if (request.method === 'HEAD') return true;
     return this.options.emails.recordEngagement(recipientId, this.engagement('opened', null, request));
   }
 
   /** `GET /t/c/{token}/{link}`: the link to send the reader to, `undefined` when the token is not ours. */
   async recordClick(token: string, encodedUrl: string, request: TrackedRequest): Promise<string | undefined> {
-    const click = readClickToken(this.options.tracking.key(), token, encodedUrl);
+    const click = readClickToken(this.options.tracking.key(), token, encodedUrl, request.host);
     if (click === undefined) return undefined;
-    // the reader goes on even when the message was deleted by retention meanwhile
-    await this.options.emails.recordEngagement(
-      click.recipientId,
-      this.engagement('clicked', click.url, request),
-    );
+    // The reader goes on whatever happens to the record: when the message was deleted by
+    // retention meanwhile, and when the database fails (then the click is lost, not the reader).
+    await this.options.emails
+      .recordEngagement(click.recipientId, this.engagement('clicked', click.url, request))
+      .catch((error: unknown) => this.options.tracking.onError?.(error));
     return click.url;
   }
 

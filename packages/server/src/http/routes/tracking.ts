@@ -16,9 +16,13 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not recognised</title></head><body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem"><h1>Link not recognised</h1><p>This link is not valid: it may have been cut or changed on its way. Ask the sender for the address it leads to.</p></body></html>';
 
+/** A token and the longest link followed (4,000 characters), base64url, with room to spare. */
+const MAX_CLICK_PATH = 5_600;
+
 const seen = (request: FastifyRequest) => ({
   method: request.method,
   userAgent: request.headers['user-agent'],
+  host: request.hostname,
 });
 
 export async function trackingRoutes(
@@ -41,21 +45,20 @@ export async function trackingRoutes(
     },
   );
 
-  app.route<{ Params: { token: string; link: string } }>({
+  // A wildcard, not `:token/:link`: the router refuses a parameter over 100 characters (414),
+  // and a link's base64url is most often longer.
+  app.route<{ Params: { '*': string } }>({
     method: ['GET', 'HEAD'],
-    url: '/t/c/:token/:link',
-    // the link itself, base64url: at most what tracking.ts follows
-    schema: {
-      hide: true,
-      params: {
-        type: 'object',
-        properties: { token, link: { type: 'string', maxLength: 5400 } },
-        required: ['token', 'link'],
-      },
-    },
+    url: '/t/c/*',
+    schema: { hide: true },
     handler: async (request, reply) => {
-      const url = await options.service.recordClick(request.params.token, request.params.link, seen(request));
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      const path = request.params['*'];
+      const slash = path.indexOf('/');
+      const url =
+        slash === -1 || path.length > MAX_CLICK_PATH
+          ? undefined
+          : await options.service.recordClick(path.slice(0, slash), path.slice(slash + 1), seen(request));
       if (url === undefined) return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
       return reply.redirect(url, 302);
     },
