@@ -830,7 +830,7 @@ describe('the Webhooks section of the dashboard', () => {
       assert.equal(await item.locator('.badge').innerText(), 'active');
       assert.match(
         await item.locator('.webhook-meta').innerText(),
-        /^domain\.created, domain\.updated, domain\.verified, domain\.dkim_rotated, email\.sent, email\.delivered, email\.deferred, email\.bounced, email\.failed, email\.complained · added /,
+        /^domain\.created, domain\.updated, domain\.verified, domain\.dkim_rotated, email\.sent, email\.delivered, email\.deferred, email\.bounced, email\.failed, email\.complained, email\.opened, email\.clicked · added /,
       );
       // The new endpoint's deliveries are open, empty so far.
       await item.getByText('No deliveries yet').waitFor();

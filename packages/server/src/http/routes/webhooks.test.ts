@@ -79,6 +79,8 @@ describe('webhook endpoints', () => {
       'email.bounced',
       'email.failed',
       'email.complained',
+      'email.opened',
+      'email.clicked',
     ]);
     const listed = (await call('GET', '/api/public/webhooks')).data;
     assert.deepEqual(
