@@ -9,7 +9,7 @@ import type { BounceClass } from '../email/bounce.js';
 import { withDate } from '../email/message-content.js';
 import { SANDBOX_DOMAIN_ID, SANDBOX_STREAM } from '../email/sandbox.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
-import type { WebhookEventType } from '../webhook/events.js';
+import type { EmailEventData, WebhookEventType } from '../webhook/events.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
 import { appendEvents } from './webhook-outbox.js';
@@ -924,39 +924,13 @@ export class EmailStore {
           created_at: at,
         });
       }
-      await appendEvents(
-        trx,
-        row.account_id,
-        () => [
-          {
-            type: `email.${type}` as WebhookEventType,
-            stream: row.email_id,
-            snapshot: {
-              email: {
-                id: row.email_id,
-                from: row.from_address,
-                subject: row.subject,
-                tags: JSON.parse(row.tags),
-                recipient: row.address,
-                smtpCode: code,
-                smtpText: text,
-                mxHost,
-                attempts: Number(row.attempts),
-                ...(bounce && {
-                  bounceType: bounce.type,
-                  diagnosticCode: bounce.status,
-                  suppressed: suppresses,
-                }),
-                ...(feedback.kind === 'complaint' && {
-                  feedbackType: feedback.feedbackType,
-                  suppressed: true,
-                }),
-              },
-            },
-          },
-        ],
-        at,
-      );
+      await appendRecipientEvent(trx, type, row, at, {
+        smtpCode: code,
+        smtpText: text,
+        mxHost,
+        ...(bounce && { bounceType: bounce.type, diagnosticCode: bounce.status, suppressed: suppresses }),
+        ...(feedback.kind === 'complaint' && { feedbackType: feedback.feedbackType, suppressed: true }),
+      });
       return true;
     });
   }
@@ -1013,33 +987,14 @@ export class EmailStore {
           at: engagement.at,
         })
         .execute();
-      await appendEvents(
-        trx,
-        row.account_id,
-        () => [
-          {
-            type: `email.${engagement.type}` as WebhookEventType,
-            stream: row.email_id,
-            snapshot: {
-              email: {
-                id: row.email_id,
-                from: row.from_address,
-                subject: row.subject,
-                tags: JSON.parse(row.tags),
-                recipient: row.address,
-                smtpCode: null,
-                smtpText: null,
-                mxHost: null,
-                attempts: Number(row.attempts),
-                ...(engagement.url !== null && { url: engagement.url }),
-                machine: machine !== null,
-                machineReason: machine,
-              },
-            },
-          },
-        ],
-        engagement.at,
-      );
+      await appendRecipientEvent(trx, engagement.type, row, engagement.at, {
+        smtpCode: null,
+        smtpText: null,
+        mxHost: null,
+        ...(engagement.url !== null && { url: engagement.url }),
+        machine: machine !== null,
+        machineReason: machine,
+      });
       return true;
     });
   }
@@ -1222,4 +1177,40 @@ async function insertRows<T extends 'emails' | 'email_recipients' | 'email_tags'
       .insertInto(table)
       .values(rows.slice(i, i + ROWS_PER_INSERT) as never)
       .execute();
+}
+
+/**
+ * The `email.*` webhook event about one recipient's copy, after the fact (a bounce or complaint
+ * that came back, an open or a click): the message and recipient from `row`, then `fields`.
+ */
+function appendRecipientEvent(
+  trx: Transaction<Database>,
+  type: EmailEventType,
+  row: {
+    account_id: string;
+    email_id: string;
+    from_address: string;
+    subject: string;
+    tags: string;
+    address: string;
+    attempts: number | string;
+  },
+  at: number,
+  fields: Omit<EmailEventData, 'id' | 'from' | 'subject' | 'tags' | 'recipient' | 'attempts'>,
+): Promise<void> {
+  const email: EmailEventData = {
+    id: row.email_id,
+    from: row.from_address,
+    subject: row.subject,
+    tags: JSON.parse(row.tags),
+    recipient: row.address,
+    attempts: Number(row.attempts),
+    ...fields,
+  };
+  return appendEvents(
+    trx,
+    row.account_id,
+    () => [{ type: `email.${type}` as WebhookEventType, stream: row.email_id, snapshot: { email } }],
+    at,
+  );
 }
