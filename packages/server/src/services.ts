@@ -237,21 +237,14 @@ function createSending(
   const c = config.sending;
   const v = config.verification;
   const emails = new EmailStore(store.db, store.kind);
-  let tokenKey: Buffer | undefined;
-  const unsubscribeKeyOnce = () => {
-    tokenKey ??= unsubscribeKey(secretKey());
-    return tokenKey;
+  // Each key derived from SECRET_KEY when first needed, once.
+  const derivedOnce = (derive: (secret: Buffer) => Buffer) => {
+    let key: Buffer | undefined;
+    return () => (key ??= derive(secretKey()));
   };
-  let bounceKey: Buffer | undefined;
-  const returnPathKeyOnce = () => {
-    bounceKey ??= returnPathKey(secretKey());
-    return bounceKey;
-  };
-  let linkKey: Buffer | undefined;
-  const trackingKeyOnce = () => {
-    linkKey ??= trackingKey(secretKey());
-    return linkKey;
-  };
+  const unsubscribeKeyOnce = derivedOnce(unsubscribeKey);
+  const returnPathKeyOnce = derivedOnce(returnPathKey);
+  const trackingKeyOnce = derivedOnce(trackingKey);
   let signer: DkimSigner | undefined;
   // The sandbox (issue 40): never in production mode.
   const sandboxStore = config.production ? undefined : new SandboxStore(store.db);

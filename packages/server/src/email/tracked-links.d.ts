@@ -1,5 +1,7 @@
 /** Types of `tracked-links.js` (plain JavaScript: it runs on the render threads). */
 export declare const RECIPIENT_MARK: string;
+/** Longest link tracked and followed. */
+export declare const MAX_URL: number;
 export declare function addTracking(
   html: string,
   options: { base: string; opens: boolean; clicks: boolean; keep: string[] },

@@ -20,7 +20,7 @@ const NOT_TRACKED = (attributes) =>
       (name === 'data-track' && value?.toLowerCase() === 'false'),
   );
 /** Longest link tracked: what `tracking.ts` follows. A longer one stays as written. */
-const MAX_URL = 4_000;
+export const MAX_URL = 4_000;
 
 const NAMED = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
 /** The character references a URL in an attribute holds in practice (`&amp;` above all). */

@@ -8,14 +8,12 @@
  * anywhere else: the tracking host is never an open redirect.
  */
 import { hkdfSync, timingSafeEqual } from 'node:crypto';
-import { RECIPIENT_MARK, trackingMac } from './tracked-links.js';
+import { MAX_URL, RECIPIENT_MARK, trackingMac } from './tracked-links.js';
 
 export { RECIPIENT_MARK };
 
 /** A recipient id (`rcp_` and 20 base32 characters, `store/ids.ts`). */
 const RECIPIENT_ID = /^rcp_[a-z2-7]{20}$/;
-/** Longest link we follow: what fits in a URL browsers and mail clients keep whole. */
-const MAX_URL = 4_000;
 
 /** The HMAC key for tracking tokens, derived from the service's secret key. */
 export function trackingKey(secretKey: Buffer): Buffer {
