@@ -48,8 +48,12 @@ export interface StartBindOptions {
    * delegation reaches it, as a customer's authoritative server is reached.
    */
   host?: string;
-  /** With `recursion`: zones the fake root delegates to a name server at `host`, port 53. */
-  delegations?: readonly { zone: string; host: string }[];
+  /**
+   * With `recursion`: zones the fake root delegates to a name server at `host`, port 53. A zone
+   * may be listed again with another `host`, each entry with its own `nameServers` (names only,
+   * answered with that entry's `host`): a zone served by several servers that may disagree.
+   */
+  delegations?: readonly { zone: string; host: string; nameServers?: readonly string[] }[];
   /** The primary zones' negative TTL (SOA minimum and TTL, RFC 2308 §5); 10 s by default. */
   negativeTtl?: number;
   /**
@@ -202,7 +206,7 @@ interface Config {
   recursion: boolean;
   notify: { host: string; port: number }[];
   host: string;
-  delegations: { zone: string; host: string }[];
+  delegations: { zone: string; host: string; nameServers?: string[] }[];
   negativeTtl: number;
   nameServers: Record<string, string[]>;
 }
@@ -541,8 +545,8 @@ class PrivateBind implements BindServer {
           // The root is authoritative for every name it does not delegate, so it answers the
           // addresses of out-of-zone name servers (a provider's) itself.
           this.config.delegations.flatMap((d) => [
-            ...nameServersOf(d.zone).map((name) => `${d.zone}. NS ${name}.`),
-            ...nameServersOf(d.zone).map((name) => `${name}. A ${d.host}`),
+            ...(d.nameServers ?? nameServersOf(d.zone)).map((name) => `${d.zone}. NS ${name}.`),
+            ...(d.nameServers ?? nameServersOf(d.zone)).map((name) => `${name}. A ${d.host}`),
           ]),
         ),
       );
@@ -630,6 +634,9 @@ function normalizeOptions(options: StartBindOptions): Config {
     delegations: (options.delegations ?? []).map((d) => ({
       zone: normalizeZone(d.zone),
       host: loopbackAddress(d.host),
+      ...(d.nameServers && {
+        nameServers: d.nameServers.map((name) => name.toLowerCase().replace(/\.$/, '')),
+      }),
     })),
     negativeTtl: options.negativeTtl ?? 10,
     nameServers: Object.fromEntries(

@@ -4,13 +4,22 @@
  * keeps the "no such name" for the zone's negative TTL (RFC 2308 §5: minutes to hours), and
  * would make a status say "add the record" about a record already there.
  *
- * So each question goes to the zone's authoritative servers: the zone cut is found by asking
- * the configured resolvers for NS records from the name upwards, the servers' addresses by
- * asking them for A and AAAA (positive answers, which a cache may hold without harm), and the
- * question itself to those addresses directly. When none of them answers definitively, the
- * configured resolvers answer instead, so a network that blocks outgoing DNS still verifies.
+ * So each question goes to the zone's authoritative servers, read at the packet level as a
+ * resolver reads them (issue 36):
+ * - The zone cut is found by asking the configured resolvers for NS records from the name
+ *   upwards; an NS set counts only when its owner is the name asked, so a name that is a CNAME
+ *   (`mail.example.com CNAME example.com.`) is no cut, whatever NS set its target has.
+ * - Every name server of the zone is asked, in parallel. Only an answer with the AA bit is
+ *   definitive: a referral downwards (a delegated `_domainkey.mail` subzone) is followed to the
+ *   child's servers; a referral upwards or sideways, or an answer without AA, marks a lame
+ *   server, and the others decide. When servers disagree, the answer most of them give stands
+ *   (the newest SOA serial breaks a tie), and the result carries what each one holds.
+ * - A CNAME (or a DNAME's synthesized CNAME) is followed for every type, into any zone.
+ * When none of the servers answers definitively, the configured resolvers answer instead, so a
+ * network that blocks outgoing DNS still verifies.
  */
 import { Resolver } from 'node:dns/promises';
+import type { Answer, RecordType } from 'dns-packet';
 import pLimit from 'p-limit';
 import {
   type AskedType,
@@ -20,9 +29,12 @@ import {
   markViaResolvers,
   type ResolverOptions,
 } from './resolver.js';
+import { parseServer, queryServer, type WireReply, type WireServer } from './wire-query.js';
 
 /** CNAMEs followed from one name before the chain counts as a loop (resolvers stop near here too). */
 const MAX_ALIASES = 8;
+/** Referrals followed down from a zone's servers for one question (a subzone of a subzone…). */
+const MAX_REFERRALS = 4;
 
 export interface AuthoritativeOptions extends ResolverOptions {
   /** The port authoritative servers answer on; 53 everywhere but in some tests. */
@@ -37,8 +49,25 @@ interface ZoneServers {
   apex: string;
   /** The NS names at the apex, sorted. */
   nameServers: string[];
-  /** `host` (NS name) and address, in the order they are tried. */
-  servers: { host: string; address: string }[];
+  /** Each name server with its addresses, IPv4 first: one answer per server is asked for. */
+  servers: { host: string; addresses: string[] }[];
+}
+
+/** What one authoritative server holds for a name, said when the zone's servers disagree. */
+export interface ServerHolding {
+  /** `ns1.example.com (192.0.2.1)` */
+  server: string;
+  /** The zone's SOA serial on that server, when it answered one. */
+  serial?: number;
+  /** `CNAME sel.dkim.example`, `TXT "v=DMARC1; p=none"`, `no such name`… */
+  holds: string;
+}
+
+/** The servers' holdings attached to an answer or error when they disagreed; `undefined` otherwise. */
+export function disagreementOf(answer: unknown): ServerHolding[] | undefined {
+  return typeof answer === 'object' && answer !== null
+    ? (answer as { disagreement?: ServerHolding[] }).disagreement
+    : undefined;
 }
 
 /** A lookup error that says which server gave it, for `describeLookupError`. */
@@ -69,7 +98,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
   const limit = pLimit(options.concurrency);
   const recursive = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
   if (options.servers.length > 0) recursive.setServers(options.servers);
-  const direct = new Map<string, Resolver>();
+  const recursiveServers = recursive.getServers().map((server) => parseServer(server));
   /** Remembered answers (zone cuts, server addresses): positive data, reused for `cacheMs`. */
   const memo = new Map<string, { at: number; value: Promise<unknown> }>();
   /** `compute()`, shared and reused while fresh; an answer `keep` refuses is asked again next time. */
@@ -85,33 +114,48 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     return value;
   };
 
-  /** A resolver asking one authoritative server; one try each, the next server is the retry. */
-  const serverResolver = (address: string): Resolver => {
-    let resolver = direct.get(address);
-    if (resolver === undefined) {
-      resolver = new Resolver({ timeout: options.timeoutMs, tries: 1 });
-      resolver.setServers([address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`]);
-      direct.set(address, resolver);
-    }
-    return resolver;
-  };
-
   const ask = (resolver: Resolver, name: string, rrtype: AskedType) =>
     limit(() => askResolver(resolver, name, rrtype));
+  const askWire = (server: WireServer, name: string, rrtype: RecordType, recursionDesired = false) =>
+    limit(() => queryServer(server, name, rrtype, { timeoutMs: options.timeoutMs, recursionDesired }));
+
+  /** One question to the configured resolvers, each tried in turn, `tries` rounds. */
+  const askRecursive = async (name: string, rrtype: RecordType): Promise<WireReply> => {
+    let lastError: unknown = new Error('no resolvers configured');
+    for (let round = 0; round < options.tries; round++) {
+      for (const server of recursiveServers) {
+        try {
+          const reply = await askWire(server, name, rrtype, true);
+          if (reply.rcode === 'NOERROR' || reply.rcode === 'NXDOMAIN') return reply;
+          lastError = serverError(reply.rcode, `${server.address} answered ${reply.rcode}`);
+        } catch (error) {
+          lastError = error;
+        }
+      }
+    }
+    throw lastError;
+  };
 
   /**
-   * NS names at `name`: `[]` when it is no zone cut (NXDOMAIN, NODATA), kept like a cut, so the
-   * four records of a domain and its next checks ask once; `undefined` on errors, asked again.
+   * NS names at `name`: `[]` when it is no zone cut (NXDOMAIN, NODATA, an alias), kept like a
+   * cut, so the records of a domain and its next checks ask once; `undefined` on errors, asked
+   * again. Only an NS set owned by `name` itself counts: a resolver asked at an alias answers
+   * the target's NS set after the CNAME, and that is the target's zone, not this name's.
    */
   const nsAt = (name: string): Promise<string[] | undefined> =>
     remember(
       `ns ${name}`,
       async () => {
+        let reply: WireReply;
         try {
-          return await limit(() => recursive.resolveNs(name));
-        } catch (error) {
-          return classifyLookupError(error) === 'error' ? undefined : [];
+          reply = await askRecursive(name, 'NS');
+        } catch {
+          return undefined;
         }
+        if (reply.rcode === 'NXDOMAIN') return [];
+        const owned = reply.answers.filter((a) => sameName(a.name, name));
+        if (owned.some((a) => a.type === 'CNAME')) return [];
+        return owned.filter((a) => a.type === 'NS').map((a) => normalize(dataOf(a) as string));
       },
       (ns) => ns !== undefined,
     );
@@ -128,76 +172,160 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
       (list) => list.length > 0,
     );
 
+  /** The servers of the zone at `apex`: glue addresses where a referral gave them, else looked up. */
+  const serversOf = async (
+    apex: string,
+    nameServers: string[],
+    glue: ReadonlyMap<string, string[]> = new Map(),
+  ): Promise<ZoneServers | undefined> => {
+    const hosts = [...new Set(nameServers.map(normalize))].sort();
+    const found = await Promise.all(
+      hosts.map(async (host) => ({ host, addresses: glue.get(host) ?? (await addresses(host)) })),
+    );
+    const servers = found.filter((server) => server.addresses.length > 0);
+    return servers.length > 0 ? { apex, nameServers: hosts, servers } : undefined;
+  };
+
   /**
    * The deepest zone cut at or above `name`, with its servers; `undefined` when none is found.
    * Labels from the last one starting with `_` down (`<token>._domainkey`, `_dmarc`) are
-   * service names inside a zone, never cuts in practice: the walk starts above them, so the
-   * four records of a domain share one walk. The top-level domain is never asked.
+   * service names inside a zone: the walk starts above them, so the four records of a domain
+   * share one walk, and a delegated `_domainkey` subzone is reached by its parent's referral.
+   * The top-level domain is never asked.
    */
   const zoneOf = async (name: string): Promise<ZoneServers | undefined> => {
-    const labels = name.toLowerCase().replace(/\.$/, '').split('.');
+    const labels = normalize(name).split('.');
     const start = labels.findLastIndex((label) => label.startsWith('_')) + 1;
     for (let i = start; i < labels.length - 1; i++) {
       const candidate = labels.slice(i).join('.');
       const ns = await nsAt(candidate);
       if (ns === undefined || ns.length === 0) continue;
-      const nameServers = [...new Set(ns.map((host) => host.toLowerCase().replace(/\.$/, '')))].sort();
-      const found = await Promise.all(
-        nameServers.map(async (host) => ({ host, list: await addresses(host) })),
-      );
-      const servers = found.flatMap(({ host, list }) => list.map((address) => ({ host, address })));
-      return servers.length > 0 ? { apex: candidate, nameServers, servers } : undefined;
+      return serversOf(candidate, ns);
     }
     return undefined;
+  };
+
+  /** One server's view of `rrtype` at `name`, its addresses tried in turn until one answers. */
+  const askServer = async (
+    server: ZoneServers['servers'][number],
+    apex: string,
+    name: string,
+    rrtype: AskedType,
+  ): Promise<View> => {
+    let view: View | undefined;
+    for (const address of server.addresses) {
+      const label = `${server.host} (${address})`;
+      try {
+        view = readReply(await askWire({ address, port }, name, rrtype), apex, name, rrtype, label);
+      } catch (error) {
+        view = {
+          kind: 'failed',
+          server: label,
+          error: Object.assign(error as ServerError, { server: label }),
+        };
+      }
+      if (view.kind !== 'failed') return view;
+    }
+    return view ?? { kind: 'failed', server: server.host, error: serverError('ESERVFAIL', 'no address') };
+  };
+
+  /** The zone's SOA serial on one server, for the account of a disagreement. */
+  const serialAt = async (server: string, apex: string): Promise<number | undefined> => {
+    const address = /\(([^)]+)\)$/.exec(server)?.[1];
+    if (address === undefined) return undefined;
+    const reply = await askWire({ address, port }, apex, 'SOA').catch(() => undefined);
+    const soa = reply?.answers.find((a) => a.type === 'SOA');
+    return soa ? (dataOf(soa) as { serial: number }).serial : undefined;
+  };
+
+  /**
+   * What the zone's servers say of `rrtype` at `name`: every server asked at once, a downward
+   * referral followed, lame and failing servers left out, and a disagreement settled by the
+   * answer most servers give (then the newest serial, then a record over its absence).
+   */
+  const resolveIn = async (
+    zone: ZoneServers,
+    name: string,
+    rrtype: AskedType,
+    hops = 0,
+  ): Promise<Settled> => {
+    const views = await Promise.all(zone.servers.map((server) => askServer(server, zone.apex, name, rrtype)));
+    const referral = views.find((view) => view.kind === 'referral');
+    if (referral !== undefined && hops < MAX_REFERRALS) {
+      const child = await serversOf(referral.apex, referral.nameServers, referral.glue);
+      if (child !== undefined) return resolveIn(child, name, rrtype, hops + 1);
+    }
+    const definitive = views.filter((view): view is Definitive => DEFINITIVE.has(view.kind));
+    if (definitive.length === 0) {
+      const failedView = views.find((view) => view.kind === 'failed');
+      return {
+        kind: 'failed',
+        error: failedView?.error ?? serverError('ESERVFAIL', `no answer for ${name}`),
+      };
+    }
+    const groups = new Map<string, Definitive[]>();
+    for (const view of definitive) groups.set(keyOf(view), [...(groups.get(keyOf(view)) ?? []), view]);
+    if (groups.size === 1) return definitive[0]!;
+    await Promise.all(
+      definitive.map(async (view) => {
+        view.serial ??= await serialAt(view.server, zone.apex);
+      }),
+    );
+    const serialOf = (group: Definitive[]) => Math.max(...group.map((view) => view.serial ?? -1));
+    const [chosen] = [...groups.values()].sort(
+      (a, b) =>
+        b.length - a.length ||
+        serialOf(b) - serialOf(a) ||
+        Number(POSITIVE.has(b[0]!.kind)) - Number(POSITIVE.has(a[0]!.kind)),
+    );
+    const disagreement = definitive.map((view) => ({
+      server: view.server,
+      ...(view.serial !== undefined && { serial: view.serial }),
+      holds: describeView(view, rrtype),
+    }));
+    return { ...chosen![0]!, disagreement };
   };
 
   /**
    * Records of `rrtype` at `name` as a resolver finds them: an alias is followed to its target,
    * in whatever zone that lies (RFC 1034 §3.6.2), up to {@link MAX_ALIASES} links. A zone's own
    * server answers a question at an alias with the CNAME alone when the target is in another
-   * zone: read as it came, a `_dmarc` CNAME to a DMARC vendor was "no record" (issue 36). The
-   * extra CNAME question is asked only when the answer holds nothing.
+   * zone: read as it came, a `_dmarc` CNAME to a DMARC vendor was "no record" (issue 36).
    */
   const resolve = async (name: string, rrtype: AskedType, links = 0): Promise<string[] | string[][]> => {
-    let answer: string[] | string[][];
-    try {
-      answer = await resolveAt(name, rrtype);
-    } catch (error) {
-      if (rrtype === 'CNAME' || classifyLookupError(error) !== 'nodata') throw error;
-      const target = await aliasAt(name, links);
-      if (target === undefined) throw error;
-      return resolve(target, rrtype, links + 1);
-    }
-    if (answer.length > 0 || rrtype === 'CNAME') return answer;
-    const target = await aliasAt(name, links);
-    return target === undefined ? answer : resolve(target, rrtype, links + 1);
-  };
-
-  /** The CNAME target at `name`, if it is an alias; a chain too long (a loop) is an error. */
-  const aliasAt = async (name: string, links: number): Promise<string | undefined> => {
-    const target = (await resolveAt(name, 'CNAME').catch(() => [] as string[]))[0] as string | undefined;
-    if (target !== undefined && links >= MAX_ALIASES)
-      throw Object.assign(new Error(`more than ${MAX_ALIASES} CNAMEs from ${name}: a loop`), {
-        code: 'ESERVFAIL',
-      });
-    return target;
-  };
-
-  const resolveAt = async (name: string, rrtype: AskedType): Promise<string[] | string[][]> => {
     const zone = await zoneOf(name).catch(() => undefined);
-    let lastError: ServerError | undefined;
-    for (const { host, address } of zone?.servers ?? []) {
-      try {
-        return await ask(serverResolver(address), name, rrtype);
-      } catch (error) {
-        // NXDOMAIN and NODATA from the zone's own server are the truth; anything else, ask the next
-        if (classifyLookupError(error) !== 'error') throw error;
-        lastError = Object.assign(error as ServerError, { server: `${host} (${address})` });
-      }
+    const settled = zone === undefined ? undefined : await resolveIn(zone, name, rrtype);
+    const mark = <T extends object>(answer: T): T =>
+      settled?.disagreement
+        ? Object.defineProperty(answer, 'disagreement', { value: settled.disagreement })
+        : answer;
+    switch (settled?.kind) {
+      case 'records':
+        return mark(settled.values);
+      case 'alias':
+        if (links >= MAX_ALIASES)
+          throw serverError('ESERVFAIL', `more than ${MAX_ALIASES} CNAMEs from ${name}: a loop`);
+        return resolve(settled.target, rrtype, links + 1);
+      case 'nxdomain':
+        throw mark(serverError('ENOTFOUND', `no such name: ${name}`));
+      case 'nodata':
+        throw mark(serverError('ENODATA', `no ${rrtype} record at ${name}`));
+      default:
+        return viaResolvers(name, rrtype, zone !== undefined, settled?.error);
     }
-    // No authoritative server answered (or none was found): the configured resolvers answer.
-    // A definitive answer from them stands; their failure is reported with the servers' own.
-    const fallback = zone !== undefined; // servers were found, and none answered
+  };
+
+  /**
+   * No authoritative server answered (or none was found): the configured resolvers answer. A
+   * definitive answer from them stands, marked as theirs when the zone's servers were found;
+   * their failure is reported with the servers' own.
+   */
+  const viaResolvers = async (
+    name: string,
+    rrtype: AskedType,
+    fallback: boolean,
+    lastError: ServerError | undefined,
+  ): Promise<string[] | string[][]> => {
     try {
       const answer = await ask(recursive, name, rrtype);
       return fallback ? markViaResolvers(answer) : answer;
@@ -206,10 +334,153 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
       throw lastError ?? error;
     }
   };
+
   return Object.assign(((name: string, rrtype: AskedType) => resolve(name, rrtype)) as DnsResolve, {
     zoneOf: async (name: string): Promise<ZoneFacts | undefined> => {
       const zone = await zoneOf(name);
       return zone && { apex: zone.apex, nameServers: zone.nameServers };
     },
   });
+}
+
+/** One server's answer, as a resolver reads it. */
+type View = { server: string } & (
+  | Definitive
+  | { kind: 'referral'; apex: string; nameServers: string[]; glue: Map<string, string[]> }
+  | { kind: 'failed'; error: ServerError }
+);
+
+/** An answer that settles the question: records, an alias to follow, or an authoritative miss. */
+type Definitive = { server: string; serial?: number } & (
+  | { kind: 'records'; values: string[] | string[][] }
+  | { kind: 'alias'; target: string }
+  | { kind: 'nxdomain' | 'nodata' }
+);
+
+/** The zone's verdict, with every server's holding when they disagreed. */
+type Settled = (Definitive | { kind: 'failed'; error: ServerError }) & {
+  disagreement?: ServerHolding[];
+};
+
+const DEFINITIVE = new Set(['records', 'alias', 'nxdomain', 'nodata']);
+const POSITIVE = new Set(['records', 'alias']);
+
+/** rcodes that say a server could not answer, as Node's resolver codes them. */
+const RCODE_ERRORS: Record<string, string> = {
+  SERVFAIL: 'ESERVFAIL',
+  REFUSED: 'EREFUSED',
+  NOTIMP: 'ENOTIMP',
+  FORMERR: 'EFORMERR',
+};
+
+const normalize = (name: string) => name.toLowerCase().replace(/\.$/, '');
+const sameName = (a: string, b: string) => normalize(a) === normalize(b);
+/** `name` is `ancestor` or below it. */
+const isAtOrBelow = (name: string, ancestor: string) =>
+  sameName(name, ancestor) || normalize(name).endsWith(`.${normalize(ancestor)}`);
+
+/** The RDATA of a record, whatever its type (dns-packet's types leave it off OPT). */
+const dataOf = (record: Answer): unknown => (record as { data?: unknown }).data;
+
+const serverError = (code: string, message: string): ServerError =>
+  Object.assign(new Error(message), { code });
+
+/**
+ * Read one server's reply to `rrtype` at `name`, asked as a server of the zone at `apex`:
+ * - AA set: the records (after any CNAME chain in the answer), an alias whose target lies
+ *   elsewhere, or an authoritative NXDOMAIN / NODATA, which alone mean "missing";
+ * - AA clear, no answer, an NS set below `apex` at or above `name` in authority: a referral
+ *   down to a delegated zone;
+ * - anything else: the server is lame for this zone (an upward or sideways referral, an
+ *   answer from a cache), and the zone's other servers decide.
+ */
+function readReply(reply: WireReply, apex: string, name: string, rrtype: AskedType, server: string): View {
+  if (reply.rcode !== 'NOERROR' && reply.rcode !== 'NXDOMAIN') {
+    const code = RCODE_ERRORS[reply.rcode] ?? 'EBADRESP';
+    return {
+      kind: 'failed',
+      server,
+      error: Object.assign(serverError(code, `${server} answered ${reply.rcode}`), { server }),
+    };
+  }
+  if (reply.authoritative) {
+    const serial = soaSerial(reply.authorities);
+    if (reply.rcode === 'NXDOMAIN') return { kind: 'nxdomain', server, serial };
+    let owner = name;
+    for (let step = 0; rrtype !== 'CNAME' && step < MAX_ALIASES; step++) {
+      const alias = reply.answers.find((a) => a.type === 'CNAME' && sameName(a.name, owner));
+      if (alias === undefined) break;
+      owner = dataOf(alias) as string;
+    }
+    const records = reply.answers.filter((a) => a.type === rrtype && sameName(a.name, owner));
+    if (records.length > 0) return { kind: 'records', server, values: valuesOf(records, rrtype) };
+    if (!sameName(owner, name)) return { kind: 'alias', server, target: normalize(owner) };
+    return { kind: 'nodata', server, serial };
+  }
+  const cut = reply.answers.length === 0 ? reply.authorities.filter((a) => a.type === 'NS') : [];
+  const owner = cut[0]?.name;
+  if (owner !== undefined && !sameName(owner, apex) && isAtOrBelow(owner, apex) && isAtOrBelow(name, owner)) {
+    const nameServers = cut.filter((a) => sameName(a.name, owner)).map((a) => normalize(dataOf(a) as string));
+    const glue = new Map<string, string[]>();
+    for (const record of reply.additionals) {
+      if (record.type !== 'A' && record.type !== 'AAAA') continue;
+      const host = normalize(record.name);
+      if (nameServers.includes(host)) glue.set(host, [...(glue.get(host) ?? []), dataOf(record) as string]);
+    }
+    return { kind: 'referral', server, apex: normalize(owner), nameServers, glue };
+  }
+  return {
+    kind: 'failed',
+    server,
+    error: Object.assign(serverError('ELAME', `${server} does not answer for ${apex} (a lame delegation)`), {
+      server,
+    }),
+  };
+}
+
+/** The values of answer records in `dns.promises.resolve`'s shapes. */
+function valuesOf(records: Answer[], rrtype: AskedType): string[] | string[][] {
+  if (rrtype !== 'TXT') return records.map((record) => normalize(String(dataOf(record))));
+  return records.map((record) => {
+    const data = dataOf(record) as Buffer | string | (Buffer | string)[];
+    return (Array.isArray(data) ? data : [data]).map((chunk) => chunk.toString());
+  });
+}
+
+const soaSerial = (authorities: Answer[]): number | undefined => {
+  const soa = authorities.find((a) => a.type === 'SOA');
+  return soa ? (dataOf(soa) as { serial: number }).serial : undefined;
+};
+
+/** A key that is equal for views saying the same thing. */
+function keyOf(view: Definitive): string {
+  switch (view.kind) {
+    case 'records':
+      return `records ${JSON.stringify(
+        view.values.map((value) => (Array.isArray(value) ? value.join('') : value)).sort(),
+      )}`;
+    case 'alias':
+      return `alias ${view.target}`;
+    default:
+      return view.kind;
+  }
+}
+
+/** What a server holds, for people: `CNAME x`, `TXT "v=DMARC1; p=none"`, `no such name`. */
+function describeView(view: Definitive, rrtype: AskedType): string {
+  const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
+  switch (view.kind) {
+    case 'records':
+      return clip(
+        view.values
+          .map((value) => (Array.isArray(value) ? `${rrtype} "${value.join('')}"` : `${rrtype} ${value}`))
+          .join(', '),
+      );
+    case 'alias':
+      return `CNAME ${view.target}`;
+    case 'nxdomain':
+      return 'no such name';
+    case 'nodata':
+      return `no ${rrtype} record`;
+  }
 }

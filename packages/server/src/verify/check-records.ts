@@ -4,6 +4,7 @@
  */
 import { organisationalDomain } from '../domain/domain-name.js';
 import type { Observation } from '../domain/verification.js';
+import { disagreementOf, type ServerHolding } from './authoritative.js';
 import { type DmarcLookup, isDmarcCandidate, judgeDmarcRecords } from './dmarc.js';
 import { classifyLookupError, type DnsResolve, describeLookupError, viaResolvers } from './resolver.js';
 
@@ -62,13 +63,16 @@ export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): P
     expected.map(async (record) => {
       // whether the record's own name was answered by the resolvers in place of its zone's servers
       let fallback = false;
+      // what each of the zone's servers holds at the record's own name, when they disagreed
+      let split: ServerHolding[] | undefined;
       const watched = (async (name: string, type: 'CNAME') => {
         const outcome = await resolve(name, type).then(
           (answer) => ({ answer }),
           (error: unknown) => ({ error }),
         );
-        if (name === record.fqdn && viaResolvers('answer' in outcome ? outcome.answer : outcome.error))
-          fallback = true;
+        const result = 'answer' in outcome ? outcome.answer : outcome.error;
+        if (name === record.fqdn && viaResolvers(result)) fallback = true;
+        if (name === record.fqdn) split ??= disagreementOf(result);
         if ('error' in outcome) throw outcome.error;
         return outcome.answer;
       }) as DnsResolve;
@@ -76,11 +80,31 @@ export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): P
         record.kind !== 'dmarc'
           ? await checkCname(record, watched)
           : await checkDmarc(record.fqdn, watched, record.inheritFrom, record.misplaced);
+      if (split !== undefined) return withDisagreement(observation, record.fqdn, split);
       return fallback && observation.outcome === 'miss'
         ? { ...observation, detail: `${observation.detail}${VIA_RESOLVERS}` }
         : observation;
     }),
   );
+}
+
+/**
+ * An observation made while the zone's servers disagreed: the detail names each server and what
+ * it holds. The verdict stays the one most servers gave, but a miss never advises adding a
+ * record, since some server already holds one: the servers must be brought in line instead.
+ */
+function withDisagreement(observation: Observation, fqdn: string, holdings: ServerHolding[]): Observation {
+  const each = holdings
+    .map((h) => `${h.server}${h.serial === undefined ? '' : ` serial ${h.serial}`} has ${h.holds}`)
+    .join('; ');
+  const account = `the zone's name servers disagree about ${fqdn}: ${each}. Receivers get whichever one they ask`;
+  if (observation.outcome === 'match')
+    return { ...observation, detail: `${account}; bring the others in line` };
+  if (observation.outcome !== 'miss') return observation;
+  return {
+    ...observation,
+    detail: `${account}, so do not add records: make every server serve the same zone (a secondary that has not transferred the latest serial, or a server the parent's NS records name that the zone's own do not)`,
+  };
 }
 
 /**

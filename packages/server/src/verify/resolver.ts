@@ -79,6 +79,10 @@ export function describeLookupError(error: unknown): string {
     ESERVFAIL: `${who} answered SERVFAIL`,
     EREFUSED: `${who} refused the query`,
     ECONNREFUSED: `${who} could not be reached`,
+    ELAME: `${who} does not answer for the zone it is named for (a lame delegation)`,
+    EFORMERR: `${who} could not read the query (FORMERR)`,
+    ENOTIMP: `${who} does not implement the query (NOTIMP)`,
+    EBADRESP: `${who} sent an answer that could not be read`,
     ECANCELLED: 'the DNS query was cancelled',
   };
   return (code && names[code]) ?? `the DNS query failed (${code ?? String(error)})`;

@@ -1,0 +1,192 @@
+/**
+ * One DNS question to one server, read at the packet level: the AA bit, the rcode and the
+ * authority section, which a stub resolver library (Node's, c-ares) hides. Verification needs
+ * them to tell an authoritative "no such record" from a referral or a lame server (issue 36).
+ *
+ * As a resolver asks: over UDP with EDNS0 (a 1232-byte buffer, the DNS Flag Day 2020 value),
+ * again over TCP when the answer is truncated (RFC 7766 §5), again without EDNS0 when a server
+ * answers FORMERR to it (RFC 6891 §7). A reply counts only when its ID and question match ours
+ * (RFC 5452 §9.1); anything else on the socket is ignored, as a forgery or a late answer.
+ */
+import { randomInt } from 'node:crypto';
+import dgram from 'node:dgram';
+import net from 'node:net';
+import dnsPacket, { type Answer, type DecodedPacket, type Packet, type RecordType } from 'dns-packet';
+
+/** An address and port to ask. */
+export interface WireServer {
+  address: string;
+  port: number;
+}
+
+/** The parts of a reply verification reads. */
+export interface WireReply {
+  /** `NOERROR`, `NXDOMAIN`, `SERVFAIL`, `REFUSED`… as dns-packet names them. */
+  rcode: string;
+  /** The AA bit: the server answered from a zone it serves (RFC 1035 §4.1.1). */
+  authoritative: boolean;
+  answers: Answer[];
+  authorities: Answer[];
+  additionals: Answer[];
+}
+
+export interface WireQueryOptions {
+  /** The wait for each message exchanged (UDP, then TCP or plain UDP when needed). */
+  timeoutMs: number;
+  /** RD: set when asking a recursive resolver, clear when asking an authoritative server. */
+  recursionDesired?: boolean;
+}
+
+/** The buffer size we offer (and the largest UDP answer we take). */
+const UDP_PAYLOAD = 1232;
+
+/** A failed exchange, with a code in the style of Node's resolver (`ETIMEOUT`, `ECONNREFUSED`). */
+const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+/**
+ * Ask `server` for `type` at `name`. Rejects with `code` `ETIMEOUT` (no reply in time),
+ * `ECONNREFUSED` (nobody listens), or `EBADRESP` (a reply that does not decode).
+ */
+export async function queryServer(
+  server: WireServer,
+  name: string,
+  type: RecordType,
+  options: WireQueryOptions,
+): Promise<WireReply> {
+  const ask = (edns: boolean) => {
+    const id = randomInt(0x10000);
+    return {
+      id,
+      wire: dnsPacket.encode(question(id, name, type, edns, options.recursionDesired ?? false)),
+    };
+  };
+  let sent = ask(true);
+  let reply = await udpExchange(server, sent, name, type, options.timeoutMs);
+  if (rcodeOf(reply) === 'FORMERR' && !hasOpt(reply)) {
+    // a server from before EDNS0 (RFC 6891 §7): the same question without the OPT record
+    sent = ask(false);
+    reply = await udpExchange(server, sent, name, type, options.timeoutMs);
+  }
+  if (reply.flag_tc) reply = await tcpExchange(server, sent, name, type, options.timeoutMs);
+  return {
+    rcode: rcodeOf(reply),
+    authoritative: reply.flag_aa === true,
+    answers: reply.answers ?? [],
+    authorities: reply.authorities ?? [],
+    additionals: reply.additionals ?? [],
+  };
+}
+
+function question(id: number, name: string, type: RecordType, edns: boolean, recursion: boolean): Packet {
+  return {
+    id,
+    type: 'query',
+    flags: recursion ? dnsPacket.RECURSION_DESIRED : 0,
+    questions: [{ name, type, class: 'IN' }],
+    additionals: edns ? [{ name: '.', type: 'OPT', udpPayloadSize: UDP_PAYLOAD, flags: 0 } as Answer] : [],
+  };
+}
+
+/** dns-packet decodes the rcode's name, which its types leave out. */
+type Decoded = DecodedPacket & { rcode?: string };
+const rcodeOf = (reply: DecodedPacket) => (reply as Decoded).rcode ?? 'NOERROR';
+
+const hasOpt = (reply: DecodedPacket) => (reply.additionals ?? []).some((a) => a.type === 'OPT');
+
+/** The decoded reply when it answers our question (ID, QR, and the question echoed), else `undefined`. */
+function matching(wire: Buffer, id: number, name: string, type: RecordType): DecodedPacket | undefined {
+  let reply: DecodedPacket;
+  try {
+    reply = dnsPacket.decode(wire);
+  } catch {
+    return undefined;
+  }
+  const asked = reply.questions?.[0];
+  if (reply.id !== id || !reply.flag_qr) return undefined;
+  // A reply without the question is allowed only for errors that could not parse ours.
+  if (asked === undefined) return rcodeOf(reply) === 'FORMERR' ? reply : undefined;
+  return asked.type === type && asked.name.toLowerCase() === name.toLowerCase().replace(/\.$/, '')
+    ? reply
+    : undefined;
+}
+
+function udpExchange(
+  server: WireServer,
+  sent: { id: number; wire: Buffer },
+  name: string,
+  type: RecordType,
+  timeoutMs: number,
+): Promise<DecodedPacket> {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket(net.isIPv6(server.address) ? 'udp6' : 'udp4');
+    const timer = setTimeout(
+      () => finish(failure('ETIMEOUT', `no answer from ${server.address} in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const finish = (outcome: DecodedPacket | Error) => {
+      clearTimeout(timer);
+      socket.close();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    // a connected socket hears the ICMP "port unreachable" of a server that is not there
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(failure(error.code ?? 'ECONNREFUSED', error.message)),
+    );
+    socket.on('message', (wire) => {
+      const reply = matching(wire, sent.id, name, type);
+      if (reply) finish(reply);
+    });
+    socket.connect(server.port, server.address, () => socket.send(sent.wire));
+  });
+}
+
+function tcpExchange(
+  server: WireServer,
+  sent: { id: number; wire: Buffer },
+  name: string,
+  type: RecordType,
+  timeoutMs: number,
+): Promise<DecodedPacket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: server.address, port: server.port });
+    let received = Buffer.alloc(0);
+    const timer = setTimeout(
+      () => finish(failure('ETIMEOUT', `no TCP answer from ${server.address} in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const finish = (outcome: DecodedPacket | Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(failure(error.code === 'ETIMEDOUT' ? 'ETIMEOUT' : 'ECONNREFUSED', error.message)),
+    );
+    socket.on('close', () => finish(failure('EBADRESP', `${server.address} closed the TCP connection`)));
+    socket.on('connect', () => {
+      const prefix = Buffer.alloc(2);
+      prefix.writeUInt16BE(sent.wire.length);
+      socket.write(Buffer.concat([prefix, sent.wire]));
+    });
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      while (received.length >= 2 && received.length >= 2 + received.readUInt16BE(0)) {
+        const length = received.readUInt16BE(0);
+        const reply = matching(received.subarray(2, 2 + length), sent.id, name, type);
+        received = received.subarray(2 + length);
+        if (reply) return finish(reply);
+      }
+    });
+  });
+}
+
+/** `ip`, `ip:port` or `[v6]:port` (the forms of `DNS_RESOLVERS` and `Resolver.getServers()`). */
+export function parseServer(text: string, defaultPort = 53): WireServer {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (bracketed) return { address: bracketed[1]!, port: Number(bracketed[2] ?? defaultPort) };
+  if (net.isIPv6(text)) return { address: text, port: defaultPort };
+  const [address, port] = text.split(':');
+  return { address: address!, port: Number(port ?? defaultPort) };
+}
