@@ -53,8 +53,9 @@ export async function queryServer(
   type: RecordType,
   options: WireQueryOptions,
 ): Promise<WireReply> {
+  const family = net.isIPv6(server.address) ? 'udp6' : 'udp4';
   const ask = (edns: boolean) => {
-    const id = randomInt(0x10000);
+    const id = freeId(family);
     return {
       id,
       wire: dnsPacket.encode(question(id, name, type, edns, options.recursionDesired ?? false)),
@@ -93,6 +94,15 @@ const rcodeOf = (reply: DecodedPacket) => (reply as Decoded).rcode ?? 'NOERROR';
 
 const hasOpt = (reply: DecodedPacket) => (reply.additionals ?? []).some((a) => a.type === 'OPT');
 
+/** A random ID no question waiting on the family's socket has. */
+function freeId(family: 'udp4' | 'udp6'): number {
+  const waiting = sockets.get(family)?.waiting;
+  for (;;) {
+    const id = randomInt(0x10000);
+    if (!waiting?.has(id)) return id;
+  }
+}
+
 /** The decoded reply when it answers our question (ID, QR, and the question echoed), else `undefined`. */
 function matching(wire: Buffer, id: number, name: string, type: RecordType): DecodedPacket | undefined {
   let reply: DecodedPacket;
@@ -110,6 +120,48 @@ function matching(wire: Buffer, id: number, name: string, type: RecordType): Dec
     : undefined;
 }
 
+/**
+ * The UDP socket questions leave from, one per address family, shared as c-ares shares its
+ * sockets: a socket per question cost more than the question (3.4k against 14k questions/s).
+ * Replies are told apart by ID, sender and question; the socket is replaced every
+ * {@link QUESTIONS_PER_SOCKET} questions, so its port does not stay guessable for long.
+ */
+interface SharedSocket {
+  socket: dgram.Socket;
+  asked: number;
+  /** Questions waiting, by ID. */
+  waiting: Map<number, (wire: Buffer, from: dgram.RemoteInfo) => boolean>;
+}
+
+const QUESTIONS_PER_SOCKET = 10_000;
+const sockets = new Map<'udp4' | 'udp6', SharedSocket>();
+
+function sharedSocket(family: 'udp4' | 'udp6'): SharedSocket {
+  let shared = sockets.get(family);
+  if (shared && shared.asked < QUESTIONS_PER_SOCKET) return shared;
+  // the old socket stays open until its last question is answered or times out
+  if (shared) retire(shared);
+  const socket = dgram.createSocket(family);
+  const waiting: SharedSocket['waiting'] = new Map();
+  socket.on('error', () => {});
+  socket.on('message', (wire, from) => {
+    if (wire.length < 2) return;
+    const take = waiting.get(wire.readUInt16BE(0));
+    if (take?.(wire, from)) waiting.delete(wire.readUInt16BE(0));
+  });
+  // a process with nothing else to do is not kept alive by an idle socket
+  socket.unref();
+  shared = { socket, asked: 0, waiting };
+  sockets.set(family, shared);
+  return shared;
+}
+
+function retire(shared: SharedSocket): void {
+  const closeWhenDone = () =>
+    shared.waiting.size === 0 ? shared.socket.close() : setTimeout(closeWhenDone, 1000).unref();
+  closeWhenDone();
+}
+
 function udpExchange(
   server: WireServer,
   sent: { id: number; wire: Buffer },
@@ -117,27 +169,27 @@ function udpExchange(
   type: RecordType,
   timeoutMs: number,
 ): Promise<DecodedPacket> {
+  const shared = sharedSocket(net.isIPv6(server.address) ? 'udp6' : 'udp4');
+  shared.asked++;
   return new Promise((resolve, reject) => {
-    const socket = dgram.createSocket(net.isIPv6(server.address) ? 'udp6' : 'udp4');
-    const timer = setTimeout(
-      () => finish(failure('ETIMEOUT', `no answer from ${server.address} in ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    const finish = (outcome: DecodedPacket | Error) => {
-      clearTimeout(timer);
-      socket.close();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    // a connected socket hears the ICMP "port unreachable" of a server that is not there
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(failure(error.code ?? 'ECONNREFUSED', error.message)),
-    );
-    socket.on('message', (wire) => {
+    const timer = setTimeout(() => {
+      shared.waiting.delete(sent.id);
+      reject(failure('ETIMEOUT', `no answer from ${server.address} in ${timeoutMs} ms`));
+    }, timeoutMs);
+    shared.waiting.set(sent.id, (wire, from) => {
+      if (from.address !== server.address || from.port !== server.port) return false;
       const reply = matching(wire, sent.id, name, type);
-      if (reply) finish(reply);
+      if (reply === undefined) return false;
+      clearTimeout(timer);
+      resolve(reply);
+      return true;
     });
-    socket.connect(server.port, server.address, () => socket.send(sent.wire));
+    shared.socket.send(sent.wire, server.port, server.address, (error) => {
+      if (!error) return;
+      clearTimeout(timer);
+      shared.waiting.delete(sent.id);
+      reject(failure((error as NodeJS.ErrnoException).code ?? 'ECONNREFUSED', error.message));
+    });
   });
 }
 
