@@ -23,8 +23,45 @@ export function clientNetwork(address: string): string {
   return `${groups.slice(0, 3).join(':')}:${groups[3]!.slice(0, 2)}00::/56`;
 }
 
+/**
+ * The address's bytes (4 for IPv4, 16 for IPv6), written at `out[offset]`; returns how many, or
+ * 0 when `address` is neither. RFC 9018 §4.4 hashes the client's address in this form.
+ */
+export function writeAddressBytes(address: string, out: Uint8Array, offset: number): number {
+  if (net.isIPv4(address)) {
+    let at = offset;
+    let value = 0;
+    for (let i = 0; i < address.length; i++) {
+      const code = address.charCodeAt(i);
+      if (code === 0x2e) {
+        out[at++] = value;
+        value = 0;
+      } else value = value * 10 + code - 0x30;
+    }
+    out[at] = value;
+    return 4;
+  }
+  if (!net.isIPv6(address)) return 0;
+  ipv6Groups(address).forEach((group, i) => {
+    const value = Number.parseInt(group, 16);
+    out[offset + 2 * i] = value >> 8;
+    out[offset + 2 * i + 1] = value & 0xff;
+  });
+  return 16;
+}
+
 /** The eight groups of an IPv6 address, four lower-case hex digits each. */
 function ipv6Groups(address: string): string[] {
+  const dotted = address.lastIndexOf(':');
+  if (address.includes('.', dotted)) {
+    // an IPv4 tail (`::ffff:192.0.2.1`, `64:ff9b::192.0.2.1`) is the last two groups
+    const [a = 0, b = 0, c = 0, d = 0] = address
+      .slice(dotted + 1)
+      .split('.')
+      .map(Number);
+    const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+    return ipv6Groups(`${address.slice(0, dotted + 1)}${hex(a, b)}:${hex(c, d)}`);
+  }
   const [head = '', tail] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
