@@ -216,23 +216,32 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     for (const address of server.addresses) {
       const label = `${server.host} (${address})`;
       try {
-        view = readReply(await askWire({ address, port }, name, rrtype), apex, name, rrtype, label);
+        view = readReply(await askWire({ address, port }, name, rrtype), apex, name, rrtype, {
+          server: label,
+          address,
+        });
       } catch (error) {
         view = {
           kind: 'failed',
           server: label,
+          address,
           error: Object.assign(error as ServerError, { server: label }),
         };
       }
       if (view.kind !== 'failed') return view;
     }
-    return view ?? { kind: 'failed', server: server.host, error: serverError('ESERVFAIL', 'no address') };
+    return (
+      view ?? {
+        kind: 'failed',
+        server: server.host,
+        address: '',
+        error: serverError('ESERVFAIL', 'no address'),
+      }
+    );
   };
 
   /** The zone's SOA serial on one server, for the account of a disagreement. */
-  const serialAt = async (server: string, apex: string): Promise<number | undefined> => {
-    const address = /\(([^)]+)\)$/.exec(server)?.[1];
-    if (address === undefined) return undefined;
+  const serialAt = async (address: string, apex: string): Promise<number | undefined> => {
     const reply = await askWire({ address, port }, apex, 'SOA').catch(() => undefined);
     const soa = reply?.answers.find((a) => a.type === 'SOA');
     return soa ? (dataOf(soa) as { serial: number }).serial : undefined;
@@ -268,7 +277,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     if (groups.size === 1) return definitive[0]!;
     await Promise.all(
       definitive.map(async (view) => {
-        view.serial ??= await serialAt(view.server, zone.apex);
+        view.serial ??= await serialAt(view.address, zone.apex);
       }),
     );
     const serialOf = (group: Definitive[]) => Math.max(...group.map((view) => view.serial ?? -1));
@@ -343,15 +352,15 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
   });
 }
 
-/** One server's answer, as a resolver reads it. */
-type View = { server: string } & (
+/** One server's answer, as a resolver reads it; `server` names it for people. */
+type View = { server: string; address: string } & (
   | Definitive
   | { kind: 'referral'; apex: string; nameServers: string[]; glue: Map<string, string[]> }
   | { kind: 'failed'; error: ServerError }
 );
 
 /** An answer that settles the question: records, an alias to follow, or an authoritative miss. */
-type Definitive = { server: string; serial?: number } & (
+type Definitive = { server: string; address: string; serial?: number } & (
   | { kind: 'records'; values: string[] | string[][] }
   | { kind: 'alias'; target: string }
   | { kind: 'nxdomain' | 'nodata' }
@@ -394,18 +403,25 @@ const serverError = (code: string, message: string): ServerError =>
  * - anything else: the server is lame for this zone (an upward or sideways referral, an
  *   answer from a cache), and the zone's other servers decide.
  */
-function readReply(reply: WireReply, apex: string, name: string, rrtype: AskedType, server: string): View {
+function readReply(
+  reply: WireReply,
+  apex: string,
+  name: string,
+  rrtype: AskedType,
+  who: { server: string; address: string },
+): View {
+  const { server } = who;
   if (reply.rcode !== 'NOERROR' && reply.rcode !== 'NXDOMAIN') {
     const code = RCODE_ERRORS[reply.rcode] ?? 'EBADRESP';
     return {
       kind: 'failed',
-      server,
+      ...who,
       error: Object.assign(serverError(code, `${server} answered ${reply.rcode}`), { server }),
     };
   }
   if (reply.authoritative) {
     const serial = soaSerial(reply.authorities);
-    if (reply.rcode === 'NXDOMAIN') return { kind: 'nxdomain', server, serial };
+    if (reply.rcode === 'NXDOMAIN') return { kind: 'nxdomain', ...who, serial };
     let owner = name;
     for (let step = 0; rrtype !== 'CNAME' && step < MAX_ALIASES; step++) {
       const alias = reply.answers.find((a) => a.type === 'CNAME' && sameName(a.name, owner));
@@ -413,9 +429,9 @@ function readReply(reply: WireReply, apex: string, name: string, rrtype: AskedTy
       owner = dataOf(alias) as string;
     }
     const records = reply.answers.filter((a) => a.type === rrtype && sameName(a.name, owner));
-    if (records.length > 0) return { kind: 'records', server, values: valuesOf(records, rrtype) };
-    if (!sameName(owner, name)) return { kind: 'alias', server, target: normalize(owner) };
-    return { kind: 'nodata', server, serial };
+    if (records.length > 0) return { kind: 'records', ...who, values: valuesOf(records, rrtype) };
+    if (!sameName(owner, name)) return { kind: 'alias', ...who, target: normalize(owner) };
+    return { kind: 'nodata', ...who, serial };
   }
   const cut = reply.answers.length === 0 ? reply.authorities.filter((a) => a.type === 'NS') : [];
   const owner = cut[0]?.name;
@@ -425,13 +441,15 @@ function readReply(reply: WireReply, apex: string, name: string, rrtype: AskedTy
     for (const record of reply.additionals) {
       if (record.type !== 'A' && record.type !== 'AAAA') continue;
       const host = normalize(record.name);
-      if (nameServers.includes(host)) glue.set(host, [...(glue.get(host) ?? []), dataOf(record) as string]);
+      // glue counts only inside the zone that gave it (RFC 2181 §5.4.1), the rest is looked up
+      if (nameServers.includes(host) && isAtOrBelow(host, apex))
+        glue.set(host, [...(glue.get(host) ?? []), dataOf(record) as string]);
     }
-    return { kind: 'referral', server, apex: normalize(owner), nameServers, glue };
+    return { kind: 'referral', ...who, apex: normalize(owner), nameServers, glue };
   }
   return {
     kind: 'failed',
-    server,
+    ...who,
     error: Object.assign(serverError('ELAME', `${server} does not answer for ${apex} (a lame delegation)`), {
       server,
     }),
