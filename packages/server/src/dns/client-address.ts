@@ -28,18 +28,24 @@ export function clientNetwork(address: string): string {
  * 0 when `address` is neither. RFC 9018 §4.4 hashes the client's address in this form.
  */
 export function writeAddressBytes(address: string, out: Uint8Array, offset: number): number {
-  if (net.isIPv4(address)) {
-    let at = offset;
+  if (!address.includes(':')) {
+    // a dotted quad, read by hand: this runs for every query that carries a DNS cookie
+    let parts = 0;
     let value = 0;
-    for (let i = 0; i < address.length; i++) {
-      const code = address.charCodeAt(i);
+    let digits = 0;
+    for (let i = 0; i <= address.length; i++) {
+      const code = i === address.length ? 0x2e : address.charCodeAt(i);
       if (code === 0x2e) {
-        out[at++] = value;
+        if (digits === 0 || value > 255 || parts === 4) return 0;
+        out[offset + parts++] = value;
         value = 0;
-      } else value = value * 10 + code - 0x30;
+        digits = 0;
+      } else if (code >= 0x30 && code <= 0x39 && digits < 3) {
+        value = value * 10 + code - 0x30;
+        digits++;
+      } else return 0;
     }
-    out[at] = value;
-    return 4;
+    return parts === 4 ? 4 : 0;
   }
   if (!net.isIPv6(address)) return 0;
   ipv6Groups(address).forEach((group, i) => {

@@ -54,6 +54,12 @@ export function cookieSecret(secretKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), 'dns-cookie v1', COOKIE_SECRET_BYTES));
 }
 
+/** Who asked, for DNS cookies: the server's cookie maker and the client's address, which a server cookie is bound to. */
+export interface CookieClient {
+  maker: ServerCookies;
+  address: string;
+}
+
 /** Makes and checks server cookies under one secret. */
 export class ServerCookies {
   private readonly siphash: SipHash24;
@@ -125,8 +131,9 @@ export class ServerCookies {
     offset: number,
   ): void {
     const input = this.input;
-    input.set(client.subarray(clientAt, clientAt + CLIENT_COOKIE_BYTES), 0);
-    input.set(header.subarray(headerAt, headerAt + 8), CLIENT_COOKIE_BYTES);
+    // byte by byte: a subarray per query cost more than the hash
+    for (let i = 0; i < CLIENT_COOKIE_BYTES; i++) input[i] = client[clientAt + i]!;
+    for (let i = 0; i < 8; i++) input[CLIENT_COOKIE_BYTES + i] = header[headerAt + i]!;
     const length = CLIENT_COOKIE_BYTES + 8 + writeAddressBytes(address, input, CLIENT_COOKIE_BYTES + 8);
     this.siphash.hashInto(input, length, out, offset);
   }

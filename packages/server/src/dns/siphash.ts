@@ -4,62 +4,101 @@
  * make our cookies unlike those of every other RFC 9018 server (BIND, Knot, Unbound, NSD), so
  * a server set that mixes them could not share a secret.
  *
- * Each 64-bit lane is a pair of 32-bit halves in a `Uint32Array`, which wraps additions modulo
- * 2^32 by itself: no BigInt on the per-query path. Input and output are little-endian, as in the
- * reference implementation.
+ * Each 64-bit lane is a pair of 32-bit halves in local variables (high `h`, low `l`), one loop
+ * holding the round: no BigInt and no allocation on the per-query path. Input and output are
+ * little-endian, as in the reference implementation.
  */
 
-// v0..v3, each as [high half, low half]
-const V0 = 0;
-const V1 = 2;
-const V2 = 4;
-const V3 = 6;
-
-/** A SipHash-2-4 keyed with one 16-byte key. Not re-entrant: one state per instance. */
+/** A SipHash-2-4 keyed with one 16-byte key. */
 export class SipHash24 {
+  /** k0 high, k0 low, k1 high, k1 low. */
   private readonly key: Uint32Array;
-  private readonly v = new Uint32Array(8);
 
   constructor(key: Uint8Array) {
     if (key.length !== 16) throw new RangeError(`a SipHash key is 16 bytes, got ${key.length}`);
-    const view = new DataView(key.buffer, key.byteOffset, 16);
-    // k0 and k1, each [high, low]
-    this.key = Uint32Array.of(
-      view.getUint32(4, true),
-      view.getUint32(0, true),
-      view.getUint32(12, true),
-      view.getUint32(8, true),
-    );
+    this.key = Uint32Array.of(readLe32(key, 4), readLe32(key, 0), readLe32(key, 12), readLe32(key, 8));
   }
 
   /** The 8-byte hash of `data[0, length)`, written at `out[offset]`. */
   hashInto(data: Uint8Array, length: number, out: Uint8Array, offset: number): void {
-    const { v, key } = this;
-    v[V0] = key[0]! ^ 0x736f6d65;
-    v[V0 + 1] = key[1]! ^ 0x70736575;
-    v[V1] = key[2]! ^ 0x646f7261;
-    v[V1 + 1] = key[3]! ^ 0x6e646f6d;
-    v[V2] = key[0]! ^ 0x6c796765;
-    v[V2 + 1] = key[1]! ^ 0x6e657261;
-    v[V3] = key[2]! ^ 0x74656462;
-    v[V3 + 1] = key[3]! ^ 0x79746573;
+    const key = this.key;
+    let v0h = (key[0]! ^ 0x736f6d65) >>> 0;
+    let v0l = (key[1]! ^ 0x70736575) >>> 0;
+    let v1h = (key[2]! ^ 0x646f7261) >>> 0;
+    let v1l = (key[3]! ^ 0x6e646f6d) >>> 0;
+    let v2h = (key[0]! ^ 0x6c796765) >>> 0;
+    let v2l = (key[1]! ^ 0x6e657261) >>> 0;
+    let v3h = (key[2]! ^ 0x74656462) >>> 0;
+    let v3l = (key[3]! ^ 0x79746573) >>> 0;
+    // the blocks: every whole 8 bytes, then the rest with the length's low byte on top
     const whole = length - (length % 8);
-    for (let i = 0; i < whole; i += 8) {
-      this.compress(readLe32(data, i + 4), readLe32(data, i));
+    const blocks = whole / 8 + 1;
+    let block = 0;
+    let mh = blockWord(data, length, whole, 0, 4);
+    let ml = blockWord(data, length, whole, 0, 0);
+    v3h = (v3h ^ mh) >>> 0;
+    v3l = (v3l ^ ml) >>> 0;
+    // two rounds per block (the "2"), then four to finish (the "4")
+    const rounds = 2 * blocks + 4;
+    let t = 0;
+    for (let round = 0; round < rounds; round++) {
+      // v0 += v1; v1 <<<= 13; v1 ^= v0; v0 <<<= 32
+      t = (v0l + v1l) >>> 0;
+      v0h = (v0h + v1h + (t < v0l ? 1 : 0)) >>> 0;
+      v0l = t;
+      t = v1h;
+      v1h = ((v1h << 13) | (v1l >>> 19)) >>> 0;
+      v1l = ((v1l << 13) | (t >>> 19)) >>> 0;
+      v1h = (v1h ^ v0h) >>> 0;
+      v1l = (v1l ^ v0l) >>> 0;
+      t = v0h;
+      v0h = v0l;
+      v0l = t;
+      // v2 += v3; v3 <<<= 16; v3 ^= v2
+      t = (v2l + v3l) >>> 0;
+      v2h = (v2h + v3h + (t < v2l ? 1 : 0)) >>> 0;
+      v2l = t;
+      t = v3h;
+      v3h = ((v3h << 16) | (v3l >>> 16)) >>> 0;
+      v3l = ((v3l << 16) | (t >>> 16)) >>> 0;
+      v3h = (v3h ^ v2h) >>> 0;
+      v3l = (v3l ^ v2l) >>> 0;
+      // v0 += v3; v3 <<<= 21; v3 ^= v0
+      t = (v0l + v3l) >>> 0;
+      v0h = (v0h + v3h + (t < v0l ? 1 : 0)) >>> 0;
+      v0l = t;
+      t = v3h;
+      v3h = ((v3h << 21) | (v3l >>> 11)) >>> 0;
+      v3l = ((v3l << 21) | (t >>> 11)) >>> 0;
+      v3h = (v3h ^ v0h) >>> 0;
+      v3l = (v3l ^ v0l) >>> 0;
+      // v2 += v1; v1 <<<= 17; v1 ^= v2; v2 <<<= 32
+      t = (v2l + v1l) >>> 0;
+      v2h = (v2h + v1h + (t < v2l ? 1 : 0)) >>> 0;
+      v2l = t;
+      t = v1h;
+      v1h = ((v1h << 17) | (v1l >>> 15)) >>> 0;
+      v1l = ((v1l << 17) | (t >>> 15)) >>> 0;
+      v1h = (v1h ^ v2h) >>> 0;
+      v1l = (v1l ^ v2l) >>> 0;
+      t = v2h;
+      v2h = v2l;
+      v2l = t;
+      if (round % 2 === 1 && block < blocks) {
+        // the block's two rounds are done
+        v0h = (v0h ^ mh) >>> 0;
+        v0l = (v0l ^ ml) >>> 0;
+        block++;
+        if (block < blocks) {
+          mh = blockWord(data, length, whole, block, 4);
+          ml = blockWord(data, length, whole, block, 0);
+          v3h = (v3h ^ mh) >>> 0;
+          v3l = (v3l ^ ml) >>> 0;
+        } else v2l = (v2l ^ 0xff) >>> 0;
+      }
     }
-    // the last block: the remaining bytes, and the length's low byte as its most significant one
-    let low = 0;
-    let high = (length & 0xff) << 24;
-    for (let i = whole; i < length; i++) {
-      const shift = ((i - whole) % 4) * 8;
-      if (i - whole < 4) low |= data[i]! << shift;
-      else high |= data[i]! << shift;
-    }
-    this.compress(high >>> 0, low >>> 0);
-    v[V2 + 1] = v[V2 + 1]! ^ 0xff;
-    for (let round = 0; round < 4; round++) this.round();
-    writeLe32(out, offset, v[V0 + 1]! ^ v[V1 + 1]! ^ v[V2 + 1]! ^ v[V3 + 1]!);
-    writeLe32(out, offset + 4, v[V0]! ^ v[V1]! ^ v[V2]! ^ v[V3]!);
+    writeLe32(out, offset, v0l ^ v1l ^ v2l ^ v3l);
+    writeLe32(out, offset + 4, v0h ^ v1h ^ v2h ^ v3h);
   }
 
   /** The 8-byte hash of `data`. */
@@ -68,62 +107,19 @@ export class SipHash24 {
     this.hashInto(data, data.length, out, 0);
     return out;
   }
-
-  /** One message block m = high:low, with two rounds (the "2" of SipHash-2-4). */
-  private compress(high: number, low: number): void {
-    const v = this.v;
-    v[V3] = v[V3]! ^ high;
-    v[V3 + 1] = v[V3 + 1]! ^ low;
-    this.round();
-    this.round();
-    v[V0] = v[V0]! ^ high;
-    v[V0 + 1] = v[V0 + 1]! ^ low;
-  }
-
-  private round(): void {
-    add(this.v, V0, V1);
-    rotl(this.v, V1, 13);
-    xor(this.v, V1, V0);
-    swapHalves(this.v, V0);
-    add(this.v, V2, V3);
-    rotl(this.v, V3, 16);
-    xor(this.v, V3, V2);
-    add(this.v, V0, V3);
-    rotl(this.v, V3, 21);
-    xor(this.v, V3, V0);
-    add(this.v, V2, V1);
-    rotl(this.v, V1, 17);
-    xor(this.v, V1, V2);
-    swapHalves(this.v, V2);
-  }
 }
 
-/** v[a] += v[b], modulo 2^64. */
-function add(v: Uint32Array, a: number, b: number): void {
-  const low = v[a + 1]! + v[b + 1]!;
-  v[a] = v[a]! + v[b]! + (low > 0xffffffff ? 1 : 0);
-  v[a + 1] = low;
-}
-
-/** v[a] ^= v[b]. */
-function xor(v: Uint32Array, a: number, b: number): void {
-  v[a] = v[a]! ^ v[b]!;
-  v[a + 1] = v[a + 1]! ^ v[b + 1]!;
-}
-
-/** v[a] rotated left by `bits` (0 < bits < 32). */
-function rotl(v: Uint32Array, a: number, bits: number): void {
-  const high = v[a]!;
-  const low = v[a + 1]!;
-  v[a] = (high << bits) | (low >>> (32 - bits));
-  v[a + 1] = (low << bits) | (high >>> (32 - bits));
-}
-
-/** v[a] rotated left by 32. */
-function swapHalves(v: Uint32Array, a: number): void {
-  const high = v[a]!;
-  v[a] = v[a + 1]!;
-  v[a + 1] = high;
+/**
+ * The low (`half` 0) or high (4) 32 bits of message block `block`: bytes of `data` while whole
+ * blocks last (up to `whole`), then the last block of the remaining bytes with the length's low
+ * byte as its most significant one.
+ */
+function blockWord(data: Uint8Array, length: number, whole: number, block: number, half: 0 | 4): number {
+  const at = block * 8 + half;
+  if (at < whole) return readLe32(data, at);
+  let word = half === 4 ? (length & 0xff) << 24 : 0;
+  for (let i = at; i < length && i < at + 4; i++) word |= data[i]! << ((i - at) * 8);
+  return word >>> 0;
 }
 
 function readLe32(data: Uint8Array, at: number): number {
