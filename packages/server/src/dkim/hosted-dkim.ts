@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import { cookieSecret } from '../dns/cookie.js';
 import { type ResponderThread, startResponderThread } from '../dns/responder-thread.js';
 import type { MxData } from '../dns/zone.js';
 import { dkimZoneOrigin } from '../domain/records.js';
@@ -101,6 +102,8 @@ export async function startHostedDkim(
         listen: dns.listen,
         tcp: { max: dns.tcpMaxConnections, maxPerClient: dns.tcpMaxPerClient },
         rateLimit: dns.rateLimit === 0 ? false : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip },
+        // from SECRET_KEY, which every process shares: a server cookie from one is good at all
+        cookieSecret: cookieSecret(secret.key).toString('hex'),
       },
       log,
       (zone, digest, now) => keys.serialFor(zone, digest, now),

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import dnsPacket, { type Packet, type TxtAnswer } from 'dns-packet';
 import { type DnsReply, decodeReply, query } from '../test-support/dns-client.js';
 import { answerMessage, MAX_UDP_PAYLOAD } from './answer.js';
+import { ServerCookies } from './cookie.js';
 import { DkimZone } from './zone.js';
 
 const KEY = 'M'.repeat(392); // a 2048-bit SubjectPublicKeyInfo in base64 is 392 characters
@@ -242,4 +243,203 @@ test('the UDP answer cache gives byte-identical answers but for the ID, and know
   const message = dnsPacket.encode(query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 1232 }));
   assert.equal(decodeReply(answerUdpCached(message, zone)!).rcode, 'NOERROR');
   assert.equal(decodeReply(answerUdpCached(message, next)!).rcode, 'NXDOMAIN');
+});
+
+// DNS cookies (RFC 7873, RFC 9018), on the clock and at the address of RFC 9018 Appendix A.1
+const A1 = {
+  secret: 'e5e973e5a6b2a43f48e7dc849e37bfcf',
+  client: '2464c4abcf10c957',
+  address: '198.51.100.100',
+  now: 1559731985,
+  server: '010000005cf79f111f8130c3eee29480',
+};
+const maker = new ServerCookies(Buffer.from(A1.secret, 'hex'), () => A1.now * 1000);
+const udpCookies = { ...udp, cookies: { maker, address: A1.address } };
+const tcpCookies = { ...tcp, cookies: { maker, address: A1.address } };
+
+/** `packet` with an OPT record (its own payload size, or 1232) carrying COOKIE options of these hex data. */
+function withCookie(packet: Packet, ...cookies: string[]): Packet {
+  const opt = {
+    name: '.',
+    type: 'OPT',
+    udpPayloadSize:
+      (packet.additionals?.[0] as { udpPayloadSize?: number } | undefined)?.udpPayloadSize ?? 1232,
+    flags: 0,
+    options: cookies.map((data) => ({ code: 10, data: Buffer.from(data, 'hex') })),
+  };
+  return { ...packet, additionals: [opt as never] };
+}
+const optOf = (reply: DnsReply) =>
+  reply.additionals!.find((a) => a.type === 'OPT') as unknown as {
+    extendedRcode: number;
+    options: { code: number; data: Buffer }[];
+  };
+/** The COOKIE option data of a reply, hex; undefined when it has none. */
+const cookieOf = (reply: DnsReply) =>
+  optOf(reply)
+    ?.options.find((o) => o.code === 10)
+    ?.data.toString('hex');
+const noQuestion = (): Packet => ({ ...query('x', 'A'), questions: [] });
+
+test('a COOKIE option comes back with the client cookie and an RFC 9018 server cookie (Appendix A.1), over UDP and TCP', () => {
+  const ask = withCookie(query('tok1.dkim.provider.test', 'TXT'), A1.client);
+  for (const context of [udpCookies, tcpCookies]) {
+    const reply = one(ask, context);
+    assert.equal(reply.rcode, 'NOERROR');
+    assert.equal(reply.answers!.length, 1);
+    assert.equal(cookieOf(reply), A1.client + A1.server);
+  }
+  // a server cookie sent back (ours, or one we cannot check) gets a fresh one of ours
+  const foreign = one(
+    withCookie(query('tok1.dkim.provider.test', 'TXT'), A1.client + 'ff'.repeat(24)),
+    udpCookies,
+  );
+  assert.equal(cookieOf(foreign), A1.client + A1.server);
+  // NXDOMAIN, REFUSED and NOTIMP carry it too, as BIND's do
+  assert.equal(
+    cookieOf(one(withCookie(query('nobody.dkim.provider.test', 'TXT'), A1.client), udpCookies)),
+    A1.client + A1.server,
+  );
+  assert.equal(
+    cookieOf(one(withCookie(query('example.com', 'TXT'), A1.client), udpCookies)),
+    A1.client + A1.server,
+  );
+  const notify = { ...withCookie(query('dkim.provider.test', 'SOA'), A1.client), flags: 4 << 11 };
+  assert.equal(cookieOf(one(notify, udpCookies)), A1.client + A1.server);
+  // BADVERS is decided before the options are read, as BIND does: no cookie
+  const v1 = withCookie(query('tok1.dkim.provider.test', 'TXT'), A1.client);
+  (v1.additionals![0] as { ednsVersion?: number }).ednsVersion = 1;
+  assert.equal(optOf(one(v1, udpCookies)).extendedRcode, 1);
+  assert.equal(cookieOf(one(v1, udpCookies)), undefined);
+});
+
+test('a truncated UDP answer keeps its cookie, which counts toward the size', () => {
+  const reply = one(
+    withCookie(query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 512 }), A1.client),
+    udpCookies,
+  );
+  assert.equal(reply.flag_tc, true);
+  assert.equal(reply.answers!.length, 0);
+  assert.ok(reply.size <= 512);
+  assert.equal(cookieOf(reply), A1.client + A1.server);
+});
+
+// Regression (issue 36): a cookie-only query (QDCOUNT=0) got FORMERR
+test('a query with no question but a cookie (RFC 7873 §5.4) gets NOERROR and the cookies alone; BADCOOKIE when its server cookie is not ours', () => {
+  const reply = one(withCookie(noQuestion(), A1.client), udpCookies);
+  assert.equal(reply.rcode, 'NOERROR');
+  assert.equal(reply.flag_aa, false, 'no zone answered');
+  assert.equal(reply.flag_rd, true, 'RD copied');
+  assert.deepEqual([reply.questions!.length, reply.answers!.length, reply.authorities!.length], [0, 0, 0]);
+  assert.equal(cookieOf(reply), A1.client + A1.server);
+  // the server cookie we just made confirms as valid
+  assert.equal(one(withCookie(noQuestion(), A1.client + A1.server), udpCookies).rcode, 'NOERROR');
+  // one that is not ours: BADCOOKIE (extended RCODE 23: 1 in the OPT, 7 in the header) and a good one
+  const bad = one(withCookie(noQuestion(), A1.client + '00'.repeat(16)), udpCookies);
+  assert.equal((bad.flags ?? 0) & 0xf, 7);
+  assert.equal(optOf(bad).extendedRcode, 1);
+  assert.equal(cookieOf(bad), A1.client + A1.server);
+  // without a cookie (or without cookies at all) no question stays FORMERR
+  assert.equal(
+    one({ ...noQuestion(), additionals: query('x', 'A', { edns: 1232 }).additionals }, udpCookies).rcode,
+    'FORMERR',
+  );
+  assert.equal(one(noQuestion(), udpCookies).rcode, 'FORMERR');
+  assert.equal(one(withCookie(noQuestion(), A1.client), udp).rcode, 'FORMERR');
+});
+
+test('a COOKIE option of a wrong length is FORMERR without a cookie (RFC 7873 §5.2.2), even after a good one', () => {
+  for (const data of ['', '01020304050607', '010203040506070809', '00'.repeat(15), '00'.repeat(41)]) {
+    for (const packet of [
+      withCookie(query('tok1.dkim.provider.test', 'TXT'), data),
+      withCookie(noQuestion(), data),
+    ]) {
+      const reply = one(packet, udpCookies);
+      assert.equal(reply.rcode, 'FORMERR', `${data.length / 2} bytes`);
+      assert.equal(cookieOf(reply), undefined);
+    }
+  }
+  assert.equal(
+    one(withCookie(query('tok1.dkim.provider.test', 'TXT'), A1.client, '0102'), udpCookies).rcode,
+    'FORMERR',
+  );
+  // of two good ones the first counts
+  const two = one(
+    withCookie(query('tok1.dkim.provider.test', 'TXT'), A1.client, '1111111111111111'),
+    udpCookies,
+  );
+  assert.equal(cookieOf(two), A1.client + A1.server);
+});
+
+test('queries without a COOKIE option are answered byte for byte as without cookies, cached or not', async () => {
+  const { answerUdpCached } = await import('./answer-cache.js');
+  const dnssec = query('tok1.dkim.provider.test', 'TXT', { edns: 1232 });
+  (dnssec.additionals![0] as { flags: number }).flags = 0x8000;
+  const v1 = query('tok1.dkim.provider.test', 'TXT', { edns: 1232 });
+  (v1.additionals![0] as { ednsVersion: number }).ednsVersion = 1;
+  const packets: Packet[] = [
+    query('tok1.dkim.provider.test', 'TXT', { edns: 1232 }),
+    query(`${TOKEN}.dkim.provider.test`, 'TXT'),
+    query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 512 }),
+    query('nobody.dkim.provider.test', 'TXT', { edns: 4096 }),
+    query('dkim.provider.test', 'ANY'),
+    query('dkim.provider.test', 'IXFR'),
+    query('example.com', 'TXT', { edns: 1232 }),
+    dnssec,
+    v1,
+    noQuestion(),
+  ];
+  for (const packet of packets) {
+    const wire = dnsPacket.encode(packet);
+    const plain = answerMessage(wire, zone, udp);
+    assert.deepEqual(answerMessage(wire, zone, udpCookies), plain);
+    assert.deepEqual(answerMessage(wire, zone, tcpCookies), answerMessage(wire, zone, tcp));
+    for (let i = 0; i < 2; i++) assert.deepEqual(answerUdpCached(wire, zone, udpCookies.cookies), plain[0]);
+  }
+});
+
+test('the UDP answer cache serves queries with cookies: each client gets its own cookie, as uncached', async () => {
+  const { answerUdpCached } = await import('./answer-cache.js');
+  const clients = [
+    { address: '198.51.100.100', cookie: A1.client },
+    { address: '203.0.113.203', cookie: 'fc93fc62807ddb86' },
+    { address: '2001:db8:220:1:59de:d0f4:8769:82b8', cookie: '22681ab97d52c298' + A1.server },
+  ];
+  for (let round = 0; round < 3; round++) {
+    for (const [i, client] of clients.entries()) {
+      for (const packet of [
+        query(`${TOKEN}.dkim.provider.test`, 'TXT', { id: round * 10 + i }),
+        query(`${TOKEN}.dkim.provider.test`, 'TXT', { id: round * 10 + i, edns: 512 }),
+        query('nobody.dkim.provider.test', 'TXT'),
+        noQuestion(),
+      ]) {
+        const message = dnsPacket.encode(withCookie(packet, client.cookie));
+        const cookies = { maker, address: client.address };
+        const cached = answerUdpCached(message, zone, cookies);
+        assert.deepEqual(
+          cached,
+          answerMessage(message, zone, { ...udp, cookies })[0],
+          `${client.address} round ${round}`,
+        );
+        assert.equal(
+          cookieOf(decodeReply(cached!)),
+          client.cookie.slice(0, 16) +
+            maker.make(Buffer.from(client.cookie.slice(0, 16), 'hex'), client.address).toString('hex'),
+        );
+      }
+    }
+  }
+  // the same question without a cookie is another entry: no cookie comes back
+  const plain = dnsPacket.encode(query(`${TOKEN}.dkim.provider.test`, 'TXT', { edns: 1232 }));
+  assert.equal(
+    cookieOf(decodeReply(answerUdpCached(plain, zone, { maker, address: A1.address })!)),
+    undefined,
+  );
+  // malformed cookies stay FORMERR from the cache
+  const malformed = dnsPacket.encode(withCookie(query(`${TOKEN}.dkim.provider.test`, 'TXT'), '0102030405'));
+  for (let i = 0; i < 2; i++)
+    assert.equal(
+      decodeReply(answerUdpCached(malformed, zone, { maker, address: A1.address })!).rcode,
+      'FORMERR',
+    );
 });

@@ -16,7 +16,17 @@
  *   DO bit is copied into the answer's OPT (RFC 3225 §3); the zone is unsigned, so no RRSIG.
  * - UDP answers that do not fit drop all records and set TC (RFC 1035 §4.2.1, RFC 2181 §9),
  *   so the client retries over TCP, where the whole answer comes.
- * - AXFR/IXFR only over TCP and only to allow-listed secondaries (RFC 5936 §4.2, §6).
+ * - AXFR/IXFR only over TCP and only to allow-listed secondaries (RFC 5936 §4.2, §6); anything
+ *   else, an IXFR over UDP included (with or without the SOA of RFC 1995 §3 in authority), is
+ *   REFUSED, as BIND refuses a client outside `allow-transfer`.
+ * - DNS cookies (RFC 7873, with RFC 9018's server cookies, `cookie.ts`), when the context has a
+ *   cookie maker: an answer to a query with a COOKIE option carries the client cookie and a fresh
+ *   server cookie, as the only option of the OPT record, which is the answer's last record (the
+ *   answer cache relies on that to splice the cookie into a stored answer). A COOKIE option of
+ *   the wrong length is FORMERR (§5.2.2), with no cookie. A query with no question but a cookie
+ *   (§5.4) gets NOERROR and the cookies, nothing else; BADCOOKIE when it sent a server cookie
+ *   that is not valid (§5.4: BIND 9.18 answers NOERROR there). BADVERS carries no cookie, as
+ *   BIND's does not. Queries without a COOKIE option are answered exactly as without cookies.
  */
 import dnsPacket, {
   type Answer,
@@ -26,6 +36,7 @@ import dnsPacket, {
   type Question,
 } from 'dns-packet';
 import { transferMessages } from './axfr.js';
+import { COOKIE_OPTION, type Cookie, type CookieClient, parseCookie } from './cookie.js';
 import type { DkimZone } from './zone.js';
 
 /** The largest UDP answer we send, whatever a client offers (the DNS Flag Day 2020 value). */
@@ -38,11 +49,19 @@ export interface QueryContext {
   transport: 'udp' | 'tcp';
   /** The client may transfer the zone (its address is an allow-listed secondary). */
   transferAllowed: boolean;
+  /**
+   * DNS cookies (RFC 7873): the server's cookie maker and the client's address. Without them a
+   * COOKIE option is ignored as any unknown option is (RFC 6891 §6.1.2).
+   */
+  cookies?: CookieClient;
 }
 
 const RCODE = { NOERROR: 0, FORMERR: 1, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 /** BADVERS is extended RCODE 16: upper 8 bits (1) in the OPT record, lower 4 bits (0) in the header. */
 const BADVERS_UPPER = 1;
+/** BADCOOKIE is extended RCODE 23 (RFC 7873 §8): 1 in the OPT record, 7 in the header. */
+const BADCOOKIE_UPPER = 1;
+const BADCOOKIE_LOWER = 7;
 const OPCODE_QUERY = 0;
 /** The DO bit of the OPT record's flags (RFC 3225 §3). */
 const DNSSEC_OK = 0x8000;
@@ -52,6 +71,13 @@ interface Reply {
   answers?: Answer[];
   authorities?: Answer[];
   authoritative: boolean;
+}
+
+/** What the answer's OPT record says; absent when the query had none. */
+interface Edns {
+  dnssecOk: boolean;
+  /** The COOKIE option's data: the client cookie and our server cookie. */
+  cookie?: Buffer;
 }
 
 /** Answer one message; an empty list means "send nothing". Never throws. */
@@ -84,14 +110,34 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
       : opt
         ? Math.min(Math.max(opt.udpPayloadSize ?? CLASSIC_UDP_PAYLOAD, CLASSIC_UDP_PAYLOAD), MAX_UDP_PAYLOAD)
         : CLASSIC_UDP_PAYLOAD;
-  const edns = opt && { dnssecOk: ((opt.flags ?? 0) & DNSSEC_OK) !== 0 };
-  const send = (reply: Reply, extendedRcode = 0) =>
-    encodeReply(query, question, reply, edns, extendedRcode, limit, context.transport);
+  const cookie = opt && context.cookies ? findCookie(opt) : undefined;
+  const dnssecOk = ((opt?.flags ?? 0) & DNSSEC_OK) !== 0;
+  const plainEdns: Edns | undefined = opt && { dnssecOk };
+  const edns =
+    plainEdns && cookie && cookie !== 'malformed'
+      ? { dnssecOk, cookie: replyCookie(cookie, context.cookies!) }
+      : plainEdns;
+  const send = (reply: Reply, extendedRcode = 0, withEdns = edns) =>
+    encodeReply(query, question, reply, withEdns, extendedRcode, limit, context.transport);
 
+  // RFC 7873 §5.2.2; first of all, as BIND, whose parser rejects the whole message
+  if (cookie === 'malformed') return send({ rcode: RCODE.FORMERR, authoritative: false });
   if (opcode !== OPCODE_QUERY) return send({ rcode: RCODE.NOTIMP, authoritative: false });
-  if (question === undefined || opts.length > 1) return send({ rcode: RCODE.FORMERR, authoritative: false });
+  // RFC 7873 §5.4: no question, but a cookie, asks for a server cookie alone
+  const cookieOnly = questions.length === 0 && cookie !== undefined;
+  if ((question === undefined && !cookieOnly) || opts.length > 1)
+    return send({ rcode: RCODE.FORMERR, authoritative: false });
   if (opt !== undefined && (opt.ednsVersion ?? 0) > 0) {
-    return send({ rcode: RCODE.NOERROR, authoritative: false }, BADVERS_UPPER);
+    // as BIND: the version is refused before the options are read, so no cookie
+    return send({ rcode: RCODE.NOERROR, authoritative: false }, BADVERS_UPPER, plainEdns);
+  }
+  if (question === undefined) {
+    // §5.4: NOERROR, or BADCOOKIE when the server cookie sent is not valid; either with ours
+    const { client, server } = cookie as Cookie;
+    const { maker, address } = context.cookies!;
+    return server === undefined || maker.isValid(client, server, address)
+      ? send({ rcode: RCODE.NOERROR, authoritative: false })
+      : send({ rcode: BADCOOKIE_LOWER, authoritative: false }, BADCOOKIE_UPPER);
   }
   if ((question.class ?? 'IN') !== 'IN') return send({ rcode: RCODE.REFUSED, authoritative: false });
 
@@ -152,11 +198,33 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
   }
 }
 
+/**
+ * The first COOKIE option of the query's OPT record (RFC 7873 §5.2, as BIND: later ones are not
+ * read), or `'malformed'` when any COOKIE option has a wrong length (BIND's parser rejects the
+ * whole message then).
+ */
+function findCookie(opt: OptAnswer): Cookie | 'malformed' | undefined {
+  let first: Cookie | undefined;
+  // dns-packet types only the options it can encode from fields; every one decodes with `data`
+  for (const option of (opt.options ?? []) as { code: number; data: Buffer }[]) {
+    if (option.code !== COOKIE_OPTION) continue;
+    const cookie = parseCookie(option.data);
+    if (cookie === 'malformed') return 'malformed';
+    first ??= cookie;
+  }
+  return first;
+}
+
+/** The answer's COOKIE option data: the client cookie and a fresh server cookie (RFC 7873 §5.2.3–5). */
+function replyCookie(cookie: Cookie, { maker, address }: CookieClient): Buffer {
+  return Buffer.concat([cookie.client, maker.make(cookie.client, address)]);
+}
+
 function encodeReply(
   query: DecodedPacket,
   question: Question | undefined,
   reply: Reply,
-  edns: { dnssecOk: boolean } | undefined,
+  edns: Edns | undefined,
   extendedRcode: number,
   limit: number,
   transport: 'udp' | 'tcp',
@@ -168,18 +236,20 @@ function encodeReply(
     (queryFlags & dnsPacket.RECURSION_DESIRED) |
     (queryFlags & dnsPacket.CHECKING_DISABLED) |
     reply.rcode;
-  const additionals: Answer[] = edns
-    ? [
-        {
-          name: '.',
-          type: 'OPT',
-          udpPayloadSize: MAX_UDP_PAYLOAD,
-          extendedRcode,
-          ednsVersion: 0,
-          flags: edns.dnssecOk ? DNSSEC_OK : 0,
-        } as OptAnswer,
-      ]
-    : [];
+  const opt =
+    edns &&
+    ({
+      name: '.',
+      type: 'OPT',
+      udpPayloadSize: MAX_UDP_PAYLOAD,
+      extendedRcode,
+      ednsVersion: 0,
+      flags: edns.dnssecOk ? DNSSEC_OK : 0,
+    } as OptAnswer);
+  // dns-packet encodes any option given as code and data; the OPT is the last record, the
+  // cookie its only option, so the cookie ends the message
+  if (opt && edns.cookie) opt.options = [{ code: COOKIE_OPTION, data: edns.cookie } as never];
+  const additionals: Answer[] = opt ? [opt] : [];
   const packet: Packet = {
     id: query.id,
     type: 'response',

@@ -23,6 +23,11 @@ export interface ResponderThreadData {
   listen: HostPort;
   tcp: TcpLimits;
   rateLimit: { perSecond: number; slip: number } | false;
+  /**
+   * The DNS cookie secret, hex (`cookieSecret(SECRET_KEY)` from `cookie.ts`): the same in every
+   * process, so a resolver's server cookie from one is valid at the others.
+   */
+  cookieSecret: string;
 }
 
 /** Messages to the thread. */

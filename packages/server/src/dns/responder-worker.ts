@@ -61,6 +61,7 @@ async function start() {
       transferAllowed: (address) => allowed.has(address),
       tcp: data.tcp,
       responseRateLimit: data.rateLimit && { ...data.rateLimit, exempt: (address) => allowed.has(address) },
+      cookieSecret: Buffer.from(data.cookieSecret, 'hex'),
     });
     return { store, publisher, responder };
   } catch (error) {

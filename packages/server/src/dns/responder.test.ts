@@ -211,3 +211,38 @@ test('AXFR to an allow-listed secondary, REFUSED to anyone else and over UDP', a
   } as never);
   assert.equal(decodeReply((await udpExchange(responder.address, ixfr))!).rcode, 'REFUSED');
 });
+
+// Regression (issue 36): a cookie-only query (QDCOUNT=0, RFC 7873 §5.4) got FORMERR, and no
+// answer carried a server cookie
+test('DNS cookies as dig sees them: a good server cookie over UDP and TCP, a cookie-only query, BADCOOKIE, FORMERR', async () => {
+  const cookieOf = (out: string) => /; COOKIE: ([0-9a-f]{48}) \(good\)/.exec(out)?.[1];
+  const first = await dig('+cookie', `${TOKEN}.dkim.provider.test`, 'TXT');
+  assert.match(first, /status: NOERROR/);
+  const cookie = cookieOf(first);
+  assert.ok(cookie, `dig saw no good cookie:\n${first}`);
+  assert.equal(cookie.slice(16, 24), '01000000', 'RFC 9018: version 1, three reserved bytes');
+  // sent back, as a resolver does, it is good and gets a fresh one
+  const again = await dig(`+cookie=${cookie}`, `${TOKEN}.dkim.provider.test`, 'TXT');
+  assert.match(again, /status: NOERROR/);
+  assert.equal(cookieOf(again)?.slice(0, 16), cookie.slice(0, 16));
+  assert.ok(cookieOf(await dig('+tcp', '+cookie', 'dkim.provider.test', 'SOA')), 'over TCP too');
+  // no question: the cookies alone
+  const only = await dig('+header-only', '+cookie');
+  assert.match(only, /status: NOERROR/);
+  assert.match(only, /QUERY: 0, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 1/);
+  assert.ok(cookieOf(only));
+  assert.match(await dig('+header-only', `+cookie=${cookie}`), /status: NOERROR/);
+  // a server cookie that is not ours, with no question: BADCOOKIE (dig would retry without +nobadcookie)
+  const forged = await dig('+header-only', '+nobadcookie', `+cookie=${cookie.slice(0, 24)}${'0'.repeat(24)}`);
+  assert.match(forged, /status: BADCOOKIE/);
+  assert.ok(cookieOf(forged), 'with a good cookie to retry with');
+  // a COOKIE option of 7 bytes
+  const malformed = await dig(
+    '+nocookie',
+    '+ednsopt=10:01020304050607',
+    `${TOKEN}.dkim.provider.test`,
+    'TXT',
+  );
+  assert.match(malformed, /status: FORMERR/);
+  assert.doesNotMatch(malformed, /COOKIE:/);
+});

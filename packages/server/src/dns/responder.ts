@@ -2,7 +2,8 @@
  * The DNS responder's sockets: UDP and TCP on one address and port (RFC 1035 §4.2; TCP per
  * RFC 7766). All decisions are made by `answerMessage`; this file only frames and moves bytes.
  * What one client can make us do is bounded elsewhere: UDP answers by `ResponseRateLimiter`,
- * TCP connections and their deadlines by `TcpConnectionTable`.
+ * TCP connections and their deadlines by `TcpConnectionTable`. DNS cookies (RFC 7873) are
+ * answered over both, bound to the client's address.
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -10,6 +11,7 @@ import type { HostPort } from '../config.js';
 import { answerMessage } from './answer.js';
 import { answerUdpCached } from './answer-cache.js';
 import { normalizeAddress } from './client-address.js';
+import { ServerCookies } from './cookie.js';
 import { ResponseRateLimiter, type ResponseRateLimitOptions, truncatedReply } from './response-rate-limit.js';
 import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
 import type { DkimZone } from './zone.js';
@@ -27,6 +29,11 @@ export interface DnsResponderOptions {
    * identical answers per second per client network, every 2nd dropped one sent truncated.
    */
   responseRateLimit?: ResponseRateLimitOptions | false;
+  /**
+   * The 16-byte secret of DNS server cookies (RFC 9018), which every server of the zone must
+   * share (`cookieSecret(SECRET_KEY)`); by default a random one, which suits one responder alone.
+   */
+  cookieSecret?: Uint8Array;
 }
 
 export interface DnsResponder {
@@ -42,11 +49,12 @@ const MAX_TCP_FRAME = 2 + 65_535;
 
 /** Listen on UDP and TCP at `options.listen`; with port 0 both share one free port. */
 export async function startDnsResponder(options: DnsResponderOptions): Promise<DnsResponder> {
+  const cookies = new ServerCookies(options.cookieSecret);
   for (let attempt = 1; ; attempt++) {
-    const udp = await bindUdp(options);
+    const udp = await bindUdp(options, cookies);
     const port = udp.address().port;
     try {
-      const tcp = await listenTcp(options, port);
+      const tcp = await listenTcp(options, cookies, port);
       return {
         address: { host: options.listen.host, port },
         tcpConnections: () => tcp.connections.size,
@@ -73,7 +81,7 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
   }
 }
 
-function bindUdp(options: DnsResponderOptions): Promise<dgram.Socket> {
+function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dgram.Socket> {
   const type = net.isIPv6(options.listen.host) ? 'udp6' : 'udp4';
   const socket = dgram.createSocket({ type, ipv6Only: type === 'udp6' });
   const limiter =
@@ -84,9 +92,10 @@ function bindUdp(options: DnsResponderOptions): Promise<dgram.Socket> {
           options.responseRateLimit ?? { perSecond: 20, slip: 2, exempt: options.transferAllowed },
         );
   socket.on('message', (message, remote) => {
-    const reply = answerUdpCached(message, options.zone());
+    const address = normalizeAddress(remote.address);
+    const reply = answerUdpCached(message, options.zone(), { maker, address });
     if (!reply) return;
-    const decision = limiter?.decide(normalizeAddress(remote.address), message, reply) ?? 'send';
+    const decision = limiter?.decide(address, message, reply) ?? 'send';
     const sent = decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
     if (sent) socket.send(sent, remote.port, remote.address);
   });
@@ -109,7 +118,7 @@ interface TcpListener {
   connections: TcpConnectionTable;
 }
 
-function listenTcp(options: DnsResponderOptions, port: number): Promise<TcpListener> {
+function listenTcp(options: DnsResponderOptions, maker: ServerCookies, port: number): Promise<TcpListener> {
   const connections = new TcpConnectionTable(options.tcp);
   const server = net.createServer((socket) => {
     socket.on('error', () => {});
@@ -117,7 +126,11 @@ function listenTcp(options: DnsResponderOptions, port: number): Promise<TcpListe
     const connection = connections.admit(socket, address);
     if (!connection) return;
     socket.setNoDelay(true);
-    const transferAllowed = options.transferAllowed(address);
+    const context = {
+      transport: 'tcp',
+      transferAllowed: options.transferAllowed(address),
+      cookies: { maker, address },
+    } as const;
     let buffered: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       if (buffered.length === 0) connection.messageStarted();
@@ -130,7 +143,7 @@ function listenTcp(options: DnsResponderOptions, port: number): Promise<TcpListe
         buffered = buffered.subarray(2 + length);
         completed = true;
         connection.messageDone();
-        for (const reply of answerMessage(message, options.zone(), { transport: 'tcp', transferAllowed })) {
+        for (const reply of answerMessage(message, options.zone(), context)) {
           const prefix = Buffer.alloc(2);
           prefix.writeUInt16BE(reply.length);
           socket.write(Buffer.concat([prefix, reply]));
