@@ -29,6 +29,10 @@ export const ProviderHintSchema = Type.Object(
       format: 'uri',
       description: 'The provider’s own documentation page that states the fact behind `text`.',
     }),
+    provider: Type.String({
+      description:
+        'The id of the provider whose record form the hint is about: one of the domain’s `providers`.',
+    }),
   },
   { $id: 'ProviderHint', additionalProperties: false },
 );
@@ -56,9 +60,12 @@ export const DnsProviderSchema = Type.Object(
   {
     id: Type.String({
       description:
-        'Stable id: `cloudflare`, `route53`, `godaddy`, `namecheap`, `google-cloud-dns`, `azure`, `digitalocean`, `ovh`, `gandi`, `hetzner`, `ionos`, `porkbun`, `vercel`, `netlify` (the list may grow).',
+        'Stable id: `cloudflare`, `route53`, `godaddy`, `namecheap`, `google-cloud-dns`, `azure`, `digitalocean`, `ovh`, `gandi`, `hetzner`, `ionos`, `porkbun`, `vercel`, `ns1` (the list may grow). `ns1` was `netlify` before: Netlify DNS serves zones from NS1’s name servers, which cannot tell the two apart.',
     }),
-    name: Type.String({ description: 'The provider’s name, for people.' }),
+    name: Type.String({
+      description:
+        'The provider’s name, for people; it says when the name servers are shared with another service (`IBM NS1 Connect (also used by Netlify DNS)`).',
+    }),
     docs: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
       description: 'The provider’s page on adding DNS records, when known.',
     }),
@@ -143,7 +150,7 @@ export const DnsRecordSchema = Type.Object(
     }),
     providerHints: Type.Array(Type.Ref(ProviderHintSchema), {
       description:
-        'What the domain’s DNS provider (`provider`) documents about entering this record there: the host field, quoting, the proxy, the TTL. Empty when the provider is unknown or its documentation says nothing that applies. `name` stays relative to `zone` whatever the provider.',
+        'What each DNS provider serving the zone (`providers`) documents about entering this record there: the host field, quoting, the proxy, the TTL; each hint’s `provider` says whose, provider by provider in the order of `providers`. Empty when no provider is known or their documentation says nothing that applies. `name` stays relative to `zone` whatever the provider.',
     }),
   },
   { $id: 'DnsRecord', additionalProperties: false },
@@ -170,7 +177,11 @@ export const DomainResultSchema = Type.Object(
     }),
     provider: Type.Union([Type.Ref(DnsProviderSchema), Type.Null()], {
       description:
-        'The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know.',
+        'The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check: when several serve it, the one most name servers belong to (the first of `providers`). `null` before the first check or when the name servers are not a provider we know.',
+    }),
+    providers: Type.Array(Type.Ref(DnsProviderSchema), {
+      description:
+        'Every known DNS provider serving the domain’s zone, the one with the most name servers first (a tie in the catalogue’s order), from the zone’s NS records at the last check; empty before the first check or when none is known. With more than one, the zone is served by several providers: enter the records at each of them (at the primary alone when the others copy the zone from it by zone transfer), or some resolvers will not find them.',
     }),
     domainConnect: Type.Union([Type.Ref(DomainConnectSchema), Type.Null()], {
       description:

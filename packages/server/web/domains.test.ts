@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
+import { providersById, providersHints } from '../src/domain/provider-hints.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import {
   axeViolations,
@@ -67,6 +68,39 @@ async function nextPollShown(p: Page): Promise<void> {
   const isPoll = (r: { url(): string }) => r.url().endsWith('/api/public/domain/status');
   await p.waitForResponse(isPoll, { timeout: 30_000 });
   await p.waitForResponse(isPoll, { timeout: 30_000 });
+}
+
+/**
+ * Has `p` see every domain as served by the providers `ids` (most name servers first), with
+ * their hints, as the API answers for such a zone: the real server's answers, rewritten on
+ * the way, because the dashboard's BIND delegates nothing (`service/dns-provider.test.ts`
+ * checks the API's side through a real delegation).
+ */
+async function servedBy(p: Page, ids: string[]): Promise<void> {
+  const providers = providersById(ids);
+  const views = providers.map((d) => ({ id: d.id, name: d.name, docs: d.docs ?? null }));
+  type Result = {
+    providers: unknown[];
+    records: { type: 'CNAME' | 'TXT'; name: string; fqdn: string; value: string; zone: string }[];
+  };
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value === null || typeof value !== 'object') return value;
+    if ('providers' in value && 'records' in value) {
+      const result = value as Result;
+      return {
+        ...result,
+        provider: views[0] ?? null,
+        providers: views,
+        records: result.records.map((r) => ({ ...r, providerHints: providersHints(providers, r) })),
+      };
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
+  };
+  await p.route(/\/api\/public\/domain(\/status)?(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: rewrite(await response.json()) });
+  });
 }
 
 /** No storage the same origin's scripts could read holds a full key. */
@@ -529,6 +563,74 @@ describe('the domains dashboard', () => {
       assert.deepEqual(view.problems, []);
     } finally {
       await view.context.close();
+    }
+  });
+
+  it('names every DNS provider of a zone served by several, says to add the records at each, and lists each one’s tips (it named one)', async () => {
+    const name = `multi.${ZONE}`;
+    const own = await accountWith([name]);
+    const view = await openPage(browser, server.url, { viewport: LAPTOP });
+    try {
+      const p = view.page;
+      await servedBy(p, ['route53', 'cloudflare']);
+      await p.goto(`${server.url}/domains`);
+      await signIn(p, own);
+      // a new pending domain opens by itself
+      const domain = p.locator(`article[data-domain="${name}"]`);
+      const note = domain.locator('.provider-note');
+      const summary = note.locator('summary');
+      await summary.waitFor();
+      assert.equal(
+        await summary.innerText(),
+        'DNS hosted at Amazon Route 53 and Cloudflare: add the records at each of them',
+      );
+      await summary.click();
+      const text = await note.innerText();
+      assert.match(text, /a record missing at one is missing for the resolvers that ask it/);
+      // each provider's tips under its name, Route 53's first
+      const route53 = text.indexOf('At Amazon Route 53:');
+      const cloudflare = text.indexOf('At Cloudflare:');
+      assert.ok(route53 > 0 && cloudflare > route53, text);
+      assert.match(
+        text.slice(route53, cloudflare),
+        /Enter the value with its surrounding quotes, as shown\./,
+      );
+      assert.doesNotMatch(text.slice(route53, cloudflare), /DNS only/);
+      assert.match(text.slice(cloudflare), /Set the proxy status to “DNS only”/);
+      assert.match(
+        text.slice(cloudflare),
+        /Paste the value without its surrounding quotes; Cloudflare adds them\./,
+      );
+      // a link names the site it opens
+      assert.equal((await note.getByRole('link', { name: 'docs.aws.amazon.com' }).count()) > 0, true);
+
+      // one provider: the short form, as before
+      await p.unrouteAll({ behavior: 'wait' });
+      await servedBy(p, ['ns1']);
+      await waitUntil('one provider named', async () =>
+        /^DNS hosted at IBM NS1 Connect \(also used by Netlify DNS\): 2 tips/.test(await summary.innerText()),
+      );
+      assert.deepEqual(view.problems, []);
+    } finally {
+      await view.context.close();
+    }
+  });
+
+  it('passes axe with the providers of a zone served by several open, light and dark', async () => {
+    const name = `multi-axe.${ZONE}`;
+    const own = await accountWith([name]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const found = await axeViolations(browser, `${server.url}/domains`, {
+        ready: '#key-form',
+        colorScheme,
+        prepare: async (p) => {
+          await servedBy(p, ['route53', 'cloudflare']);
+          await signIn(p, own);
+          await p.locator('.provider-note summary').click();
+          await p.getByText('At Cloudflare:').waitFor();
+        },
+      });
+      assert.deepEqual(found, [], colorScheme);
     }
   });
 

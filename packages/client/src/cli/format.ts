@@ -46,18 +46,37 @@ export function recordsTable(domain: DomainResult): string {
 }
 
 /**
- * Where the domain's DNS is hosted and that provider's documented tips for entering the
- * records, each once, with the page it rests on; nothing when the provider is unknown.
+ * Where the domain's DNS is hosted and each provider's documented tips for entering the
+ * records, each once, with the page it rests on; nothing when no provider is known. A zone
+ * served by several providers names them all, says the records go in at each, and lists each
+ * provider's tips under its name.
  */
 export function providerLines(domain: DomainResult): string[] {
-  if (domain.provider === null) return [];
-  const tips = new Map<string, string>();
-  for (const record of domain.records)
-    for (const hint of record.providerHints) tips.set(hint.text, hint.source);
+  const { providers } = domain;
+  if (providers.length === 0) return [];
+  const tipsOf = (id: string) => {
+    const tips = new Map<string, string>();
+    for (const record of domain.records)
+      for (const hint of record.providerHints) if (hint.provider === id) tips.set(hint.text, hint.source);
+    return [...tips].map(([text, source]) => `  - ${text} (${source})`);
+  };
+  if (providers.length === 1) {
+    const tips = tipsOf(providers[0]!.id);
+    return [`DNS hosted at ${providers[0]!.name}${tips.length > 0 ? ':' : ''}`, ...tips];
+  }
   return [
-    `DNS hosted at ${domain.provider.name}${tips.size > 0 ? ':' : ''}`,
-    ...[...tips].map(([text, source]) => `  - ${text} (${source})`),
+    `DNS hosted at ${namesJoined(providers.map((p) => p.name))}: add the records at each ` +
+      '(at the primary alone if the others copy the zone from it).',
+    ...providers.flatMap((p) => {
+      const tips = tipsOf(p.id);
+      return [`At ${p.name}:`, ...(tips.length > 0 ? tips : ['  - no documented tips for these records'])];
+    }),
   ];
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+function namesJoined(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /**

@@ -5393,11 +5393,13 @@ export interface components {
              * @description The provider’s own documentation page that states the fact behind `text`.
              */
             source: string;
+            /** @description The id of the provider whose record form the hint is about: one of the domain’s `providers`. */
+            provider: string;
         };
         DnsProvider: {
-            /** @description Stable id: `cloudflare`, `route53`, `godaddy`, `namecheap`, `google-cloud-dns`, `azure`, `digitalocean`, `ovh`, `gandi`, `hetzner`, `ionos`, `porkbun`, `vercel`, `netlify` (the list may grow). */
+            /** @description Stable id: `cloudflare`, `route53`, `godaddy`, `namecheap`, `google-cloud-dns`, `azure`, `digitalocean`, `ovh`, `gandi`, `hetzner`, `ionos`, `porkbun`, `vercel`, `ns1` (the list may grow). `ns1` was `netlify` before: Netlify DNS serves zones from NS1’s name servers, which cannot tell the two apart. */
             id: string;
-            /** @description The provider’s name, for people. */
+            /** @description The provider’s name, for people; it says when the name servers are shared with another service (`IBM NS1 Connect (also used by Netlify DNS)`). */
             name: string;
             /** @description The provider’s page on adding DNS records, when known. */
             docs: string | null;
@@ -5455,7 +5457,7 @@ export interface components {
             detail: string | null;
             /** @description When this record was last checked; `null` before the first check. */
             lastCheckedAt: string | null;
-            /** @description What the domain’s DNS provider (`provider`) documents about entering this record there: the host field, quoting, the proxy, the TTL. Empty when the provider is unknown or its documentation says nothing that applies. `name` stays relative to `zone` whatever the provider. */
+            /** @description What each DNS provider serving the zone (`providers`) documents about entering this record there: the host field, quoting, the proxy, the TTL; each hint’s `provider` says whose, provider by provider in the order of `providers`. Empty when no provider is known or their documentation says nothing that applies. `name` stays relative to `zone` whatever the provider. */
             providerHints: components["schemas"]["ProviderHint"][];
         };
         DomainResult: {
@@ -5470,8 +5472,10 @@ export interface components {
             lastCheckedAt: string | null;
             /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
             nextCheckAt: string | null;
-            /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know. */
+            /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check: when several serve it, the one most name servers belong to (the first of `providers`). `null` before the first check or when the name servers are not a provider we know. */
             provider: components["schemas"]["DnsProvider"] | null;
+            /** @description Every known DNS provider serving the domain’s zone, the one with the most name servers first (a tie in the catalogue’s order), from the zone’s NS records at the last check; empty before the first check or when none is known. With more than one, the zone is served by several providers: enter the records at each of them (at the primary alone when the others copy the zone from it by zone transfer), or some resolvers will not find them. */
+            providers: components["schemas"]["DnsProvider"][];
             /** @description Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`. */
             domainConnect: components["schemas"]["DomainConnect"] | null;
             dkim: components["schemas"]["DkimStatus"];
@@ -5766,8 +5770,10 @@ export interface components {
                 lastCheckedAt: string | null;
                 /** @description When the background scheduler checks next; a status request re-checks sooner if the last check is a few seconds old. `null`: a domain pending for more than 30 days is checked only when its status is requested. */
                 nextCheckAt: string | null;
-                /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check; `null` before the first check or when the name servers are not a provider we know. */
+                /** @description The DNS provider hosting the domain’s zone, named from the zone’s NS records at the last check: when several serve it, the one most name servers belong to (the first of `providers`). `null` before the first check or when the name servers are not a provider we know. */
                 provider: components["schemas"]["DnsProvider"] | null;
+                /** @description Every known DNS provider serving the domain’s zone, the one with the most name servers first (a tie in the catalogue’s order), from the zone’s NS records at the last check; empty before the first check or when none is known. With more than one, the zone is served by several providers: enter the records at each of them (at the primary alone when the others copy the zone from it by zone transfer), or some resolvers will not find them. */
+                providers: components["schemas"]["DnsProvider"][];
                 /** @description Setting the domain up in one click through its DNS provider (Domain Connect, synchronous flow), as the last check found it; `null` before the first check or with `DOMAIN_CONNECT_ENABLED=false`. */
                 domainConnect: components["schemas"]["DomainConnect"] | null;
                 dkim: components["schemas"]["DkimStatus"];

@@ -2,9 +2,9 @@
  * The DNS providers a customer's zone may be hosted at, and what each provider's own
  * documentation says about entering records there.
  *
- * This is data, not logic: `identifyProvider` (in `provider-detection.ts`) picks an
- * entry from a zone's NS names, and the setup instructions use the entry's hints to phrase
- * the records the customer must add (the usual failures are a host field that appends the
+ * This is data, not logic: `identifyProviders` (in `provider-detection.ts`) picks the
+ * entries a zone's NS names belong to, and the setup instructions use each entry's hints to
+ * phrase the records the customer must add (the usual failures are a host field that appends the
  * zone a second time, hand-added or missing TXT quotes, and a proxied CNAME).
  *
  * Rules for editing:
@@ -13,7 +13,8 @@
  *   read, leave the hint out: a missing hint makes the instructions generic, a guessed one
  *   makes them wrong.
  * - To add a provider, append an entry; `id` is a stable key (it may be stored), so never
- *   rename one.
+ *   rename one. An entry that takes over another's name servers lists the old id in
+ *   `formerIds`, so what was stored under it still names the entry.
  *
  * @module
  */
@@ -113,6 +114,11 @@ export interface DnsProviderHints {
 export interface DnsProvider {
   /** Stable kebab-case key (`cloudflare`, `route53`); may be stored, so never renamed. */
   readonly id: string;
+  /**
+   * Ids that named these name servers before this entry did (stored rows and queued webhook
+   * events may hold them): `providerById` resolves them to this entry.
+   */
+  readonly formerIds?: readonly string[];
   /** Display name, as the provider spells it. */
   readonly name: string;
   /**
@@ -368,12 +374,29 @@ export const DNS_PROVIDERS: readonly DnsProvider[] = [
     hints: {},
   },
   {
-    id: 'netlify',
-    name: 'Netlify',
-    // Netlify DNS hands out NS1 names such as dns1.p03.nsone.net. NS1 sells the same names
-    // to its own customers, so an NS1-hosted zone is reported as Netlify too. Last in the
-    // list, so it loses every tie.
+    id: 'ns1',
+    formerIds: ['netlify'],
+    // Netlify DNS hands its customers NS1's names (dns1.p03.nsone.net …), the same names NS1
+    // gives its own customers: NS names cannot tell the two apart, and nothing else we read
+    // can, so there is one entry, named for both, and the hints are NS1's. (It was `netlify`
+    // until issue 36, which hid NS1 from NS1's own customers.)
+    name: 'IBM NS1 Connect (also used by Netlify DNS)',
+    // Managed DNS network: dns1–dns4.p01–p10.nsone.net; dedicated networks have other names.
+    // https://www.ibm.com/docs/en/SSSYGZ/resource_management/nameserver_assignments.html
     nameservers: ['nsone.net'],
-    hints: {},
+    docs: 'https://help.ns1.com/hc/en-us/articles/360020258073-Creating-a-DNS-record',
+    hints: {
+      hostField: {
+        form: 'relative',
+        apex: '',
+        note: 'Specify a name (the subdomain) for the record, or leave the field blank for a root-level record.',
+        source: 'https://help.ns1.com/hc/en-us/articles/360020258073-Creating-a-DNS-record',
+      },
+      ttl: {
+        defaultSeconds: 3600,
+        note: 'The TTL is given in seconds; the default is 3,600 seconds.',
+        source: 'https://help.ns1.com/hc/en-us/articles/360020258073-Creating-a-DNS-record',
+      },
+    },
   },
 ];

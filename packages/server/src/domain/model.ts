@@ -115,8 +115,12 @@ export interface StoredDomain {
   checkCount: number;
   /** The zone the records belong to, as the last check found it in DNS; `null` before. */
   zone: string | null;
-  /** The zone's DNS provider (an id of `dns-providers.ts`) as the last check named it; `null` when unknown. */
-  dnsProvider: string | null;
+  /**
+   * The DNS providers serving the zone (ids of `dns-providers.ts`), the one with the most name
+   * servers first, as the last check named them; empty when none is known. (A webhook event
+   * queued before migration 0026 keeps a snapshot with `dnsProvider`, one id or `null`, instead.)
+   */
+  dnsProviders: string[];
   /** What the last check found about setting the domain up through Domain Connect; `null` before. */
   domainConnect: DomainConnectSetup | null;
   dkimRotation: DkimRotation;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DNS_PROVIDERS, type DnsProvider, type DocumentedFact } from './dns-providers.js';
-import { identifyProvider, nameserverMatches } from './provider-detection.js';
+import { identifyProvider, identifyProviders, nameserverMatches } from './provider-detection.js';
 
 /** A realistic NS answer per provider, as `dig NS` prints it (trailing dots included). */
 const REALISTIC: readonly { id: string; ns: readonly string[] }[] = [
@@ -34,7 +34,11 @@ const REALISTIC: readonly { id: string; ns: readonly string[] }[] = [
   },
   { id: 'porkbun', ns: ['curitiba.ns.porkbun.com.', 'fortaleza.ns.porkbun.com.'] },
   { id: 'vercel', ns: ['ns1.vercel-dns.com.', 'ns2.vercel-dns.com.'] },
-  { id: 'netlify', ns: ['dns1.p03.nsone.net.', 'dns2.p03.nsone.net.'] },
+  // IBM's example of a Managed DNS pool; Netlify DNS hands out the same names (p03 …)
+  {
+    id: 'ns1',
+    ns: ['dns1.p06.nsone.net.', 'dns2.p06.nsone.net.', 'dns3.p06.nsone.net.', 'dns4.p06.nsone.net.'],
+  },
 ];
 
 function provider(id: string): DnsProvider {
@@ -111,6 +115,59 @@ describe('identifyProvider', () => {
   });
 });
 
+describe('identifyProviders: every provider serving the zone, most names first', () => {
+  const ids = (ns: readonly string[]) => identifyProviders(ns).map((p) => p.id);
+  const cloudflare = ['ada.ns.cloudflare.com', 'john.ns.cloudflare.com'];
+  const route53 = ['ns-380.awsdns-47.com', 'ns-1076.awsdns-06.org'];
+
+  test('NS1 names are NS1, named as such and as Netlify DNS, whose zones use them (they were Netlify alone)', () => {
+    const [ns1] = identifyProviders(['dns1.p03.nsone.net.', 'dns2.p03.nsone.net.']);
+    assert.deepEqual(ids(['dns1.p03.nsone.net.', 'dns2.p03.nsone.net.']), ['ns1']);
+    assert.match(ns1!.name, /\bNS1\b/);
+    assert.match(ns1!.name, /IBM NS1 Connect/);
+    assert.match(ns1!.name, /Netlify DNS/);
+  });
+
+  test('one Cloudflare and two Route 53 names: both, Route 53 first (it was Route 53 alone)', () => {
+    assert.deepEqual(ids([cloudflare[0]!, ...route53]), ['route53', 'cloudflare']);
+    assert.deepEqual(
+      ids([...route53, cloudflare[0]!]),
+      ['route53', 'cloudflare'],
+      'whatever the answer order',
+    );
+    assert.equal(identifyProvider([cloudflare[0]!, ...route53])?.id, 'route53', 'provider: the first');
+  });
+
+  test('two Cloudflare and one Route 53 name: Cloudflare first', () => {
+    assert.deepEqual(ids([route53[0]!, ...cloudflare]), ['cloudflare', 'route53']);
+  });
+
+  test('as many names each: the catalogue’s order', () => {
+    assert.deepEqual(ids([...route53, ...cloudflare]), ['cloudflare', 'route53']);
+    assert.deepEqual(ids(['dns1.p03.nsone.net', 'ns1.vercel-dns.com']), ['vercel', 'ns1']);
+  });
+
+  test('three providers, each once however often its names repeat', () => {
+    assert.deepEqual(
+      ids([
+        'dns1.p03.nsone.net',
+        'DNS1.P03.NSONE.NET.',
+        'dns2.p03.nsone.net',
+        'dns3.p03.nsone.net',
+        ...route53,
+        cloudflare[0]!,
+      ]),
+      ['ns1', 'route53', 'cloudflare'],
+    );
+  });
+
+  test('unknown names are left out; none known gives an empty list', () => {
+    assert.deepEqual(ids(['ns1.example.net', 'ns2.example.net', cloudflare[0]!]), ['cloudflare']);
+    assert.deepEqual(ids(['ns1.example.net', 'ns2.example.net']), []);
+    assert.deepEqual(ids([]), []);
+  });
+});
+
 describe('nameserverMatches: whole labels only', () => {
   const cases: readonly [host: string, pattern: string, expected: boolean][] = [
     ['ada.ns.cloudflare.com', 'ns.cloudflare.com', true],
@@ -173,6 +230,16 @@ describe('DNS_PROVIDERS catalogue', () => {
         assert.match(pattern, /^[a-z0-9*-]+(\.[a-z0-9-]+)+$/, `${p.id}: ${pattern}`);
       }
     }
+  });
+
+  test('a former id names no other provider, and no two providers claim one', () => {
+    const ids = DNS_PROVIDERS.map((p) => p.id);
+    const former = DNS_PROVIDERS.flatMap((p) => p.formerIds ?? []);
+    assert.deepEqual(
+      former.filter((id) => ids.includes(id)),
+      [],
+    );
+    assert.equal(new Set(former).size, former.length);
   });
 
   test('no two providers claim the same name server pattern', () => {

@@ -52,27 +52,28 @@ function providerOf(host: string, providers: readonly DnsProvider[]): DnsProvide
 }
 
 /**
- * Identify the customer's DNS provider from the NS host names of their zone (as returned by
- * an NS lookup; pure, no I/O).
+ * The DNS providers serving the customer's zone, from its NS host names (as returned by an NS
+ * lookup; pure, no I/O): every known provider at least one name belongs to, the one with the
+ * most names first.
  *
  * Each name is matched against every provider's {@link DnsProvider.nameservers} patterns with
  * {@link nameserverMatches} (case-insensitive, trailing dot ignored, whole labels only).
- * Duplicate names count once, so a repeated answer cannot outvote a different name.
- * The result is the provider matched by the most names — the majority in a clean delegation,
- * and in a mixed one (say, a migration in progress with two Cloudflare and one Route 53 name)
- * still the provider most names point at. An exact tie between providers yields the one that
- * comes first in `providers`, because there is no better evidence to split it. Names no
- * provider matches are ignored unless none matches, in which case the result is `null`.
+ * Duplicate names count once, so a repeated answer cannot outvote a different name. Several
+ * providers serve one zone in a multi-provider setup (one Cloudflare and two Route 53 names:
+ * Route 53, then Cloudflare), where the customer enters each record at every one of them, and
+ * during a move from one provider to another. Providers with as many names as each other keep
+ * their order in `providers`, because there is no better evidence to order them. Names no
+ * provider matches are left out; none matching gives an empty list.
  *
  * @param nameservers the zone's NS host names, in any case, with or without a trailing dot
  * @param providers the catalogue to match against; defaults to {@link DNS_PROVIDERS} and is a
  *   parameter only so tests can pass a small fixture
- * @returns the identified provider, or `null` when no name server belongs to a known provider
+ * @returns the providers, most names first; empty when no name server belongs to a known one
  */
-export function identifyProvider(
+export function identifyProviders(
   nameservers: readonly string[],
   providers: readonly DnsProvider[] = DNS_PROVIDERS,
-): DnsProvider | null {
+): DnsProvider[] {
   const counts = new Map<DnsProvider, number>();
   const seen = new Set<string>();
   for (const raw of nameservers) {
@@ -82,14 +83,21 @@ export function identifyProvider(
     const provider = providerOf(host, providers);
     if (provider) counts.set(provider, (counts.get(provider) ?? 0) + 1);
   }
-  let best: DnsProvider | null = null;
-  let bestCount = 0;
-  for (const provider of providers) {
-    const count = counts.get(provider) ?? 0;
-    if (count > bestCount) {
-      best = provider;
-      bestCount = count;
-    }
-  }
-  return best;
+  // `Array.prototype.sort` is stable: equal counts keep the catalogue's order.
+  return providers.filter((p) => counts.has(p)).sort((a, b) => counts.get(b)! - counts.get(a)!);
+}
+
+/**
+ * The provider most of the zone's NS host names belong to: the first of
+ * {@link identifyProviders} — the majority in a clean delegation, and in a mixed one (a
+ * multi-provider zone, or a move in progress) still the provider most names point at, an
+ * exact tie going to the one listed first in `providers`.
+ *
+ * @returns the provider, or `null` when no name server belongs to a known provider
+ */
+export function identifyProvider(
+  nameservers: readonly string[],
+  providers: readonly DnsProvider[] = DNS_PROVIDERS,
+): DnsProvider | null {
+  return identifyProviders(nameservers, providers)[0] ?? null;
 }

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { providerById, type RecordToEnter, recordHints } from './provider-hints.js';
+import {
+  providerById,
+  providersById,
+  providersHints,
+  type RecordToEnter,
+  recordHints,
+} from './provider-hints.js';
 
 const zone = 'example.com';
 const cname: RecordToEnter = {
@@ -56,10 +62,44 @@ test('Route 53 wants the quotes; OVHcloud wants a final dot on CNAME targets and
 });
 
 test('every hint carries its documentation page; a provider whose docs are silent gives none', () => {
-  for (const id of ['cloudflare', 'route53', 'godaddy', 'namecheap', 'azure', 'ovh', 'hetzner'])
+  for (const id of ['cloudflare', 'route53', 'godaddy', 'namecheap', 'azure', 'ovh', 'hetzner', 'ns1'])
     for (const record of [cname, txt])
-      for (const hint of recordHints(providerById(id)!, record)) assert.match(hint.source, /^https:\/\//);
+      for (const hint of recordHints(providerById(id)!, record)) {
+        assert.match(hint.source, /^https:\/\//);
+        assert.equal(hint.provider, id, 'each hint says whose it is');
+      }
   assert.deepEqual(recordHints(providerById('vercel')!, cname), []);
   assert.equal(providerById('no-such-provider'), null);
   assert.equal(providerById(null), null);
+});
+
+test('NS1: the name without the zone and the default TTL, from NS1’s own page', () => {
+  assert.deepEqual(texts('ns1', txt), [
+    'Enter the name as _dmarc.mail, without example.com.',
+    'The default TTL (3600 seconds) is fine.',
+  ]);
+  for (const hint of recordHints(providerById('ns1')!, cname))
+    assert.match(hint.source, /^https:\/\/help\.ns1\.com\//);
+});
+
+test('a domain stored as Netlify (NS1’s names, before issue 36) reads as NS1', () => {
+  assert.equal(providerById('netlify'), providerById('ns1'));
+  assert.deepEqual(
+    providersById(['netlify', 'ns1', 'no-such-provider', 'cloudflare']).map((p) => p.id),
+    ['ns1', 'cloudflare'],
+  );
+});
+
+test('a zone at Route 53 and Cloudflare: each provider’s hints, Route 53’s first, each saying whose', () => {
+  const hints = providersHints(providersById(['route53', 'cloudflare']), txt);
+  assert.deepEqual(
+    hints.map((h) => [h.provider, h.topic]),
+    [
+      ['route53', 'quotes'],
+      ['cloudflare', 'name'],
+      ['cloudflare', 'quotes'],
+      ['cloudflare', 'ttl'],
+    ],
+  );
+  assert.deepEqual(providersHints([], txt), []);
 });

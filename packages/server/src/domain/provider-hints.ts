@@ -1,7 +1,8 @@
 /**
  * What to tell a customer about entering one record at their DNS provider, from what that
  * provider's own documentation says (`dns-providers.ts`). Each hint carries the page it rests
- * on; where the documentation is silent there is no hint.
+ * on and the provider it is for (a zone served by several providers gets every one's hints);
+ * where the documentation is silent there is no hint.
  */
 import { DNS_PROVIDERS, type DnsProvider } from './dns-providers.js';
 
@@ -14,6 +15,8 @@ export interface ProviderHint {
   text: string;
   /** The provider documentation page that states the fact behind `text`. */
   source: string;
+  /** The {@link DnsProvider.id} of the provider whose form the hint is about. */
+  provider: string;
 }
 
 /** The record as the customer is asked to enter it. */
@@ -26,18 +29,42 @@ export interface RecordToEnter {
   zone: string;
 }
 
-const byId = new Map(DNS_PROVIDERS.map((provider) => [provider.id, provider]));
+const byId = new Map(
+  DNS_PROVIDERS.flatMap((provider) =>
+    [provider.id, ...(provider.formerIds ?? [])].map((id) => [id, provider] as const),
+  ),
+);
 
-/** The provider with this id; `null` for `null` or an id no longer listed. */
+/**
+ * The provider with this id, or with it among its {@link DnsProvider.formerIds}; `null` for
+ * `null` or an id no longer listed.
+ */
 export function providerById(id: string | null): DnsProvider | null {
   return id === null ? null : (byId.get(id) ?? null);
+}
+
+/**
+ * The providers with these ids, in their order, each once: ids no longer listed are left out,
+ * and a former id naming a provider already there too counts once.
+ */
+export function providersById(ids: readonly string[]): DnsProvider[] {
+  return [...new Set(ids.map(providerById).filter((p) => p !== null))];
+}
+
+/**
+ * The hints for entering `record` at each of `providers` (a zone several providers serve needs
+ * the record at every one), provider by provider in the order given.
+ */
+export function providersHints(providers: readonly DnsProvider[], record: RecordToEnter): ProviderHint[] {
+  return providers.flatMap((provider) => recordHints(provider, record));
 }
 
 /** The hints for entering `record` at `provider`, in the order the form is filled in. */
 export function recordHints(provider: DnsProvider, record: RecordToEnter): ProviderHint[] {
   const { hostField, cnameProxy, cnameTarget, txtQuoting, txtLength, ttl } = provider.hints;
   const hints: ProviderHint[] = [];
-  const add = (topic: HintTopic, text: string, source: string) => hints.push({ topic, text, source });
+  const add = (topic: HintTopic, text: string, source: string) =>
+    hints.push({ topic, text, source, provider: provider.id });
   if (hostField?.appendsZone)
     add(
       'name',

@@ -16,7 +16,7 @@ const domain = (name: string): StoredDomain => ({
   nextCheckAt: 0,
   checkCount: 0,
   zone: null,
-  dnsProvider: null,
+  dnsProviders: [],
   domainConnect: null,
   dkimRotation: { rotatedAt: null, nextRotationAt: null, requestedAt: null },
   records: [
@@ -150,4 +150,36 @@ test('a domain stored before rotation existed (an old webhook snapshot) shows it
     [null, null, null],
   );
   assert.equal(view.dkim.nextRotationAt, null);
+});
+
+test('a zone served by several providers names them all, most name servers first, with each one’s hints', () => {
+  const view = domainView(
+    { ...domain('mail.example.com'), dnsProviders: ['route53', 'cloudflare'] },
+    settings,
+  );
+  assert.equal(view.provider?.id, 'route53', 'provider: the one most name servers belong to');
+  assert.deepEqual(
+    view.providers.map((p) => p.id),
+    ['route53', 'cloudflare'],
+  );
+  assert.deepEqual(view.providers[0], view.provider);
+  const dmarc = view.records[3]!;
+  assert.deepEqual([...new Set(dmarc.providerHints.map((h) => h.provider))], ['route53', 'cloudflare']);
+  const none = domainView(domain('mail.example.com'), settings);
+  assert.deepEqual([none.provider, none.providers], [null, []]);
+});
+
+test('a webhook event queued before migration 0026 (one `dnsProvider`, `netlify` then) still names it', () => {
+  const { dnsProviders: _, ...rest } = domain('old.example.com');
+  const fromSnapshot = { ...rest, dnsProvider: 'netlify' } as unknown as StoredDomain;
+  const view = domainView(fromSnapshot, settings);
+  assert.deepEqual(
+    view.providers.map((p) => p.id),
+    ['ns1'],
+  );
+  const { dnsProviders: __, ...unknown } = domain('old2.example.com');
+  assert.deepEqual(
+    domainView({ ...unknown, dnsProvider: null } as unknown as StoredDomain, settings).providers,
+    [],
+  );
 });

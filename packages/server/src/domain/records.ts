@@ -7,7 +7,7 @@ import type { DkimStatusView, DnsRecordView, DomainView } from '../views.js';
 import type { DnsProvider } from './dns-providers.js';
 import { organisationalDomain } from './domain-name.js';
 import type { StoredDomain, StoredRecord } from './model.js';
-import { providerById, recordHints } from './provider-hints.js';
+import { providersById, providersHints } from './provider-hints.js';
 import { NO_SCHEDULED_CHECK } from './verification.js';
 
 export type { DnsRecordView, DomainView };
@@ -94,13 +94,13 @@ export const recordFqdn = (
       ? `${record.label}.${domain}`
       : dmarcRecordName(domain);
 
-/** The view of one stored record; `provider` (the zone's DNS provider) adds its hints. */
+/** The view of one stored record; `providers` (those serving the zone) add their hints. */
 export function recordView(
   domain: string,
   record: StoredRecord,
   settings: RecordSettings,
   zone = customerZone(domain),
-  provider: DnsProvider | null = null,
+  providers: readonly DnsProvider[] = [],
 ): DnsRecordView {
   const fqdn = recordFqdn(domain, record);
   const name = relativeName(fqdn, zone);
@@ -130,7 +130,7 @@ export function recordView(
     fqdn,
     zone,
     ...diagnostics(record),
-    providerHints: provider ? recordHints(provider, { ...entered, name, fqdn, zone }) : [],
+    providerHints: providersHints(providers, { ...entered, name, fqdn, zone }),
   };
 }
 
@@ -153,16 +153,18 @@ const views = new WeakMap<StoredDomain, { settings: RecordSettings; view: Domain
 function buildDomainView(domain: StoredDomain, settings: RecordSettings): DomainView {
   const records = [...domain.records].sort((a, b) => a.position - b.position);
   const zone = customerZone(domain.name, domain.zone);
-  const provider = providerById(domain.dnsProvider);
+  const providers = providersById(storedProviders(domain));
+  const provider = (p: DnsProvider) => ({ id: p.id, name: p.name, docs: p.docs ?? null });
   return {
     domain: domain.name,
     status: domain.status,
-    records: records.map((r) => recordView(domain.name, r, settings, zone, provider)),
+    records: records.map((r) => recordView(domain.name, r, settings, zone, providers)),
     type: domain.type,
     lastCheckedAt: iso(domain.lastCheckedAt),
     nextCheckAt:
       domain.nextCheckAt === NO_SCHEDULED_CHECK ? null : new Date(domain.nextCheckAt).toISOString(),
-    provider: provider && { id: provider.id, name: provider.name, docs: provider.docs ?? null },
+    provider: providers[0] ? provider(providers[0]) : null,
+    providers: providers.map(provider),
     domainConnect:
       settings.domainConnect === false || domain.domainConnect === null
         ? null
@@ -174,6 +176,16 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
           },
     dkim: dkimStatus(domain, records),
   };
+}
+
+/**
+ * The provider ids stored with `domain`. A webhook event queued before migration 0026 keeps a
+ * snapshot with one `dnsProvider` (or `null`) instead of the list, and is delivered with it.
+ */
+function storedProviders(domain: StoredDomain): string[] {
+  if (domain.dnsProviders !== undefined) return domain.dnsProviders;
+  const { dnsProvider } = domain as { dnsProvider?: string | null };
+  return dnsProvider ? [dnsProvider] : [];
 }
 
 /** Where the domain's DKIM keys stand in rotation. */

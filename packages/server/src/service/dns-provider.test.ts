@@ -32,11 +32,14 @@ const PROVIDER_NS: Record<string, string[]> = {
   ionos: ['ns1045.ui-dns.de', 'ns1102.ui-dns.com', 'ns1089.ui-dns.org', 'ns1109.ui-dns.biz'],
   porkbun: ['curitiba.ns.porkbun.com', 'fortaleza.ns.porkbun.com'],
   vercel: ['ns1.vercel-dns.com', 'ns2.vercel-dns.com'],
-  netlify: ['dns1.p03.nsone.net', 'dns2.p03.nsone.net'],
+  ns1: ['dns1.p03.nsone.net', 'dns2.p03.nsone.net', 'dns3.p03.nsone.net', 'dns4.p03.nsone.net'],
 };
 const UNKNOWN_NS = ['ns1.unheard-of-dns.example', 'ns2.unheard-of-dns.example'];
 const zoneOf = (id: string) => `${id}.provider-zone.test`;
 const PROXIED = 'proxied.provider-zone.test';
+/** Served by two providers at once (issue 36): one Cloudflare name and two Route 53 names. */
+const MIXED = 'mixed.provider-zone.test';
+const MIXED_NS = [PROVIDER_NS.cloudflare![0]!, ...PROVIDER_NS.route53!.slice(0, 2)];
 const UNKNOWN = 'unknown.provider-zone.test';
 
 // Each test process its own address: the suite runs this file on both backends at once.
@@ -51,6 +54,7 @@ before(async () => {
   const nameServers: Record<string, string[]> = {
     ...Object.fromEntries(Object.entries(PROVIDER_NS).map(([id, ns]) => [zoneOf(id), ns])),
     [PROXIED]: PROVIDER_NS.cloudflare!,
+    [MIXED]: MIXED_NS,
     [UNKNOWN]: UNKNOWN_NS,
   };
   const zones = Object.keys(nameServers);
@@ -83,8 +87,8 @@ test('each provider is named from its NS records, and unknown name servers give 
     domains: domains.map((domain) => ({ domain, domainType: 'Transactional' })),
   });
   assert.deepEqual(
-    registered.map((r) => r.data.provider),
-    domains.map(() => null),
+    registered.map((r) => [r.data.provider, r.data.providers]),
+    domains.map(() => [null, []]),
     'unknown before the first check',
   );
   const status = await call('/api/public/domain/status', { domains });
@@ -94,6 +98,7 @@ test('each provider is named from its NS records, and unknown name servers give 
     [UNKNOWN]: null,
   });
   for (const { data } of status) {
+    assert.deepEqual(data.providers, data.provider ? [data.provider] : [], 'one provider serves each zone');
     if (data.provider === null) {
       assert.ok(data.records.every((r: { providerHints: unknown[] }) => r.providerHints.length === 0));
       continue;
@@ -138,5 +143,40 @@ test('a Cloudflare zone: the hints name the proxy setting, and a proxied record 
   assert.ok(
     texts(dmarc).some((t) => /without its surrounding quotes/.test(t)),
     texts(dmarc).join(' | '),
+  );
+});
+
+test('a zone served by Cloudflare and Route 53 names both, Route 53 (more names) first, with each one’s hints (it named one)', async () => {
+  await call('/api/public/domain', { domains: [{ domain: MIXED, domainType: 'Transactional' }] });
+  const [status] = await call('/api/public/domain/status', { domains: [MIXED] });
+  const { data } = status!;
+  assert.equal(data.provider.id, 'route53', 'provider: the one most name servers belong to');
+  assert.deepEqual(
+    data.providers.map((p: { id: string; name: string }) => [p.id, p.name]),
+    [
+      ['route53', 'Amazon Route 53'],
+      ['cloudflare', 'Cloudflare'],
+    ],
+  );
+  const [dkim, , , dmarc] = data.records;
+  const whose = (record: { providerHints: { provider: string; topic: string }[] }) =>
+    record.providerHints.map((h) => `${h.provider} ${h.topic}`);
+  // Route 53's hints, then Cloudflare's: none of Route 53's is about a CNAME; Cloudflare's proxy must be off
+  assert.deepEqual(whose(dkim), ['cloudflare name', 'cloudflare proxy', 'cloudflare ttl']);
+  assert.deepEqual(whose(dmarc), [
+    'route53 quotes',
+    'cloudflare name',
+    'cloudflare quotes',
+    'cloudflare ttl',
+  ]);
+  // each provider's own advice: quotes typed at Route 53, added by Cloudflare
+  assert.deepEqual(
+    dmarc.providerHints
+      .filter((h: { topic: string }) => h.topic === 'quotes')
+      .map((h: { text: string }) => h.text),
+    [
+      'Enter the value with its surrounding quotes, as shown.',
+      'Paste the value without its surrounding quotes; Cloudflare adds them.',
+    ],
   );
 });

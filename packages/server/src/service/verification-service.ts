@@ -7,8 +7,8 @@ import pLimit from 'p-limit';
 import type { DnsProvider } from '../domain/dns-providers.js';
 import { organisationalDomain } from '../domain/domain-name.js';
 import type { DomainConnectSetup, RecordCheckState, StoredDomain } from '../domain/model.js';
-import { identifyProvider } from '../domain/provider-detection.js';
-import { providerById } from '../domain/provider-hints.js';
+import { identifyProviders } from '../domain/provider-detection.js';
+import { providersById } from '../domain/provider-hints.js';
 import {
   customerZone,
   dkimTarget,
@@ -182,7 +182,7 @@ export class VerificationService {
     const { settings } = this.options;
     let observations: Observation[];
     let zone: ZoneFacts | undefined;
-    let provider: DnsProvider | null;
+    let providers: DnsProvider[];
     let setup: DomainConnectSetup | undefined;
     try {
       // The zone and its provider are only a description (record names, advice): a failure
@@ -191,7 +191,7 @@ export class VerificationService {
       const zoneFound =
         this.options.findZone?.(domain.name).catch(() => undefined) ?? Promise.resolve(undefined);
       const providerFound = zoneFound.then((found) =>
-        found ? identifyProvider(found.nameServers) : providerById(domain.dnsProvider),
+        found ? identifyProviders(found.nameServers) : providersById(domain.dnsProviders),
       );
       const { domainConnect } = this.options;
       // Domain Connect, while a record is still to be published (a verified domain needs no
@@ -201,7 +201,7 @@ export class VerificationService {
       const setupFound = domain.records.some((r) => r.status !== 'verified')
         ? domainConnect?.setupFor(domain, customerZone(domain.name, domain.zone)).catch(() => undefined)
         : undefined;
-      [observations, zone, provider, setup] = await Promise.all([
+      [observations, zone, providers, setup] = await Promise.all([
         checkRecords(
           expectedRecords(domain, settings, this.options.keyRecordOf, () => providerFound),
           this.options.resolve,
@@ -245,7 +245,7 @@ export class VerificationService {
       events,
       checkedAt: now,
       nextCheckAt,
-      ...(zone !== undefined && { zone: zone.apex, dnsProvider: provider?.id ?? null }),
+      ...(zone !== undefined && { zone: zone.apex, dnsProviders: providers.map((p) => p.id) }),
       ...(setup !== undefined && { domainConnect: setup }),
     });
     if (events.length > 0) this.options.onStatusChanged?.();
@@ -257,7 +257,7 @@ export class VerificationService {
       nextCheckAt,
       checkCount: domain.checkCount + 1,
       zone: zone?.apex ?? domain.zone,
-      dnsProvider: zone ? (provider?.id ?? null) : domain.dnsProvider,
+      dnsProviders: zone ? providers.map((p) => p.id) : domain.dnsProviders,
       domainConnect: setup ?? domain.domainConnect,
     };
   }
@@ -284,7 +284,7 @@ export function expectedRecords(
   domain: StoredDomain,
   settings: Pick<RecordSettings, 'providerHost' | 'trackingTarget'>,
   keyRecordOf?: (token: string) => Promise<string | undefined>,
-  providerOf?: () => Promise<DnsProvider | null>,
+  providersOf?: () => Promise<readonly DnsProvider[]>,
 ): ExpectedRecord[] {
   const organisational = organisationalDomain(domain.name);
   const sub = organisational !== domain.name;
@@ -326,9 +326,10 @@ export function expectedRecords(
       target: dkimTarget(record.token!, settings.providerHost),
       misplaced: [doubled(fqdn), ...atApex],
       ...(keyRecordOf && { keyRecord: () => keyRecordOf(record.token!) }),
-      ...(providerOf && {
+      ...(providersOf && {
         proxy: async () => {
-          const provider = await providerOf();
+          // of the providers serving the zone, the one that can proxy (Cloudflare)
+          const provider = (await providersOf()).find((p) => p.hints.cnameProxy);
           const proxy = provider?.hints.cnameProxy;
           return proxy && { provider: provider.name, setting: proxy.requiredSetting };
         },

@@ -79,7 +79,7 @@ export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Pro
     nextCheckAt: Number(row.next_check_at),
     checkCount: Number(row.check_count),
     zone: row.zone,
-    dnsProvider: row.dns_provider,
+    dnsProviders: row.dns_providers === null ? [] : row.dns_providers.split(','),
     domainConnect:
       row.domain_connect === null ? null : (JSON.parse(row.domain_connect) as DomainConnectSetup),
     dkimRotation: {

@@ -419,7 +419,7 @@ async function insertDomain(
     nextCheckAt: options.now,
     checkCount: 0,
     zone: null,
-    dnsProvider: null,
+    dnsProviders: [],
     domainConnect: null,
     dkimRotation: { rotatedAt: null, nextRotationAt: null, requestedAt: null },
     records,

@@ -44,8 +44,16 @@ export interface DomainsTable {
   check_count: Generated<number>;
   claimed_until: number | null;
   zone: string | null;
-  /** An id of `domain/dns-providers.ts`, as the last check named it. */
+  /**
+   * Retired by migration 0026 (`dns_providers`): neither read nor written, kept for processes
+   * of the version before it still running during an upgrade.
+   */
   dns_provider: string | null;
+  /**
+   * Ids of `domain/dns-providers.ts`, comma-separated, the provider with the most name servers
+   * first, as the last check named them; `null` when none is known (migration 0026).
+   */
+  dns_providers: string | null;
   /** JSON of `DomainConnectSetup`, as the last check found it. */
   domain_connect: string | null;
   /** DKIM rotation (migration 0014): when the rotation worker looks next; `null`: no key yet. */

@@ -37,8 +37,8 @@ export interface CheckResult {
   nextCheckAt: number;
   /** The zone found in DNS; `undefined` keeps the one stored. */
   zone?: string;
-  /** With `zone`: the provider its NS names show (`null`: none we know). */
-  dnsProvider?: string | null;
+  /** With `zone`: the providers its NS names show, most names first (empty: none we know). */
+  dnsProviders?: string[];
   /** Domain Connect for the domain as found; `undefined` keeps the one stored. */
   domainConnect?: DomainConnectSetup;
 }
@@ -160,7 +160,9 @@ export class VerificationStore {
             claimed_until: null,
             updated_at: result.checkedAt,
             ...(result.zone !== undefined && { zone: result.zone }),
-            ...(result.dnsProvider !== undefined && { dns_provider: result.dnsProvider }),
+            ...(result.dnsProviders !== undefined && {
+              dns_providers: result.dnsProviders.length > 0 ? result.dnsProviders.join(',') : null,
+            }),
             ...(result.domainConnect !== undefined && {
               domain_connect: JSON.stringify(result.domainConnect),
             }),
@@ -249,7 +251,7 @@ function afterCheck(domain: StoredDomain, result: CheckResult): StoredDomain {
     nextCheckAt: result.nextCheckAt,
     checkCount: domain.checkCount + 1,
     zone: result.zone ?? domain.zone,
-    dnsProvider: result.dnsProvider !== undefined ? result.dnsProvider : domain.dnsProvider,
+    dnsProviders: result.dnsProviders ?? domain.dnsProviders,
     domainConnect: result.domainConnect ?? domain.domainConnect,
     records: domain.records.map((r) => {
       const state = result.records.get(r.position);

@@ -88,63 +88,93 @@ class RecordRow {
 }
 
 /**
- * Where the domain's DNS is hosted, when the last check could tell, and what that provider's
- * documentation says about entering these records (each hint once, linking its page).
+ * Where the domain's DNS is hosted, when the last check could tell, and what each provider's
+ * documentation says about entering these records (each hint once, linking its page). A zone
+ * served by several providers names them all, says the records go in at each, and lists each
+ * one's tips under its name.
  */
 class ProviderNote {
   readonly element = el('details', { className: 'provider-note' });
   private shown = '';
 
   update(domain: DomainResult): void {
-    const { provider } = domain;
-    const hints = tipsOf(domain);
-    const key = JSON.stringify([provider, [...hints]]);
+    const { providers } = domain;
+    const tips = tipsOf(domain);
+    const key = JSON.stringify([providers, [...tips].map(([id, hints]) => [id, [...hints]])]);
     if (key === this.shown) return;
     this.shown = key;
-    this.element.hidden = provider === null;
-    if (provider === null) return;
-    const summary = el('summary', {}, 'DNS hosted at ', el('strong', { textContent: provider.name }));
-    if (hints.size > 0)
-      summary.append(`: ${hints.size} tip${hints.size === 1 ? '' : 's'} for entering these records there`);
-    const list = el(
-      'ul',
-      {},
-      ...[...hints].map(([text, source]) =>
-        el(
-          'li',
-          {},
-          `${text} `,
-          el('a', { href: source, target: '_blank', rel: 'noopener', textContent: `${provider.name} docs` }),
-        ),
-      ),
+    this.element.hidden = providers.length === 0;
+    if (providers.length === 0) return;
+    const names = providers.map((p) => el('strong', { textContent: p.name }));
+    const summary = el('summary', {}, 'DNS hosted at ', ...joined(names));
+    if (providers.length === 1) {
+      const hints = tips.get(providers[0]!.id) ?? new Map<string, string>();
+      if (hints.size > 0)
+        summary.append(`: ${hints.size} tip${hints.size === 1 ? '' : 's'} for entering these records there`);
+      this.element.replaceChildren(summary, tipList(hints, providers[0]!.name));
+      return;
+    }
+    summary.append(': add the records at each of them');
+    this.element.replaceChildren(
+      summary,
+      el('p', {
+        textContent:
+          'Each of these providers answers for the zone, so a record missing at one is missing for the resolvers that ask it. ' +
+          'Only when the others copy the zone from one of them (secondary DNS) is the primary enough.',
+      }),
+      ...providers.flatMap((p) => [
+        el('p', {}, 'At ', el('strong', { textContent: p.name }), ':'),
+        tipList(tips.get(p.id) ?? new Map<string, string>(), p.name),
+      ]),
     );
-    this.element.replaceChildren(summary, list);
-    if (hints.size === 0)
-      list.replaceChildren(
-        el('li', {
-          textContent: `${provider.name}'s documentation says nothing special about these records.`,
-        }),
-      );
   }
 }
 
+/** The tips of one provider (text → its page), or a line saying its documentation has none. */
+function tipList(hints: Map<string, string>, provider: string): HTMLUListElement {
+  if (hints.size === 0)
+    return el(
+      'ul',
+      {},
+      el('li', { textContent: `${provider}'s documentation says nothing special about these records.` }),
+    );
+  return el(
+    'ul',
+    {},
+    ...[...hints].map(([text, source]) =>
+      el(
+        'li',
+        {},
+        `${text} `,
+        // the page's site, not the provider's name: a name that says whom it is shared with is long
+        el('a', { href: source, target: '_blank', rel: 'noopener', textContent: new URL(source).hostname }),
+      ),
+    ),
+  );
+}
+
+/** `a`, `a and b`, `a, b and c`, for elements. */
+function joined(items: readonly Node[]): (Node | string)[] {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? ' and ' : ', ', item]));
+}
+
 /**
- * The provider's tips for a domain's records, each once (text → its page). The name hints are
- * one per record and say what the Name column shows already: they become one line.
+ * Each provider's tips for a domain's records, each once (provider id → text → its page). The
+ * name hints are one per record and say what the Name column shows already: they become one line.
  */
-function tipsOf(domain: DomainResult): Map<string, string> {
-  const tips = new Map<string, string>();
+function tipsOf(domain: DomainResult): Map<string, Map<string, string>> {
+  const tips = new Map<string, Map<string, string>>();
+  const nameOf = (id: string) => domain.providers.find((p) => p.id === id)?.name ?? 'the provider';
   for (const record of domain.records)
     for (const hint of record.providerHints) {
       const text =
         hint.topic === 'name' && /^Enter the name as /.test(hint.text)
           ? `Enter each name as the Name column shows it, without ${record.zone}${
-              / adds /.test(hint.text)
-                ? ` (${domain.provider?.name ?? 'the provider'} adds ${record.zone} itself)`
-                : ''
+              / adds /.test(hint.text) ? ` (${nameOf(hint.provider)} adds ${record.zone} itself)` : ''
             }.`
           : hint.text;
-      tips.set(text, hint.source);
+      const own = tips.get(hint.provider) ?? new Map<string, string>();
+      tips.set(hint.provider, own.set(text, hint.source));
     }
   return tips;
 }

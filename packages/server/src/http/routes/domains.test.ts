@@ -65,11 +65,13 @@ describe('POST /api/public/domain', () => {
       'lastCheckedAt',
       'nextCheckAt',
       'provider',
+      'providers',
       'domainConnect',
       'dkim',
     ]);
     assert.equal(data.lastCheckedAt, null);
     assert.equal(data.provider, null, 'no DNS provider known before the first check');
+    assert.deepEqual(data.providers, []);
     assert.equal(data.domainConnect, null, 'nor Domain Connect');
     // the keys are made in the background, after the answer
     assert.deepEqual(data.dkim, {

@@ -28,6 +28,7 @@ import * as m0022 from './0022-email-tags.js';
 import * as m0023 from './0023-key-domains.js';
 import * as m0024 from './0024-email-retention.js';
 import * as m0025 from './0025-tracking.js';
+import * as m0026 from './0026-dns-providers.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-key-domains': m0023,
   '0024-email-retention': m0024,
   '0025-tracking': m0025,
+  '0026-dns-providers': m0026,
 };
 
 export const migrationProvider: MigrationProvider = {
