@@ -167,6 +167,8 @@ export function createServices(config: Config, store: KyselyStore): Services {
       waitMs: v.statusWaitMs,
     },
     onRegistered: () => scheduler.nudge(),
+    // a registration waits for the zone as a status request waits for a check
+    ...(authoritative && { zoneAtRegistration: { find: authoritative.zoneOf, waitMs: v.statusWaitMs } }),
     onDomainsChanged: () => {
       // A registration or deletion may have written events: deliver them now.
       webhooks.deliverer.nudge();

@@ -164,6 +164,10 @@ export const DomainResultSchema = Type.Object(
       description:
         'Three DKIM CNAME records, then one DMARC TXT record; then, for a domain registered with `returnPath`, the return-path CNAME (`bounces.<domain>` to `return-path.dkim.<provider host>`), whose status the domain’s `status` does not wait for.',
     }),
+    zoneConfirmed: Type.Boolean({
+      description:
+        'Whether DNS showed the zone that each record’s `zone` and `name` are relative to. The registration looks the zone up itself (waiting at most `STATUS_CHECK_WAIT_MS`), so a delegated subdomain (`mail.example.com` as its own zone) is named right from the first answer. `false`: DNS has not shown it yet (no answer in time, or no zone found): the names are relative to the registrable domain and may change at a later check; `fqdn` is right either way.',
+    }),
     type: Type.Union(
       DOMAIN_TYPES.map((t) => Type.Literal(t)),
       { description: 'The domain type, in canonical spelling.' },

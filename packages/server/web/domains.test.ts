@@ -500,6 +500,35 @@ describe('the domains dashboard', () => {
     });
   }
 
+  it('says a domain’s names are provisional while DNS has not shown its zone, and nothing once it has', async () => {
+    // this test's DNS serves ZONE alone: a name outside it shows no zone
+    const outside = 'mail.outside-zone.test';
+    const inside = `zone-shown.${ZONE}`;
+    const own = await accountWith([outside, inside]);
+    const view = await openPage(browser, server.url, { viewport: LAPTOP });
+    try {
+      const p = view.page;
+      await p.goto(`${server.url}/domains`);
+      await signIn(p, own);
+      /** The card of `name`, its records open. */
+      const opened = async (name: string) => {
+        const domainCard = p.locator(`article[data-domain="${name}"]`);
+        await domainCard.waitFor();
+        if (!(await domainCard.locator('table.records').isVisible()))
+          await domainCard.getByRole('button', { name: 'Records' }).click();
+        await domainCard.locator('table.records').waitFor();
+        return domainCard;
+      };
+      assert.equal(
+        await (await opened(outside)).locator('.provisional').innerText(),
+        `DNS has not shown ${outside}'s zone yet, so these names are relative to outside-zone.test. If ${outside} is a zone of its own, they change at the next check; the full names below are right either way.`,
+      );
+      assert.equal(await (await opened(inside)).locator('.provisional').isVisible(), false);
+    } finally {
+      await view.context.close();
+    }
+  });
+
   it('announces a registered domain and brings it into view, open and outlined (it was sorted below the fold, unannounced)', async () => {
     const names = ['a3', 'b3', 'c3', 'd3'].map((n) => `${n}.${ZONE}`);
     const own = await accountWith(names);

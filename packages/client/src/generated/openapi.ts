@@ -5466,6 +5466,8 @@ export interface components {
             status: components["schemas"]["VerificationStatus"];
             /** @description Three DKIM CNAME records, then one DMARC TXT record; then, for a domain registered with `returnPath`, the return-path CNAME (`bounces.<domain>` to `return-path.dkim.<provider host>`), whose status the domain’s `status` does not wait for. */
             records: components["schemas"]["DnsRecord"][];
+            /** @description Whether DNS showed the zone that each record’s `zone` and `name` are relative to. The registration looks the zone up itself (waiting at most `STATUS_CHECK_WAIT_MS`), so a delegated subdomain (`mail.example.com` as its own zone) is named right from the first answer. `false`: DNS has not shown it yet (no answer in time, or no zone found): the names are relative to the registrable domain and may change at a later check; `fqdn` is right either way. */
+            zoneConfirmed: boolean;
             /** @description The domain type, in canonical spelling. */
             type: "Transactional" | "Marketing";
             /** @description When DNS was last checked; `null` before the first check. */
@@ -5764,6 +5766,8 @@ export interface components {
                 status: components["schemas"]["VerificationStatus"];
                 /** @description Three DKIM CNAME records, then one DMARC TXT record; then, for a domain registered with `returnPath`, the return-path CNAME (`bounces.<domain>` to `return-path.dkim.<provider host>`), whose status the domain’s `status` does not wait for. */
                 records: components["schemas"]["DnsRecord"][];
+                /** @description Whether DNS showed the zone that each record’s `zone` and `name` are relative to. The registration looks the zone up itself (waiting at most `STATUS_CHECK_WAIT_MS`), so a delegated subdomain (`mail.example.com` as its own zone) is named right from the first answer. `false`: DNS has not shown it yet (no answer in time, or no zone found): the names are relative to the registrable domain and may change at a later check; `fqdn` is right either way. */
+                zoneConfirmed: boolean;
                 /** @description The domain type, in canonical spelling. */
                 type: "Transactional" | "Marketing";
                 /** @description When DNS was last checked; `null` before the first check. */

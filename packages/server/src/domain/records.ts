@@ -159,6 +159,7 @@ function buildDomainView(domain: StoredDomain, settings: RecordSettings): Domain
     domain: domain.name,
     status: domain.status,
     records: records.map((r) => recordView(domain.name, r, settings, zone, providers)),
+    zoneConfirmed: domain.zone !== null,
     type: domain.type,
     lastCheckedAt: iso(domain.lastCheckedAt),
     nextCheckAt:

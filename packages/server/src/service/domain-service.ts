@@ -15,6 +15,7 @@ import { ApiError } from '../errors.js';
 import type { DkimRotationStore, RotationDomain } from '../store/dkim-rotation-store.js';
 import type { Store } from '../store/store.js';
 import type { VerificationStore } from '../store/verification-store.js';
+import type { ZoneFacts } from '../verify/authoritative.js';
 import type { DkimStatusView, DomainHistoryView } from '../views.js';
 import { checkedSince, type VerificationService } from './verification-service.js';
 
@@ -35,6 +36,13 @@ export interface DomainServiceOptions {
   };
   /** Called after a registration commits new domains (to check them at once). */
   onRegistered?: () => void;
+  /**
+   * The zone a name belongs to in DNS (the check's own walk, whose answers it shares), asked at
+   * registration so the first answer names each record relative to the zone the customer
+   * edits (issue 36 item 9), waiting at most `waitMs`; a name not found by then says its zone
+   * is not confirmed (`zoneConfirmed: false`).
+   */
+  zoneAtRegistration?: { find: (name: string) => Promise<ZoneFacts | undefined>; waitMs: number };
   now?: () => number;
   /** Called after a registration or deletion commits (hosted DKIM generates keys, republishes). */
   onDomainsChanged?: () => void;
@@ -191,6 +199,7 @@ export class DomainService {
 
     let freshRegistrations = false;
     if (valid.length > 0) {
+      const zones = this.zonesOf(valid.map((v) => v.name));
       const outcomes = await this.store.registerDomains(
         accountId,
         valid.map((v) => ({
@@ -202,11 +211,13 @@ export class DomainService {
         { maxDomains: this.options.maxDomainsPerAccount, now: this.now(), newToken: () => newToken() },
       );
       this.options.onDomainsChanged?.();
+      const found = await zones;
       outcomes.forEach((outcome, i) => {
         const { index, name } = valid[i]!;
         if (outcome.ok && outcome.domain.checkCount === 0) freshRegistrations = true;
+        const zone = outcome.ok && outcome.domain.zone === null ? found.get(name) : undefined;
         results[index] = outcome.ok
-          ? ok(domainView(outcome.domain, this.records))
+          ? ok(domainView(zone ? { ...outcome.domain, zone } : outcome.domain, this.records))
           : failed(
               'ACCOUNT_DOMAIN_LIMIT',
               `${name} was not registered: the account already holds ${this.options.maxDomainsPerAccount} domains`,
@@ -215,6 +226,28 @@ export class DomainService {
     }
     if (freshRegistrations) this.options.onRegistered?.();
     return results as Envelope<DomainView>[];
+  }
+
+  /**
+   * The zone apex of each name that DNS shows within the registration's wait; the walk starts
+   * before the store is written, so the two overlap. Names not found in time are left out.
+   */
+  private async zonesOf(names: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const lookup = this.options.zoneAtRegistration;
+    if (lookup === undefined) return found;
+    const all = Promise.all(
+      names.map((name) =>
+        lookup.find(name).then(
+          (zone) => zone && found.set(name, zone.apex),
+          () => undefined,
+        ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, lookup.waitMs)))]);
+    clearTimeout(timer);
+    return new Map(found);
   }
 
   /**

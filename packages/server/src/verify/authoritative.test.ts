@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
+import dgram from 'node:dgram';
 import { after, before, test } from 'node:test';
 import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -135,7 +136,7 @@ test('when the zone’s server does not answer, the resolvers are asked instead;
   }
 });
 
-test('record names follow the zone DNS shows: a delegated subdomain is its own zone', async () => {
+test('record names follow the zone DNS shows, from the registration’s answer on: a delegated subdomain is its own zone', async () => {
   await customer.update('example.test', ['update add deleg.example.test. 60 NS ns.example.test.']);
   const api = await startTestServer({ DNS_RESOLVERS: resolver.address, STATUS_CHECK_MAX_AGE_MS: '0' });
   servers.push(api);
@@ -145,10 +146,10 @@ test('record names follow the zone DNS shows: a delegated subdomain is its own z
   const registered = await call('/api/public/domain', {
     domains: [{ domain: 'mail.deleg.example.test', domainType: 'Marketing' }],
   });
-  // before any check: relative to the registrable domain
+  // the registration's own answer is already relative to the delegated zone (issue 36 item 9)
   assert.deepEqual(
-    [registered.records[3].name, registered.records[3].zone],
-    ['_dmarc.mail.deleg', 'example.test'],
+    [registered.records[3].name, registered.records[3].zone, registered.zoneConfirmed],
+    ['_dmarc.mail', 'deleg.example.test', true],
   );
   const checked = await call('/api/public/domain/status', { domains: ['mail.deleg.example.test'] });
   assert.deepEqual(
@@ -163,6 +164,32 @@ test('record names follow the zone DNS shows: a delegated subdomain is its own z
       ['_dmarc.mail', 'deleg.example.test'],
     ],
   );
+});
+
+test('when DNS does not show the zone in time, the registration says its names are not confirmed', async () => {
+  // a resolver that never answers: the zone walk outlasts the registration's wait
+  const silent = dgram.createSocket('udp4');
+  await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', () => resolve()));
+  const api = await startTestServer({
+    DNS_RESOLVERS: `127.0.0.1:${silent.address().port}`,
+    STATUS_CHECK_WAIT_MS: '200',
+  });
+  servers.push(api);
+  try {
+    const { key } = await api.createKey();
+    const [entry] = (
+      await api.request('POST', '/api/public/domain', {
+        key,
+        body: { domains: [{ domain: 'mail.deleg.example.test', domainType: 'Marketing' }] },
+      })
+    ).body;
+    assert.deepEqual(
+      [entry.data.records[3].name, entry.data.records[3].zone, entry.data.zoneConfirmed],
+      ['_dmarc.mail.deleg', 'example.test', false],
+    );
+  } finally {
+    silent.close();
+  }
 });
 
 // Regression (issue 36): the zone's own server answers a TXT question at an alias with the CNAME

@@ -53,7 +53,7 @@ export async function queryServer(
   type: RecordType,
   options: WireQueryOptions,
 ): Promise<WireReply> {
-  const waiting = socketFor(server, options.recursionDesired === true).waiting;
+  const waiting = socketFor(server).waiting;
   const ask = (edns: boolean) => {
     const id = freeId(waiting);
     return {
@@ -120,20 +120,26 @@ function matching(wire: Buffer, id: number, name: string, type: RecordType): Dec
 }
 
 /**
- * The UDP sockets questions leave from, shared as c-ares shares its sockets: a socket per
- * question cost more than the question (3.4k against 14k questions/s on loopback).
- * - To an authoritative server: one unconnected socket per address family, for any number of
- *   servers.
- * - To a configured resolver: one socket connected to it, so a resolver that is not there is
- *   known at once from its ICMP "port unreachable", which an unconnected socket never hears.
- * Replies are told apart by ID, sender and question; a socket is replaced every
- * {@link QUESTIONS_PER_SOCKET} questions, so its port does not stay guessable for long.
+ * The UDP sockets questions leave from: one per server, connected to it, shared by every
+ * question to that server as c-ares shares its sockets (a socket per question cost more than
+ * the question: 3.4k against 14k questions/s on loopback). Connected, because only then does
+ * the ICMP "port unreachable" of a server that is not there end its questions at once; an
+ * unconnected socket never hears it and waits out every timeout. Replies are told apart by ID,
+ * sender and question. A socket is replaced every {@link QUESTIONS_PER_SOCKET} questions, so
+ * its port does not stay guessable for long, and the {@link MAX_SOCKETS} most recently used
+ * are kept open, the oldest closed when its questions are done.
  */
 interface SharedSocket {
   socket: dgram.Socket;
-  /** Settles once a connected socket is connected (at once for the others). */
+  /** Settles once the socket is connected. */
   ready: Promise<void>;
   asked: number;
+  /**
+   * The server is not there: fail every question waiting. Linux reports a connected socket's
+   * ICMP error once, to whichever call comes next (a receive, or the send of another question),
+   * so one error stands for all of them.
+   */
+  failAll: (error: NodeJS.ErrnoException) => void;
   /** Questions waiting, by ID; `fail` ends one with an error. */
   waiting: Map<
     number,
@@ -142,36 +148,44 @@ interface SharedSocket {
 }
 
 const QUESTIONS_PER_SOCKET = 10_000;
+const MAX_SOCKETS = 256;
+/** Sockets by server, least recently used first. */
 const sockets = new Map<string, SharedSocket>();
 
-/** The socket for questions to `server`: `connected` to it alone, or the family's shared one. */
-function socketFor(server: WireServer, connected: boolean): SharedSocket {
-  const family = net.isIPv6(server.address) ? 'udp6' : 'udp4';
-  const key = connected ? `${server.address} ${server.port}` : family;
-  const shared = sockets.get(key);
-  if (shared && shared.asked < QUESTIONS_PER_SOCKET) return shared;
+/** The socket for questions to `server`. */
+function socketFor(server: WireServer): SharedSocket {
+  const key = `${server.address} ${server.port}`;
+  let shared = sockets.get(key);
+  sockets.delete(key);
+  if (shared && shared.asked < QUESTIONS_PER_SOCKET) {
+    sockets.set(key, shared);
+    return shared;
+  }
   if (shared) retire(shared);
-  const socket = dgram.createSocket(family);
+  const socket = dgram.createSocket(net.isIPv6(server.address) ? 'udp6' : 'udp4');
   const waiting: SharedSocket['waiting'] = new Map();
-  const ready = connected
-    ? new Promise<void>((resolve) => socket.connect(server.port, server.address, () => resolve()))
-    : Promise.resolve();
-  const created: SharedSocket = { socket, ready, asked: 0, waiting };
-  socket.on('error', (error: NodeJS.ErrnoException) => {
-    // only a connected socket hears these: every question on it went to that one server
+  const failAll = (error: NodeJS.ErrnoException) => {
     const failed = failure(error.code ?? 'ECONNREFUSED', error.message);
     for (const question of waiting.values()) question.fail(failed);
     waiting.clear();
-  });
+  };
+  socket.on('error', failAll);
   socket.on('message', (wire, from) => {
     if (wire.length < 2) return;
     const id = wire.readUInt16BE(0);
     if (waiting.get(id)?.take(wire, from)) waiting.delete(id);
   });
+  const ready = new Promise<void>((resolve) => socket.connect(server.port, server.address, () => resolve()));
   // a process with nothing else to do is not kept alive by an idle socket
   socket.unref();
-  sockets.set(key, created);
-  return created;
+  shared = { socket, ready, asked: 0, waiting, failAll };
+  sockets.set(key, shared);
+  if (sockets.size > MAX_SOCKETS) {
+    const [oldest, least] = sockets.entries().next().value!;
+    sockets.delete(oldest);
+    retire(least);
+  }
+  return shared;
 }
 
 /** Close a replaced socket once its last question is answered or has timed out. */
@@ -188,8 +202,7 @@ function udpExchange(
   type: RecordType,
   options: WireQueryOptions,
 ): Promise<DecodedPacket> {
-  const connected = options.recursionDesired === true;
-  const shared = socketFor(server, connected);
+  const shared = socketFor(server);
   shared.asked++;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -212,11 +225,8 @@ function udpExchange(
       fail,
     });
     const done = (error: Error | null) => {
-      if (!error) return;
-      shared.waiting.delete(sent.id);
-      fail(failure((error as NodeJS.ErrnoException).code ?? 'ECONNREFUSED', error.message));
+      if (error) shared.failAll(error);
     };
-    if (!connected) return shared.socket.send(sent.wire, server.port, server.address, done);
     shared.ready.then(() => shared.socket.send(sent.wire, done));
   });
 }

@@ -258,6 +258,8 @@ export class RecordsPanel {
   readonly element: HTMLElement;
   private readonly tbody = el('tbody');
   private readonly zone = el('pre');
+  /** Said while DNS has not shown the zone the names are relative to (`zoneConfirmed: false`). */
+  private readonly provisional = el('p', { className: 'hint provisional' });
   private readonly provider = new ProviderNote();
   private readonly setup = new SetupLink();
   private readonly keyNote: KeyNote;
@@ -283,6 +285,7 @@ export class RecordsPanel {
         el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', { textContent: h })))),
         this.tbody,
       ),
+      this.provisional,
       this.keyNote.element,
       el(
         'div',
@@ -300,6 +303,11 @@ export class RecordsPanel {
   }
 
   update(domain: DomainResult): void {
+    const zone = domain.records[0]?.zone ?? domain.domain;
+    this.provisional.hidden = domain.zoneConfirmed;
+    this.provisional.textContent = domain.zoneConfirmed
+      ? ''
+      : `DNS has not shown ${domain.domain}'s zone yet, so these names are relative to ${zone}. If ${domain.domain} is a zone of its own, they change at the next check; the full names below are right either way.`;
     this.setup.update(domain);
     this.provider.update(domain);
     this.keyNote.update(domain);

@@ -61,6 +61,7 @@ describe('POST /api/public/domain', () => {
       'domain',
       'status',
       'records',
+      'zoneConfirmed',
       'type',
       'lastCheckedAt',
       'nextCheckAt',
@@ -70,6 +71,7 @@ describe('POST /api/public/domain', () => {
       'dkim',
     ]);
     assert.equal(data.lastCheckedAt, null);
+    assert.equal(data.zoneConfirmed, false, 'this test’s DNS shows no zone');
     assert.equal(data.provider, null, 'no DNS provider known before the first check');
     assert.deepEqual(data.providers, []);
     assert.equal(data.domainConnect, null, 'nor Domain Connect');
