@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { freshRecord, type StoredDomain } from '../../server/src/domain/model.js';
 import { domainView } from '../../server/src/domain/records.js';
-import { providerLines } from '../src/cli/format.js';
+import { providerLines, zoneLines } from '../src/cli/format.js';
 import type { DomainResult } from '../src/client.js';
 
 const settings = { providerHost: 'provider.test', dmarcPolicy: 'v=DMARC1; p=none;' };
-const servedBy = (dnsProviders: string[]) => {
+const viewOf = (dnsProviders: string[], zone: string | null = 'example.com') => {
   const domain: StoredDomain = {
     id: 'dom_1',
     accountId: 'acc_1',
@@ -21,15 +21,23 @@ const servedBy = (dnsProviders: string[]) => {
     lastCheckedAt: 0,
     nextCheckAt: 0,
     checkCount: 1,
-    zone: 'example.com',
+    zone,
     dnsProviders,
     domainConnect: null,
     dkimRotation: { rotatedAt: null, nextRotationAt: null, requestedAt: null },
     records: [freshRecord('dkim', 0, 'a'.repeat(32)), freshRecord('dmarc', 3, null)],
   };
   // the server types a hint's `topic` as a string, the generated client as its literals
-  return providerLines(domainView(domain, settings) as DomainResult);
+  return domainView(domain, settings) as DomainResult;
 };
+const servedBy = (dnsProviders: string[]) => providerLines(viewOf(dnsProviders));
+
+test('names relative to a zone DNS has not shown are said to be provisional; nothing once it has', () => {
+  assert.deepEqual(zoneLines(viewOf([], null)), [
+    "Names are relative to example.com until DNS shows mail.example.com's zone; if it is a zone of its own, they change at the next check (--format bind gives full names).",
+  ]);
+  assert.deepEqual(zoneLines(viewOf([], 'example.com')), []);
+});
 
 test('one provider: where the DNS is hosted, then its tips', () => {
   const lines = servedBy(['route53']);

@@ -46,6 +46,18 @@ export function recordsTable(domain: DomainResult): string {
 }
 
 /**
+ * A line saying the names are provisional while DNS has not shown the domain's zone
+ * (`zoneConfirmed: false`); nothing once it has.
+ */
+export function zoneLines(domain: DomainResult): string[] {
+  if (domain.zoneConfirmed) return [];
+  const zone = domain.records[0]?.zone ?? domain.domain;
+  return [
+    `Names are relative to ${zone} until DNS shows ${domain.domain}'s zone; if it is a zone of its own, they change at the next check (--format bind gives full names).`,
+  ];
+}
+
+/**
  * Where the domain's DNS is hosted and each provider's documented tips for entering the
  * records, each once, with the page it rests on; nothing when no provider is known. A zone
  * served by several providers names them all, says the records go in at each, and lists each

@@ -27,6 +27,7 @@ import {
   statusRow,
   table,
   waitLines,
+  zoneLines,
 } from './format.js';
 import { EXIT, type Io, UsageError } from './io.js';
 import { WEBHOOKS_USAGE, webhooks } from './webhooks.js';
@@ -293,7 +294,10 @@ async function records(client: ServiceClient, args: string[], format: string, io
   }
   if (format === 'json') io.out(JSON.stringify(envelope.data.records, null, 2));
   else if (format === 'bind') io.out(bindLines(envelope.data).join('\n'));
-  else io.out([recordsTable(envelope.data), ...providerLines(envelope.data)].join('\n'));
+  else
+    io.out(
+      [recordsTable(envelope.data), ...zoneLines(envelope.data), ...providerLines(envelope.data)].join('\n'),
+    );
   return EXIT.ok;
 }
 
