@@ -83,6 +83,12 @@ export interface ZoneFacts {
 
 /** A {@link DnsResolve} that also tells the zone a name belongs to. */
 export type AuthoritativeResolve = DnsResolve & {
+  /**
+   * The same question put to the zone's servers one after the other until one answers, as
+   * resolvers do: for lookups that only shape advice (where else a record might be), which need
+   * no account of servers that disagree and should not cost every server a question.
+   */
+  firstAnswer: DnsResolve;
   /** The deepest zone cut at or above `name`, or `undefined` when none is found. */
   zoneOf(name: string): Promise<ZoneFacts | undefined>;
 };
@@ -191,12 +197,21 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
    * Labels from the last one starting with `_` down (`<token>._domainkey`, `_dmarc`) are
    * service names inside a zone: the walk starts above them, so the four records of a domain
    * share one walk, and a delegated `_domainkey` subzone is reached by its parent's referral.
-   * The top-level domain is never asked.
+   * The top-level domain is never asked. Found zones are reused as their cuts are, so the
+   * questions of a check cost one lookup here, not a walk each.
    */
-  const zoneOf = async (name: string): Promise<ZoneServers | undefined> => {
+  const zoneOf = (name: string): Promise<ZoneServers | undefined> => {
     const labels = normalize(name).split('.');
     const start = labels.findLastIndex((label) => label.startsWith('_')) + 1;
-    for (let i = start; i < labels.length - 1; i++) {
+    return remember(
+      `zone ${labels.slice(start).join('.')}`,
+      () => walk(labels.slice(start)),
+      (zone) => zone !== undefined,
+    );
+  };
+
+  const walk = async (labels: string[]): Promise<ZoneServers | undefined> => {
+    for (let i = 0; i < labels.length - 1; i++) {
       const candidate = labels.slice(i).join('.');
       const ns = await nsAt(candidate);
       if (ns === undefined || ns.length === 0) continue;
@@ -247,22 +262,37 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     return soa ? (dataOf(soa) as { serial: number }).serial : undefined;
   };
 
+  /** The servers asked one after the other until one answers (not lame, not failing). */
+  const firstViews = async (zone: ZoneServers, name: string, rrtype: AskedType): Promise<View[]> => {
+    const views: View[] = [];
+    for (const server of zone.servers) {
+      const view = await askServer(server, zone.apex, name, rrtype);
+      views.push(view);
+      if (view.kind !== 'failed') break;
+    }
+    return views;
+  };
+
   /**
-   * What the zone's servers say of `rrtype` at `name`: every server asked at once, a downward
-   * referral followed, lame and failing servers left out, and a disagreement settled by the
-   * answer most servers give (then the newest serial, then a record over its absence).
+   * What the zone's servers say of `rrtype` at `name`: with `every`, every server asked at
+   * once, else the first that answers; a downward referral followed, lame and failing servers
+   * left out, and a disagreement settled by the answer most servers give (then the newest
+   * serial, then a record over its absence).
    */
   const resolveIn = async (
     zone: ZoneServers,
     name: string,
     rrtype: AskedType,
+    every: boolean,
     hops = 0,
   ): Promise<Settled> => {
-    const views = await Promise.all(zone.servers.map((server) => askServer(server, zone.apex, name, rrtype)));
+    const views = every
+      ? await Promise.all(zone.servers.map((server) => askServer(server, zone.apex, name, rrtype)))
+      : await firstViews(zone, name, rrtype);
     const referral = views.find((view) => view.kind === 'referral');
     if (referral !== undefined && hops < MAX_REFERRALS) {
       const child = await serversOf(referral.apex, referral.nameServers, referral.glue);
-      if (child !== undefined) return resolveIn(child, name, rrtype, hops + 1);
+      if (child !== undefined) return resolveIn(child, name, rrtype, every, hops + 1);
     }
     const definitive = views.filter((view): view is Definitive => DEFINITIVE.has(view.kind));
     if (definitive.length === 0) {
@@ -301,9 +331,14 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
    * server answers a question at an alias with the CNAME alone when the target is in another
    * zone: read as it came, a `_dmarc` CNAME to a DMARC vendor was "no record" (issue 36).
    */
-  const resolve = async (name: string, rrtype: AskedType, links = 0): Promise<string[] | string[][]> => {
+  const resolve = async (
+    name: string,
+    rrtype: AskedType,
+    every: boolean,
+    links = 0,
+  ): Promise<string[] | string[][]> => {
     const zone = await zoneOf(name).catch(() => undefined);
-    const settled = zone === undefined ? undefined : await resolveIn(zone, name, rrtype);
+    const settled = zone === undefined ? undefined : await resolveIn(zone, name, rrtype, every);
     const mark = <T extends object>(answer: T): T =>
       settled?.disagreement
         ? Object.defineProperty(answer, 'disagreement', { value: settled.disagreement })
@@ -314,7 +349,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
       case 'alias':
         if (links >= MAX_ALIASES)
           throw serverError('ESERVFAIL', `more than ${MAX_ALIASES} CNAMEs from ${name}: a loop`);
-        return resolve(settled.target, rrtype, links + 1);
+        return resolve(settled.target, rrtype, every, links + 1);
       case 'nxdomain':
         throw mark(serverError('ENOTFOUND', `no such name: ${name}`));
       case 'nodata':
@@ -344,7 +379,8 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     }
   };
 
-  return Object.assign(((name: string, rrtype: AskedType) => resolve(name, rrtype)) as DnsResolve, {
+  return Object.assign(((name: string, rrtype: AskedType) => resolve(name, rrtype, true)) as DnsResolve, {
+    firstAnswer: ((name: string, rrtype: AskedType) => resolve(name, rrtype, false)) as DnsResolve,
     zoneOf: async (name: string): Promise<ZoneFacts | undefined> => {
       const zone = await zoneOf(name);
       return zone && { apex: zone.apex, nameServers: zone.nameServers };
@@ -382,7 +418,11 @@ const RCODE_ERRORS: Record<string, string> = {
   FORMERR: 'EFORMERR',
 };
 
-const normalize = (name: string) => name.toLowerCase().replace(/\.$/, '');
+/** Lowercase, without the final dot: called for every name of every answer, so no pattern. */
+const normalize = (name: string) => {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+};
 const sameName = (a: string, b: string) => normalize(a) === normalize(b);
 /** `name` is `ancestor` or below it. */
 const isAtOrBelow = (name: string, ancestor: string) =>

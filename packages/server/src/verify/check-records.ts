@@ -4,7 +4,7 @@
  */
 import { organisationalDomain } from '../domain/domain-name.js';
 import type { Observation } from '../domain/verification.js';
-import { disagreementOf, type ServerHolding } from './authoritative.js';
+import { type AuthoritativeResolve, disagreementOf, type ServerHolding } from './authoritative.js';
 import { type DmarcLookup, isDmarcCandidate, judgeDmarcRecords } from './dmarc.js';
 import { classifyLookupError, type DnsResolve, describeLookupError, viaResolvers } from './resolver.js';
 
@@ -65,8 +65,13 @@ export function checkRecords(expected: ExpectedRecord[], resolve: DnsResolve): P
       let fallback = false;
       // what each of the zone's servers holds at the record's own name, when they disagreed
       let split: ServerHolding[] | undefined;
+      // The record's own question goes to every server of its zone, to see them disagree; the
+      // others (where else it might be, what stands there instead) to the first that answers.
+      const ownType = record.kind === 'dmarc' ? 'TXT' : 'CNAME';
+      const quick = (resolve as Partial<AuthoritativeResolve>).firstAnswer ?? resolve;
       const watched = (async (name: string, type: 'CNAME') => {
-        const outcome = await resolve(name, type).then(
+        const asked = name === record.fqdn && type === ownType ? resolve : quick;
+        const outcome = await asked(name, type).then(
           (answer) => ({ answer }),
           (error: unknown) => ({ error }),
         );
