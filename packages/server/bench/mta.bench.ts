@@ -26,7 +26,7 @@ import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { startPostfix } from '../src/test-support/postfix.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { sendingBenchEnv, verifiedDomain } from './sending.bench.js';
-import { callOf, fmt } from './support.js';
+import { benchBackends, callOf, fmt } from './support.js';
 
 const DOMAINS = 100;
 const HOSTS = 5;
@@ -50,10 +50,7 @@ export async function runMtaBench(): Promise<void> {
     for (let n = 0; n < DOMAINS; n++)
       await bind.addRecord(domainOf(n), 'MX', `10 mx${n % HOSTS}.recipient.test.`);
     const postfixRate = await postfixRun();
-    for (const [label, databaseUrl] of [
-      ['SQLite', undefined],
-      ['PostgreSQL', await postgres.createDatabase()],
-    ] as const) {
+    for (const [label, databaseUrl] of await benchBackends(postgres)) {
       const rate = await serviceRun(label, databaseUrl, bind);
       console.log(`${label}: ${fmt(rate / postfixRate, 2)}× Postfix's rate`);
     }

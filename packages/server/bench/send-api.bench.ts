@@ -17,7 +17,7 @@ import { startBind } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { loadInChild } from './abuse.bench.js';
 import { sendingBenchEnv, verifiedDomain } from './sending.bench.js';
-import { eachBody, fmt, type LoadResult, load, poll, startNode } from './support.js';
+import { benchBackends, eachBody, fmt, type LoadResult, load, poll, startNode } from './support.js';
 
 const SECONDS = 10;
 const BATCH = 100;
@@ -31,10 +31,7 @@ export async function runSendApiBench(): Promise<void> {
   const bind = await startBind({ zones: ['customer.test'] });
   const postgres = await startPostgres({ durable: true });
   try {
-    for (const [label, databaseUrl] of [
-      ['SQLite', undefined],
-      ['PostgreSQL', await postgres.createDatabase()],
-    ] as const) {
+    for (const [label, databaseUrl] of await benchBackends(postgres)) {
       const env = {
         ...sendingBenchEnv(databaseUrl, bind.address),
         MAX_EMAIL_BYTES: String(8 * 1024 * 1024),

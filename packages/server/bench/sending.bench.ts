@@ -26,7 +26,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { type PostfixServer, startPostfix } from '../src/test-support/postfix.js';
 import { startPostgres } from '../src/test-support/postgres.js';
-import { apiKey, callOf, eachBody, fmt, load, row, startNode } from './support.js';
+import { apiKey, benchBackends, callOf, eachBody, fmt, load, row, startNode } from './support.js';
 
 const ACCEPT_SECONDS = 10;
 const DELIVERIES = 2_000;
@@ -45,10 +45,7 @@ export async function runSendingBench(): Promise<void> {
     // BIND refuses an MX whose host has no address yet.
     await bind.addRecord('mx.recipient.test', 'A', mx.address);
     await bind.addRecord('recipient.test', 'MX', '10 mx.recipient.test.');
-    for (const [label, databaseUrl] of [
-      ['SQLite', undefined],
-      ['PostgreSQL', await postgres.createDatabase()],
-    ] as const) {
+    for (const [label, databaseUrl] of await benchBackends(postgres)) {
       const env: Record<string, string> = {
         ...sendingBenchEnv(databaseUrl, bind.address),
         SMTP_MX_PORT: String(mx.port),

@@ -226,3 +226,16 @@ export async function apiKey(server: Pick<RunningServer, 'store'>): Promise<stri
   });
   return generated.secret;
 }
+
+/**
+ * The two backends a bench compares, each with its `DATABASE_URL`: SQLite (the default, none)
+ * and a fresh database on `postgres`.
+ */
+export async function benchBackends(postgres: {
+  createDatabase(): Promise<string>;
+}): Promise<readonly (readonly [label: 'SQLite' | 'PostgreSQL', databaseUrl: string | undefined])[]> {
+  return [
+    ['SQLite', undefined],
+    ['PostgreSQL', await postgres.createDatabase()],
+  ];
+}

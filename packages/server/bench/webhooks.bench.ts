@@ -18,7 +18,7 @@ import { startServer } from '../src/server.js';
 import { type BindServer, startBind } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
-import { apiKey, callOf, fmt } from './support.js';
+import { apiKey, benchBackends, callOf, fmt } from './support.js';
 
 const EVENTS = 5_000;
 const LATENCY_DOMAINS = 400;
@@ -29,10 +29,7 @@ export async function runWebhooksBench(): Promise<void> {
   const receiver = await startWebhookReceiver();
   const postgres = await startPostgres();
   try {
-    for (const [label, databaseUrl] of [
-      ['SQLite', undefined],
-      ['PostgreSQL', await postgres.createDatabase()],
-    ] as const) {
+    for (const [label, databaseUrl] of await benchBackends(postgres)) {
       const env = {
         DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-webhooks-')),
         ...(databaseUrl && { DATABASE_URL: databaseUrl }),
