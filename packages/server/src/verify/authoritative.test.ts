@@ -192,6 +192,29 @@ test('when DNS does not show the zone in time, the registration says its names a
   }
 });
 
+test('zone cuts are remembered up to a bound, the oldest forgotten first', async () => {
+  const resolve = createAuthoritativeResolve({
+    servers: [resolver.address],
+    timeoutMs: 1000,
+    tries: 2,
+    concurrency: 8,
+    zoneCacheSize: 4,
+  });
+  const asked = () => resolver.queriesReceived();
+  await resolve.zoneOf('one.example.test');
+  let before = await asked();
+  await resolve.zoneOf('one.example.test');
+  assert.equal(await asked(), before, 'remembered: no question');
+  // each new name leaves its cut, its zone and more: the first is pushed out
+  for (const name of ['two', 'three', 'four', 'five']) await resolve.zoneOf(`${name}.example.test`);
+  before = await asked();
+  assert.deepEqual(await resolve.zoneOf('one.example.test'), {
+    apex: 'example.test',
+    nameServers: ['ns.example.test'],
+  });
+  assert.ok((await asked()) > before, 'forgotten: asked again');
+});
+
 // Regression (issue 36): the zone's own server answers a TXT question at an alias with the CNAME
 // alone when the target lies in another zone; that was read as "no DMARC record; add the TXT
 // shown", and following the advice would replace a vendor's p=reject with p=none

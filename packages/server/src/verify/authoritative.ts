@@ -41,6 +41,8 @@ export interface AuthoritativeOptions extends ResolverOptions {
   port?: number;
   /** How long a zone cut and its servers' addresses are reused (they are positive answers). */
   zoneCacheMs?: number;
+  /** How many zone cuts, zones and server addresses are remembered at most (the oldest go first). */
+  zoneCacheSize?: number;
   now?: () => number;
 }
 
@@ -101,6 +103,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
   const now = options.now ?? Date.now;
   const port = options.port ?? 53;
   const cacheMs = options.zoneCacheMs ?? 5 * 60_000;
+  const cacheSize = options.zoneCacheSize ?? 100_000;
   const limit = pLimit(options.concurrency);
   const recursive = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
   if (options.servers.length > 0) recursive.setServers(options.servers);
@@ -112,11 +115,17 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     const hit = memo.get(key);
     if (hit && now() - hit.at < cacheMs) return hit.value as Promise<T>;
     const value = compute();
+    memo.delete(key);
     memo.set(key, { at: now(), value });
-    value.then(
-      (v) => keep(v) || memo.delete(key),
-      () => memo.delete(key),
-    );
+    // Bounded: a check of each of a million domains leaves its own names here. Entries are in
+    // the order they were made, so the oldest (expired first) go first.
+    for (const [old] of memo) {
+      if (memo.size <= cacheSize) break;
+      memo.delete(old);
+    }
+    // forget a refused answer, unless a newer one took its place meanwhile
+    const forget = () => memo.get(key)?.value === value && memo.delete(key);
+    value.then((v) => keep(v) || forget(), forget);
     return value;
   };
 
