@@ -358,7 +358,13 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
       case 'alias':
         if (links >= MAX_ALIASES)
           throw serverError('ESERVFAIL', `more than ${MAX_ALIASES} CNAMEs from ${name}: a loop`);
-        return resolve(settled.target, rrtype, every, links + 1);
+        // the servers' disagreement at this link stays known at the chain's end, unless one there says more
+        return resolve(settled.target, rrtype, every, links + 1).then(
+          (answer) => (disagreementOf(answer) ? answer : mark(answer)),
+          (error: Error) => {
+            throw disagreementOf(error) || classifyLookupError(error) === 'error' ? error : mark(error);
+          },
+        );
       case 'nxdomain':
         throw mark(serverError('ENOTFOUND', `no such name: ${name}`));
       case 'nodata':

@@ -214,6 +214,17 @@ test('servers that disagree: each one named with what it holds and its serial; n
   assert.equal(ahead?.outcome, 'match');
   assert.match(ahead?.detail ?? '', /ns2\.split-ns\.test \(.*\) serial \d+ has no such name/);
 
+  // a disagreement at the first link of a CNAME chain is still told at its end
+  await vendor.addRecord('chain.dmarc.vendor.test', 'TXT', 'v=DMARC1; p=reject');
+  await customer.addRecord('_dmarc.chain.split.test', 'CNAME', 'chain.dmarc.vendor.test.');
+  const [chained] = await checkRecords([{ kind: 'dmarc', fqdn: '_dmarc.chain.split.test' }], authoritative());
+  assert.equal(chained?.outcome, 'match');
+  assert.match(
+    chained?.detail ?? '',
+    /ns1\.split-ns\.test \(.*\) serial \d+ has CNAME chain\.dmarc\.vendor\.test/,
+  );
+  assert.match(chained?.detail ?? '', /ns2\.split-ns\.test \(.*\) serial \d+ has no such name/);
+
   // and when they agree, nothing is said of servers
   await second.addRecord('_dmarc.split.test', 'TXT', 'v=DMARC1; p=reject');
   const [agreed] = await checkRecords([{ kind: 'dmarc', fqdn: '_dmarc.split.test' }], authoritative());
