@@ -44,8 +44,9 @@ const UDP_PAYLOAD = 1232;
 const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
 
 /**
- * Ask `server` for `type` at `name`. Rejects with `code` `ETIMEOUT` (no reply in time),
- * `ECONNREFUSED` (nobody listens), or `EBADRESP` (a reply that does not decode).
+ * Ask `server` for `type` at `name`. Rejects with `code` `ETIMEOUT` (no matching reply in
+ * time: one that does not decode is ignored like a stranger's), `ECONNREFUSED` (nobody
+ * listens), or `EBADRESP` (the TCP connection closed before the reply).
  */
 export async function queryServer(
   server: WireServer,
