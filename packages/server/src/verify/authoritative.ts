@@ -21,6 +21,7 @@
 import { Resolver } from 'node:dns/promises';
 import type { Answer, RecordType } from 'dns-packet';
 import pLimit from 'p-limit';
+import { splitHostPort } from '../net/host-port.js';
 import {
   type AskedType,
   askResolver,
@@ -29,7 +30,7 @@ import {
   markViaResolvers,
   type ResolverOptions,
 } from './resolver.js';
-import { parseServer, queryServer, type WireReply, type WireServer } from './wire-query.js';
+import { queryServer, type WireReply, type WireServer } from './wire-query.js';
 
 /** CNAMEs followed from one name before the chain counts as a loop (resolvers stop near here too). */
 const MAX_ALIASES = 8;
@@ -107,7 +108,11 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
   const limit = pLimit(options.concurrency);
   const recursive = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
   if (options.servers.length > 0) recursive.setServers(options.servers);
-  const recursiveServers = recursive.getServers().map((server) => parseServer(server));
+  // `ip`, `ip:port` or `[v6]:port`, as DNS_RESOLVERS was checked to be
+  const recursiveServers = recursive.getServers().flatMap((server): WireServer[] => {
+    const parts = splitHostPort(server);
+    return 'host' in parts ? [{ address: parts.host, port: Number(parts.port ?? 53) }] : [];
+  });
   /** Remembered answers (zone cuts, server addresses): positive data, reused for `cacheMs`. */
   const memo = new Map<string, { at: number; value: Promise<unknown> }>();
   /** `compute()`, shared and reused while fresh; an answer `keep` refuses is asked again next time. */

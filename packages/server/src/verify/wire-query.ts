@@ -272,12 +272,3 @@ function tcpExchange(
     });
   });
 }
-
-/** `ip`, `ip:port` or `[v6]:port` (the forms of `DNS_RESOLVERS` and `Resolver.getServers()`). */
-export function parseServer(text: string, defaultPort = 53): WireServer {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (bracketed) return { address: bracketed[1]!, port: Number(bracketed[2] ?? defaultPort) };
-  if (net.isIPv6(text)) return { address: text, port: defaultPort };
-  const [address, port] = text.split(':');
-  return { address: address!, port: Number(port ?? defaultPort) };
-}
