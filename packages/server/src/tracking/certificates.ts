@@ -10,7 +10,7 @@
 import { X509Certificate } from 'node:crypto';
 import https from 'node:https';
 import tls from 'node:tls';
-import acme from 'acme-client';
+import type acme from 'acme-client';
 
 /** A certificate with its key, as stored and served. */
 export interface StoredCertificate {
@@ -350,6 +350,7 @@ export class TrackingCertificates {
   async #order(host: string): Promise<StoredCertificate> {
     const { store } = this.#options;
     const client = await this.#acmeClient();
+    const acme = await loadAcme();
     // acme-client's X.509 helpers throw "Cannot get schema for '…' target" when npm installs two
     // copies of @peculiar/asn1-schema (mailauth pins an old one): package-lock.json keeps one.
     const keyPem = (await acme.crypto.createPrivateEcdsaKey()).toString();
@@ -384,6 +385,7 @@ export class TrackingCertificates {
   #acmeClient(): Promise<acme.Client> {
     this.#client ??= (async () => {
       const { store, directoryUrl, pollIntervalMs, contactEmail } = this.#options;
+      const acme = await loadAcme();
       let accountKey = await store.getAccountKey();
       if (accountKey === undefined) {
         const fresh = (await acme.crypto.createPrivateEcdsaKey()).toString();
@@ -508,16 +510,26 @@ class Lru<V> {
  * listener in tests) an agent that trusts it, by origin, leaving every other server alone.
  */
 const extraTrust = new Map<string, https.Agent>();
-let trustInstalled = false;
 
 function trustAcmeServer(directoryUrl: string, ca: string): void {
   const agent = new https.Agent({ ca: [...tls.rootCertificates, ca], keepAlive: true });
   extraTrust.set(new URL(directoryUrl).origin, agent);
-  if (trustInstalled) return;
-  trustInstalled = true;
-  acme.axios.interceptors.request.use((config) => {
-    const agent = config.url ? extraTrust.get(new URL(config.url).origin) : undefined;
-    if (agent) config.httpsAgent = agent;
-    return config;
+}
+
+/**
+ * acme-client, loaded with the first order: with its X.509 and crypto dependencies it is about
+ * 200 modules and a quarter of a second of CPU, which every start (and every test server) paid
+ * for certificates that most deployments never order.
+ */
+let acmeModule: Promise<typeof acme> | undefined;
+function loadAcme(): Promise<typeof acme> {
+  acmeModule ??= import('acme-client').then(({ default: loaded }) => {
+    loaded.axios.interceptors.request.use((config) => {
+      const agent = config.url ? extraTrust.get(new URL(config.url).origin) : undefined;
+      if (agent) config.httpsAgent = agent;
+      return config;
+    });
+    return loaded;
   });
+  return acmeModule;
 }
