@@ -18,8 +18,13 @@ export default async function* summaryReporter(source) {
   let passed = 0;
   let failed = 0;
   const failures = [];
-  /** Each file's wall time in its own process, ms: the runner's `test:complete` named after the file. */
+  /**
+   * Each file's wall time in its own process, ms (the runner's `test:complete` named after the
+   * file), and when it started and ended, ms since the first file started.
+   */
   const files = {};
+  const started = {};
+  let firstStart;
   /** Per file, the tail of what it printed: a file that fails outside its tests says why only there. */
   const printed = new Map();
   const unplaced = [];
@@ -35,8 +40,17 @@ export default async function* summaryReporter(source) {
     // An error after a file's tests ("generated asynchronous activity after the test ended")
     // comes as a diagnostic without a file; it names the file by a relative path.
     if (event.type === 'test:diagnostic' && /^Error\b/.test(data.message)) unplaced.push(data.message);
+    if (event.type === 'test:dequeue' && data.file && data.name === data.file) {
+      firstStart ??= Date.now();
+      started[data.file] = Date.now() - firstStart;
+      continue;
+    }
     if (event.type === 'test:complete' && data.file && data.name === data.file) {
-      files[data.file] = data.details?.duration_ms ?? 0;
+      files[data.file] = {
+        ms: data.details?.duration_ms ?? 0,
+        startedMs: started[data.file] ?? 0,
+        endedMs: Date.now() - (firstStart ?? Date.now()),
+      };
       continue;
     }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;

@@ -81,17 +81,28 @@ for (const file of files) {
     runs.push({ file, path: wrapper, backend: 'postgres' });
   }
 }
-// Longest first (the classic rule for packing jobs onto few workers): the crash tests, then
-// whatever starts servers, browsers or CLIs in child processes, then the rest.
-const weight = (run) =>
-  (/\/reliability\//.test(run.file)
-    ? 3
-    : /\.(e2e|browser)\.test\.ts$|\/cli\/|process/.test(run.file)
-      ? 2
-      : 1) + (run.backend === 'postgres' ? 0.5 : 0);
-runs.sort((a, b) => weight(b) - weight(a) || a.file.localeCompare(b.file));
+// Longest first (the classic rule for packing jobs onto few workers; a long file started last
+// is a tail with one core idle). Each file's seconds come from scripts/test-times.json, written
+// by a whole run with TEST_SAVE_TIMES=1; a file not in it yet is guessed from its kind.
+const TIMES_FILE = path.join(root, 'scripts/test-times.json');
+const knownSeconds = (() => {
+  try {
+    return JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+})();
+const runKey = (run) => `${run.file} [${run.backend}]`;
+const guessedSeconds = (run) =>
+  /\/reliability\//.test(run.file)
+    ? 60
+    : /\.(e2e|browser)\.test\.ts$|\/web\/|\/cli\/|process|tarball/.test(run.file)
+      ? 25
+      : 8;
+const seconds = (run) => knownSeconds[runKey(run)] ?? guessedSeconds(run);
+runs.sort((a, b) => seconds(b) - seconds(a) || a.file.localeCompare(b.file));
 
-const concurrency = process.env.TEST_CONCURRENCY ?? '3';
+const concurrency = process.env.TEST_CONCURRENCY ?? '4';
 const onPostgres = runs.filter((r) => r.backend === 'postgres').length;
 console.log(
   `\n=== ${runs.length} test files: ${runs.length - onPostgres} on SQLite, ${onPostgres} on PostgreSQL ===`,
@@ -163,21 +174,41 @@ const named = (f) => {
 };
 summary.failures = summary.failures.map((f) => ({ ...f, name: named(f.name) }));
 // So that the next slow test is seen the day it is added (issue 41).
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const slowest = Object.entries(summary.files ?? {})
-  .sort(([, a], [, b]) => b - a)
-  .slice(0, 10);
-if (slowest.length > 0) {
-  console.log('\nslowest test files (wall time in their own process):');
-  for (const [file, ms] of slowest) console.log(`  ${seconds(ms).padStart(8)}  ${named(file)}`);
+const inSeconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const fileTimes = Object.entries(summary.files ?? {});
+if (fileTimes.length > 0) {
+  console.log('\nslowest test files (wall time in their own process, and when it started):');
+  for (const [file, { ms, startedMs }] of fileTimes.sort(([, a], [, b]) => b.ms - a.ms).slice(0, 10))
+    console.log(`  ${inSeconds(ms).padStart(8)}  ${named(file)}  (at ${inSeconds(startedMs)})`);
+  // The tail: from the moment the last file started, fewer files run than there are slots.
+  const lastStart = Math.max(...fileTimes.map(([, t]) => t.startedMs));
+  const end = Math.max(...fileTimes.map(([, t]) => t.endedMs));
+  console.log(
+    `\ntest files ran for ${inSeconds(end)}; the last one started at ${inSeconds(lastStart)}, so ${inSeconds(end - lastStart)} ran with slots free`,
+  );
+}
+if (process.env.TEST_SAVE_TIMES === '1' && only.length === 0 && summary.failed === 0) {
+  const byKey = Object.fromEntries(
+    fileTimes
+      .map(([file, { ms }]) => {
+        const label = named(file);
+        const backend = label.startsWith('[postgres]') ? 'postgres' : 'sqlite';
+        return [`${label.replace(/^\[\w+\] /, '')} [${backend}]`, Math.round(ms / 1000)];
+      })
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  writeFileSync(TIMES_FILE, `${JSON.stringify(byKey, null, 2)}\n`);
+  console.log(`\neach file's time written to ${path.relative(root, TIMES_FILE)} (orders the next runs)`);
 }
 // CPU, not wall time, is what the run is made of on two cores: the files costing most of it.
 const cpu = readdirSync(cpuDir).map((f) => JSON.parse(readFileSync(path.join(cpuDir, f), 'utf8')));
 if (cpu.length > 0) {
   const cpuTotal = cpu.reduce((sum, c) => sum + c.cpuMs, 0);
-  console.log(`\nmost CPU (the file's process and the children it waited for; ${seconds(cpuTotal)} in all):`);
+  console.log(
+    `\nmost CPU (the file's process and the children it waited for; ${inSeconds(cpuTotal)} in all):`,
+  );
   for (const { file, cpuMs } of cpu.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 10))
-    console.log(`  ${seconds(cpuMs).padStart(8)}  ${named(file)}`);
+    console.log(`  ${inSeconds(cpuMs).padStart(8)}  ${named(file)}`);
 }
 const total = Math.round((Date.now() - startedAt) / 1000);
 console.log(
