@@ -2,7 +2,7 @@
 // `npm test`: install what the tests need, build, run every test file with node:test,
 // and end with the line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -68,15 +68,40 @@ const backends = (process.env.TEST_BACKENDS ?? 'sqlite,postgres').split(',');
 // Both backends' runs share one pool of test processes, so short files fill the gaps beside
 // long ones. A PostgreSQL run is a small wrapper that sets TEST_BACKEND before importing the
 // file (it is read when test-server.ts loads).
+//
+// node:test names each test by the file its `test()` call is in, which is the same file for
+// both runs, so a failing PostgreSQL subtest read as `[sqlite]`. The wrapper therefore imports
+// the file under another path, through `<wrappers>/root`, a link to this checkout: a resolve
+// hook keeps that one URL as it is (Node would follow the link) and the file's own imports
+// resolve as usual. Its tests' file names start with that link, and say PostgreSQL.
 const wrappers = mkdtempSync(path.join(tmpdir(), 'test-postgres-'));
+const linkedRoot = path.join(wrappers, 'root');
+symlinkSync(root, linkedRoot, 'dir');
+const keepLinkHook = path.join(wrappers, 'keep-link.mjs');
+writeFileSync(
+  keepLinkHook,
+  `let link, real;
+export function initialize(data) { ({ link, real } = data); }
+export async function resolve(specifier, context, next) {
+  if (specifier !== link) return next(specifier, context);
+  return { ...(await next(real, context)), url: link };
+}
+`,
+);
 const runs = [];
 for (const file of files) {
   if (backends.includes('sqlite')) runs.push({ file, path: file, backend: 'sqlite' });
   if (backends.includes('postgres') && usesDatabase(file)) {
     const wrapper = path.join(wrappers, `${file.replace(/[\\/]/g, '__')}.postgres.test.mjs`);
+    const link = pathToFileURL(path.join(linkedRoot, file)).href;
+    const real = pathToFileURL(path.resolve(file)).href;
     writeFileSync(
       wrapper,
-      `process.env.TEST_BACKEND = 'postgres';\nawait import(${JSON.stringify(pathToFileURL(path.resolve(file)).href)});\n`,
+      `import { register } from 'node:module';
+process.env.TEST_BACKEND = 'postgres';
+register(${JSON.stringify(pathToFileURL(keepLinkHook).href)}, { data: { link: ${JSON.stringify(link)}, real: ${JSON.stringify(real)} } });
+await import(${JSON.stringify(link)});
+`,
     );
     runs.push({ file, path: wrapper, backend: 'postgres' });
   }
@@ -165,12 +190,14 @@ try {
 } catch {}
 if (result.status !== 0 && summary.failed === 0)
   summary = { ...summary, failed: 1, failures: [{ name: `the runner exited ${result.status}` }] };
-// a PostgreSQL run's failures name the wrapper; name the test file and the backend instead
+// A PostgreSQL run's file-level results name the wrapper, and its tests the file under the
+// linked root; name the test file and the backend instead.
 const named = (f) => {
   const wrapped = /test-postgres-[^/]+\/(.+?)\.postgres\.test\.mjs/.exec(f);
-  return wrapped
-    ? `[postgres] ${f.replace(/\S*test-postgres-\S+\.postgres\.test\.mjs/, wrapped[1].replace(/__/g, '/'))}`
-    : `[sqlite] ${f.startsWith(root) ? path.relative(root, f) : f}`;
+  if (wrapped)
+    return `[postgres] ${f.replace(/\S*test-postgres-\S+\.postgres\.test\.mjs/, wrapped[1].replace(/__/g, '/'))}`;
+  if (f.startsWith(`${linkedRoot}/`)) return `[postgres] ${f.slice(linkedRoot.length + 1)}`;
+  return `[sqlite] ${f.startsWith(root) ? path.relative(root, f) : f}`;
 };
 summary.failures = summary.failures.map((f) => ({ ...f, name: named(f.name) }));
 // So that the next slow test is seen the day it is added (issue 41).
