@@ -54,6 +54,20 @@ export interface Config {
   domainConnect: DomainConnectConfig;
   /** Open and click tracking on customers' tracking hosts (issue 37). */
   tracking: TrackingConfig;
+  /** The development local DNS (issue 40, `dns/local-dns.ts`). */
+  localDns: LocalDnsConfig;
+}
+
+export interface LocalDnsConfig {
+  /**
+   * `LOCAL_DNS_LISTEN`: the loopback `ip:port` where the local DNS answers the `.test` zones a
+   * user published and the provider zone, and which verification asks for those zones. Outside
+   * production mode it defaults to `127.0.0.1:5354`; `off` turns it off; production mode refuses
+   * it (`production.ts`) and never starts it.
+   */
+  listen: HostPort | undefined;
+  /** The address was the default: when its port is taken, a free one is used instead (and said). */
+  defaulted: boolean;
 }
 
 export interface TrackingConfig {
@@ -466,6 +480,7 @@ export function loadConfig(env: Env = process.env): Config {
       },
     },
     domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
+    localDns: localDns(env),
     tracking: {
       cnameTarget: hostName(env, 'TRACKING_CNAME_TARGET', `track.${dkimProviderHost}`),
       listen: env.TRACKING_LISTEN?.trim()
@@ -668,6 +683,31 @@ function hostPort(name: string, raw: string, defaultPort: number | undefined): H
     throw new ConfigError(`${name} must be ${form} (e.g. 127.0.0.1:5300, [::1]:5300); got "${raw}"`);
   }
   return { host: parts.host, port };
+}
+
+/** The local DNS's default address, outside production mode. */
+export const LOCAL_DNS_DEFAULT: HostPort = { host: '127.0.0.1', port: 5354 };
+
+/**
+ * `LOCAL_DNS_LISTEN`: a loopback address only (it answers whatever a user published, for this
+ * machine's verification), `off`, or unset for {@link LOCAL_DNS_DEFAULT} outside production.
+ * In production mode a value is kept so that `production.ts` can refuse it by name.
+ */
+function localDns(env: Env): LocalDnsConfig {
+  const raw = env.LOCAL_DNS_LISTEN?.trim();
+  const production = env.NODE_ENV?.trim() === 'production';
+  if (raw === 'off') return { listen: undefined, defaulted: false };
+  if (!raw)
+    return production
+      ? { listen: undefined, defaulted: false }
+      : { listen: LOCAL_DNS_DEFAULT, defaulted: true };
+  const listen = hostPort('LOCAL_DNS_LISTEN', raw, undefined);
+  const loopback = listen.host === '::1' || (isIP(listen.host) === 4 && listen.host.startsWith('127.'));
+  if (!loopback)
+    throw new ConfigError(
+      `LOCAL_DNS_LISTEN must be a loopback address (127.0.0.0/8 or [::1]), or off: it answers records for this machine's verification only; got "${raw}"`,
+    );
+  return { listen, defaulted: false };
 }
 
 function hostNames(env: Env, name: string, fallback: string[]): string[] {

@@ -176,6 +176,24 @@ export const ERROR_CATALOGUE = {
     description:
       'The domain’s DKIM keys cannot rotate now: its keys are still being made (seconds after registration), one of its DKIM CNAMEs is not in its DNS, both other selectors keep retired keys for mail in flight (the message says until when), or rotation is turned off here. Nothing changed.',
   },
+  LOCAL_DNS_OFF: {
+    status: 403,
+    level: 'request',
+    description:
+      'The local DNS is a development tool: it is off in production mode (`NODE_ENV=production`) and with `LOCAL_DNS_LISTEN=off`. Publish the records at the domain’s DNS provider.',
+  },
+  LOCAL_DNS_DOMAIN_UNKNOWN: {
+    status: 404,
+    level: 'request',
+    description:
+      'This account has no registration for the `domain` to publish in (or remove from) the local DNS.',
+  },
+  LOCAL_DNS_NOT_TEST: {
+    status: 400,
+    level: 'request',
+    description:
+      'Only domains under `.test` (RFC 6761: never on the Internet) can be published in the local DNS, so that it never stands in for a real domain. Register one such as `acme.test`, or publish this domain’s records at its DNS provider.',
+  },
   IMAGE_MISSING: {
     status: 400,
     level: 'request',

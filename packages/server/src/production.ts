@@ -92,6 +92,11 @@ export function productionProblems(config: Config): string[] {
       `PUBLIC_URL is "${config.publicUrl}": unsubscribe links and image URLs in mail would travel in plain http, readable and changeable on the way; set an https URL, e.g. PUBLIC_URL=https://api.example.com`,
     );
   }
+  if (config.localDns.listen !== undefined) {
+    problems.push(
+      'LOCAL_DNS_LISTEN is set: the local DNS answers whatever records a user publishes and makes verification believe it for .test names; it is for local development: unset it',
+    );
+  }
   for (const s of DEVELOPMENT_SWITCHES) {
     if (s.on(config))
       problems.push(

@@ -112,6 +112,12 @@ export async function startServer(
       // the thread answers on the same channel as its zone reloads; a dead one is being restarted
       readiness.add({ name: 'dns', required: true, check: async () => void (await responder.serial()) });
     }
+    const local = await services.localDns?.listen();
+    if (local)
+      app.log.info(
+        { localDns: `${local.host.includes(':') ? `[${local.host}]` : local.host}:${local.port}` },
+        'local DNS answering the .test zones you publish (development only)',
+      );
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();

@@ -8,7 +8,8 @@ import type { Config } from './config.js';
 import { resolveSecretKey } from './dkim/secret-key.js';
 import { DkimSigner } from './dkim/signer.js';
 import { dkimKeyRecord } from './dns/key-record.js';
-import type { RecordSettings } from './domain/records.js';
+import { LocalDns } from './dns/local-dns.js';
+import { dkimZoneOrigin, type RecordSettings } from './domain/records.js';
 import { DomainConnect } from './domain-connect/domain-connect.js';
 import { fetchJson } from './domain-connect/fetch-json.js';
 import { identityOf } from './domain-connect/identity.js';
@@ -26,6 +27,7 @@ import { type BrowserServices, createBrowserServices } from './service/browser-s
 import { DomainService } from './service/domain-service.js';
 import { EmailService } from './service/email-service.js';
 import type { ImageService } from './service/image-service.js';
+import { LocalDnsService } from './service/local-dns-service.js';
 import { SandboxService } from './service/sandbox-service.js';
 import type { TemplateService } from './service/template-service.js';
 import { VerificationService } from './service/verification-service.js';
@@ -39,6 +41,7 @@ import { ServiceKeyStore } from './store/service-key-store.js';
 import { VerificationStore } from './store/verification-store.js';
 import { WebhookStore } from './store/webhook-store.js';
 import { createAuthoritativeResolve } from './verify/authoritative.js';
+import { routeLocalZones } from './verify/local-routing.js';
 import type { DnsResolve } from './verify/resolver.js';
 import { createResolver } from './verify/resolver.js';
 
@@ -58,6 +61,11 @@ export interface Services {
     /** The development sandbox's capture inbox (issue 40); absent in production mode. */
     sandbox: SandboxService | undefined;
   };
+  /**
+   * The development local DNS (issue 40, `dns/local-dns.ts`); absent in production mode and
+   * with `LOCAL_DNS_LISTEN=off`. The server starts it listening.
+   */
+  localDns: LocalDns | undefined;
   /** Domain Connect (issue 23); absent with `DOMAIN_CONNECT_ENABLED=false`. */
   domainConnect: DomainConnect | undefined;
   /**
@@ -89,6 +97,7 @@ export function routeServices(services: Services) {
     webhooks: services.webhooks.service,
     emails: services.sending.service,
     sandbox: services.sending.sandbox,
+    localDns: new LocalDnsService({ localDns: services.localDns, domains: services.domains }),
   };
 }
 
@@ -118,8 +127,24 @@ export function createServices(config: Config, store: KyselyStore): Services {
     tries: v.dnsTries,
     concurrency: v.dnsConcurrency,
   };
-  const authoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
-  const resolve = authoritative ?? createResolver(dnsOptions);
+  // The development local DNS (issue 40): never in production mode.
+  const localDns =
+    config.production || config.localDns.listen === undefined
+      ? undefined
+      : new LocalDns({
+          listen: config.localDns.listen,
+          anyFreePort: config.localDns.defaulted,
+          providerOrigin: dkimZoneOrigin(config.dkimProviderHost),
+          keys: (tokens) => keys.publishedKeys(tokens),
+          dataDir: config.dataDir,
+        });
+  const routing = { timeoutMs: v.dnsTimeoutMs, tries: v.dnsTries };
+  const mainAuthoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
+  const authoritative =
+    mainAuthoritative && localDns ? routeLocalZones(mainAuthoritative, localDns, routing) : mainAuthoritative;
+  const resolve =
+    authoritative ??
+    (localDns ? routeLocalZones(createResolver(dnsOptions), localDns, routing) : createResolver(dnsOptions));
   // Domain Connect asks through the resolvers: `_domainconnect` may be a CNAME out of the zone.
   const domainConnect = createDomainConnect(config, store, secretKey, createResolver(dnsOptions));
   const verification = new VerificationService({
@@ -176,7 +201,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     },
   });
   const browser = createBrowserServices(config, store);
-  const sending = createSending(config, store, keys, secretKey, browser, hooks);
+  const sending = createSending(config, store, keys, secretKey, browser, hooks, resolve, localDns);
   return {
     domains,
     templates: browser.templates,
@@ -185,12 +210,14 @@ export function createServices(config: Config, store: KyselyStore): Services {
     webhooks,
     sending,
     domainConnect,
+    localDns,
     hooks,
     close: async () => {
       await scheduler.stop();
       await webhooks.deliverer.stop();
       await sending.sender.stop();
       await verification.idle();
+      await localDns?.close();
       await browser.close();
     },
   };
@@ -235,6 +262,9 @@ function createSending(
   secretKey: () => Buffer,
   browser: BrowserServices,
   hooks: Services['hooks'],
+  /** Verification's resolver and the local DNS: the sandbox judges mail from its zones by them. */
+  localResolve: DnsResolve | undefined,
+  localDns: LocalDns | undefined,
 ): Services['sending'] {
   const c = config.sending;
   const v = config.verification;
@@ -258,6 +288,8 @@ function createSending(
       dnsTimeoutMs: v.dnsTimeoutMs,
       sendingIp: c.returnPath.sendingIps[0],
       heloName: c.heloName,
+      ...(localDns &&
+        localResolve && { localZones: { serves: (name) => localDns.serves(name), resolve: localResolve } }),
     });
   const sender = new EmailSender({
     store: emails,

@@ -962,6 +962,294 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/domain/local-dns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish in the local DNS (development only)
+         * @description Publishes every record the API lists for a registered `.test` domain in the development local DNS (`LOCAL_DNS_LISTEN`), which plays the domain’s DNS provider on this machine, then checks the domain at once through the ordinary verification path (real DNS queries to that server). So a domain turns `verified` (and `domain.verified` is sent) with no public DNS. `LOCAL_DNS_OFF` (403) in production mode; `LOCAL_DNS_NOT_TEST` (400) for any other domain.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A registered domain under `.test`.
+                         * @example acme.test
+                         */
+                        domain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @example acme.test */
+                                domain: string;
+                                /**
+                                 * @description Where the local DNS answers (`LOCAL_DNS_LISTEN`), for `dig @127.0.0.1 -p 5354 …`.
+                                 * @example 127.0.0.1:5354
+                                 */
+                                server: string;
+                                /** @description The domain’s records the local DNS holds now. */
+                                records: {
+                                    fqdn: string;
+                                    type: "CNAME" | "TXT";
+                                    /** @description As DNS holds it: a CNAME’s target, a TXT record’s text (no quotes). */
+                                    value: string;
+                                }[];
+                                status: components["schemas"]["VerificationStatus"];
+                            };
+                            error: null;
+                            /** @enum {number} */
+                            status: 200;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Remove from the local DNS (development only)
+         * @description Removes a `.test` domain’s records from the local DNS: those at `names` (each record’s `fqdn`), or all of them, as deleting them at a DNS provider would; then checks the domain. A removed record reads `not_found` at its next check; one already verified stays so for `VERIFY_GRACE_MS`, as in real DNS.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A registered domain under `.test`.
+                         * @example acme.test
+                         */
+                        domain: string;
+                        /** @description The `fqdn`s of the records to remove; absent: all of the domain’s. */
+                        names?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @example acme.test */
+                                domain: string;
+                                /**
+                                 * @description Where the local DNS answers (`LOCAL_DNS_LISTEN`), for `dig @127.0.0.1 -p 5354 …`.
+                                 * @example 127.0.0.1:5354
+                                 */
+                                server: string;
+                                /** @description The domain’s records the local DNS holds now. */
+                                records: {
+                                    fqdn: string;
+                                    type: "CNAME" | "TXT";
+                                    /** @description As DNS holds it: a CNAME’s target, a TXT record’s text (no quotes). */
+                                    value: string;
+                                }[];
+                                status: components["schemas"]["VerificationStatus"];
+                            };
+                            error: null;
+                            /** @enum {number} */
+                            status: 200;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/templates": {
         parameters: {
             query?: never;
@@ -5484,7 +5772,7 @@ export interface components {
         };
         ApiError: {
             /** @description Stable machine-readable code; see the error catalogue. */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "RETURN_PATH_INVALID" | "TRACKING_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "ACCOUNT_KEY_LIMIT" | "API_KEY_NOT_FOUND" | "API_KEY_IN_USE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_FROM_NOT_ALLOWED" | "EMAIL_SANDBOX_OFF" | "EMAIL_SANDBOX_RECIPIENT" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_ATTACHMENT_INVALID" | "EMAIL_ATTACHMENT_BLOCKED" | "EMAIL_TOO_LARGE" | "EMAIL_HTML_TOO_DEEP" | "EMAIL_SCHEDULE_INVALID" | "EMAIL_NOT_FOUND" | "EMAIL_CONTENT_EXPIRED" | "EMAIL_NOT_SCHEDULED" | "SANDBOX_MESSAGE_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_SCOPE" | "REQUEST_BAD_JSON" | "REQUEST_INVALID" | "REQUEST_TOO_MANY_ITEMS" | "REQUEST_BODY_TOO_LARGE" | "REQUEST_UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "REQUEST_MALFORMED" | "RATE_LIMITED" | "REQUEST_TOO_COSTLY" | "ROUTE_NOT_FOUND" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DOMAIN_EMPTY" | "DOMAIN_TOO_LONG" | "DOMAIN_INVALID_CHARACTER" | "DOMAIN_WILDCARD" | "DOMAIN_IP_ADDRESS" | "DOMAIN_INVALID_LABEL" | "DOMAIN_MIXED_SCRIPTS" | "DOMAIN_SINGLE_LABEL" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_RESERVED" | "DOMAIN_TYPE_INVALID" | "RETURN_PATH_INVALID" | "TRACKING_INVALID" | "DOMAIN_NOT_REGISTERED" | "DOMAIN_TYPE_CONFLICT" | "ACCOUNT_DOMAIN_LIMIT" | "SETUP_LINK_DOMAIN_UNKNOWN" | "SETUP_LINK_UNAVAILABLE" | "SETUP_LINK_REDIRECT_INVALID" | "DKIM_ROTATION_DOMAIN_UNKNOWN" | "DKIM_ROTATION_UNAVAILABLE" | "LOCAL_DNS_OFF" | "LOCAL_DNS_DOMAIN_UNKNOWN" | "LOCAL_DNS_NOT_TEST" | "IMAGE_MISSING" | "IMAGE_TYPE_UNSUPPORTED" | "IMAGE_INVALID" | "IMAGE_TOO_LARGE" | "IMAGE_DIMENSIONS_TOO_LARGE" | "ACCOUNT_IMAGE_QUOTA" | "IMAGE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NAME_INVALID" | "TEMPLATE_DOCUMENT_INVALID" | "TEMPLATE_TOO_LARGE" | "TEMPLATE_RENDER_TOO_LARGE" | "ACCOUNT_TEMPLATE_LIMIT" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_TOO_LONG" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_URL_UNRESOLVABLE" | "ACCOUNT_WEBHOOK_LIMIT" | "ACCOUNT_KEY_LIMIT" | "API_KEY_NOT_FOUND" | "API_KEY_IN_USE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "EMAIL_ADDRESS_INVALID" | "EMAIL_FROM_NOT_VERIFIED" | "EMAIL_FROM_NOT_ALLOWED" | "EMAIL_SANDBOX_OFF" | "EMAIL_SANDBOX_RECIPIENT" | "EMAIL_TOO_MANY_RECIPIENTS" | "EMAIL_CONTENT_MISSING" | "EMAIL_HEADER_INVALID" | "EMAIL_ATTACHMENT_INVALID" | "EMAIL_ATTACHMENT_BLOCKED" | "EMAIL_TOO_LARGE" | "EMAIL_HTML_TOO_DEEP" | "EMAIL_SCHEDULE_INVALID" | "EMAIL_NOT_FOUND" | "EMAIL_CONTENT_EXPIRED" | "EMAIL_NOT_SCHEDULED" | "SANDBOX_MESSAGE_NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_SENDING_RATE" | "SUPPRESSION_NOT_FOUND";
             /** @description What went wrong, for humans. */
             message: string;
             details?: {

@@ -19,7 +19,7 @@ import type { QueryContext } from './answer.js';
 import { answerMessage } from './answer.js';
 import { CLIENT_COOKIE_BYTES, COOKIE_OPTION, type CookieClient, SERVER_COOKIE_BYTES } from './cookie.js';
 import { questionEnd } from './response-rate-limit.js';
-import type { DkimZone } from './zone.js';
+import type { ServedZones } from './zone-set.js';
 
 /** Most answers kept per zone version. */
 const MAX_ENTRIES = 10_000;
@@ -38,14 +38,18 @@ class CookieTemplate {
   constructor(readonly wire: Buffer) {}
 }
 
-const caches = new WeakMap<DkimZone, Map<string, Buffer | CookieTemplate | null>>();
+const caches = new WeakMap<ServedZones, Map<string, Buffer | CookieTemplate | null>>();
 const UDP: QueryContext = { transport: 'udp', transferAllowed: false };
 
 /**
  * `answerMessage` over UDP with the cache; returns the reply to send, or `undefined` for none.
  * With `cookies`, COOKIE options are answered (RFC 7873); without, they are ignored.
  */
-export function answerUdpCached(message: Buffer, zone: DkimZone, cookies?: CookieClient): Buffer | undefined {
+export function answerUdpCached(
+  message: Buffer,
+  zone: ServedZones,
+  cookies?: CookieClient,
+): Buffer | undefined {
   if (message.length < 12 || message.length > MAX_KEY_BYTES) return answerUncached(message, zone, cookies);
   const cookieAt = cookies ? findCookieOption(message) : NO_COOKIE;
   if (cookieAt === UNREAD) return answerUncached(message, zone, cookies);
@@ -88,7 +92,7 @@ export function answerUdpCached(message: Buffer, zone: DkimZone, cookies?: Cooki
 
 function answerUncached(
   message: Buffer,
-  zone: DkimZone,
+  zone: ServedZones,
   cookies: CookieClient | undefined,
 ): Buffer | undefined {
   return answerMessage(

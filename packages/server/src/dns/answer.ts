@@ -38,6 +38,7 @@ import dnsPacket, {
 import { transferMessages } from './axfr.js';
 import { COOKIE_OPTION, type Cookie, type CookieClient, parseCookie } from './cookie.js';
 import type { DkimZone } from './zone.js';
+import { type ServedZones, ZoneSet } from './zone-set.js';
 
 /** The largest UDP answer we send, whatever a client offers (the DNS Flag Day 2020 value). */
 export const MAX_UDP_PAYLOAD = 1232;
@@ -81,7 +82,7 @@ interface Edns {
 }
 
 /** Answer one message; an empty list means "send nothing". Never throws. */
-export function answerMessage(message: Buffer, zone: DkimZone, context: QueryContext): Buffer[] {
+export function answerMessage(message: Buffer, zone: ServedZones, context: QueryContext): Buffer[] {
   if (message.length < 12) return [];
   let query: DecodedPacket;
   try {
@@ -98,7 +99,7 @@ export function answerMessage(message: Buffer, zone: DkimZone, context: QueryCon
   }
 }
 
-function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): Buffer[] {
+function respond(query: DecodedPacket, served: ServedZones, context: QueryContext): Buffer[] {
   const questions = query.questions ?? [];
   const question = questions.length === 1 ? questions[0] : undefined;
   const opcode = ((query.flags ?? 0) >> 11) & 0xf;
@@ -141,6 +142,8 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
   }
   if ((question.class ?? 'IN') !== 'IN') return send({ rcode: RCODE.REFUSED, authoritative: false });
 
+  const zone: DkimZone | undefined = served instanceof ZoneSet ? served.find(question.name) : served;
+  if (zone === undefined) return send({ rcode: RCODE.REFUSED, authoritative: false });
   const match = zone.match(question.name);
   if (match.at === 'outside') return send({ rcode: RCODE.REFUSED, authoritative: false });
 
@@ -192,7 +195,22 @@ function respond(query: DecodedPacket, zone: DkimZone, context: QueryContext): B
       }
       if (type === 'MX' && match.mx.length > 0)
         return send({ rcode: RCODE.NOERROR, authoritative: true, answers: zone.mx(question.name, match.mx) });
+      if (
+        (type === 'A' || type === 'AAAA') &&
+        zone.addresses(question.name, match.addresses, type).length > 0
+      ) {
+        const answers = zone.addresses(question.name, match.addresses, type);
+        return send({ rcode: RCODE.NOERROR, authoritative: true, answers });
+      }
       return send(negative(RCODE.NOERROR));
+    case 'alias':
+      // RFC 1034 §4.3.2 step 3a: the CNAME answers every type. Its target lies in another zone,
+      // so, as an authoritative-only server, we stop there: the resolver follows it.
+      return send({
+        rcode: RCODE.NOERROR,
+        authoritative: true,
+        answers: [zone.cname(question.name, match.target)],
+      });
     case 'none':
       return send(negative(RCODE.NXDOMAIN));
   }

@@ -14,12 +14,12 @@ import { normalizeAddress } from './client-address.js';
 import { ServerCookies } from './cookie.js';
 import { ResponseRateLimiter, type ResponseRateLimitOptions, truncatedReply } from './response-rate-limit.js';
 import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
-import type { DkimZone } from './zone.js';
+import type { ServedZones } from './zone-set.js';
 
 export interface DnsResponderOptions {
   listen: HostPort;
-  /** The zone to answer from, read on every query (a reload swaps it atomically). */
-  zone: () => DkimZone;
+  /** The zone (or zones) to answer from, read on every query (a reload swaps it atomically). */
+  zone: () => ServedZones;
   /** Whether a client address may transfer the zone (AXFR/IXFR over TCP). */
   transferAllowed: (address: string) => boolean;
   /** TCP connections: how many, per client, and their deadlines (see `TcpConnectionTable`). */

@@ -5,6 +5,7 @@
  * makes a new zone object, so caches keyed by the zone start afresh. Every query is answered
  * in one synchronous step, so it sees one consistent version.
  */
+import { isIP } from 'node:net';
 import type { Answer, MxAnswer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
 import type { PublishedKey } from '../store/dkim-key-store.js';
 import { dkimKeyRecord, txtStrings } from './key-record.js';
@@ -31,6 +32,14 @@ export interface ZoneContent {
   extraTxt?: ReadonlyMap<string, readonly string[]>;
   /** MX records by label below the apex: every return path's, at `return-path` (issue 34). */
   extraMx?: ReadonlyMap<string, readonly MxData[]>;
+  /**
+   * CNAME records by label below the apex (a name holding one holds nothing else, RFC 1034
+   * §3.6.2): the development local DNS's customer zones (`local-dns.ts`), whose DKIM records
+   * are aliases into the provider zone.
+   */
+  extraCname?: ReadonlyMap<string, string>;
+  /** A and AAAA records by label below the apex: the local DNS's own name server, `ns`. */
+  extraAddresses?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** One MX record's data. */
@@ -44,7 +53,9 @@ export type ZoneMatch =
   | { at: 'apex' }
   | { at: 'key'; strings: string[] }
   /** A name holding other records (`extraTxt`, `extraMx`). */
-  | { at: 'txt'; records: string[][]; mx: readonly MxData[] }
+  | { at: 'txt'; records: string[][]; mx: readonly MxData[]; addresses: readonly string[] }
+  /** An alias (`extraCname`): answered for every type, as RFC 1034 §3.6.2 asks. */
+  | { at: 'alias'; target: string }
   | { at: 'none' }
   /** Not in this zone: we are not authoritative (answer REFUSED). */
   | { at: 'outside' };
@@ -81,10 +92,18 @@ export class DkimZone {
     if (name === this.origin) return { at: 'apex' };
     if (!name.endsWith(`.${this.origin}`)) return { at: 'outside' };
     const label = name.slice(0, -this.origin.length - 1);
+    const target = this.content.extraCname?.get(label);
+    if (target !== undefined) return { at: 'alias', target };
     const extra = this.content.extraTxt?.get(label);
     const mx = this.content.extraMx?.get(label);
-    if (extra !== undefined || mx !== undefined)
-      return { at: 'txt', records: (extra ?? []).map((text) => [text]), mx: mx ?? [] };
+    const addresses = this.content.extraAddresses?.get(label);
+    if (extra !== undefined || mx !== undefined || addresses !== undefined)
+      return {
+        at: 'txt',
+        records: (extra ?? []).map((text) => [text]),
+        mx: mx ?? [],
+        addresses: addresses ?? [],
+      };
     const key = label.includes('.') ? undefined : this.keys.get(label);
     return key === undefined ? { at: 'none' } : { at: 'key', strings: txtStrings(dkimKeyRecord(key)) };
   }
@@ -135,6 +154,18 @@ export class DkimZone {
     }));
   }
 
+  /** The CNAME record at `owner` from an `{at: 'alias'}` match. */
+  cname(owner: string, target: string): StringAnswer {
+    return { name: owner, type: 'CNAME', class: 'IN', ttl: this.ttl, data: target };
+  }
+
+  /** The A (or AAAA) records at `owner` among `addresses`. */
+  addresses(owner: string, addresses: readonly string[], type: 'A' | 'AAAA'): StringAnswer[] {
+    return addresses
+      .filter((address) => isIP(address) === (type === 'A' ? 4 : 6))
+      .map((data) => ({ name: owner, type, class: 'IN', ttl: this.ttl, data }));
+  }
+
   /** Every record of the zone in transfer order after the opening SOA: NS, then keys by token. */
   *transferRecords(): Generator<Answer> {
     yield* this.ns();
@@ -142,6 +173,11 @@ export class DkimZone {
       for (const text of texts) yield this.txt(`${label}.${this.origin}`, [text]);
     for (const [label, records] of this.content.extraMx ?? [])
       yield* this.mx(`${label}.${this.origin}`, records);
+    for (const [label, target] of this.content.extraCname ?? [])
+      yield this.cname(`${label}.${this.origin}`, target);
+    for (const [label, addresses] of this.content.extraAddresses ?? [])
+      for (const type of ['A', 'AAAA'] as const)
+        yield* this.addresses(`${label}.${this.origin}`, addresses, type);
     // read in one synchronous step (transferMessages), so every token listed is still there
     for (const token of this.keys.tokens())
       yield this.txt(`${token}.${this.origin}`, txtStrings(dkimKeyRecord(this.keys.get(token)!)));

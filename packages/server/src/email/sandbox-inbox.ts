@@ -9,7 +9,8 @@
  * for the capture's address, the DKIM key, `p=reject` DMARC. So a message from
  * `onboarding@sandbox.test` shows what a customer's verified domain will show: DKIM and SPF
  * pass aligned, DMARC passes. A registered domain's message to a sandbox address is judged
- * against real DNS (`DNS_RESOLVERS`), as if it came from the first of `SENDING_IPS`.
+ * against real DNS (`DNS_RESOLVERS`), as if it came from the first of `SENDING_IPS`; one in
+ * the development local DNS, against what was published there.
  */
 import { Resolver } from 'node:dns/promises';
 import { generateDkimKeyPair, privateKeyObject } from '../dkim/key-pair.js';
@@ -17,6 +18,7 @@ import { signMessage } from '../dkim/sign.js';
 import { lazy } from '../lazy.js';
 import type { AttemptOutcome, ClaimedRecipient } from '../store/email-store.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import type { DnsResolve } from '../verify/resolver.js';
 import { classifyRefusal } from './bounce.js';
 import {
   isSandboxDomain,
@@ -28,6 +30,9 @@ import {
 } from './sandbox.js';
 
 const mailauth = lazy(() => import('mailauth'));
+
+/** The types verification's resolver answers (mailauth asks TXT for DKIM, SPF and DMARC). */
+const LOCAL_TYPES = new Set(['TXT', 'CNAME', 'A', 'AAAA']);
 
 /** The selector of the sandbox domain's key. */
 const SELECTOR = 'sandbox';
@@ -52,6 +57,11 @@ export interface SandboxInboxOptions {
   sendingIp: string | undefined;
   /** The HELO name the service gives (`SMTP_HELO_NAME`). */
   heloName: string;
+  /**
+   * The development local DNS's zones (`dns/local-dns.ts`) and verification's resolver, which
+   * asks that server for them: a `.test` domain published there is judged by its records.
+   */
+  localZones?: { serves(name: string): boolean; resolve: DnsResolve };
 }
 
 export class SandboxInbox {
@@ -131,6 +141,8 @@ export class SandboxInbox {
   /** DNS as mailauth asks it: the sandbox domain's records from here, every other name from DNS. */
   private async resolve(name: string, type: string): Promise<string[] | string[][]> {
     const lower = name.toLowerCase().replace(/\.$/, '');
+    const local = this.options.localZones;
+    if (local?.serves(lower) && LOCAL_TYPES.has(type)) return local.resolve(lower, type as 'TXT');
     if (lower !== SANDBOX_DOMAIN && !lower.endsWith(`.${SANDBOX_DOMAIN}`))
       return this.dns.resolve(name, type) as Promise<string[] | string[][]>;
     const records = new Map<string, string>([

@@ -11,6 +11,7 @@ import { ApiKeyService } from '../service/api-key-service.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { EmailService } from '../service/email-service.js';
 import type { ImageService } from '../service/image-service.js';
+import { LocalDnsService } from '../service/local-dns-service.js';
 import type { SandboxService } from '../service/sandbox-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { WebhookService } from '../service/webhook-service.js';
@@ -30,6 +31,7 @@ import { emailRoutes } from './routes/emails.js';
 import { healthRoutes } from './routes/health.js';
 import { IMAGE_SCHEMAS, imageFileRoutes, imageUploadRoutes } from './routes/images.js';
 import { KEY_SCHEMAS, keyRoutes } from './routes/keys.js';
+import { localDnsRoutes } from './routes/local-dns.js';
 import { pageRoutes } from './routes/pages.js';
 import { SANDBOX_SCHEMAS, sandboxRoutes } from './routes/sandbox.js';
 import { TEMPLATE_SCHEMAS, templateRoutes } from './routes/templates.js';
@@ -53,6 +55,8 @@ export interface AppDependencies {
   emails?: EmailService;
   /** The development sandbox's capture inbox (issue 40); absent (production mode): no sandbox routes. */
   sandbox?: SandboxService;
+  /** Publishing in the development local DNS (issue 40); its routes answer `LOCAL_DNS_OFF` when it is off. */
+  localDns?: LocalDnsService;
   /** Per-key rate limits counted in Redis (`REDIS_URL`); absent: in this process. */
   sharedRateLimit?: SharedRateLimit;
   /** What `/readyz` asks; the database is added here, the server adds what it starts after. */
@@ -197,6 +201,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     async (api) => {
       await protectedApi(api, { store, scope: 'domains' });
       await api.register(domainRoutes, { service: deps.domains, maxItems: config.limits.maxItemsPerRequest });
+      await api.register(localDnsRoutes, {
+        service: deps.localDns ?? new LocalDnsService({ localDns: undefined, domains: deps.domains }),
+      });
     },
     { prefix: '/api/public' },
   );

@@ -326,6 +326,21 @@ export class DomainService {
   }
 
   /**
+   * One registration of the account as the API shows it, `undefined` when it has none by that
+   * name. With `checkNow`, checked in DNS first whatever the age of its last check (waiting at
+   * most `waitMs`): the development local DNS has just changed its records.
+   */
+  async current(accountId: string, name: string, checkNow = false): Promise<DomainView | undefined> {
+    const normalized = normalizeDomainName(name);
+    if (!normalized.ok) return undefined;
+    let domain = (await this.store.findDomains(accountId, [normalized.name])).get(normalized.name);
+    const { verification } = this.options;
+    if (domain !== undefined && checkNow && verification)
+      domain = await verification.service.checkAfterChange(domain, verification.waitMs);
+    return domain && domainView(domain, this.records);
+  }
+
+  /**
    * `GET /api/public/domain/setup-link`: a signed Domain Connect apply URL for one
    * registration, returning to `redirectUri` with `state`. What its last check found decides
    * (a check older than `maxAgeMs` is run first, as for a status request).

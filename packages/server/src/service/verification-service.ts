@@ -151,6 +151,17 @@ export class VerificationService {
   }
 
   /**
+   * A check that starts after any under way for the domain has ended, waiting at most `waitMs`:
+   * what DNS holds after a change made a moment ago (the development local DNS, issue 40),
+   * which a check already running may have asked before it.
+   */
+  async checkAfterChange(domain: StoredDomain, waitMs: number): Promise<StoredDomain> {
+    const running = this.inFlight.get(domain.id) ?? this.attempts.get(domain.id);
+    if (running) await running.catch(() => {});
+    return (await this.refresh([domain], 0, waitMs)).get(domain.name) ?? domain;
+  }
+
+  /**
    * Check the domain if it can be claimed. If it cannot, a check holds it (the scheduler here,
    * just before it starts, or another process): wait, until the deadline, for that check to
    * land, so the poll still answers fresh truth.

@@ -79,6 +79,8 @@ export async function startTestServer(
     // points DNS_RESOLVERS at its own BIND.
     DNS_RESOLVERS: '127.0.0.1:9',
     DNS_TIMEOUT_MS: '500',
+    // The development local DNS (issue 40) is off unless a test turns it on (`127.0.0.1:0`).
+    LOCAL_DNS_LISTEN: 'off',
     ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
     ...env,
   });
