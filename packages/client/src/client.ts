@@ -37,6 +37,12 @@ export type DomainConnect = components['schemas']['DomainConnect'];
 export type SetupLink = components['schemas']['SetupLinkEnvelope']['data'];
 /** Where a domain's DKIM keys stand in rotation (the domain result's `dkim`). */
 export type DkimStatus = components['schemas']['DkimStatus'];
+/**
+ * What the development local DNS holds for a domain after `publishLocalDns` or
+ * `removeFromLocalDns`, and the domain's status after the check that followed.
+ */
+export type LocalDnsChange =
+  paths['/api/public/domain/local-dns']['post']['responses'][200]['content']['application/json']['data'];
 /** The answer of `rotateDkim`. */
 export type DkimRotation = components['schemas']['DkimRotationEnvelope']['data'];
 /** A webhook endpoint as listed (no secret). */
@@ -305,6 +311,25 @@ export class ServiceClient {
    */
   async rotateDkim(domain: string): Promise<DkimRotation> {
     return unwrap(await this.api.POST('/api/public/domain/dkim/rotate', { body: { domain } })).data;
+  }
+
+  /**
+   * `POST /api/public/domain/local-dns` (development only): publish a `.test` domain's records in
+   * the server's local DNS, which plays its DNS provider, and check it at once: the domain turns
+   * `verified` with no public DNS. Throws `LOCAL_DNS_OFF` in production mode, `LOCAL_DNS_NOT_TEST`
+   * for a domain outside `.test`.
+   */
+  async publishLocalDns(domain: string): Promise<LocalDnsChange> {
+    return unwrap(await this.api.POST('/api/public/domain/local-dns', { body: { domain } })).data;
+  }
+
+  /**
+   * `DELETE /api/public/domain/local-dns` (development only): remove a `.test` domain's records
+   * from the local DNS, those at `names` (each record's `fqdn`) or all, and check it at once.
+   */
+  async removeFromLocalDns(domain: string, names?: string[]): Promise<LocalDnsChange> {
+    const body = names === undefined ? { domain } : { domain, names };
+    return unwrap(await this.api.DELETE('/api/public/domain/local-dns', { body })).data;
   }
 
   /**

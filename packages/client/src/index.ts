@@ -23,6 +23,7 @@ export {
   type Envelope,
   type HistoryEnvelope,
   type ListedEmail,
+  type LocalDnsChange,
   type SendEmailInput,
   type SendEnvelope,
   type SentEmail,

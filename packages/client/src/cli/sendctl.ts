@@ -30,6 +30,7 @@ import {
   zoneLines,
 } from './format.js';
 import { EXIT, type Io, UsageError } from './io.js';
+import { LOCAL_DNS_USAGE, localDns } from './local-dns.js';
 import { WEBHOOKS_USAGE, webhooks } from './webhooks.js';
 
 export { EXIT, type Io } from './io.js';
@@ -47,6 +48,7 @@ const USAGE = `usage: sendctl <command> [options]
   domains history <domain>                                 status changes, newest first
   domains remove <domain…>                                 delete registrations
 ${DKIM_KEYS_USAGE}
+${LOCAL_DNS_USAGE}
 ${WEBHOOKS_USAGE}
 ${EMAILS_USAGE}
   keys …, dkim …                                           server-side commands (run on the server's machine)
@@ -64,6 +66,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   interval: { type: 'string' },
   events: { type: 'string' },
+  // domains unpublish-local
+  record: { type: 'string', multiple: true },
   // emails send; suppressions list
   from: { type: 'string' },
   to: { type: 'string', multiple: true },
@@ -175,6 +179,9 @@ export async function sendctl(argv: string[], io: Io): Promise<number> {
         return await dkimKeys(client, args, json, io);
       case 'rotate':
         return await rotate(client, args, json, io);
+      case 'publish-local':
+      case 'unpublish-local':
+        return await localDns(client, command, args, values.record, json, io);
       default:
         throw new UsageError(`unknown command "domains ${command ?? ''}"`);
     }
