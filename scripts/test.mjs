@@ -155,6 +155,15 @@ if (
 }
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
 const cpuDir = mkdtempSync(path.join(tmpdir(), 'test-cpu-'));
+const manifest = path.join(path.dirname(summaryFile), 'files.json');
+writeFileSync(
+  manifest,
+  JSON.stringify({
+    files: runs.map((r) => path.resolve(r.path)),
+    concurrency: Number(concurrency),
+    summaryFile,
+  }),
+);
 const result = spawnSync(
   process.execPath,
   [
@@ -162,14 +171,8 @@ const result = spawnSync(
     'tsx',
     '--import',
     pathToFileURL(path.join(root, 'scripts/cpu-probe.mjs')).href,
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    '--test-timeout=600000',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/summary-reporter.mjs',
-    `--test-reporter-destination=${summaryFile}`,
-    ...runs.map((r) => r.path),
+    path.join(root, 'scripts/run-test-files.mjs'),
+    manifest,
   ],
   {
     stdio: 'inherit',
