@@ -314,6 +314,14 @@ export class ServiceClient {
   }
 
   /**
+   * `GET /api/public/domain/local-dns` (development only): where the server's local DNS answers
+   * (`{server: '127.0.0.1:5354'}`); throws `LOCAL_DNS_OFF` when it has none.
+   */
+  async localDns(): Promise<{ server: string }> {
+    return unwrap(await this.api.GET('/api/public/domain/local-dns')).data;
+  }
+
+  /**
    * `POST /api/public/domain/local-dns` (development only): publish a `.test` domain's records in
    * the server's local DNS, which plays its DNS provider, and check it at once: the domain turns
    * `verified` with no public DNS. Throws `LOCAL_DNS_OFF` in production mode, `LOCAL_DNS_NOT_TEST`

@@ -56,6 +56,8 @@ let pollTimer: number | undefined;
 let refreshTimer: number | undefined;
 let tickTimer: number | undefined;
 let lastListAt = 0;
+/** Where the server's development local DNS answers; `undefined`: it has none (issue 40). */
+let localDnsServer: string | undefined;
 /** Whether the list has been read since the key was given: later reads do not say "Loading". */
 let listedOnce = false;
 
@@ -64,6 +66,9 @@ const list = new DomainList($('domains'), {
   toggle: toggleRecords,
   remove: (name, button) => void deleteDomain(name, button),
   rotate: (name, button) => void rotateKey(name, button),
+  localDnsAvailable: () => localDnsServer !== undefined,
+  publishLocal: (name, button) => void changeLocalDns(name, button, 'publish'),
+  unpublishLocal: (name, button) => void changeLocalDns(name, button, 'remove'),
 });
 const reconnect = new Reconnector(() => void loadAll());
 const webhooks = new WebhooksPanel($('webhooks'), {
@@ -204,6 +209,12 @@ async function loadAll(): Promise<void> {
     if (client !== current) return;
     await keys.load(current);
     if (client !== current) return;
+    // LOCAL_DNS_OFF (403) in production mode: no local DNS buttons
+    localDnsServer = await current.localDns().then(
+      (answer) => answer.server,
+      () => undefined,
+    );
+    if (client !== current) return;
     for (const [name, domain] of domains) if (!known.has(name) && !listed.has(name)) listed.set(name, domain);
     dropDomains([...known].filter((name) => !listed.has(name)));
     domains.clear();
@@ -318,6 +329,39 @@ async function rotateKey(name: string, button: HTMLButtonElement): Promise<void>
   } catch (error) {
     if (isKeyRefused(error)) showKeyRefused(error);
     else notify(`${name}: not rotated. ${(error as Error).message}`);
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+}
+
+/**
+ * Publish in (or remove from) the development local DNS (`/api/public/domain/local-dns`,
+ * issue 40): the server checks the domain at once, so its statuses are read again and shown,
+ * and the notice says what the local DNS holds now, or why not (`LOCAL_DNS_OFF` in production).
+ */
+async function changeLocalDns(
+  name: string,
+  button: HTMLButtonElement,
+  change: 'publish' | 'remove',
+): Promise<void> {
+  const current = client;
+  if (!current || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  try {
+    const answer =
+      change === 'publish' ? await current.publishLocalDns(name) : await current.removeFromLocalDns(name);
+    const [envelope] = await current.domainStatus([name]);
+    if (client !== current) return;
+    if (envelope?.data) domains.set(name, envelope.data);
+    render();
+    notify(
+      change === 'publish'
+        ? `${name}: its ${answer.records.length} records are in the local DNS (${answer.server}); the domain is ${answer.status}.`
+        : `${name}: its records are out of the local DNS; each one verified before stays so for the grace period, the others say why they are missing.`,
+    );
+  } catch (error) {
+    if (isKeyRefused(error) && (error as ServiceApiError).code !== 'LOCAL_DNS_OFF') showKeyRefused(error);
+    else notify(`${name}: ${(error as Error).message}`);
   } finally {
     button.removeAttribute('aria-disabled');
   }

@@ -31,6 +31,11 @@ export class LocalDnsService {
     },
   ) {}
 
+  /** `GET /api/public/domain/local-dns`: where the local DNS answers; `LOCAL_DNS_OFF` when it is off. */
+  where(): { server: string } {
+    return { server: serverOf(this.running()) };
+  }
+
   /** `POST /api/public/domain/local-dns`: publish every record of `name`. */
   async publish(accountId: string, name: string): Promise<LocalDnsView> {
     const { localDns, domain } = await this.registration(accountId, name);
@@ -61,13 +66,18 @@ export class LocalDnsService {
     return this.answer(accountId, localDns, domain);
   }
 
-  private async registration(accountId: string, name: string) {
+  private running(): LocalDns {
     const localDns = this.options.localDns;
     if (localDns === undefined)
       throw new ApiError(
         'LOCAL_DNS_OFF',
         'the local DNS is off (production mode, or LOCAL_DNS_LISTEN=off): publish the records at the domain’s DNS provider',
       );
+    return localDns;
+  }
+
+  private async registration(accountId: string, name: string) {
+    const localDns = this.running();
     const domain = await this.options.domains.current(accountId, name);
     if (domain === undefined)
       throw new ApiError('LOCAL_DNS_DOMAIN_UNKNOWN', `${name} is not registered to this account`);
@@ -83,15 +93,18 @@ export class LocalDnsService {
   private async answer(accountId: string, localDns: LocalDns, domain: DomainView): Promise<LocalDnsView> {
     const checked = (await this.options.domains.current(accountId, domain.domain, true)) ?? domain;
     const own = new Set(domain.records.map((record) => record.fqdn));
-    const address = localDns.address;
     return {
       domain: domain.domain,
-      server:
-        address === undefined
-          ? ''
-          : `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`,
+      server: serverOf(localDns),
       records: localDns.records(domain.records[0]!.zone).filter((record) => own.has(record.fqdn)),
       status: checked.status,
     };
   }
+}
+
+/** `127.0.0.1:5354`, `[::1]:5354`; empty before it listens. */
+function serverOf(localDns: LocalDns): string {
+  const address = localDns.address;
+  if (address === undefined) return '';
+  return `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
 }

@@ -17,6 +17,11 @@ export interface CardActions {
   remove(name: string, button: HTMLButtonElement): void;
   /** Ask for a DKIM rotation now; the page says what the API answered. */
   rotate(name: string, button: HTMLButtonElement): void;
+  /** Whether the server has a development local DNS (issue 40). */
+  localDnsAvailable(): boolean;
+  /** Publish a `.test` domain's records in the development local DNS, or remove them. */
+  publishLocal(name: string, button: HTMLButtonElement): void;
+  unpublishLocal(name: string, button: HTMLButtonElement): void;
 }
 
 /** "checked 23 s ago": how old the statuses are, refreshed every second by the page. */
@@ -77,8 +82,16 @@ export class DomainCard {
     setText(this.toggle, open ? 'Hide records' : 'Records');
     this.toggle.setAttribute('aria-expanded', String(open));
     if (open && !this.panel) {
-      this.panel = new RecordsPanel(domain, `records-${domain.domain}`, (button) =>
-        this.actions.rotate(domain.domain, button),
+      const name = domain.domain;
+      this.panel = new RecordsPanel(
+        domain,
+        `records-${name}`,
+        (button) => this.actions.rotate(name, button),
+        {
+          available: () => this.actions.localDnsAvailable(),
+          publish: (button) => this.actions.publishLocal(name, button),
+          remove: (button) => this.actions.unpublishLocal(name, button),
+        },
       );
       this.element.append(this.panel.element);
       this.toggle.setAttribute('aria-controls', this.panel.element.id);

@@ -253,6 +253,57 @@ function recordKey(record: DnsRecord): string {
   return `${record.type} ${record.fqdn} ${record.value}`;
 }
 
+/** What the local DNS buttons ask the page to do (issue 40). */
+export interface LocalDnsActions {
+  /** Whether the server has a local DNS (`GET /api/public/domain/local-dns` answered). */
+  available(): boolean;
+  publish(button: HTMLButtonElement): void;
+  remove(button: HTMLButtonElement): void;
+}
+
+/**
+ * For a domain under `.test` (RFC 6761: no DNS provider can hold it): the development local
+ * DNS, which plays its DNS provider on this machine. "Publish in local DNS" while it is pending;
+ * "Remove from local DNS" to watch the diagnostics say why a record is missing. Hidden for other
+ * domains; in production mode the server refuses and the page says why.
+ */
+class LocalDnsNote {
+  private readonly publish = el('button', {
+    type: 'button',
+    className: 'small',
+    textContent: 'Publish in local DNS',
+  });
+  private readonly remove = el('button', {
+    type: 'button',
+    className: 'small',
+    textContent: 'Remove from local DNS',
+  });
+  readonly element = el(
+    'p',
+    { className: 'hint local-dns' },
+    'A .test name lives in no public DNS: in development, this server’s local DNS can hold its records, and verification asks it. ',
+    this.publish,
+    ' ',
+    this.remove,
+  );
+
+  constructor(
+    domain: string,
+    private readonly actions: LocalDnsActions,
+  ) {
+    this.publish.setAttribute('aria-label', `Publish the records of ${domain} in the local DNS`);
+    this.remove.setAttribute('aria-label', `Remove the records of ${domain} from the local DNS`);
+    this.publish.addEventListener('click', () => actions.publish(this.publish));
+    this.remove.addEventListener('click', () => actions.remove(this.remove));
+  }
+
+  update(domain: DomainResult): void {
+    const zone = domain.records[0]?.zone ?? domain.domain;
+    this.element.hidden = !this.actions.available() || !/\.test$/.test(zone);
+    this.publish.hidden = domain.status !== 'pending';
+  }
+}
+
 /** A domain's records and zone-file lines, kept in step with the latest answer by `update`. */
 export class RecordsPanel {
   readonly element: HTMLElement;
@@ -263,13 +314,20 @@ export class RecordsPanel {
   private readonly provider = new ProviderNote();
   private readonly setup = new SetupLink();
   private readonly keyNote: KeyNote;
+  private readonly localDns: LocalDnsNote;
   /** The zone-file lines shown, joined: what Copy zone lines copies. */
   private zoneText = '';
   private rows = new Map<string, RecordRow>();
 
   /** `rotate`: the Rotate now button's action (`POST /api/public/domain/dkim/rotate`). */
-  constructor(domain: DomainResult, id: string, rotate: (button: HTMLButtonElement) => void) {
+  constructor(
+    domain: DomainResult,
+    id: string,
+    rotate: (button: HTMLButtonElement) => void,
+    localDns: LocalDnsActions,
+  ) {
     this.keyNote = new KeyNote(domain.domain, rotate);
+    this.localDns = new LocalDnsNote(domain.domain, localDns);
     const copyZone = el('button', { type: 'button', className: 'small', textContent: 'Copy zone lines' });
     copyZone.setAttribute('aria-label', `Copy zone lines ${domain.domain}`);
     copyZone.addEventListener('click', () => void copyToClipboard(this.zoneText, copyZone));
@@ -279,6 +337,7 @@ export class RecordsPanel {
       { className: 'domain-body', id },
       this.setup.element,
       this.provider.element,
+      this.localDns.element,
       el(
         'table',
         { className: 'records' },
@@ -311,6 +370,7 @@ export class RecordsPanel {
     this.setup.update(domain);
     this.provider.update(domain);
     this.keyNote.update(domain);
+    this.localDns.update(domain);
     const keep = new Map<string, RecordRow>();
     for (const record of domain.records) {
       const key = recordKey(record);

@@ -58,6 +58,28 @@ export async function localDnsRoutes(
     404: Type.Ref(ErrorEnvelopeSchema),
   };
 
+  api.get(
+    '/domain/local-dns',
+    {
+      schema: {
+        tags,
+        summary: 'Where the local DNS answers (development only)',
+        description:
+          'The address of the development local DNS (`LOCAL_DNS_LISTEN`), which answers the `.test` zones published in it; `LOCAL_DNS_OFF` (403) in production mode or with `LOCAL_DNS_LISTEN=off`. The dashboard asks it to offer its buttons.',
+        response: {
+          200: dataEnvelope(
+            Type.Object(
+              { server: Type.String({ examples: ['127.0.0.1:5354'] }) },
+              { additionalProperties: false },
+            ),
+          ),
+          ...requestErrorResponses,
+        },
+      },
+    },
+    async () => ({ data: options.service.where(), error: null, status: 200 as const }),
+  );
+
   api.post(
     '/domain/local-dns',
     {
