@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   if (config.production) for (const warning of productionWarnings(config)) log.warn(warning);
   log.info({ url: server.url, database: server.store.kind, dataDir: config.dataDir }, 'service ready');
   // a person at a terminal gets where to go next; a log collector gets the JSON line above
-  if (process.stderr.isTTY) process.stderr.write(readyBanner(server.url, server.store.kind));
+  if (process.stderr.isTTY) process.stderr.write(readyBanner(server.url, server.store.kind, server.localDns));
   if (config.dkimProviderHost === 'localhost') {
     log.warn(
       'DKIM_PROVIDER_HOST is unset: CNAME targets use "localhost", fine for trying the service, not for real domains',

@@ -38,6 +38,8 @@ export interface RunningServer {
   tracking: TrackingListener | undefined;
   /** `http://host:port` */
   url: string;
+  /** Where the development local DNS answers (`127.0.0.1:5354`); absent when it is off (issue 40). */
+  localDns: string | undefined;
   /** Stop accepting, let in-flight requests and checks finish, then close the database. */
   close(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startServer(
     });
   }
   let app: FastifyInstance | undefined;
+  let localDnsAddress: string | undefined;
   try {
     app = await buildApp({
       config,
@@ -113,11 +116,13 @@ export async function startServer(
       readiness.add({ name: 'dns', required: true, check: async () => void (await responder.serial()) });
     }
     const local = await services.localDns?.listen();
-    if (local)
+    if (local) {
+      localDnsAddress = `${local.host.includes(':') ? `[${local.host}]` : local.host}:${local.port}`;
       app.log.info(
-        { localDns: `${local.host.includes(':') ? `[${local.host}]` : local.host}:${local.port}` },
+        { localDns: localDnsAddress },
         'local DNS answering the .test zones you publish (development only)',
       );
+    }
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
@@ -193,6 +198,7 @@ export async function startServer(
     inbound,
     tracking,
     url: `http://${host}:${port}`,
+    localDns: localDnsAddress,
     close: () => {
       closing ??= (async () => {
         await trackingListener?.close();

@@ -35,6 +35,8 @@ test('npm start with nothing changed: no rebuild, a banner with the pages, Ctrl-
   assert.match(output, new RegExp(`Domains +${base}/domains`));
   assert.match(output, new RegExp(`API reference +${base}/docs`));
   assert.match(output, /An API key +npm run --silent cli -- keys create --name me/);
+  // development: the local DNS for .test domains (issue 40), at its default port or a free one
+  assert.match(output, /Local DNS +127\.0\.0\.1:\d+ \(for \.test domains/);
   assert.equal((await fetch(`${base}/healthz`)).status, 200);
 
   child.stdin.write('\x03');
