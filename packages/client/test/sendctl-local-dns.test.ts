@@ -1,3 +1,4 @@
+// test-backends: sqlite (the commands read the API; the database behind it is not what this file tests)
 /**
  * `sendctl domains publish-local | unpublish-local` run as a user runs them: a child process
  * against a real server in development mode with its local DNS (issue 40), no public DNS.
