@@ -145,6 +145,16 @@ describe('the local DNS, in development', () => {
     assert.equal(dmarc.reason, 'not_found');
     assert.match(dmarc.detail, /_dmarc\.acme\.test/);
     assert.equal(after.status, 'verified', 'DMARC is independent of the domain status');
+
+    // a domain verified this way rotates its keys as any other (once its keys are made)
+    const rotated = await waitUntil('a rotation accepted', async () => {
+      const res = await t.request('POST', '/api/public/domain/dkim/rotate', {
+        key,
+        body: { domain: 'acme.test' },
+      });
+      return res.status === 200 ? res : undefined;
+    });
+    assert.match(rotated.body.data.dkim.nextRotationAt, /^\d{4}-/);
   });
 
   test('mail from a domain verified in the local DNS is sent, and the capture inbox judges it by those records', async () => {
