@@ -245,3 +245,17 @@ test('production mode: no local DNS, the routes refuse, .test names are asked of
     await t.close();
   }
 });
+
+test('LOCAL_DNS_LISTEN: 127.0.0.1:5354 by default outside production, off, or a loopback address only', () => {
+  assert.deepEqual(loadConfig({}).localDns, { listen: { host: '127.0.0.1', port: 5354 }, defaulted: true });
+  assert.deepEqual(loadConfig({ LOCAL_DNS_LISTEN: 'off' }).localDns, { listen: undefined, defaulted: false });
+  assert.deepEqual(loadConfig({ LOCAL_DNS_LISTEN: '[::1]:5300' }).localDns, {
+    listen: { host: '::1', port: 5300 },
+    defaulted: false,
+  });
+  assert.throws(
+    () => loadConfig({ LOCAL_DNS_LISTEN: '0.0.0.0:5354' }),
+    /LOCAL_DNS_LISTEN must be a loopback address/,
+  );
+  assert.throws(() => loadConfig({ LOCAL_DNS_LISTEN: '127.0.0.1' }), /LOCAL_DNS_LISTEN must be ip:port/);
+});
