@@ -8,7 +8,10 @@
  * - Opcodes other than QUERY: NOTIMP (RFC 1035 §4.1.1). Not one question: FORMERR.
  * - Authoritative answers carry AA (RFC 1035 §4.1.1); RD is copied, RA is never set.
  * - NXDOMAIN and NODATA carry the SOA in the authority section (RFC 2308 §3), TTL = MINIMUM.
- * - Names outside the zone: REFUSED, as an authoritative-only server does.
+ * - Names outside the zone: REFUSED, as an authoritative-only server does. With a `ZoneSet` (the
+ *   development local DNS), the zone is the deepest one holding the name.
+ * - A name holding a CNAME answers it for every type, alone (RFC 1034 §4.3.2 step 3a; its
+ *   target is in another zone, which the resolver asks).
  * - ANY gets RFC 8482's small answer (§4.2): one synthesized `HINFO "RFC8482" ""` at a name that
  *   exists, never the records themselves (ANY is the amplifier's favourite); NXDOMAIN elsewhere.
  * - EDNS0 (RFC 6891): one OPT or FORMERR (§6.1.1); version > 0 gets BADVERS (§6.1.3); the

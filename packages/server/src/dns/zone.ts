@@ -1,6 +1,7 @@
 /**
  * The provider zone `dkim.<DKIM_PROVIDER_HOST>` as data: SOA and NS at the apex, one TXT key
- * record per selector token below it. A zone object is one version: its keys table may be
+ * record per selector token below it. The development local DNS (`local-dns.ts`) serves its
+ * customers' `.test` zones as zones of this kind too, with CNAME and address records. A zone object is one version: its keys table may be
  * shared with the versions after it (a change edits one entry, not millions), but each change
  * makes a new zone object, so caches keyed by the zone start afresh. Every query is answered
  * in one synchronous step, so it sees one consistent version.
