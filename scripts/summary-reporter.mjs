@@ -5,14 +5,18 @@
 /** The last lines a file printed to stderr or as an error diagnostic, kept for its failure. */
 const TAIL_LINES = 12;
 
-/** The test file's own name; a PostgreSQL wrapper (`a__b__c.test.ts.postgres.test.mjs`) names the file it runs. */
+/**
+ * The test file's own name, as its source: a PostgreSQL wrapper (`a__b__c.test.ts.postgres.test.mjs`)
+ * names the file it runs, and the tests' tree runs `c.test.js` compiled from `c.test.ts`.
+ */
 const testedFile = (file) =>
   file
     .split('/')
     .at(-1)
     .replace(/\.postgres\.test\.mjs$/, '')
     .split('__')
-    .at(-1);
+    .at(-1)
+    .replace(/\.test\.js$/, '.test.ts');
 
 export default async function* summaryReporter(source) {
   let passed = 0;

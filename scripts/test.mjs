@@ -2,12 +2,21 @@
 // `npm test`: install what the tests need, build, run every test file with node:test,
 // and end with the line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureSystemPackages } from './system-deps.mjs';
 import { ensureTestKeys } from './test-keys.mjs';
+import { buildTestTree } from './test-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -45,6 +54,9 @@ run('npm', ['run', '--silent', 'build']);
 // Generated once, shared by every test process's servers (issue 41: a fifth of the run's CPU
 // went to fresh RSA keys per registered domain).
 const testKeys = await ensureTestKeys(path.join(root, 'node_modules/.cache/service-test'));
+// The test processes run compiled JavaScript (scripts/test-tree.mjs says why), from this tree.
+const tree = await buildTestTree(root, mkdtempSync(path.join(tmpdir(), 'test-tree-')));
+const inTree = (file) => path.join(tree, file.replace(/\.ts$/, '.js'));
 
 let files = readdirSync('packages').flatMap((p) => findTests(path.join(root, 'packages', p)));
 if (only.length > 0) files = files.filter((f) => only.some((o) => f.includes(o)));
@@ -71,12 +83,12 @@ const backends = (process.env.TEST_BACKENDS ?? 'sqlite,postgres').split(',');
 //
 // node:test names each test by the file its `test()` call is in, which is the same file for
 // both runs, so a failing PostgreSQL subtest read as `[sqlite]`. The wrapper therefore imports
-// the file under another path, through `<wrappers>/root`, a link to this checkout: a resolve
+// the file under another path, through `<wrappers>/root`, a link to the test tree: a resolve
 // hook keeps that one URL as it is (Node would follow the link) and the file's own imports
 // resolve as usual. Its tests' file names start with that link, and say PostgreSQL.
 const wrappers = mkdtempSync(path.join(tmpdir(), 'test-postgres-'));
 const linkedRoot = path.join(wrappers, 'root');
-symlinkSync(root, linkedRoot, 'dir');
+symlinkSync(tree, linkedRoot, 'dir');
 const keepLinkHook = path.join(wrappers, 'keep-link.mjs');
 writeFileSync(
   keepLinkHook,
@@ -90,11 +102,11 @@ export async function resolve(specifier, context, next) {
 );
 const runs = [];
 for (const file of files) {
-  if (backends.includes('sqlite')) runs.push({ file, path: file, backend: 'sqlite' });
+  if (backends.includes('sqlite')) runs.push({ file, path: inTree(file), backend: 'sqlite' });
   if (backends.includes('postgres') && usesDatabase(file)) {
     const wrapper = path.join(wrappers, `${file.replace(/[\\/]/g, '__')}.postgres.test.mjs`);
-    const link = pathToFileURL(path.join(linkedRoot, file)).href;
-    const real = pathToFileURL(path.resolve(file)).href;
+    const link = pathToFileURL(path.join(linkedRoot, path.relative(tree, inTree(file)))).href;
+    const real = pathToFileURL(inTree(file)).href;
     writeFileSync(
       wrapper,
       `import { register } from 'node:module';
@@ -167,8 +179,8 @@ writeFileSync(
 const result = spawnSync(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    // stack traces at the TypeScript lines (the tree's files carry inline source maps)
+    '--enable-source-maps',
     '--import',
     pathToFileURL(path.join(root, 'scripts/cpu-probe.mjs')).href,
     path.join(root, 'scripts/run-test-files.mjs'),
@@ -187,6 +199,7 @@ const result = spawnSync(
   },
 );
 await sharedPostgres?.stop();
+rmSync(tree, { recursive: true, force: true });
 let summary = { passed: 0, failed: 1, failures: [{ name: 'the test runner did not report' }] };
 try {
   summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
@@ -199,7 +212,10 @@ const named = (f) => {
   const wrapped = /test-postgres-[^/]+\/(.+?)\.postgres\.test\.mjs/.exec(f);
   if (wrapped)
     return `[postgres] ${f.replace(/\S*test-postgres-\S+\.postgres\.test\.mjs/, wrapped[1].replace(/__/g, '/'))}`;
-  if (f.startsWith(`${linkedRoot}/`)) return `[postgres] ${f.slice(linkedRoot.length + 1)}`;
+  // the tree's compiled file, named by its source
+  const source = (inside) => inside.replace(/\.test\.js\b/, '.test.ts');
+  if (f.startsWith(`${linkedRoot}/`)) return `[postgres] ${source(f.slice(linkedRoot.length + 1))}`;
+  if (f.startsWith(`${tree}/`)) return `[sqlite] ${source(f.slice(tree.length + 1))}`;
   return `[sqlite] ${f.startsWith(root) ? path.relative(root, f) : f}`;
 };
 summary.failures = summary.failures.map((f) => ({ ...f, name: named(f.name) }));

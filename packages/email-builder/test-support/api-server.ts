@@ -19,7 +19,8 @@ export interface ApiServer {
  * /openapi.json). Loaded by URL so this package's type check stays inside this package.
  */
 export async function startApiServer(env: Record<string, string> = {}): Promise<ApiServer> {
-  const file = path.join(PACKAGE_DIR, '../server/src/test-support/test-server.ts');
+  // `.js`: the compiled file in the tests' tree, the source under tsx
+  const file = path.join(PACKAGE_DIR, '../server/src/test-support/test-server.js');
   const mod = (await import(pathToFileURL(file).href)) as {
     startTestServer(env: Record<string, string>): Promise<ApiServer>;
   };

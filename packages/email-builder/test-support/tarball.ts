@@ -5,7 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +51,10 @@ function workspaceVersion(name: string): string {
 /** Packs `packageDir` (without its prepack build: the test run has built it) and installs the tarball with `extras`. */
 export function installPacked(packageDir: string, extras: string[] = []): ScratchInstall {
   const scratch = mkdtempSync(path.join(tmpdir(), 'tarball-'));
-  runOrFail('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], packageDir);
+  // the package's own folder: in the tests' tree (scripts/test-tree.mjs) its files are links,
+  // which npm pack would not follow
+  const real = path.dirname(realpathSync(path.join(packageDir, 'package.json')));
+  runOrFail('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], real);
   const tarball = path.join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz'))!);
   const project = path.join(scratch, 'project');
   mkdirSync(project);
