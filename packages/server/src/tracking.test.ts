@@ -107,6 +107,24 @@ describe('open and click tracking', () => {
     assert.notEqual(tokens[0], tokens[1], 'each recipient has a token of their own');
   });
 
+  test('the content API shows a tracked message as written: its links lead where they did, no pixel (they showed the recipient mark, RCPT~MARK)', async () => {
+    const { email } = await sendTracked({
+      to: ['delivered@sandbox.test'],
+      html: `<html><body><p>Read <a href="${landingUrl}/post?a=1&amp;b=2">the post</a>.</p></body></html>`,
+      tracking: { opens: true, clicks: true },
+    });
+    const content = await t.request('GET', `/api/public/emails/${email.id}/content`, { key });
+    assert.equal(content.status, 200, JSON.stringify(content.body));
+    assert.deepEqual(content.contractProblems, []);
+    const { html, text } = content.body.data;
+    for (const part of [html, text]) {
+      assert.doesNotMatch(part, /RCPT~MARK|\/t\/[oc]\//, part);
+    }
+    assert.ok(html.includes(`href="${landingUrl}/post?a=1&amp;b=2"`), html);
+    assert.doesNotMatch(html, /width="1" height="1"/);
+    assert.ok(text.includes(`${landingUrl}/post?a=1&b=2`), text);
+  });
+
   test('opened in Chromium: the pixel and a followed link become events and webhooks, a person’s', async () => {
     const { id, copies } = await sendTracked({
       to: ['delivered@sandbox.test'],

@@ -4145,7 +4145,7 @@ export interface paths {
         };
         /**
          * A message as its recipients get it
-         * @description Its subject, header fields, and decoded HTML and text parts, read from the stored message (the fields each attempt adds aside: DKIM-Signature, Feedback-ID, a Marketing recipient’s List-Unsubscribe). For showing what was sent; render the HTML only in a sandboxed frame.
+         * @description Its subject, header fields, and decoded HTML and text parts, read from the stored message (the fields each attempt adds aside: DKIM-Signature, Feedback-ID, a Marketing recipient’s List-Unsubscribe). Tracked links are shown as their destinations and the open pixel is left out: each recipient’s copy has its own. For showing what was sent; render the HTML only in a sandboxed frame.
          */
         get: {
             parameters: {

@@ -14,3 +14,4 @@ export declare function trackingMac(
   host?: string,
 ): Buffer;
 export declare function personalise(message: string, key: Uint8Array, recipientId: string): string;
+export declare function withoutTracking(content: string, html: boolean): string;

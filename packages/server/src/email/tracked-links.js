@@ -124,6 +124,28 @@ export function addTracking(html, options) {
   return out;
 }
 
+/**
+ * The stored message's text as its sender wrote it, for reading it back (the content API and the
+ * dashboard): a tracked link is its destination again and the open pixel is left out. The
+ * stored copy holds only the mark where each recipient's token goes, so its links led nowhere,
+ * and a reader who followed one would have counted as a click.
+ * @param {string} content an HTML part (`html`) or a text part, decoded
+ * @param {boolean} html whether `content` is HTML (a restored link is written as an attribute value)
+ * @returns {string}
+ */
+export function withoutTracking(content, html) {
+  if (!content.includes(RECIPIENT_MARK)) return content;
+  return content
+    .replace(TRACKED_LINK, (_, encodedUrl) => {
+      const url = Buffer.from(encodedUrl, 'base64url').toString('utf8');
+      return html ? url.replace(/&/g, '&amp;').replace(/"/g, '&quot;') : url;
+    })
+    .replace(PIXEL, '');
+}
+
+const TRACKED_LINK = new RegExp(`https?://[^/\\s"'<>]+/t/c/${RECIPIENT_MARK}/([A-Za-z0-9_-]+)`, 'g');
+const PIXEL = new RegExp(`<img src="https?://[^/\\s"'<>]+/t/o/${RECIPIENT_MARK}"[^>]*>`, 'g');
+
 const MAC_BYTES = 16;
 
 /**

@@ -22,6 +22,7 @@ import {
 } from '../email/sandbox.js';
 import type { SendEmailInput } from '../email/schemas.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
+import { withoutTracking } from '../email/tracked-links.js';
 import { machineReason, readClickToken, readOpenToken } from '../email/tracking.js';
 import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { type Envelope, failed, ok } from '../envelope.js';
@@ -529,7 +530,14 @@ export class EmailService {
         `the body of ${id} was deleted on ${new Date(stored.deletedAt).toISOString()}, past the service's retention; its status and events remain`,
       );
     }
-    return { id, subject: stored.subject, ...(await readMessage(stored.message)) };
+    const { headers, html, text } = await readMessage(stored.message);
+    return {
+      id,
+      subject: stored.subject,
+      headers,
+      html: html === null ? null : withoutTracking(html, true),
+      text: text === null ? null : withoutTracking(text, false),
+    };
   }
 
   /** The registration ids of a limited key's domains (a deleted one is gone, its mail with it). */

@@ -336,7 +336,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         tags: ['Sending'],
         summary: 'A message as its recipients get it',
         description:
-          'Its subject, header fields, and decoded HTML and text parts, read from the stored message (the fields each attempt adds aside: DKIM-Signature, Feedback-ID, a Marketing recipient’s List-Unsubscribe). For showing what was sent; render the HTML only in a sandboxed frame.',
+          'Its subject, header fields, and decoded HTML and text parts, read from the stored message (the fields each attempt adds aside: DKIM-Signature, Feedback-ID, a Marketing recipient’s List-Unsubscribe). Tracked links are shown as their destinations and the open pixel is left out: each recipient’s copy has its own. For showing what was sent; render the HTML only in a sandboxed frame.',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
         response: { 200: dataEnvelope(Type.Ref(EmailContentSchema)), ...errors },
       },
