@@ -125,6 +125,24 @@ describe('open and click tracking', () => {
     assert.ok(text.includes(`${landingUrl}/post?a=1&b=2`), text);
   });
 
+  test('one copy opened many times at once is one open event (on PostgreSQL each request saw no earlier one and wrote its own)', async () => {
+    const { email, copies } = await sendTracked({
+      to: ['delivered@sandbox.test'],
+      html: '<html><body><p>Hello</p></body></html>',
+      tracking: { opens: true, clicks: false },
+    });
+    const pixel = /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(copies[0]!.html)?.[1];
+    assert.ok(pixel, copies[0]!.html);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => fetch(pixel)));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(8).fill(200),
+    );
+    const recorded = (await t.request('GET', `/api/public/emails/${email.id}`, { key })).body.data;
+    const opens = recorded.recipients[0].events.filter((e: { type: string }) => e.type === 'opened');
+    assert.equal(opens.length, 1, JSON.stringify(recorded.recipients[0].events));
+  });
+
   test('opened in Chromium: the pixel and a followed link become events and webhooks, a person’s', async () => {
     const { id, copies } = await sendTracked({
       to: ['delivered@sandbox.test'],

@@ -942,6 +942,17 @@ export class EmailStore {
    */
   async recordEngagement(recipientId: string, engagement: Engagement): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      // One copy's opens and clicks one at a time: on PostgreSQL, requests at once (a mail
+      // client loading the pixel twice, processes behind a balancer) each read "no event in
+      // the last minute" and each wrote one. The lock makes the later one read the earlier's.
+      // NO KEY UPDATE: the event insert's foreign keys take KEY SHARE, which it lets through.
+      if (this.kind === 'postgres')
+        await trx
+          .selectFrom('email_recipients')
+          .select('id')
+          .where('id', '=', recipientId)
+          .forNoKeyUpdate()
+          .execute();
       const row = await trx
         .selectFrom('email_recipients as r')
         .innerJoin('emails as e', 'e.id', 'r.email_id')
