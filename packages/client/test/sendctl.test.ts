@@ -100,6 +100,15 @@ describe('sendctl domains', () => {
     );
   });
 
+  test('add --tracking adds the tracking host CNAME to the records; a bad label exits 4 naming it', async () => {
+    const added = await sendctl(['domains', 'add', 'tr.cli.test', '--tracking', 'track']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /CNAME\s+track\.tr\s+track\.provider\.test\s+pending/);
+    const bad = await sendctl(['domains', 'add', 'tr2.cli.test', '--tracking', 'two.labels']);
+    assert.equal(bad.code, 4);
+    assert.match(bad.stderr, /tr2\.cli\.test.*TRACKING_INVALID/);
+  });
+
   test('status explains what is wrong; list and history show every domain', async () => {
     await sendctl(['domains', 'add', 'broken.cli.test']);
     const records = JSON.parse((await sendctl(['domains', 'records', 'broken.cli.test', '--json'])).stdout);
@@ -491,6 +500,32 @@ describe('sendctl emails and suppressions', () => {
     );
   });
 
+  test('send --track asks for what it names over the domain’s default: opens alone, or none', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sendctl-'));
+    const html = path.join(dir, 'news.html');
+    writeFileSync(html, '<p>Read <a href="https://example.org/post">the post</a></p>');
+    const base = ['emails', 'send', '--from', 'onboarding@sandbox.test', '--to', 'delivered@sandbox.test'];
+    for (const [track, expected] of [
+      ['opens', { opens: true, clicks: false }],
+      ['none', { opens: false, clicks: false }],
+    ] as const) {
+      const sent = await sendctl([
+        ...base,
+        '--subject',
+        `Track ${track}`,
+        '--html-file',
+        html,
+        '--track',
+        track,
+      ]);
+      assert.equal(sent.code, 0, sent.stderr);
+      const id = /^(eml_\w+) queued$/.exec(sent.stdout.trim())?.[1];
+      assert.ok(id, sent.stdout);
+      const got = JSON.parse((await sendctl(['emails', 'get', id, '--json'])).stdout);
+      assert.deepEqual(got.tracking, expected);
+    }
+  });
+
   test('usage mistakes, a missing or unreadable file among them, exit 2 before any request', async () => {
     // the server named cannot be reached: a request would exit 1
     const down = { SERVICE_URL: 'http://127.0.0.1:9' };
@@ -524,6 +559,10 @@ describe('sendctl emails and suppressions', () => {
       [
         ['emails', 'send', ...message, '--html-file', html, '--var', 'a=b'],
         /--var sets a variable of --template/,
+      ],
+      [
+        ['emails', 'send', ...message, '--html-file', html, '--track', 'opens,none'],
+        /--track takes opens, clicks, opens,clicks or none, not "opens,none"/,
       ],
       [['emails', 'get'], /emails get needs <id>/],
       [['emails', 'frob'], /unknown command "emails frob"/],
