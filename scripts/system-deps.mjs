@@ -18,6 +18,8 @@ export const SYSTEM_PACKAGES = [
   { pkg: 'libsasl2-modules', probe: '/usr/share/doc/libsasl2-modules/copyright' },
   // pebble, an ACME test CA that really validates tls-alpn-01 (packages/server/src/test-support/pebble.ts)
   { pkg: 'pebble', probe: '/usr/bin/pebble' },
+  // Prometheus and promtool, to scrape and lint the metrics (packages/server/src/test-support/prometheus.ts)
+  { pkg: 'prometheus', probe: '/usr/bin/promtool' },
 ];
 
 /**

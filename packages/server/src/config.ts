@@ -56,6 +56,15 @@ export interface Config {
   tracking: TrackingConfig;
   /** The development local DNS (issue 40, `dns/local-dns.ts`). */
   localDns: LocalDnsConfig;
+  /** Prometheus `/metrics` on a listener of its own (issue 39, `metrics/listener.ts`). */
+  metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  /** `METRICS_LISTEN`: `ip:port` of the metrics listener; unset: off. Never the API's port. */
+  listen: HostPort | undefined;
+  /** `METRICS_TOKEN`: the bearer token a scrape must send; unset: none asked (loopback only). */
+  token: string | undefined;
 }
 
 export interface LocalDnsConfig {
@@ -481,6 +490,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
     localDns: localDns(env),
+    metrics: metrics(env),
     tracking: {
       cnameTarget: hostName(env, 'TRACKING_CNAME_TARGET', `track.${dkimProviderHost}`),
       listen: env.TRACKING_LISTEN?.trim()
@@ -683,6 +693,26 @@ function hostPort(name: string, raw: string, defaultPort: number | undefined): H
     throw new ConfigError(`${name} must be ${form} (e.g. 127.0.0.1:5300, [::1]:5300); got "${raw}"`);
   }
   return { host: parts.host, port };
+}
+
+/**
+ * `METRICS_LISTEN` and `METRICS_TOKEN`. Metrics tell whoever reads them how busy the service is
+ * and how its queues stand, so a listener reachable from other machines must ask for a token:
+ * without `METRICS_TOKEN` only a loopback address is accepted.
+ */
+function metrics(env: Env): MetricsConfig {
+  const raw = env.METRICS_LISTEN?.trim();
+  const token = env.METRICS_TOKEN?.trim() || undefined;
+  if (token !== undefined && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  if (!raw) return { listen: undefined, token };
+  const listen = hostPort('METRICS_LISTEN', raw, undefined);
+  const loopback = listen.host === '::1' || (isIP(listen.host) === 4 && listen.host.startsWith('127.'));
+  if (!loopback && token === undefined)
+    throw new ConfigError(
+      `METRICS_LISTEN on a non-loopback address (${listen.host}) needs METRICS_TOKEN, so that only your scraper reads the metrics`,
+    );
+  return { listen, token };
 }
 
 /** The local DNS's default address, outside production mode. */

@@ -15,6 +15,8 @@ import type { InboundListener } from './email/inbound.js';
 import { buildApp } from './http/app.js';
 import { Readiness } from './http/readiness.js';
 import { SharedRateLimit } from './http/shared-rate-limit.js';
+import { type MetricsListener, startMetricsListener } from './metrics/listener.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
 import { createServices, routeServices, type Services } from './services.js';
 import { CacheListener } from './store/cache-listener.js';
@@ -36,6 +38,8 @@ export interface RunningServer {
   inbound: InboundListener | undefined;
   /** The HTTPS listener for tracking hosts (`TRACKING_LISTEN`, issue 37). */
   tracking: TrackingListener | undefined;
+  /** The Prometheus listener (`METRICS_LISTEN`, issue 39); absent when it is off. */
+  metrics: MetricsListener | undefined;
   /** `http://host:port` */
   url: string;
   /** Where the development local DNS answers (`127.0.0.1:5354`); absent when it is off (issue 40). */
@@ -62,7 +66,9 @@ export async function startServer(
   });
   let dkim: HostedDkim | undefined;
   let cacheListener: CacheListener | undefined;
-  const services = createServices(config, store);
+  // Counted only when someone can read them: without METRICS_LISTEN nothing is recorded.
+  const metrics = config.metrics.listen ? new ServiceMetrics() : undefined;
+  const services = createServices(config, store, metrics);
   const { verification, webhooks, sending } = services;
   const sharedRateLimit = config.redis && (await SharedRateLimit.open(config.redis));
   const readiness = new Readiness();
@@ -86,6 +92,7 @@ export async function startServer(
       readiness,
       ...routeServices(services),
       ...(sharedRateLimit && { sharedRateLimit }),
+      ...(metrics && { metrics }),
       ...(options.logger !== undefined && { logger: options.logger }),
     });
     // Other processes' revocations and deletions drop this one's cached reads at once.
@@ -186,6 +193,40 @@ export async function startServer(
       throw error;
     }
   }
+  let metricsListener: MetricsListener | undefined;
+  const metricsConfig = config.metrics;
+  if (metrics && metricsConfig.listen) {
+    metrics.readFrom({
+      db: store.db,
+      ...(store.pool && { pool: store.pool }),
+      dns: () => hosted.responder?.counters,
+      ...(sharedRateLimit && { redisUp: () => sharedRateLimit.usable }),
+    });
+    try {
+      metricsListener = await startMetricsListener(
+        metrics,
+        metricsConfig.listen,
+        metricsConfig.token,
+        (error) => app.log.error({ err: error }, 'metrics could not be read'),
+      );
+      const { host: mh, port: mp } = metricsListener.address;
+      app.log.info(
+        { metrics: `${mh.includes(':') ? `[${mh}]` : mh}:${mp}` },
+        'Prometheus metrics at /metrics',
+      );
+    } catch (error) {
+      await Promise.allSettled([
+        tracking?.close(),
+        inbound?.close(),
+        app.close(),
+        services.close(),
+        hosted.close(),
+      ]);
+      await store.close();
+      throw error;
+    }
+  }
+  const metricsServer = metricsListener;
   const trackingListener = tracking;
   let closing: Promise<void> | undefined;
   return {
@@ -197,10 +238,12 @@ export async function startServer(
     domainConnect: services.domainConnect,
     inbound,
     tracking,
+    metrics: metricsServer,
     url: `http://${host}:${port}`,
     localDns: localDnsAddress,
     close: () => {
       closing ??= (async () => {
+        await metricsServer?.close();
         await trackingListener?.close();
         await inbound?.close();
         await app.close();

@@ -23,6 +23,7 @@ import { unsubscribeKey } from './email/unsubscribe.js';
 import { EmailSender } from './jobs/email-sender.js';
 import { VerificationScheduler } from './jobs/verification-scheduler.js';
 import { WebhookDeliverer } from './jobs/webhook-deliverer.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { type BrowserServices, createBrowserServices } from './service/browser-services.js';
 import { DomainService } from './service/domain-service.js';
 import { EmailService } from './service/email-service.js';
@@ -101,7 +102,8 @@ export function routeServices(services: Services) {
   };
 }
 
-export function createServices(config: Config, store: KyselyStore): Services {
+/** `metrics`: where checks, webhook and sending attempts are counted (`METRICS_LISTEN`, issue 39). */
+export function createServices(config: Config, store: KyselyStore, metrics?: ServiceMetrics): Services {
   const v = config.verification;
   const hooks: Services['hooks'] = {
     reportError: () => {},
@@ -119,7 +121,13 @@ export function createServices(config: Config, store: KyselyStore): Services {
     key ??= resolveSecretKey(config.dkim.secretKey, config.dataDir).key;
     return key;
   };
-  const webhooks = createWebhooks(config, store, secretKey, (error) => hooks.reportWebhookError(error));
+  const webhooks = createWebhooks(
+    config,
+    store,
+    secretKey,
+    (error) => hooks.reportWebhookError(error),
+    metrics,
+  );
   const keys = new DkimKeyStore(store.db);
   const dnsOptions = {
     servers: v.resolvers,
@@ -164,6 +172,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
       return key && key.revokedAt === null ? dkimKeyRecord(key.publicKey) : undefined;
     },
     onStatusChanged: () => webhooks.deliverer.nudge(),
+    ...(metrics && { onChecked: metrics.checked }),
   });
   const scheduler = new VerificationScheduler({
     store: verificationStore,
@@ -201,7 +210,7 @@ export function createServices(config: Config, store: KyselyStore): Services {
     },
   });
   const browser = createBrowserServices(config, store);
-  const sending = createSending(config, store, keys, secretKey, browser, hooks, resolve, localDns);
+  const sending = createSending(config, store, keys, secretKey, browser, hooks, resolve, localDns, metrics);
   return {
     domains,
     templates: browser.templates,
@@ -228,6 +237,7 @@ function createWebhooks(
   store: KyselyStore,
   secretKey: () => Buffer,
   onError: (error: unknown) => void,
+  metrics: ServiceMetrics | undefined,
 ): Services['webhooks'] {
   const w = config.webhooks;
   const webhookStore = new WebhookStore(store.db, store.kind);
@@ -244,6 +254,7 @@ function createWebhooks(
     leaseMs: w.leaseMs,
     retentionMs: w.retentionMs,
     onError,
+    ...(metrics && { onAttempt: metrics.webhookAttempted }),
   });
   const service = new WebhookService({
     store: webhookStore,
@@ -265,6 +276,7 @@ function createSending(
   /** Verification's resolver and the local DNS: the sandbox judges mail from its zones by them. */
   localResolve: DnsResolve | undefined,
   localDns: LocalDns | undefined,
+  metrics: ServiceMetrics | undefined,
 ): Services['sending'] {
   const c = config.sending;
   const v = config.verification;
@@ -334,6 +346,7 @@ function createSending(
     ...(sandboxInbox && { sandbox: sandboxInbox }),
     retention: { bodiesMs: c.retentionMs, messagesMs: c.eventRetentionMs },
     onError: (error) => hooks.reportSendingError(error),
+    ...(metrics && { onAttempt: metrics.emailAttempted }),
   });
   const service = new EmailService({
     emails,

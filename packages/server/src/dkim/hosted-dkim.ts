@@ -10,6 +10,7 @@ import { cookieSecret } from '../dns/cookie.js';
 import { type ResponderThread, startResponderThread } from '../dns/responder-thread.js';
 import type { MxData } from '../dns/zone.js';
 import { dkimZoneOrigin } from '../domain/records.js';
+import { dnsCounterBuffer } from '../metrics/dns-counters.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import { DkimRotationStore } from '../store/dkim-rotation-store.js';
 import type { DomainCache } from '../store/domain-cache.js';
@@ -104,6 +105,7 @@ export async function startHostedDkim(
         rateLimit: dns.rateLimit === 0 ? false : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip },
         // from SECRET_KEY, which every process shares: a server cookie from one is good at all
         cookieSecret: cookieSecret(secret.key).toString('hex'),
+        counters: dnsCounterBuffer(),
       },
       log,
       (zone, digest, now) => keys.serialFor(zone, digest, now),

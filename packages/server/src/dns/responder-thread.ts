@@ -6,6 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { HostPort } from '../config.js';
+import { DnsCounters } from '../metrics/dns-counters.js';
 import { moduleWorker } from '../threads/module-worker.js';
 import type { TcpLimits } from './tcp-connections.js';
 import type { MxData, ZoneContent } from './zone.js';
@@ -28,6 +29,8 @@ export interface ResponderThreadData {
    * process, so a resolver's server cookie from one is valid at the others.
    */
   cookieSecret: string;
+  /** The responder's counters (`metrics/dns-counters.ts`), shared with the main thread. */
+  counters: SharedArrayBuffer;
 }
 
 /** Messages to the thread. */
@@ -66,6 +69,8 @@ export interface ResponderThread {
   serves(token: string, record: string): Promise<boolean>;
   /** The served zone's SOA serial. */
   serial(): Promise<number>;
+  /** Queries, rate-limit decisions and TCP connections, counted by the thread (issue 39). */
+  readonly counters: DnsCounters;
   close(): Promise<void>;
 }
 
@@ -97,6 +102,7 @@ const RESTART_MAX_MS = 30_000;
  */
 class ThreadHandle implements ResponderThread {
   address: HostPort;
+  readonly counters: DnsCounters;
   private worker: Worker | undefined;
   private readonly pending = new Map<
     number,
@@ -115,6 +121,7 @@ class ThreadHandle implements ResponderThread {
     private readonly serialFor: SerialFor,
   ) {
     this.address = data.listen;
+    this.counters = new DnsCounters(data.counters);
   }
 
   /** Start a thread on `this.address`; resolves when it answers, rejects when it cannot start. */

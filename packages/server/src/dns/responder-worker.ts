@@ -5,6 +5,7 @@
  * (issue 33: one 10 MB send held it for 20–40 s) must not make their mail fail DKIM.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { DnsCounters } from '../metrics/dns-counters.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import { openStore } from '../store/open.js';
 import { startDnsResponder } from './responder.js';
@@ -62,6 +63,7 @@ async function start() {
       tcp: data.tcp,
       responseRateLimit: data.rateLimit && { ...data.rateLimit, exempt: (address) => allowed.has(address) },
       cookieSecret: Buffer.from(data.cookieSecret, 'hex'),
+      counters: new DnsCounters(data.counters),
     });
     return { store, publisher, responder };
   } catch (error) {

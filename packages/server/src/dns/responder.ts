@@ -8,6 +8,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import type { HostPort } from '../config.js';
+import type { DnsCounters } from '../metrics/dns-counters.js';
 import { answerMessage } from './answer.js';
 import { answerUdpCached } from './answer-cache.js';
 import { normalizeAddress } from './client-address.js';
@@ -34,6 +35,8 @@ export interface DnsResponderOptions {
    * share (`cookieSecret(SECRET_KEY)`); by default a random one, which suits one responder alone.
    */
   cookieSecret?: Uint8Array;
+  /** Where queries, rate-limit decisions and TCP connections are counted (issue 39). */
+  counters?: DnsCounters;
 }
 
 export interface DnsResponder {
@@ -84,6 +87,7 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
 function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dgram.Socket> {
   const type = net.isIPv6(options.listen.host) ? 'udp6' : 'udp4';
   const socket = dgram.createSocket({ type, ipv6Only: type === 'udp6' });
+  const counters = options.counters;
   const limiter =
     options.responseRateLimit === false
       ? undefined
@@ -96,6 +100,10 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
     const reply = answerUdpCached(message, options.zone(), { maker, address });
     if (!reply) return;
     const decision = limiter?.decide(address, message, reply) ?? 'send';
+    if (counters) {
+      counters.answered(0, message, reply);
+      if (decision !== 'send') counters.rateLimited(decision);
+    }
     const sent = decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
     if (sent) socket.send(sent, remote.port, remote.address);
   });
@@ -124,6 +132,14 @@ function listenTcp(options: DnsResponderOptions, maker: ServerCookies, port: num
     socket.on('error', () => {});
     const address = normalizeAddress(socket.remoteAddress ?? '');
     const connection = connections.admit(socket, address);
+    const counters = options.counters;
+    if (counters) {
+      counters.tcpConnection(connection !== undefined);
+      counters.tcpOpen = connections.size;
+      socket.once('close', () => {
+        counters.tcpOpen = connections.size;
+      });
+    }
     if (!connection) return;
     socket.setNoDelay(true);
     const context = {
@@ -144,6 +160,7 @@ function listenTcp(options: DnsResponderOptions, maker: ServerCookies, port: num
         completed = true;
         connection.messageDone();
         for (const reply of answerMessage(message, options.zone(), context)) {
+          options.counters?.answered(1, message, reply);
           const prefix = Buffer.alloc(2);
           prefix.writeUInt16BE(reply.length);
           socket.write(Buffer.concat([prefix, reply]));

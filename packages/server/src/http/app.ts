@@ -7,6 +7,8 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { EMAIL_SCHEMAS } from '../email/schemas.js';
+import { requestObserver, UNMATCHED_ROUTE } from '../metrics/http-metrics.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { ApiKeyService } from '../service/api-key-service.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { EmailService } from '../service/email-service.js';
@@ -61,6 +63,8 @@ export interface AppDependencies {
   sharedRateLimit?: SharedRateLimit;
   /** What `/readyz` asks; the database is added here, the server adds what it starts after. */
   readiness?: Readiness;
+  /** Where requests are counted (`METRICS_LISTEN`, issue 39); absent: not counted. */
+  metrics?: ServiceMetrics;
   /** Pino options, or `false` for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -125,6 +129,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   // Only JSON bodies are accepted: without this Fastify would parse text/plain too.
   app.removeContentTypeParser('text/plain');
+  const observe = deps.metrics && requestObserver(deps.metrics);
+  if (observe) {
+    app.addHook('onResponse', (request, reply, done) => {
+      observe(
+        request.routeOptions.url ?? UNMATCHED_ROUTE,
+        request.method,
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+  }
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
@@ -256,6 +272,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     failures: app.authFailures,
     maxItems: config.limits.maxItemsPerRequest,
     bodyLimit: config.limits.bodyLimitBytes,
+    ...(observe && { observe }),
   });
   return app;
 }

@@ -27,6 +27,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { hashApiKey, keyFromAuthorization } from '../domain/api-key.js';
+import type { ObserveRequest } from '../metrics/http-metrics.js';
 import type { DomainService } from '../service/domain-service.js';
 import type { Store } from '../store/store.js';
 import { holdsScope, isLive, MAX_KEY_LENGTH } from './auth.js';
@@ -46,6 +47,8 @@ export interface StatusFastPathOptions {
   failures: CostBudget;
   maxItems: number;
   bodyLimit: number;
+  /** Records each answered poll in the metrics (issue 39), as Fastify's `onResponse` does for the rest. */
+  observe?: ObserveRequest;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -128,12 +131,14 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
       sent = true;
       res.end(body);
       counts.answered += 1;
+      const ms = performance.now() - started;
+      options.observe?.(STATUS_PATH, 'POST', 200, ms / 1000);
       logCompleted({
         reqId: id,
         method: 'POST',
         url: STATUS_PATH,
         statusCode: 200,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
       });
     } catch (error) {
       // Nothing was written: Fastify asks the service again and answers whatever happens.

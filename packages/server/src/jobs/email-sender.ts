@@ -48,6 +48,8 @@ export interface EmailSenderOptions {
   retention?: { bodiesMs: number; messagesMs: number };
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Each recorded attempt's outcome (`sent`, `deferred`, `bounced`, `failed`): the metrics (issue 39). */
+  onAttempt?: (outcome: AttemptOutcome['kind']) => void;
 }
 
 /** Retention runs once an hour (or once a retention period, when shorter), in batches. */
@@ -110,6 +112,7 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
         : { kind: 'deferred', nextAttemptAt: next, code: null, text, mxHost: null };
     });
     await o.store.recordAttempt(claim, outcome, now());
+    o.onAttempt?.(outcome.kind);
     // The sandbox's complained@ address reports the delivered message as spam, as a mailbox
     // provider's feedback loop would moments later.
     if (o.sandbox?.captures(claim.address) && outcome.kind === 'sent') {

@@ -30,6 +30,8 @@ export interface DelivererOptions {
   retentionMs: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Each recorded attempt's outcome, and for a delivery the ms since its event: the metrics (issue 39). */
+  onAttempt?: (outcome: AttemptOutcome['kind'], sinceEventMs: number) => void;
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -94,6 +96,7 @@ export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
       { at, status: result.status, durationMs: result.durationMs, error: result.error, outcome },
       o.disableAfterMs,
     );
+    o.onAttempt?.(outcome.kind, at - event.createdAt);
     return outcome.kind === 'delivered';
   }
 }

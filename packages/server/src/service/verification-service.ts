@@ -65,6 +65,11 @@ export interface VerificationServiceOptions {
    * outbox, and the delivery worker can send them now instead of at its next tick.
    */
   onStatusChanged?: () => void;
+  /**
+   * Called after each check with its outcome, the domain's status after it (`verified`,
+   * `pending`, …) or `error` when it could not run, and how long it took: the metrics (issue 39).
+   */
+  onChecked?: (outcome: string, ms: number) => void;
 }
 
 export class VerificationService {
@@ -190,6 +195,18 @@ export class VerificationService {
   }
 
   private async run(domain: StoredDomain): Promise<StoredDomain> {
+    const started = performance.now();
+    try {
+      const checked = await this.checkOnce(domain);
+      this.options.onChecked?.(checked.status, performance.now() - started);
+      return checked;
+    } catch (error) {
+      this.options.onChecked?.('error', performance.now() - started);
+      throw error;
+    }
+  }
+
+  private async checkOnce(domain: StoredDomain): Promise<StoredDomain> {
     const { settings } = this.options;
     let observations: Observation[];
     let zone: ZoneFacts | undefined;

@@ -45,6 +45,12 @@ export class KyselyStore implements Store {
     /** The Kysely handle, for migrations and the stores that share this connection. */
     readonly db: Kysely<Database>,
     cache: CacheOptions = { keyTtlMs: 0, domainTtlMs: 0 },
+    /** PostgreSQL's connection pool, for its in-use and waiting counts (metrics); absent on SQLite. */
+    readonly pool?: {
+      readonly totalCount: number;
+      readonly idleCount: number;
+      readonly waitingCount: number;
+    },
   ) {
     this.keys = new ReadCache(cache.keyTtlMs);
     this.domainCache = new DomainCache(cache.domainTtlMs);

@@ -73,7 +73,7 @@ async function openPostgres(url: string, poolSize: number, cache?: CacheOptions)
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new KyselyStore('postgres', db, cache);
+  return new KyselyStore('postgres', db, cache, pool);
 }
 
 /**
