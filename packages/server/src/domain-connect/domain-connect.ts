@@ -22,6 +22,8 @@ export interface DomainConnectOptions {
   /** The key apply URLs are signed with (the same in every process). */
   signingKey: () => Promise<KeyObject>;
   providerHost: string;
+  /** Where tracking hosts' CNAMEs point (`TRACKING_CNAME_TARGET`); `track.<providerHost>` by default. */
+  trackingTarget?: string;
   dmarcPolicy: string;
   deps: DiscoveryDeps;
   /** Longest a zone's discovery may take, all its lookups and requests together. */
@@ -112,7 +114,16 @@ export class DomainConnect {
         urlSyncUX,
         zone,
         host: domain.name === zone ? '' : relativeName(domain.name, zone),
-        groups: templateGroups(domain.records.find((r) => r.kind === 'return_path')?.label),
+        groups: templateGroups(
+          {
+            returnPath: domain.records.find((r) => r.kind === 'return_path')?.label,
+            tracking: domain.records.find((r) => r.kind === 'tracking')?.label,
+          },
+          {
+            providerHost: this.options.providerHost,
+            target: this.options.trackingTarget ?? `track.${this.options.providerHost}`,
+          },
+        ),
         variables: templateVariables({
           tokens: tokens as [string, string, string],
           providerHost: this.options.providerHost,

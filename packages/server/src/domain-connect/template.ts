@@ -13,13 +13,15 @@
  * - DMARC replaces only a TXT starting `v=DMARC1` (`txtConflictMatchingMode: Prefix`) and is
  *   `essential: OnApply`: a customer may tighten the policy later without breaking the
  *   template's state at the provider.
- * - Three groups, `dkim`, `dmarc` and `returnpath` (issue 34: `bounces` CNAME into our zone);
- *   every apply URL names the groups it applies (`groupId`), so a domain registered without a
- *   return path (or with a label other than `bounces`, which a customer adds by hand) never
- *   gets one. Version 2 added `returnpath`.
+ * - Four groups, `dkim`, `dmarc`, `returnpath` (issue 34: `bounces` CNAME into our zone) and
+ *   `tracking` (issue 37: `track` CNAME to `track.<providerhost>`, the tracking hosts' default
+ *   target); every apply URL names the groups it applies (`groupId`), so a domain registered
+ *   without a return path or tracking host (or with a label other than the template's, or with
+ *   `TRACKING_CNAME_TARGET` set elsewhere, which a customer adds by hand) never gets one.
+ *   Version 2 added `returnpath`, version 3 `tracking`.
  */
 
-import { DEFAULT_RETURN_PATH_LABEL } from '../domain/model.js';
+import { DEFAULT_RETURN_PATH_LABEL, DEFAULT_TRACKING_LABEL } from '../domain/model.js';
 import { RETURN_PATH_ZONE_LABEL } from '../domain/records.js';
 
 /** Who we are to DNS providers; from configuration (`DOMAIN_CONNECT_*`). */
@@ -60,12 +62,12 @@ export function serviceTemplate(identity: DomainConnectIdentity) {
     providerName: identity.providerName,
     serviceId: identity.serviceId,
     serviceName: identity.serviceName,
-    version: 2,
+    version: 3,
     ...(identity.logoUrl && { logoUrl: identity.logoUrl }),
     description:
-      'Publishes the three DKIM CNAME records and the DMARC record a domain needs to send mail through this service, and, when asked for, the return-path (bounce) CNAME.',
+      'Publishes the three DKIM CNAME records and the DMARC record a domain needs to send mail through this service, and, when asked for, the return-path (bounce) CNAME and the open and click tracking CNAME.',
     variableDescription:
-      'dkimkey1, dkimkey2, dkimkey3: the selector tokens issued for the domain; providerhost: the host whose dkim subdomain serves the keys (and the return path); dmarc: the DMARC policy after v=DMARC1;',
+      'dkimkey1, dkimkey2, dkimkey3: the selector tokens issued for the domain; providerhost: the host whose dkim subdomain serves the keys (and the return path) and whose track subdomain serves tracked links; dmarc: the DMARC policy after v=DMARC1;',
     syncPubKeyDomain: identity.pubKeyDomain,
     ...(identity.redirectDomains.length > 0 && { syncRedirectDomain: identity.redirectDomains.join(',') }),
     records: [
@@ -93,6 +95,13 @@ export function serviceTemplate(identity: DomainConnectIdentity) {
         pointsTo: `${RETURN_PATH_ZONE_LABEL}.dkim.%providerhost%`,
         ttl: 3600,
       },
+      {
+        groupId: 'tracking',
+        type: 'CNAME',
+        host: DEFAULT_TRACKING_LABEL,
+        pointsTo: 'track.%providerhost%',
+        ttl: 3600,
+      },
     ],
   };
 }
@@ -110,9 +119,21 @@ export function templateVariables(values: TemplateValues): [string, string][] {
 }
 
 /**
- * The template's groups a registration applies: always DKIM and DMARC, and the return path when
- * it has one under the template's label (`bounces`).
+ * The template's groups a registration applies: always DKIM and DMARC, the return path when it
+ * has one under the template's label (`bounces`), and the tracking host when it has one under
+ * the template's label (`track`) pointing where the template points it (`track.<providerHost>`,
+ * the default `TRACKING_CNAME_TARGET`).
  */
-export function templateGroups(returnPathLabel: string | null | undefined): string[] {
-  return ['dkim', 'dmarc', ...(returnPathLabel === DEFAULT_RETURN_PATH_LABEL ? ['returnpath'] : [])];
+export function templateGroups(
+  labels: { returnPath: string | null | undefined; tracking: string | null | undefined },
+  tracking: { providerHost: string; target: string },
+): string[] {
+  const templatedTracking =
+    labels.tracking === DEFAULT_TRACKING_LABEL && tracking.target === `track.${tracking.providerHost}`;
+  return [
+    'dkim',
+    'dmarc',
+    ...(labels.returnPath === DEFAULT_RETURN_PATH_LABEL ? ['returnpath'] : []),
+    ...(templatedTracking ? ['tracking'] : []),
+  ];
 }

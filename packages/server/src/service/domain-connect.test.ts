@@ -176,6 +176,23 @@ test('a registration with a return path: the link applies its CNAME too, and it 
   assert.equal(verified.records[4].fqdn, `bounces.${domain}`);
 });
 
+test('a registration with a tracking host: the link applies its CNAME too, and it verifies (issue 37: the template had no tracking record)', async () => {
+  const domain = `promo.${CONNECTED}`;
+  await api.request('POST', '/api/public/domain', {
+    key,
+    body: { domains: [{ domain, domainType: 'Marketing', tracking: true }] },
+  });
+  const link = await setupLink({ domain });
+  assert.equal(link.status, 200, JSON.stringify(link.body));
+  assert.equal(new URL(link.body.data.url).searchParams.get('groupId'), 'dkim,dmarc,tracking');
+  const opened = await open(link.body.data.url);
+  assert.equal(opened.status, 200, JSON.stringify(provider.applied.at(-1)));
+  const checked = await status(domain);
+  const tracking = checked.records.find((r: { fqdn: string }) => r.fqdn === `track.${domain}`);
+  assert.equal(tracking?.status, 'verified', JSON.stringify(checked.records));
+  assert.equal(checked.status, 'verified');
+});
+
 test('a tampered link is refused by the provider, which writes nothing', async () => {
   await register(`tamper.${CONNECTED}`);
   await status(`tamper.${CONNECTED}`);
