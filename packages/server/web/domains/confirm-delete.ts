@@ -25,7 +25,7 @@ export const DELETE_DOMAIN: DeleteWording = {
 
 /**
  * Opens the dialog for `name` and resolves to whether the user chose to delete. The safe
- * button (Cancel) has the focus; Escape cancels; the focus goes back to `opener` afterwards
+ * button (Cancel) has the focus; Tab and Shift+Tab stay among its buttons; Escape cancels; the focus goes back to `opener` afterwards
  * unless the deletion goes ahead (then `opener` is about to leave the page).
  */
 export function confirmDelete(
@@ -42,10 +42,13 @@ export function confirmDelete(
   dialog.returnValue = '';
   dialog.showModal();
   byId('delete-cancel').focus();
+  const hold = (event: KeyboardEvent) => holdFocus(dialog, event);
+  dialog.addEventListener('keydown', hold);
   return new Promise((resolve) => {
     dialog.addEventListener(
       'close',
       () => {
+        dialog.removeEventListener('keydown', hold);
         const confirmed = dialog.returnValue === 'delete';
         if (!confirmed) opener.focus();
         resolve(confirmed);
@@ -53,4 +56,24 @@ export function confirmDelete(
       { once: true },
     );
   });
+}
+
+/**
+ * Keeps Tab and Shift+Tab among the dialog's buttons. A modal `<dialog>` makes the page inert,
+ * but Chromium still lets Tab leave its last button: to the browser's own controls, or in a
+ * headless one to `<body>`, where Enter and Space do nothing (issue 40's keyboard test).
+ */
+function holdFocus(dialog: HTMLDialogElement, event: KeyboardEvent): void {
+  if (event.key !== 'Tab') return;
+  const stops = [...dialog.querySelectorAll<HTMLElement>('button, input, select, textarea, [href]')].filter(
+    (e) => !e.hidden,
+  );
+  const first = stops[0];
+  const last = stops.at(-1);
+  if (!first || !last) return;
+  const at = document.activeElement;
+  if (event.shiftKey ? at === first || !dialog.contains(at) : at === last) {
+    event.preventDefault();
+    (event.shiftKey ? last : first).focus();
+  }
 }

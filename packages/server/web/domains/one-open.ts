@@ -1,7 +1,7 @@
 /**
  * One open item in a list of rows (a captured message, a sent message): its row's toggle says
- * Open or Close, and its details sit under it, loaded when opened. The Sandbox and Emails
- * sections share it; the rows stay the panels' own.
+ * Open or Close, and its details sit under it, loaded when opened; Escape inside them closes
+ * them. The Sandbox and Emails sections share it; the rows stay the panels' own.
  */
 import { el } from '../lib/dom.js';
 import { setText } from './patch.js';
@@ -20,6 +20,18 @@ export class OneOpen {
 
   constructor(id: string) {
     this.detail = el('div', { className: 'capture-body', id });
+    // Escape anywhere in the open item closes it and puts the focus back on its toggle, where
+    // the reader opened it (with the details gone, the focus inside them would fall to <body>).
+    this.detail.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const toggle = this.detail.parentElement?.querySelector<HTMLButtonElement>(
+        `[aria-controls="${this.detail.id}"][aria-expanded="true"]`,
+      );
+      if (!toggle) return;
+      event.preventDefault();
+      toggle.focus();
+      toggle.click();
+    });
   }
 
   /** A toggle for the row of an item, controlling the details; `label` names it when "Open" alone would not. */

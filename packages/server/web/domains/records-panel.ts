@@ -300,7 +300,12 @@ class LocalDnsNote {
   update(domain: DomainResult): void {
     const zone = domain.records[0]?.zone ?? domain.domain;
     this.element.hidden = !this.actions.available() || !/\.test$/.test(zone);
-    this.publish.hidden = domain.status !== 'pending';
+    const published = domain.status !== 'pending';
+    // Publishing verifies the domain, which hides the button: its focus goes on to Remove,
+    // rather than to <body> (the next Tab would start again from the page's top).
+    const focused = document.activeElement === this.publish;
+    this.publish.hidden = published;
+    if (published && focused && !this.element.hidden) this.remove.focus();
   }
 }
 
