@@ -417,6 +417,7 @@ function createDomainConnect(
     // the settings request, then the template's: each has its own limit, and the TXT lookup
     budgetMs: dc.timeoutMs * 2 + config.verification.dnsTimeoutMs * config.verification.dnsTries,
     providerHost: config.dkimProviderHost,
+    trackingTarget: config.tracking.cnameTarget,
     dmarcPolicy: config.dmarcPolicy,
     deps: {
       resolveTxt: (name) => resolve(name, 'TXT') as Promise<string[][]>,

@@ -6,6 +6,7 @@ import {
   type DomainConnectIdentity,
   serviceTemplate,
   templateFileName,
+  templateGroups,
   templateVariables,
 } from './template.js';
 
@@ -146,4 +147,15 @@ test('the template: lowercase file name, signed (no phishing warning), each vari
       ['dmarc', 'p=none; rua=mailto:d@x.example'],
     ],
   );
+});
+
+test('the groups a link applies: the return path and the tracking host only as the template writes them', () => {
+  const provider = { providerHost: 'sender.example', target: 'track.sender.example' };
+  const groups = (returnPath: string | null, tracking: string | null, target = provider.target) =>
+    templateGroups({ returnPath, tracking }, { ...provider, target });
+  assert.deepEqual(groups(null, null), ['dkim', 'dmarc']);
+  assert.deepEqual(groups('bounces', 'track'), ['dkim', 'dmarc', 'returnpath', 'tracking']);
+  // labels the template does not write, and a TRACKING_CNAME_TARGET it cannot point at
+  assert.deepEqual(groups('rp', 'clicks'), ['dkim', 'dmarc']);
+  assert.deepEqual(groups(null, 'track', 'links.elsewhere.example'), ['dkim', 'dmarc']);
 });

@@ -22,8 +22,8 @@ export interface DomainConnectOptions {
   /** The key apply URLs are signed with (the same in every process). */
   signingKey: () => Promise<KeyObject>;
   providerHost: string;
-  /** Where tracking hosts' CNAMEs point (`TRACKING_CNAME_TARGET`); `track.<providerHost>` by default. */
-  trackingTarget?: string;
+  /** Where tracking hosts' CNAMEs point (`TRACKING_CNAME_TARGET`). */
+  trackingTarget: string;
   dmarcPolicy: string;
   deps: DiscoveryDeps;
   /** Longest a zone's discovery may take, all its lookups and requests together. */
@@ -121,7 +121,7 @@ export class DomainConnect {
           },
           {
             providerHost: this.options.providerHost,
-            target: this.options.trackingTarget ?? `track.${this.options.providerHost}`,
+            target: this.options.trackingTarget,
           },
         ),
         variables: templateVariables({
