@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { type Config, spfRecord } from './config.js';
 import { type HostedDkim, startHostedDkim } from './dkim/hosted-dkim.js';
 import type { DkimKeyPair } from './dkim/key-pair.js';
-import { resolveSecretKey } from './dkim/secret-key.js';
 import type { MxData } from './dns/zone.js';
 import { RETURN_PATH_ZONE_LABEL } from './domain/records.js';
 import type { InboundListener } from './email/inbound.js';
@@ -172,14 +171,13 @@ export async function startServer(
     }
   }
   let tracking: TrackingListener | undefined;
-  let secretKey: Buffer | undefined;
   const trackingConfig = config.tracking;
   if (trackingConfig.listen) {
     try {
       tracking = await startTrackingListener({
         config: { ...trackingConfig, listen: trackingConfig.listen },
         store,
-        secretKey: () => (secretKey ??= resolveSecretKey(config.dkim.secretKey, config.dataDir).key),
+        secretKey: services.secretKey,
         app,
         onError: (error, host) => app.log.error({ err: error, host }, 'tracking host certificate'),
       });

@@ -70,6 +70,11 @@ export interface Services {
   /** Domain Connect (issue 23); absent with `DOMAIN_CONNECT_ENABLED=false`. */
   domainConnect: DomainConnect | undefined;
   /**
+   * `SECRET_KEY` (or the development key file in `DATA_DIR`), read the first time it is needed:
+   * what webhook secrets and keys are sealed under and tracking tokens derived from.
+   */
+  secretKey(): Buffer;
+  /**
    * Where a failed check and a change of the domains go: set by the server once its logger
    * and hosted DKIM exist (until then, nowhere).
    */
@@ -220,6 +225,7 @@ export function createServices(config: Config, store: KyselyStore, metrics?: Ser
     sending,
     domainConnect,
     localDns,
+    secretKey,
     hooks,
     close: async () => {
       await scheduler.stop();
