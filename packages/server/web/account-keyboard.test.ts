@@ -176,6 +176,45 @@ describe('the dashboard’s account sections by keyboard', () => {
     }
   });
 
+  it('Emails: a row that leaves the list at a refresh (cancelled while filtered by “scheduled”) hands its focus to the section’s heading (it fell to <body>)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const key = await signedIn(watched);
+      const sent = await server.request('POST', '/api/public/emails', {
+        key,
+        body: {
+          from: 'onboarding@sandbox.test',
+          to: ['delivered@sandbox.test'],
+          subject: 'Keyboard waiting',
+          html: '<p>Later.</p>',
+          scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      });
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+      const row = p.locator('#email-list li', { hasText: 'Keyboard waiting' });
+      await tabTo(p, '#emails-status');
+      while ((await p.locator('#emails-status').inputValue()) !== 'scheduled')
+        await p.keyboard.press('ArrowDown');
+      await row.waitFor({ timeout: 30_000 });
+      await tabTo(p, '#email-list button[aria-controls="email-detail"]');
+      await p.keyboard.press('Enter');
+      await p.locator('#email-detail iframe.capture-frame').waitFor();
+      await assertFocus(p, /Open the message “Keyboard waiting”/, 'the message opened');
+      const canceled = await server.request('POST', `/api/public/emails/${sent.body.data.id}/cancel`, {
+        key,
+      });
+      assert.equal(canceled.status, 200, JSON.stringify(canceled.body));
+      await row.waitFor({ state: 'detached', timeout: 30_000 });
+      await assertFocus(p, /^emails-title Emails$/, 'its row gone at a refresh');
+      await p.keyboard.press('Tab');
+      await assertFocus(p, /^emails-status/, 'Tab from the heading');
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
   it('Sandbox: sends with Enter, opens the captured copy and comes back with Escape (Escape did nothing)', async () => {
     const watched = await openPage(browser, server.url);
     try {
@@ -236,6 +275,27 @@ describe('the dashboard’s account sections by keyboard', () => {
       const next = await assertFocus(p, undefined, 'Tab after the removal');
       assert.notEqual(next.id, 'skip-link');
       assert.deepEqual((await server.request('GET', '/api/public/suppressions', { key })).body.data, []);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
+  it('Suppressions: a row removed elsewhere while its Remove button has the focus hands the focus to the section’s heading (it fell to <body>)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const key = await signedIn(watched);
+      await send(key, 'bounced@sandbox.test', 'Suppressed elsewhere');
+      const row = p.locator('#suppression-list li', { hasText: 'bounced@sandbox.test' });
+      await row.waitFor({ timeout: 30_000 });
+      await tabTo(p, '#suppression-list button');
+      const removed = await server.request('DELETE', '/api/public/suppressions/bounced@sandbox.test', {
+        key,
+      });
+      assert.ok(removed.status < 300, JSON.stringify(removed.body));
+      await row.waitFor({ state: 'detached', timeout: 30_000 });
+      await assertFocus(p, /^suppressions-title Suppressions$/, 'its row gone at a refresh');
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();

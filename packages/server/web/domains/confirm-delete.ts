@@ -25,8 +25,9 @@ export const DELETE_DOMAIN: DeleteWording = {
 
 /**
  * Opens the dialog for `name` and resolves to whether the user chose to delete. The safe
- * button (Cancel) has the focus; Tab and Shift+Tab stay among its buttons; Escape cancels; the focus goes back to `opener` afterwards
- * unless the deletion goes ahead (then `opener` is about to leave the page).
+ * button (Cancel) has the focus; Tab and Shift+Tab stay among its buttons; Escape cancels; the
+ * focus goes back to `opener` afterwards unless the deletion goes ahead (then `opener` is about
+ * to leave the page).
  */
 export function confirmDelete(
   name: string,

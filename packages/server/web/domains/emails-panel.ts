@@ -11,7 +11,7 @@ import { EMAIL_STATUSES } from '../../src/email/status.js';
 import { el } from '../lib/dom.js';
 import { messageView } from './message-view.js';
 import { OneOpen } from './one-open.js';
-import { placeInOrder, setText } from './patch.js';
+import { keepFocusIn, placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
 const SHOWN = 20;
@@ -36,6 +36,8 @@ export class EmailsPanel {
     { element: HTMLLIElement; badge: HTMLElement; toggle: HTMLButtonElement }
   >();
   private readonly open = new OneOpen('email-detail');
+  /** Where the focus goes when the row that had it leaves the list. */
+  private readonly title = el('h2', { id: 'emails-title', textContent: 'Emails', tabIndex: -1 });
   private readonly list = el('ul', { className: 'capture-list', id: 'email-list' });
   private readonly empty = el('p', {
     className: 'hint',
@@ -55,8 +57,7 @@ export class EmailsPanel {
     section: HTMLElement,
     private readonly host: EmailsHost,
   ) {
-    const title = el('h2', { id: 'emails-title', textContent: 'Emails' });
-    section.setAttribute('aria-labelledby', title.id);
+    section.setAttribute('aria-labelledby', this.title.id);
     this.status.append(
       el('option', { value: '', textContent: 'Any status' }),
       ...STATUSES.map((s) => el('option', { value: s, textContent: s })),
@@ -76,7 +77,7 @@ export class EmailsPanel {
     });
     this.status.addEventListener('change', () => void this.reload());
     section.replaceChildren(
-      title,
+      this.title,
       el('p', {
         className: 'hint',
         textContent: `The ${SHOWN} newest messages that match; open one for what happened to each recipient.`,
@@ -121,6 +122,10 @@ export class EmailsPanel {
   }
 
   private render(): void {
+    keepFocusIn(this.list, this.title, () => this.renderRows());
+  }
+
+  private renderRows(): void {
     const listed = new Set(this.emails.map((e) => e.id));
     for (const id of this.rows.keys()) if (!listed.has(id)) this.rows.delete(id);
     for (const email of this.emails) {

@@ -61,3 +61,15 @@ export function placeInOrder(parent: Element, nodes: Element[]): void {
     else parent.insertBefore(node, anchor);
   }
 }
+
+/**
+ * Runs `change` (a list's render) and, when it removed the element that had the focus from
+ * inside `within` (a row a refresh dropped: filtered out, cancelled, removed elsewhere), puts the
+ * focus on `fallback` rather than leaving it on `<body>`, where the next Tab starts again from
+ * the page's top.
+ */
+export function keepFocusIn(within: Element, fallback: HTMLElement, change: () => void): void {
+  const had = within.contains(document.activeElement);
+  change();
+  if (had && !within.contains(document.activeElement)) fallback.focus();
+}

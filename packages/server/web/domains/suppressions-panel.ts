@@ -8,7 +8,7 @@
 import type { ServiceClient, Suppression } from '@service/client';
 import { ServiceApiError } from '@service/client';
 import { el } from '../lib/dom.js';
-import { placeInOrder, setText } from './patch.js';
+import { keepFocusIn, placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
 /** The API's page size for suppressions. */
@@ -28,6 +28,8 @@ export class SuppressionsPanel {
   /** Whether the last page read was full: there may be more after it. */
   private more = false;
   private readonly rows = new Map<string, HTMLLIElement>();
+  /** Where the focus goes when the row that had it leaves at a refresh. */
+  private readonly title = el('h2', { id: 'suppressions-title', textContent: 'Suppressions', tabIndex: -1 });
   private readonly list = el('ul', { className: 'capture-list', id: 'suppression-list' });
   private readonly empty = el('p', {
     className: 'hint',
@@ -45,13 +47,12 @@ export class SuppressionsPanel {
     section: HTMLElement,
     private readonly host: SuppressionsHost,
   ) {
-    const title = el('h2', { id: 'suppressions-title', textContent: 'Suppressions' });
-    section.setAttribute('aria-labelledby', title.id);
+    section.setAttribute('aria-labelledby', this.title.id);
     this.moreButton.addEventListener('click', () => void this.showMore());
     // Where the focus goes when the removed row (and its button) leaves.
     this.notice.tabIndex = -1;
     section.replaceChildren(
-      title,
+      this.title,
       el('p', {
         className: 'hint',
         textContent:
@@ -97,6 +98,10 @@ export class SuppressionsPanel {
   }
 
   private render(): void {
+    keepFocusIn(this.list, this.title, () => this.renderRows());
+  }
+
+  private renderRows(): void {
     const listed = new Set(this.suppressions.map((s) => s.address));
     for (const address of this.rows.keys()) if (!listed.has(address)) this.rows.delete(address);
     for (const s of this.suppressions) if (!this.rows.has(s.address)) this.rows.set(s.address, this.row(s));
