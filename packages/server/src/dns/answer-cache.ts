@@ -102,6 +102,23 @@ function answerUncached(
   )[0];
 }
 
+/**
+ * Whether `message` (a plain query, as {@link findCookieOption} reads it) carries a server cookie
+ * we made for its client cookie and `address` that is still valid: a client that proves its
+ * address this way is never rate limited (BIND's rule), since a forged address cannot get one.
+ */
+export function hasValidServerCookie(message: Buffer, cookies: CookieClient): boolean {
+  if (message.length < 12) return false;
+  const at = findCookieOption(message);
+  if (at < 0 || message.readUInt16BE(at + 2) !== CLIENT_COOKIE_BYTES + SERVER_COOKIE_BYTES) return false;
+  const client = message.subarray(at + 4, at + 4 + CLIENT_COOKIE_BYTES);
+  const server = message.subarray(
+    at + 4 + CLIENT_COOKIE_BYTES,
+    at + 4 + CLIENT_COOKIE_BYTES + SERVER_COOKIE_BYTES,
+  );
+  return cookies.maker.isValid(client, server, cookies.address);
+}
+
 /** {@link findCookieOption}: the message has no COOKIE option. */
 const NO_COOKIE = -1;
 /** {@link findCookieOption}: the message is not of the plain shape read here. */

@@ -212,6 +212,45 @@ test('UDP: identical answers to one network are rate limited, every 2nd over the
   });
 });
 
+test('UDP: a client that returns our server cookie proves its address and is never limited, as with BIND; a forged cookie is', async () => {
+  await withResponder({}, async (responder) => {
+    const client = randomBytes(8);
+    const withCookie = (cookie: Buffer) =>
+      dnsPacket.encode({
+        ...query(NAME, 'TXT'),
+        additionals: [
+          {
+            name: '.',
+            type: 'OPT',
+            udpPayloadSize: 1232,
+            flags: 0,
+            options: [{ code: 10, data: cookie }],
+          } as never,
+        ],
+      });
+    // the first question, from the address the flood comes from, gets the server cookie
+    const socket = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.3', resolve));
+    const first = await new Promise<Buffer>((resolve) => {
+      socket.once('message', resolve);
+      socket.send(withCookie(client), responder.address.port, '127.0.0.1');
+    });
+    socket.close();
+    const opt = (decodeReply(first).additionals ?? []).find((r) => r.type === 'OPT') as
+      | { options?: { code: number; data: Buffer }[] }
+      | undefined;
+    const cookie = opt?.options?.find((o) => o.code === 10)?.data;
+    assert.equal(cookie?.length, 24, 'a client and a server cookie');
+
+    const proven = await flood(responder, '127.0.0.3', withCookie(cookie!), 400);
+    assert.equal(proven.filter((r) => decodeReply(r).answers?.length === 1).length, 400);
+    // the same server cookie from another address is no proof there
+    const forged = await flood(responder, '127.0.0.4', withCookie(cookie!), 400);
+    const answered = forged.filter((r) => decodeReply(r).answers?.length === 1).length;
+    assert.ok(answered < 400 - 100, `${answered} of 400 answered in full`);
+  });
+});
+
 test("UDP: random names share one NXDOMAIN budget; the zone's secondaries are never limited", async () => {
   await withResponder({ transferAllowed: (address) => address === '127.0.0.5' }, async (responder) => {
     const socket = dgram.createSocket('udp4');

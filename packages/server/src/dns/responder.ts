@@ -10,7 +10,7 @@ import net from 'node:net';
 import type { HostPort } from '../config.js';
 import type { DnsCounters } from '../metrics/dns-counters.js';
 import { answerMessage } from './answer.js';
-import { answerUdpCached } from './answer-cache.js';
+import { answerUdpCached, hasValidServerCookie } from './answer-cache.js';
 import { normalizeAddress } from './client-address.js';
 import { ServerCookies } from './cookie.js';
 import { ResponseRateLimiter, type ResponseRateLimitOptions, truncatedReply } from './response-rate-limit.js';
@@ -99,7 +99,11 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
     const address = normalizeAddress(remote.address);
     const reply = answerUdpCached(message, options.zone(), { maker, address });
     if (!reply) return;
-    const decision = limiter?.decide(address, message, reply) ?? 'send';
+    let decision = limiter?.decide(address, message, reply) ?? 'send';
+    // A valid server cookie proves the address (a forged one never saw it): answered whatever
+    // the rate, as BIND does. Checked only for an answer the limiter holds back, so the usual
+    // answer costs nothing more.
+    if (decision !== 'send' && hasValidServerCookie(message, { maker, address })) decision = 'send';
     if (counters) {
       counters.answered(0, message, reply);
       if (decision !== 'send') counters.rateLimited(decision);
