@@ -260,6 +260,23 @@ describe('the dashboard’s sandbox', () => {
     }
   });
 
+  it('draws the Emails section’s recipient filter as the page’s other fields (it was the browser’s bare search box)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      await signedIn(p);
+      const look = (selector: string) =>
+        p.evaluate(`(() => {
+          const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)}));
+          return [s.padding, s.borderRadius, s.borderColor, s.backgroundColor, s.fontSize, s.height].join(' | ');
+        })()`);
+      assert.equal(await look('#emails-recipient'), await look('#new-key-name'));
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
   for (const viewport of [
     { width: 1280, height: 900 },
     { width: 375, height: 812 },
