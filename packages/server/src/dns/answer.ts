@@ -19,9 +19,11 @@
  *   DO bit is copied into the answer's OPT (RFC 3225 §3); the zone is unsigned, so no RRSIG.
  * - UDP answers that do not fit drop all records and set TC (RFC 1035 §4.2.1, RFC 2181 §9),
  *   so the client retries over TCP, where the whole answer comes.
- * - AXFR/IXFR only over TCP and only to allow-listed secondaries (RFC 5936 §4.2, §6); anything
- *   else, an IXFR over UDP included (with or without the SOA of RFC 1995 §3 in authority), is
- *   REFUSED, as BIND refuses a client outside `allow-transfer`.
+ * - AXFR/IXFR only to allow-listed secondaries (RFC 5936 §6), the transfer itself only over TCP
+ *   (RFC 5936 §4.2): a secondary's IXFR over UDP gets the current SOA alone (RFC 1995 §2, "ask
+ *   over TCP"), as BIND answers it. Anyone else's, an IXFR over UDP included (with or without
+ *   the SOA of RFC 1995 §3 in authority), is REFUSED, as BIND refuses a client outside
+ *   `allow-transfer`.
  * - DNS cookies (RFC 7873, with RFC 9018's server cookies, `cookie.ts`), when the context has a
  *   cookie maker: an answer to a query with a COOKIE option carries the client cookie and a fresh
  *   server cookie, as the only option of the OPT record, which is the answer's last record (the
@@ -152,10 +154,17 @@ function respond(query: DecodedPacket, served: ServedZones, context: QueryContex
 
   const type: string = question.type;
   if (type === 'AXFR' || type === 'IXFR') {
-    // RFC 1995 §4 lets an IXFR be answered with the whole zone, as we do.
-    if (context.transport !== 'tcp' || !context.transferAllowed || match.at !== 'apex') {
+    if (!context.transferAllowed || match.at !== 'apex') {
       return send({ rcode: RCODE.REFUSED, authoritative: false });
     }
+    if (context.transport !== 'tcp') {
+      // A secondary's IXFR over UDP gets the current SOA alone, RFC 1995 §2's "ask again over
+      // TCP" (as BIND answers it); AXFR is TCP only (RFC 5936 §4.2).
+      return type === 'IXFR'
+        ? send({ rcode: RCODE.NOERROR, authoritative: true, answers: [zone.soa()] })
+        : send({ rcode: RCODE.REFUSED, authoritative: false });
+    }
+    // RFC 1995 §4 lets an IXFR be answered with the whole zone, as we do.
     return transferMessages(zone, query.id ?? 0, question);
   }
   if (type === 'ANY') {

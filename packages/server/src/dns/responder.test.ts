@@ -179,7 +179,7 @@ test('TCP: pipelined queries are all answered, in order, on one connection', asy
   );
 });
 
-test('AXFR to an allow-listed secondary, REFUSED to anyone else and over UDP', async () => {
+test('AXFR to an allow-listed secondary, REFUSED to anyone else and over UDP; a secondary’s IXFR over UDP gets the SOA', async () => {
   const transfer = await dig('dkim.provider.test', 'AXFR');
   const records = transfer.split('\n').filter((l) => /\sIN\s/.test(l) && !l.startsWith(';'));
   assert.deepEqual(
@@ -209,7 +209,15 @@ test('AXFR to an allow-listed secondary, REFUSED to anyone else and over UDP', a
     ...query('dkim.provider.test', 'IXFR'),
     authorities: [{ ...zone.soa(), data: { ...zone.soa().data, serial: 1 } }],
   } as never);
-  assert.equal(decodeReply((await udpExchange(responder.address, ixfr))!).rcode, 'REFUSED');
+  const fromOutsider = await udpExchange(responder.address, ixfr, { localAddress: '127.0.0.2' });
+  assert.equal(decodeReply(fromOutsider!).rcode, 'REFUSED');
+  // from the secondary (127.0.0.1 here), RFC 1995 §2's answer: the current SOA, "ask over TCP"
+  const fromSecondary = decodeReply((await udpExchange(responder.address, ixfr))!);
+  assert.equal(fromSecondary.rcode, 'NOERROR');
+  assert.deepEqual(
+    fromSecondary.answers?.map((a) => a.type),
+    ['SOA'],
+  );
 });
 
 // Regression (issue 36): a cookie-only query (QDCOUNT=0, RFC 7873 §5.4) got FORMERR, and no

@@ -13,7 +13,12 @@ import { answerMessage } from './answer.js';
 import { answerUdpCached, hasValidServerCookie } from './answer-cache.js';
 import { normalizeAddress } from './client-address.js';
 import { ServerCookies } from './cookie.js';
-import { ResponseRateLimiter, type ResponseRateLimitOptions, truncatedReply } from './response-rate-limit.js';
+import {
+  questionEnd,
+  ResponseRateLimiter,
+  type ResponseRateLimitOptions,
+  truncatedReply,
+} from './response-rate-limit.js';
 import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
 import type { ServedZones } from './zone-set.js';
 
@@ -97,13 +102,19 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
         );
   socket.on('message', (message, remote) => {
     const address = normalizeAddress(remote.address);
-    const reply = answerUdpCached(message, options.zone(), { maker, address });
+    const cookies = { maker, address };
+    // A secondary's IXFR is answered for it (the SOA: "ask over TCP"); the cache, which does
+    // not look at who asks, keeps everyone else's REFUSED.
+    const reply =
+      options.transferAllowed(address) && asksIxfr(message)
+        ? answerMessage(message, options.zone(), { transport: 'udp', transferAllowed: true, cookies })[0]
+        : answerUdpCached(message, options.zone(), cookies);
     if (!reply) return;
     let decision = limiter?.decide(address, message, reply) ?? 'send';
     // A valid server cookie proves the address (a forged one never saw it): answered whatever
     // the rate, as BIND does. Checked only for an answer the limiter holds back, so the usual
     // answer costs nothing more.
-    if (decision !== 'send' && hasValidServerCookie(message, { maker, address })) decision = 'send';
+    if (decision !== 'send' && hasValidServerCookie(message, cookies)) decision = 'send';
     if (counters) {
       counters.answered(0, message, reply);
       if (decision !== 'send') counters.rateLimited(decision);
@@ -120,6 +131,15 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
       resolve(socket);
     });
   });
+}
+
+const TYPE_IXFR = 251;
+
+/** Whether `message` is a plain query of type IXFR (its one question read as the limiter reads it). */
+function asksIxfr(message: Buffer): boolean {
+  if (message.length < 12 || message.readUInt16BE(4) !== 1) return false;
+  const end = questionEnd(message);
+  return end !== undefined && message.readUInt16BE(end - 4) === TYPE_IXFR;
 }
 
 /** Most answer bytes waiting to be written to one TCP client before we stop reading from it. */

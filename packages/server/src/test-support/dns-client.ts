@@ -24,7 +24,15 @@ export function decodeReply(wire: Buffer): DnsReply {
 export function udpExchange(
   server: HostPort,
   message: Buffer,
-  { tries = 4, firstWaitMs = 500 }: { tries?: number; firstWaitMs?: number } = {},
+  {
+    tries = 4,
+    firstWaitMs = 500,
+    localAddress,
+  }: {
+    tries?: number;
+    firstWaitMs?: number /** the loopback address to ask from */;
+    localAddress?: string;
+  } = {},
 ): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket('udp4');
@@ -40,7 +48,8 @@ export function udpExchange(
       timer = setTimeout(() => (attempt + 1 < tries ? send(attempt + 1) : finish(undefined)), wait);
     };
     socket.on('message', (reply) => finish(reply));
-    send(0);
+    if (localAddress === undefined) send(0);
+    else socket.bind(0, localAddress, () => send(0));
   });
 }
 
