@@ -20,6 +20,7 @@ import {
   truncatedReply,
 } from './response-rate-limit.js';
 import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
+import { FrameReader, framed } from './tcp-frame.js';
 import type { ServedZones } from './zone-set.js';
 
 export interface DnsResponderOptions {
@@ -171,31 +172,23 @@ function listenTcp(options: DnsResponderOptions, maker: ServerCookies, port: num
       transferAllowed: options.transferAllowed(address),
       cookies: { maker, address },
     } as const;
-    let buffered: Buffer = Buffer.alloc(0);
+    const frames = new FrameReader();
     socket.on('data', (chunk: Buffer) => {
-      if (buffered.length === 0) connection.messageStarted();
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-      let completed = false;
-      while (buffered.length >= 2) {
-        const length = buffered.readUInt16BE(0);
-        if (buffered.length < 2 + length) break;
-        const message = buffered.subarray(2, 2 + length);
-        buffered = buffered.subarray(2 + length);
-        completed = true;
+      if (frames.pending === 0) connection.messageStarted();
+      const messages = frames.push(chunk);
+      for (const message of messages) {
         connection.messageDone();
         for (const reply of answerMessage(message, options.zone(), context)) {
           options.counters?.answered(1, message, reply);
-          const prefix = Buffer.alloc(2);
-          prefix.writeUInt16BE(reply.length);
-          socket.write(Buffer.concat([prefix, reply]));
+          socket.write(framed(reply));
         }
       }
       // Only a whole message renews a deadline: trickled bytes of one never do.
-      if (buffered.length === 0) connection.waitForMessage();
-      else if (completed) connection.messageStarted();
+      if (frames.pending === 0) connection.waitForMessage();
+      else if (messages.length > 0) connection.messageStarted();
       // A complete frame is at most MAX_TCP_FRAME, so more than that pending cannot happen;
       // the check keeps a misbehaving client from growing the buffer regardless.
-      if (buffered.length > MAX_TCP_FRAME) connection.close();
+      if (frames.pending > MAX_TCP_FRAME) connection.close();
       // A client that pipelines queries without reading the answers is read no further until
       // it catches up (its deadlines still run).
       if (socket.writableLength > MAX_PENDING_WRITE) {

@@ -6,6 +6,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
 import type { HostPort } from '../config.js';
+import { FrameReader, framed } from '../dns/tcp-frame.js';
 
 /** A decoded message with the header fields dns-packet returns but its types omit. */
 export type DnsReply = DecodedPacket & { rcode: string; opcode: string };
@@ -91,7 +92,7 @@ export function tcpExchange(
 ): Promise<DnsReply[]> {
   return new Promise((resolve, reject) => {
     const replies: DnsReply[] = [];
-    let buffered = Buffer.alloc(0);
+    const frames = new FrameReader();
     const socket = net.connect({ port: server.port, host: server.host, localAddress });
     const timer = setTimeout(() => finish(), timeoutMs);
     const finish = () => {
@@ -102,19 +103,10 @@ export function tcpExchange(
     socket.on('error', reject);
     socket.on('close', finish);
     socket.on('connect', () => {
-      for (const message of messages) {
-        const prefix = Buffer.alloc(2);
-        prefix.writeUInt16BE(message.length);
-        socket.write(Buffer.concat([prefix, message]));
-      }
+      for (const message of messages) socket.write(framed(message));
     });
     socket.on('data', (chunk) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
-        const length = buffered.readUInt16BE(0);
-        replies.push(decodeReply(buffered.subarray(2, 2 + length)));
-        buffered = buffered.subarray(2 + length);
-      }
+      for (const message of frames.push(chunk)) replies.push(decodeReply(message));
       if (until(replies)) finish();
     });
   });

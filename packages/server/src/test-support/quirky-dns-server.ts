@@ -7,6 +7,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import dnsPacket, { type Answer, type DecodedPacket, type Packet } from 'dns-packet';
+import { FrameReader, framed } from '../dns/tcp-frame.js';
 
 export type Quirk = 'upward-referral' | 'formerr-on-edns' | 'truncate-udp' | 'servfail-refused';
 
@@ -100,19 +101,13 @@ export async function startQuirkyServer(options: QuirkyServerOptions): Promise<Q
   const tcp = net.createServer((socket) => {
     connections.add(socket);
     socket.on('close', () => connections.delete(socket));
-    let buffered = Buffer.alloc(0);
+    const frames = new FrameReader();
     socket.on('error', () => {});
     socket.on('data', (chunk) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
-        const length = buffered.readUInt16BE(0);
+      for (const message of frames.push(chunk)) {
         try {
-          const reply = answer(dnsPacket.decode(buffered.subarray(2, 2 + length)), 'tcp');
-          const prefix = Buffer.alloc(2);
-          prefix.writeUInt16BE(reply.length);
-          socket.write(Buffer.concat([prefix, reply]));
+          socket.write(framed(answer(dnsPacket.decode(message), 'tcp')));
         } catch {}
-        buffered = buffered.subarray(2 + length);
       }
     });
   });

@@ -12,6 +12,7 @@ import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import dnsPacket, { type Answer, type DecodedPacket, type Packet, type RecordType } from 'dns-packet';
+import { FrameReader, framed } from '../dns/tcp-frame.js';
 
 /** An address and port to ask. */
 export interface WireServer {
@@ -241,7 +242,7 @@ function tcpExchange(
 ): Promise<DecodedPacket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: server.address, port: server.port });
-    let received = Buffer.alloc(0);
+    const frames = new FrameReader();
     const timer = setTimeout(
       () => finish(failure('ETIMEOUT', `no TCP answer from ${server.address} in ${timeoutMs} ms`)),
       timeoutMs,
@@ -256,17 +257,10 @@ function tcpExchange(
       finish(failure(error.code === 'ETIMEDOUT' ? 'ETIMEOUT' : 'ECONNREFUSED', error.message)),
     );
     socket.on('close', () => finish(failure('EBADRESP', `${server.address} closed the TCP connection`)));
-    socket.on('connect', () => {
-      const prefix = Buffer.alloc(2);
-      prefix.writeUInt16BE(sent.wire.length);
-      socket.write(Buffer.concat([prefix, sent.wire]));
-    });
+    socket.on('connect', () => socket.write(framed(sent.wire)));
     socket.on('data', (chunk) => {
-      received = Buffer.concat([received, chunk]);
-      while (received.length >= 2 && received.length >= 2 + received.readUInt16BE(0)) {
-        const length = received.readUInt16BE(0);
-        const reply = matching(received.subarray(2, 2 + length), sent.id, name, type);
-        received = received.subarray(2 + length);
+      for (const message of frames.push(chunk)) {
+        const reply = matching(message, sent.id, name, type);
         if (reply) return finish(reply);
       }
     });
