@@ -85,9 +85,9 @@ async function tabTo(
 }
 
 /** The page with a new key typed in and submitted with Enter, then the focus back at the top. */
-async function signedIn(watched: WatchedPage): Promise<string> {
+async function signedIn(watched: WatchedPage, prepared?: string): Promise<string> {
   const p = watched.page;
-  const { key } = await server.createKey({ name: 'dashboard' });
+  const key = prepared ?? (await server.createKey({ name: 'dashboard' })).key;
   await p.goto(`${server.url}/domains`);
   await tabTo(p, '#key-input');
   await p.keyboard.type(key);
@@ -365,6 +365,68 @@ describe('the dashboard’s account sections by keyboard', () => {
       await assertFocus(p, /^keys-title/, 'the key revoked (its button gone)');
       assert.equal((await server.request('GET', '/api/public/templates', { key: shown })).status, 401);
       assert.equal((await server.request('GET', '/api/public/keys', { key })).status, 200);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
+  it('at 375 px, Tab reaches every control of the account sections, each drawn and scrolled into view', async () => {
+    const watched = await openPage(browser, server.url, { viewport: { width: 375, height: 812 } });
+    try {
+      const p = watched.page;
+      // what the sections list, there before the page reads them
+      const { key } = await server.createKey({ name: 'dashboard' });
+      const made = await server.request('POST', '/api/public/keys', {
+        key,
+        body: { name: 'phone', scopes: ['sending'] },
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      await send(key, 'bounced@sandbox.test', 'On a phone');
+      await waitUntil('the bounce suppressed', async () =>
+        (await server.request('GET', '/api/public/suppressions', { key })).body.data.length === 1
+          ? true
+          : undefined,
+      );
+      await signedIn(watched, key);
+      await p.locator('#suppression-list li').waitFor();
+      await p.locator('#key-list li', { hasText: 'phone' }).waitFor();
+      const stops: string[] = [];
+      for (let i = 0; i < 300; i++) {
+        await p.keyboard.press('Tab');
+        const f = await focus(p);
+        if (f.tag === 'body') break;
+        assert.equal(f.drawn, true, `${f.tag}#${f.id} “${f.name}” has the focus with no outline drawn`);
+        const box = (await p.evaluate(`(() => {
+          const r = document.activeElement.getBoundingClientRect();
+          return [r.left, r.top, r.right, r.bottom];
+        })()`)) as number[];
+        const [left, top, right, bottom] = box as [number, number, number, number];
+        assert.ok(
+          left >= 0 && top >= 0 && right <= 375 && bottom <= 812,
+          `${f.tag}#${f.id} “${f.name}” has the focus out of view at ${box.join(', ')}`,
+        );
+        stops.push(f.id || f.name);
+      }
+      for (const expected of [
+        'sandbox-to',
+        'sandbox-subject',
+        'Send',
+        'Open',
+        'emails-status',
+        'emails-recipient',
+        'Filter',
+        'Open the message “On a phone”',
+        'Remove bounced@sandbox.test from the suppression list',
+        'Revoke the key phone',
+        'new-key-name',
+        'new-key-scope',
+        'Create key',
+      ])
+        assert.ok(
+          stops.includes(expected),
+          `${expected} not reached by Tab; the stops: ${stops.join(' → ')}`,
+        );
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();
