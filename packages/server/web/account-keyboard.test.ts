@@ -252,6 +252,31 @@ describe('the dashboard’s account sections by keyboard', () => {
     }
   });
 
+  it('Sandbox: the oldest capture pushed off the list by a new one hands its focus to the section’s heading (it fell to <body>)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const { key } = await server.createKey({ name: 'dashboard' });
+      for (let i = 0; i < 20; i++) await send(key, 'delivered@sandbox.test', `Batch ${i}`);
+      await waitUntil('twenty captured', async () =>
+        (await server.request('GET', '/api/public/sandbox/messages?limit=20', { key })).body.data.messages
+          .length === 20
+          ? true
+          : undefined,
+      );
+      await signedIn(watched, key);
+      const oldest = p.locator('#capture-list li', { hasText: 'Batch 0' });
+      await oldest.waitFor();
+      await tabTo(p, '#capture-list li:last-child button[aria-controls="capture-detail"]');
+      await send(key, 'delivered@sandbox.test', 'Batch 20');
+      await oldest.waitFor({ state: 'detached', timeout: 30_000 });
+      await assertFocus(p, /^sandbox-title Sandbox$/, 'its row pushed off at a refresh');
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
   it('Suppressions: Remove by keyboard leaves the focus in the section, on the notice that confirms it', async () => {
     const watched = await openPage(browser, server.url);
     try {

@@ -12,7 +12,7 @@ import { ServiceApiError } from '@service/client';
 import { el } from '../lib/dom.js';
 import { messageView } from './message-view.js';
 import { OneOpen } from './one-open.js';
-import { placeInOrder, setText } from './patch.js';
+import { keepFocusIn, placeInOrder, setText } from './patch.js';
 import { shortTime } from './webhook-deliveries.js';
 
 /** Captures listed: the newest ones. */
@@ -43,6 +43,8 @@ export class SandboxPanel {
   private messages: CapturedMessageSummary[] = [];
   private readonly rows = new Map<string, { element: HTMLLIElement; toggle: HTMLButtonElement }>();
   private readonly open = new OneOpen('capture-detail');
+  /** Where the focus goes when the row that had it leaves (pushed off by newer captures). */
+  private readonly title = el('h2', { id: 'sandbox-title', textContent: 'Sandbox', tabIndex: -1 });
   private readonly list = el('ul', { className: 'capture-list', id: 'capture-list' });
   private readonly empty = el('p', {
     className: 'hint',
@@ -65,8 +67,7 @@ export class SandboxPanel {
     private readonly section: HTMLElement,
     private readonly host: SandboxHost,
   ) {
-    const title = el('h2', { id: 'sandbox-title', textContent: 'Sandbox' });
-    section.setAttribute('aria-labelledby', title.id);
+    section.setAttribute('aria-labelledby', this.title.id);
     section.hidden = true;
     for (const [address, meaning] of Object.entries(RECIPIENTS))
       this.to.append(el('option', { value: address, textContent: `${address} (${meaning})` }));
@@ -84,7 +85,7 @@ export class SandboxPanel {
       void this.send();
     });
     section.replaceChildren(
-      title,
+      this.title,
       el('p', {
         className: 'hint',
         textContent:
@@ -163,6 +164,10 @@ export class SandboxPanel {
 
   /** Newest first; rows are built once (a capture never changes) and kept in place. */
   private render(): void {
+    keepFocusIn(this.list, this.title, () => this.renderRows());
+  }
+
+  private renderRows(): void {
     const listed = new Set(this.messages.map((m) => m.id));
     for (const id of this.rows.keys()) if (!listed.has(id)) this.rows.delete(id);
     for (const message of this.messages)
