@@ -6,6 +6,7 @@ import { runDkimBench } from './dkim.bench.js';
 import { runEmailListBench } from './email-list.bench.js';
 import { runFuzzBench } from './fuzz.bench.js';
 import { runInboundBench } from './inbound.bench.js';
+import { runMetricsBench } from './metrics.bench.js';
 import { runMtaBench } from './mta.bench.js';
 import { runPostgresBench } from './postgres.bench.js';
 import { runRotationBench } from './rotation.bench.js';
@@ -36,6 +37,7 @@ const benches: Record<string, () => Promise<void>> = {
   'email-list': runEmailListBench,
   rotation: runRotationBench,
   inbound: runInboundBench,
+  metrics: runMetricsBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches))

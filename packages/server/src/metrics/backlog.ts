@@ -67,8 +67,10 @@ export async function readBacklog(db: Kysely<Database>, now: number): Promise<Ba
       sql<{
         n: number;
       }>`select count(*) as n from (select 1 from dkim_key_queue limit ${BACKLOG_CAP}) as queued`.execute(db),
-      // `dkim_key_queue_order` starts with queued_at
-      sql<{ at: number | null }>`select min(queued_at) as at from dkim_key_queue`.execute(db),
+      // the head of the queue by `dkim_key_queue_turn` (turn_at, token): the key made next
+      sql<{
+        at: number | null;
+      }>`select queued_at as at from dkim_key_queue order by turn_at, token limit 1`.execute(db),
     ]);
   const emailQueue = new Map<string, number>();
   for (const row of emails.rows) {

@@ -209,7 +209,7 @@ export class ServiceMetrics {
     );
     fromBacklog(
       'dkim_key_queue_oldest_age_seconds',
-      'How long the oldest DKIM key waiting to be generated has waited.',
+      'How long the DKIM key next in line to be generated has waited since its domain was registered.',
       (b) => b.dkimKeysOldestSeconds,
     );
     const sources = () => this.sources;
