@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { query, tcpQuery, udpQuery } from '../test-support/dns-client.js';
 import { type PrometheusServer, startPrometheus } from '../test-support/prometheus.js';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { type RedisServer, startRedis } from '../test-support/redis.js';
+import { startTestServer, TEST_BACKEND, type TestServer } from '../test-support/test-server.js';
 import { waitUntil } from '../test-support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
 
@@ -20,9 +21,12 @@ describe('Prometheus scraping the service', () => {
   let prometheus: PrometheusServer;
   let receiver: WebhookReceiver;
   let target: string;
+  let redis: RedisServer;
 
   before(async () => {
+    redis = await startRedis();
     t = await startTestServer({
+      REDIS_URL: redis.url,
       METRICS_LISTEN: '127.0.0.1:0',
       METRICS_TOKEN: TOKEN,
       DNS_LISTEN: '127.0.0.1:0',
@@ -68,6 +72,7 @@ describe('Prometheus scraping the service', () => {
     await prometheus?.stop();
     await receiver?.close();
     await t?.close();
+    await redis?.stop();
   });
 
   /** The value of a PromQL query once Prometheus has scraped what it asks for. */
@@ -127,6 +132,14 @@ describe('Prometheus scraping the service', () => {
     await scraped('dns_queries_total{transport="tcp",qtype="NS",rcode="NOERROR"}', (v) => v === 1);
     await scraped('dns_tcp_connections_total{result="accepted"}', (v) => v >= 1);
     await scraped('dns_rate_limited_total{action="drop"}', (v) => v === 0);
+  });
+
+  test('Redis availability, and the database pool on PostgreSQL', async () => {
+    await scraped('redis_up', (v) => v === 1);
+    if (TEST_BACKEND === 'postgres') {
+      await scraped('db_pool_connections{state="in_use"}', (v) => v >= 0);
+      await scraped('db_pool_waiting_requests', (v) => v >= 0);
+    } else assert.deepEqual(await prometheus.query('db_pool_connections'), []);
   });
 
   test('event-loop delay and process figures', async () => {
