@@ -198,6 +198,7 @@ export async function startServer(
       db: store.db,
       ...(store.pool && { pool: store.pool }),
       dns: () => hosted.responder?.counters,
+      ...(config.sending.enabled && { smtp: () => sending.sender.sessionStats() }),
       ...(sharedRateLimit && { redisUp: () => sharedRateLimit.usable }),
     });
     try {

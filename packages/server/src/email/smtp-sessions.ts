@@ -76,6 +76,18 @@ export interface Destination {
   auth?: { user: string; pass: string };
 }
 
+/** What {@link SmtpSessions.stats} counts. */
+export interface SessionStats {
+  busy: number;
+  idle: number;
+  /** Destinations holding at least one session. */
+  destinations: number;
+  /** The most sessions one destination holds. */
+  mostPerDestination: number;
+  /** Destinations no session is tried to, after failures in a row. */
+  paused: number;
+}
+
 export interface SessionSettings {
   heloName: string;
   timeoutMs: number;
@@ -174,6 +186,23 @@ export class SmtpSessions {
       if (again) continue;
       return { ok: false, error: result.error, afterData: result.afterData };
     }
+  }
+
+  /**
+   * The sessions held now, for the metrics (issue 39): in use and idle, the destinations with
+   * any, the most any one destination holds, and the destinations paused after failures. A
+   * destination is never a metric label (MX hosts are unbounded); these sums say as much.
+   */
+  stats(now = Date.now()): SessionStats {
+    const stats = { busy: 0, idle: 0, destinations: 0, mostPerDestination: 0, paused: 0 };
+    for (const state of this.destinations.values()) {
+      stats.busy += state.open - state.idle.length;
+      stats.idle += state.idle.length;
+      if (state.open > 0) stats.destinations += 1;
+      stats.mostPerDestination = Math.max(stats.mostPerDestination, state.open);
+      if (state.pausedUntil > now) stats.paused += 1;
+    }
+    return stats;
   }
 
   /** QUIT every idle session; sessions in use end when their transaction does. */

@@ -15,7 +15,13 @@
 import { type BounceClass, classifyRefusal, replyText } from './bounce.js';
 import { type MtaSts, mxMatches } from './mta-sts.js';
 import type { FindMailHosts } from './mx.js';
-import { type Destination, type SessionLimits, type SmtpError, SmtpSessions } from './smtp-sessions.js';
+import {
+  type Destination,
+  type SessionLimits,
+  type SessionStats,
+  type SmtpError,
+  SmtpSessions,
+} from './smtp-sessions.js';
 
 export interface SmtpSettings {
   /** `smtp://user:pass@host:587` or `smtps://…:465`; direct delivery to MX hosts when absent. */
@@ -143,6 +149,11 @@ export class SmtpDelivery {
     return last!.kind === 'permanent'
       ? { ...last!, kind: 'temporary', bounce: { type: 'soft', status: null } }
       : last!;
+  }
+
+  /** The sessions held now (metrics). */
+  sessionStats(): SessionStats {
+    return this.sessions.stats();
   }
 
   /** QUIT the sessions kept open (at stop). */

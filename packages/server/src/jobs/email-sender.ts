@@ -15,6 +15,7 @@ import { returnPathAddress } from '../email/return-path.js';
 import { isSandboxDomain, sandboxOutcome } from '../email/sandbox.js';
 import type { SandboxInbox } from '../email/sandbox-inbox.js';
 import { SmtpDelivery, type SmtpSettings } from '../email/smtp.js';
+import type { SessionStats } from '../email/smtp-sessions.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
 import { RenderQueueFullError } from '../render/pool.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
@@ -65,6 +66,11 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
   constructor(private readonly options: EmailSenderOptions) {
     super(options);
     this.delivery = new SmtpDelivery(options.smtp, options.findHosts, options.mtaSts);
+  }
+
+  /** The SMTP sessions held now, by destination in sum (metrics, issue 39). */
+  sessionStats(): SessionStats {
+    return this.delivery.sessionStats();
   }
 
   /** Stop claiming, wait for the attempts under way, then QUIT the sessions kept open. */

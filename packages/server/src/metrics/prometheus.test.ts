@@ -112,7 +112,7 @@ describe('Prometheus scraping the service', () => {
     await scraped('email_delivery_attempts_total{outcome="sent"}');
   });
 
-  test('the queues, read at scrape time', async () => {
+  test('the queues and the SMTP sessions, read at scrape time', async () => {
     for (const gauge of [
       'verification_due_checks',
       'verification_oldest_due_age_seconds',
@@ -122,6 +122,9 @@ describe('Prometheus scraping the service', () => {
       'email_queue_oldest_due_age_seconds',
       'dkim_keys_queued',
       'dkim_key_queue_oldest_age_seconds',
+      'smtp_sessions{state="busy"}',
+      'smtp_destinations{state="paused"}',
+      'smtp_sessions_per_destination_max',
     ])
       await scraped(gauge, (v) => v >= 0);
   });

@@ -8,6 +8,7 @@
 
 import type { Kysely } from 'kysely';
 import client from 'prom-client';
+import type { SessionStats } from '../email/smtp-sessions.js';
 import type { Database } from '../store/tables.js';
 import { readBacklog } from './backlog.js';
 import type { DnsCounters } from './dns-counters.js';
@@ -19,6 +20,8 @@ export interface MetricSources {
   pool?: { totalCount: number; idleCount: number; waitingCount: number };
   /** The DKIM responder's shared counters; absent without `DNS_LISTEN`. */
   dns?: () => DnsCounters | undefined;
+  /** The SMTP sessions the sender holds; absent when sending is off. */
+  smtp?: () => SessionStats;
   /** Whether Redis is usable now; absent without `REDIS_URL`. */
   redisUp?: () => boolean;
 }
@@ -243,7 +246,46 @@ export class ServiceMetrics {
         if (up) this.set(up() ? 1 : 0);
       },
     });
+    this.smtpMetrics(registers);
     this.dnsMetrics(registers);
+  }
+
+  /** The sender's SMTP sessions in sum: a destination is never a label (MX hosts are unbounded). */
+  private smtpMetrics(registers: client.Registry[]): void {
+    const stats = () => this.sources?.smtp?.();
+    new client.Gauge({
+      name: 'smtp_sessions',
+      help: 'SMTP sessions the sender holds to receiving servers, by state: busy (a transaction) or idle (kept for the next).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const s = stats();
+        if (!s) return;
+        this.set({ state: 'busy' }, s.busy);
+        this.set({ state: 'idle' }, s.idle);
+      },
+    });
+    new client.Gauge({
+      name: 'smtp_destinations',
+      help: 'Receiving servers (address, port) by state: open (holding sessions) or paused (after failures in a row).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const s = stats();
+        if (!s) return;
+        this.set({ state: 'open' }, s.destinations);
+        this.set({ state: 'paused' }, s.paused);
+      },
+    });
+    new client.Gauge({
+      name: 'smtp_sessions_per_destination_max',
+      help: 'The most SMTP sessions held to any one receiving server.',
+      registers,
+      collect() {
+        const s = stats();
+        if (s) this.set(s.mostPerDestination);
+      },
+    });
   }
 
   /** The responder thread's counters, copied from shared memory at scrape time. */
