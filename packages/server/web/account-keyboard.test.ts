@@ -386,10 +386,43 @@ describe('the dashboard’s account sections by keyboard', () => {
       await p.keyboard.press('Tab');
       await assertFocus(p, /^delete-confirm Revoke key/, 'Tab in the dialog');
       await p.keyboard.press('Enter');
-      await waitUntil('revoked', async () => (/revoked/.test(await row.innerText()) ? true : undefined));
+      await waitUntil('revoked', async () => (/revoked/.test(await row.innerText()) ? true : undefined), {
+        seen: () => p.locator('#keys-notice').innerText(),
+      });
       await assertFocus(p, /^keys-title/, 'the key revoked (its button gone)');
       assert.equal((await server.request('GET', '/api/public/templates', { key: shown })).status, 401);
       assert.equal((await server.request('GET', '/api/public/keys', { key })).status, 200);
+      assert.deepEqual(watched.problems, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+
+  it('a confirmation reopened before the last one’s close event arrived is answered by its own buttons (that stale event cancelled it: a keyboard run under load revoked nothing)', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const p = watched.page;
+      const { key } = await server.createKey({ name: 'dashboard' });
+      await server.request('POST', '/api/public/keys', { key, body: { name: 'raced', scopes: ['sending'] } });
+      await signedIn(watched, key);
+      const row = p.locator('#key-list li', { hasText: 'raced' });
+      await row.waitFor();
+      // Escape then Space, faster than the dialog's close event: both in one task
+      await row.getByRole('button', { name: 'Revoke the key raced' }).focus();
+      await p.keyboard.press('Enter');
+      await p.getByRole('dialog', { name: 'Revoke raced?' }).waitFor();
+      await p.evaluate(`(() => {
+        document.getElementById('delete-dialog').close('');
+        document.querySelector('[aria-label="Revoke the key raced"]').click();
+      })()`);
+      await p.getByRole('dialog', { name: 'Revoke raced?' }).waitFor();
+      await p.keyboard.press('Tab');
+      await assertFocus(p, /^delete-confirm Revoke key/, 'Tab in the reopened dialog');
+      await p.keyboard.press('Enter');
+      await waitUntil('revoked', async () => (/revoked/.test(await row.innerText()) ? true : undefined), {
+        seen: () => p.locator('#keys-notice').innerText(),
+      });
+      await assertFocus(p, /^keys-title/, 'the key revoked');
       assert.deepEqual(watched.problems, []);
     } finally {
       await watched.context.close();

@@ -23,6 +23,11 @@ export const DELETE_DOMAIN: DeleteWording = {
   confirm: 'Delete domain',
 };
 
+/** Answers the opening of the dialog not yet answered, if any. */
+let settle: (() => void) | undefined;
+/** The dialog whose listeners are in place (added once, for every opening). */
+let listening: HTMLDialogElement | undefined;
+
 /**
  * Opens the dialog for `name` and resolves to whether the user chose to delete. The safe
  * button (Cancel) has the focus; Tab and Shift+Tab stay among its buttons; Escape cancels; the
@@ -35,6 +40,19 @@ export function confirmDelete(
   wording: DeleteWording = DELETE_DOMAIN,
 ): Promise<boolean> {
   const dialog = byId<HTMLDialogElement>('delete-dialog');
+  if (listening !== dialog) {
+    listening = dialog;
+    dialog.addEventListener('keydown', (event) => holdFocus(dialog, event));
+    // A close event comes a task after the dialog closed: one that finds it open again is
+    // stale, its opening already settled when the dialog reopened.
+    dialog.addEventListener('close', () => {
+      if (!dialog.open) settle?.();
+    });
+  }
+  // Closed, but its close event not yet here (Escape, then Space on a Revoke button, both
+  // within one task on a busy machine): that opening gets its answer now, from the value its
+  // button left, before this one resets it.
+  settle?.();
   setText(byId('delete-verb'), wording.verb);
   setText(byId('delete-name'), name);
   setText(byId('delete-text'), wording.consequence);
@@ -43,19 +61,13 @@ export function confirmDelete(
   dialog.returnValue = '';
   dialog.showModal();
   byId('delete-cancel').focus();
-  const hold = (event: KeyboardEvent) => holdFocus(dialog, event);
-  dialog.addEventListener('keydown', hold);
   return new Promise((resolve) => {
-    dialog.addEventListener(
-      'close',
-      () => {
-        dialog.removeEventListener('keydown', hold);
-        const confirmed = dialog.returnValue === 'delete';
-        if (!confirmed) opener.focus();
-        resolve(confirmed);
-      },
-      { once: true },
-    );
+    settle = () => {
+      settle = undefined;
+      const confirmed = dialog.returnValue === 'delete';
+      if (!confirmed) opener.focus();
+      resolve(confirmed);
+    };
   });
 }
 
