@@ -95,8 +95,8 @@ test('three processes send each message to each recipient once; a killed process
   assert.equal(copies.length, 24);
   assert.equal(new Set(copies).size, 24, 'each message once per recipient');
   for (const id of ids) {
-    const email = await call(servers[2]!.url, key, 'GET', `/api/public/emails/${id}`);
-    assert.equal(email.status, 'sent');
+    const status = async () => (await call(servers[2]!.url, key, 'GET', `/api/public/emails/${id}`)).status;
+    await waitUntil(`${id} recorded sent`, async () => (await status()) === 'sent', { seen: status });
   }
 
   // A process that accepts a message and dies before sending it: the next process sends it.
@@ -117,7 +117,12 @@ test('three processes send each message to each recipient once; a killed process
   const late = (await mx.messages()).at(-1)!;
   assert.equal(late.recipient, 'crash@recipient.test');
   assert.match(late.raw.toString('utf8'), new RegExp(`Message-ID: <${crash.id}@`));
-  assert.equal((await call(restarted.url, key, 'GET', `/api/public/emails/${crash.id}`)).status, 'sent');
+  // the copy is at the MX before the sender has recorded its answer: wait for the record
+  await waitUntil(
+    `${crash.id} recorded sent`,
+    async () => (await call(restarted.url, key, 'GET', `/api/public/emails/${crash.id}`)).status === 'sent',
+    { seen: async () => (await call(restarted.url, key, 'GET', `/api/public/emails/${crash.id}`)).status },
+  );
 });
 
 test('any process takes a bounce about any process’s message (issue 34)', async () => {

@@ -175,9 +175,10 @@ test('domain-connect template prints the template for the public repository, nam
       'CNAME %dkimkey3%._domainkey',
       'TXT _dmarc',
       'CNAME bounces',
+      'CNAME track',
     ],
   );
-  assert.equal(template.version, 2);
+  assert.equal(template.version, 3);
   const wrong = await runCli(['domain-connect', 'publish'], env);
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /domain-connect takes one subcommand: template/);

@@ -119,14 +119,16 @@ describe('webhook endpoints', () => {
     );
     const events = verified(receiver, created.secret).map((r) => r.event);
     const types = events.map((e) => e.type);
-    // Other checks may have sent updates before (the DMARC record's reason changing is no
-    // status change, so there are none here); the verification comes after its update.
+    // The verification comes after its update. Other checks may have sent updates before it:
+    // on a loaded machine one may see a DKIM record's lookup time out while the others pass;
+    // the first update still starts from the records as registered.
     assert.deepEqual(types.slice(-2), ['domain.updated', 'domain.verified']);
     const [updated, verifiedEvent] = events.slice(-2);
     assert.equal(updated.data.status, 'verified');
     assert.equal(updated.data.previous.status, 'pending');
+    const firstUpdate = events.find((e) => e.type === 'domain.updated');
     assert.deepEqual(
-      updated.data.previous.records.map((r: { status: string }) => r.status),
+      firstUpdate.data.previous.records.map((r: { status: string }) => r.status),
       ['pending', 'pending', 'pending', 'pending'],
     );
     assert.deepEqual(
