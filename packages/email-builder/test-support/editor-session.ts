@@ -35,3 +35,23 @@ export async function openEditorSession(
     },
   };
 }
+
+/**
+ * Waits until the caret is collapsed at the end of the paragraph saying `text`, and one frame
+ * more. The editor learns of a click's caret (and of End after it) from the browser's
+ * selectionchange event, a task of its own: on a loaded machine a shortcut pressed at once still
+ * met the old caret (issue 41: Mod-D duplicated the wrong block, Mod-K linked at the start).
+ */
+export async function caretAtEndOf(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((said) => {
+    const selection = document.getSelection();
+    const at = selection?.anchorNode;
+    if (!selection?.isCollapsed || !at) return false;
+    return (
+      (at instanceof Element ? at : at.parentElement)?.closest('p')?.textContent === said &&
+      selection.anchorOffset ===
+        (at.nodeType === Node.TEXT_NODE ? at.textContent!.length : at.childNodes.length)
+    );
+  }, text);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { col, doc, node, p, t } from '../test-support/doc.js';
-import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
+import { caretAtEndOf, type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 
 type Win = { editor: import('../src/editor.js').ServiceEditor };
 
@@ -25,19 +25,7 @@ async function cursorIn(content: object, text: string): Promise<void> {
   await page.evaluate((c) => (window as unknown as Win).editor.setContent(c), content);
   await page.click(`.sv-content p:has-text("${text}")`);
   await page.keyboard.press('End');
-  // The editor learns of a click's caret from the browser's selectionchange event, a task of its
-  // own: on a loaded machine a shortcut pressed at once still met the old caret (issue 41).
-  await page.waitForFunction((said) => {
-    const selection = document.getSelection();
-    const at = selection?.anchorNode;
-    if (!selection?.isCollapsed || !at) return false;
-    return (
-      (at instanceof Element ? at : at.parentElement)?.closest('p')?.textContent === said &&
-      selection.anchorOffset ===
-        (at.nodeType === Node.TEXT_NODE ? at.textContent!.length : at.childNodes.length)
-    );
-  }, text);
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  await caretAtEndOf(page, text);
 }
 
 before(async () => {

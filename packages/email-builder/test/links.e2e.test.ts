@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { axeViolations } from '../test-support/axe.js';
 import { doc, link, p, t } from '../test-support/doc.js';
-import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
+import { caretAtEndOf, type EditorSession, openEditorSession } from '../test-support/editor-session.js';
 import { PACKAGE_DIR } from '../test-support/server.js';
 
 const SHOTS = path.join(PACKAGE_DIR, 'test-results', 'links');
@@ -28,6 +28,7 @@ async function cursorAtEndOf(content: object): Promise<void> {
   await page.evaluate((c) => (window as unknown as Win).editor.setContent(c), content);
   await page.click('.sv-content p >> nth=0');
   await page.keyboard.press('End');
+  await caretAtEndOf(page, (await page.locator('.sv-content p >> nth=0').textContent()) ?? '');
 }
 
 before(async () => {
