@@ -24,6 +24,26 @@ export async function findFreeTcpPort(avoid: readonly number[] = []): Promise<nu
 }
 
 /**
+ * Launches `server` on a free port, picking another when someone took it between the pick and
+ * the bind (three tries); stops it on any other failure. Returns it running.
+ */
+export async function launchOnFreePort<
+  T extends { launch(port: number): Promise<void>; stop(): Promise<void> },
+>(server: T): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.launch(await findFreeTcpPort());
+      return server;
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 3) {
+        await server.stop();
+        throw error;
+      }
+    }
+  }
+}
+
+/**
  * `[file, args]` that run `command` under `setpriv --pdeathsig KILL` where available: if the
  * test process is killed outright (SIGKILL, OOM), the kernel kills the server too, where no
  * exit handler can run. setpriv execs in place, so the pid stays the server's. `setprivArgs`

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  findFreeTcpPort,
+  launchOnFreePort,
   PortTakenError,
   terminate,
   watchDaemon,
@@ -45,18 +45,7 @@ const START_TIMEOUT_MS = 20_000;
  * await prometheus.stop(); // in after()
  */
 export async function startPrometheus(scrape: ScrapeTarget): Promise<PrometheusServer> {
-  const server = new PrivatePrometheus(scrape);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await server.launch(await findFreeTcpPort());
-      return server;
-    } catch (error) {
-      if (!(error instanceof PortTakenError) || attempt === 3) {
-        await server.stop();
-        throw error;
-      }
-    }
-  }
+  return launchOnFreePort(new PrivatePrometheus(scrape));
 }
 
 class PrivatePrometheus implements PrometheusServer {

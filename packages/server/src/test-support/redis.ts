@@ -10,7 +10,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  findFreeTcpPort,
+  launchOnFreePort,
   PortTakenError,
   terminate,
   watchDaemon,
@@ -43,19 +43,7 @@ const START_TIMEOUT_MS = 10_000;
  * await redis.stop(); // in after()
  */
 export async function startRedis(): Promise<RedisServer> {
-  const server = new PrivateRedis();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await server.launch(await findFreeTcpPort());
-      return server;
-    } catch (error) {
-      // The port was free when picked, but another process may bind it before Redis does.
-      if (!(error instanceof PortTakenError) || attempt === 3) {
-        await server.stop();
-        throw error;
-      }
-    }
-  }
+  return launchOnFreePort(new PrivateRedis());
 }
 
 class PrivateRedis implements RedisServer {
