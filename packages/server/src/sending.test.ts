@@ -16,7 +16,7 @@ import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { findFreeDnsPort, startBind } from './test-support/bind.js';
+import { reserveDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { deliveryStatusReport } from './test-support/reports.js';
 import { createTestCa, type TestCa } from './test-support/test-ca.js';
@@ -71,7 +71,8 @@ async function startWorld(
   env: Record<string, string> = {},
   before?: (mx: PostfixServer, inboundPort: number) => Promise<Record<string, string>>,
 ) {
-  const bindPort = await findFreeDnsPort();
+  const reservedDns = await reserveDnsPort();
+  const bindPort = reservedDns.port;
   // The inbound listener's port, known before Postfix starts: its DSNs for our return path go
   // there (a transport map: Postfix asks no DNS here).
   const inboundPort = await freePort();
@@ -120,6 +121,7 @@ async function startWorld(
     ...env,
     ...extra,
   });
+  await reservedDns.release();
   const bind = await startBind({
     port: bindPort,
     zones: ['customer.test', 'recipient.test'],

@@ -200,6 +200,37 @@ export async function findFreeDnsPort(): Promise<number> {
   throw new Error('no port free on 127.0.0.1 for both UDP and TCP after 50 tries');
 }
 
+/**
+ * A DNS port held for a BIND started later on it: the UDP and TCP sockets stay bound until
+ * `release()`. For a port other servers must be told before BIND can start (their resolver);
+ * a port only picked stayed free for the seconds those servers took to start, and under load
+ * another process's socket took it, and BIND, on a fixed port, could not retry (issue 41).
+ */
+export async function reserveDnsPort(): Promise<{ port: number; release(): Promise<void> }> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const udp = dgram.createSocket('udp4');
+    const port = await new Promise<number>((resolve, reject) => {
+      udp.once('error', reject);
+      udp.bind(0, '127.0.0.1', () => resolve(udp.address().port));
+    });
+    const tcp = net.createServer();
+    const held = await new Promise<boolean>((resolve) => {
+      tcp.once('error', () => resolve(false));
+      tcp.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (held)
+      return {
+        port,
+        release: async () => {
+          await new Promise<void>((resolve) => udp.close(() => resolve()));
+          await new Promise<void>((resolve) => tcp.close(() => resolve()));
+        },
+      };
+    udp.close();
+  }
+  throw new Error('no port free on 127.0.0.1 for both UDP and TCP after 50 tries');
+}
+
 interface Config {
   zones: string[];
   secondaries: { zone: string; host: string; port: number }[];
