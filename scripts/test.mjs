@@ -141,7 +141,7 @@ const guessedSeconds = (run) =>
 const seconds = (run) => knownSeconds[runKey(run)] ?? guessedSeconds(run);
 runs.sort((a, b) => seconds(b) - seconds(a) || a.file.localeCompare(b.file));
 
-const concurrency = process.env.TEST_CONCURRENCY ?? '4';
+const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 const onPostgres = runs.filter((r) => r.backend === 'postgres').length;
 console.log(
   `\n=== ${runs.length} test files: ${runs.length - onPostgres} on SQLite, ${onPostgres} on PostgreSQL ===`,
