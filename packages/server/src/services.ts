@@ -307,7 +307,13 @@ function createSending(
       sendingIp: c.returnPath.sendingIps[0],
       heloName: c.heloName,
       ...(localDns &&
-        localResolve && { localZones: { serves: (name) => localDns.serves(name), resolve: localResolve } }),
+        localResolve && {
+          localZones: {
+            serves: (name) => localDns.serves(name),
+            resolve: localResolve,
+            syncKeys: () => localDns.syncKeys(),
+          },
+        }),
     });
   const sender = new EmailSender({
     store: emails,

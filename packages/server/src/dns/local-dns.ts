@@ -68,6 +68,9 @@ export class LocalDns {
   private serial = Math.floor(Date.now() / 1000);
   private responder: DnsResponder | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Each key read's number, and the newest one applied: an older read finishing late is dropped. */
+  private keyReads = 0;
+  private keysApplied = 0;
 
   constructor(private readonly options: LocalDnsOptions) {
     this.load();
@@ -156,6 +159,15 @@ export class LocalDns {
     return removed;
   }
 
+  /**
+   * Read the keys behind the published DKIM CNAMEs now. A key is made in the background, and
+   * the timer sees it up to a few seconds later; whoever is about to ask for a key that already
+   * signed mail (the sandbox's capture) calls this first, so the answer holds it.
+   */
+  async syncKeys(): Promise<void> {
+    await this.refreshKeys();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.responder?.close();
@@ -176,16 +188,21 @@ export class LocalDns {
   }
 
   private async refreshKeys(): Promise<void> {
+    const read = ++this.keyReads;
     const tokens = this.tokens();
     const keys = tokens.length === 0 ? [] : await this.options.keys(tokens);
+    // reads overlap (the timer, a publish, a capture): one begun earlier holds older keys
+    if (read < this.keysApplied) return;
+    this.keysApplied = read;
     // keys are made in the background seconds after a registration: look again soon
     if (keys.filter((key) => key.publicKey !== null).length < tokens.length && this.responder)
       setTimeout(() => void this.refreshKeys().catch(() => {}), 500).unref();
+    keys.sort((a, b) => (a.token < b.token ? -1 : 1));
     const same =
       keys.length === this.keys.length &&
       keys.every((key, i) => key.token === this.keys[i]?.token && key.publicKey === this.keys[i]?.publicKey);
     if (same) return;
-    this.keys = keys.sort((a, b) => (a.token < b.token ? -1 : 1));
+    this.keys = keys;
     this.serial++;
     this.served = this.build();
   }

@@ -61,7 +61,7 @@ export interface SandboxInboxOptions {
    * The development local DNS's zones (`dns/local-dns.ts`) and verification's resolver, which
    * asks that server for them: a `.test` domain published there is judged by its records.
    */
-  localZones?: { serves(name: string): boolean; resolve: DnsResolve };
+  localZones?: { serves(name: string): boolean; resolve: DnsResolve; syncKeys(): Promise<void> };
 }
 
 export class SandboxInbox {
@@ -93,6 +93,8 @@ export class SandboxInbox {
     const fromSandbox = isSandboxDomain(envelopeFrom.slice(envelopeFrom.lastIndexOf('@') + 1));
     const ip = fromSandbox ? CAPTURE_IP : (this.options.sendingIp ?? CAPTURE_IP);
     const { authenticate } = await mailauth();
+    // the key that signed may be seconds old: the local DNS reads it before mailauth asks
+    await this.options.localZones?.syncKeys();
     const result = await authenticate(signed, {
       ip,
       helo: this.options.heloName,
