@@ -73,10 +73,8 @@ describe('blocks from the keyboard', () => {
     );
     await page.click('.sv-content p:has-text("Intro")');
     await page.keyboard.press('ControlOrMeta+End');
-    // the caret is in the last column before Enter is pressed
-    await page.waitForFunction(
-      () => !!document.getSelection()?.focusNode?.parentElement?.closest('.sv-column:last-child'),
-    );
+    // the editor has seen the caret at the end of the last column before Enter is pressed
+    await caretAtEndOf(page, 'Right');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await page.keyboard.type('After');
