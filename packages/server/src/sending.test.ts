@@ -71,7 +71,28 @@ async function startWorld(
   env: Record<string, string> = {},
   before?: (mx: PostfixServer, inboundPort: number) => Promise<Record<string, string>>,
 ) {
+  // What has started, stopped in reverse order by `close`, or at once when a later step fails
+  // (a failed `before` otherwise left servers running, and the file hung to its timeout).
+  const started: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const stop of started.splice(0).reverse()) await stop().catch(() => {});
+  };
+  try {
+    return await startWorldParts(started, close, env, before);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function startWorldParts(
+  started: (() => Promise<unknown>)[],
+  close: () => Promise<void>,
+  env: Record<string, string>,
+  before: ((mx: PostfixServer, inboundPort: number) => Promise<Record<string, string>>) | undefined,
+) {
   const reservedDns = await reserveDnsPort();
+  started.push(() => reservedDns.release());
   const bindPort = reservedDns.port;
   // The inbound listener's port, known before Postfix starts: its DSNs for our return path go
   // there (a transport map: Postfix asks no DNS here).
@@ -86,6 +107,7 @@ async function startWorld(
       done(Object.assign(new Error('5.1.1 mailbox gone after acceptance'), { responseCode: 550 })),
   });
   await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+  started.push(() => new Promise<void>((resolve) => store.close(() => resolve())));
   const storePort = (store.server.address() as { port: number }).port;
   const mx = await startPostfix({
     // busy., closed.: their first MX refuses at the greeting, and this one is their second
@@ -95,6 +117,7 @@ async function startWorld(
       'accepted-then-gone@recipient.test': `smtp:[127.0.0.1]:${storePort}`,
     },
   });
+  started.push(() => mx.close());
   const extra = before ? await before(mx, inboundPort) : {};
   const api = await startTestServer({
     DNS_RESOLVERS: `127.0.0.1:${bindPort}`,
@@ -121,6 +144,7 @@ async function startWorld(
     ...env,
     ...extra,
   });
+  started.push(() => api.close());
   await reservedDns.release();
   const bind = await startBind({
     port: bindPort,
@@ -130,6 +154,7 @@ async function startWorld(
     ],
     recursion: true,
   });
+  started.push(() => bind.close());
   // BIND refuses an MX whose host has no address yet.
   await bind.addRecord('mx.recipient.test', 'A', mx.address);
   await bind.addRecord('recipient.test', 'MX', '10 mx.recipient.test.');
@@ -186,12 +211,6 @@ async function startWorld(
   }
   const [status] = await call('POST', '/api/public/domain/status', { domains: [DOMAIN] });
   assert.equal(status.data.status, 'verified');
-  const close = async () => {
-    await api.close();
-    await mx.close();
-    await new Promise<void>((resolve) => store.close(() => resolve()));
-    await bind.close();
-  };
   return { api, bind, mx, call, send, emailWhen, authenticated, close };
 }
 

@@ -218,14 +218,18 @@ export async function reserveDnsPort(): Promise<{ port: number; release(): Promi
       tcp.once('error', () => resolve(false));
       tcp.listen(port, '127.0.0.1', () => resolve(true));
     });
-    if (held)
+    if (held) {
+      let released: Promise<void> | undefined;
       return {
         port,
-        release: async () => {
-          await new Promise<void>((resolve) => udp.close(() => resolve()));
-          await new Promise<void>((resolve) => tcp.close(() => resolve()));
-        },
+        // once: a caller's cleanup may release again what it already released
+        release: () =>
+          (released ??= (async () => {
+            await new Promise<void>((resolve) => udp.close(() => resolve()));
+            await new Promise<void>((resolve) => tcp.close(() => resolve()));
+          })()),
       };
+    }
     udp.close();
   }
   throw new Error('no port free on 127.0.0.1 for both UDP and TCP after 50 tries');
