@@ -15,6 +15,7 @@ import { blockMoveKeys } from './input/block-moves.js';
 import { blockInput } from './input/keymap.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
+import { withoutEmptyConditions } from './model/condition.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
 import { htmlParser } from './model/html-parser.js';
 import { findProblems } from './model/problems.js';
@@ -348,7 +349,7 @@ export class ServiceEditor {
   /** The document as JSON: store it, and give it back to `setContent` to edit again. */
   getJSON(): JSONNode {
     this.alive();
-    return this.view.state.doc.toJSON() as JSONNode;
+    return withoutEmptyConditions(this.view.state.doc.toJSON() as JSONNode);
   }
 
   /**

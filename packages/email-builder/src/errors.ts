@@ -14,6 +14,8 @@ export const ERRORS = {
   SEB_ERR_UNKNOWN_NODE: 'Unknown node type "{type}" in the document',
   SEB_ERR_UNKNOWN_MARK: 'Unknown mark type "{type}" in the document',
   SEB_ERR_BAD_CONTENT: 'Invalid document: {reason}',
+  SEB_ERR_BAD_CONDITION: 'Invalid condition (showIf) on {block}: {reason}',
+  SEB_ERR_SYNTAX: 'The email cannot be written in {syntax}: {reason}',
   SEB_ERR_BLOCK: 'Invalid custom block "{name}": {reason}',
   SEB_ERR_DESTROYED: 'This editor was destroyed; create a new one',
   SEB_ERR_UPLOAD_NOT_CONFIGURED: 'Image upload is not configured: pass imageServiceUrl or upload',

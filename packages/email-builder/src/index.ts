@@ -11,6 +11,13 @@ export { BRAND_NETWORKS, type Brand, type BrandingProblem, checkBranding } from 
 export { type EditorEvents, ServiceEditor } from './editor.js';
 export { ERRORS, type ErrorCode, ServiceEditorError } from './errors.js';
 export { checkDocument } from './model/check.js';
+export {
+  CONDITION_OPS,
+  type Condition,
+  type ConditionOp,
+  type ConditionTest,
+  conditionProblem,
+} from './model/condition.js';
 export type { DocSettings } from './model/doc.js';
 export { findProblems } from './model/problems.js';
 export type { JSONMark, JSONNode } from './model/types.js';
@@ -43,5 +50,8 @@ export {
   type RenderTemplateOptions,
   type RenderTemplateResult,
   renderTemplate,
+  TEMPLATE_PROBLEMS,
+  type TemplateProblem,
+  type TemplateProblemCode,
 } from './variables/render-template.js';
 export { formatVariable, isVariableName } from './variables/syntax.js';

@@ -13,6 +13,7 @@ export const PROBLEMS = {
   SEB_PROBLEM_NO_LINK: 'The button links nowhere',
   SEB_PROBLEM_NO_SOCIAL_LINKS: 'The social links have no profile addresses, so the row is not in the email',
   SEB_PROBLEM_NO_IMAGE: 'The image (or logo) has no picture, so it is not in the email',
+  SEB_PROBLEM_NO_LIST: 'The repeat names no list variable, so only its empty state is in the email',
 } as const;
 
 /** A code of the problem catalogue. */
@@ -36,4 +37,5 @@ export const PROBLEM_HINTS: Record<ProblemCode, string> = {
   SEB_PROBLEM_NO_LINK: 'Add the link',
   SEB_PROBLEM_NO_SOCIAL_LINKS: 'Not in the email until a profile address is added',
   SEB_PROBLEM_NO_IMAGE: 'Not in the email until an image is added',
+  SEB_PROBLEM_NO_LIST: 'Name the list to repeat',
 };

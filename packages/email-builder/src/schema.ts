@@ -11,6 +11,8 @@ export function createSchema(set: Pick<BlockSet, 'blocks' | 'marks'>): Schema {
     const spec: NodeSpec = { ...block.spec, attrs: pmAttrs(block.attrs) };
     // a rendering that sits in text makes an inline node, as its spec need not repeat
     if (isInline(block)) spec.inline = true;
+    // any block may carry a display condition (model/condition.ts), kept through editing
+    else if (block.name !== 'text') spec.attrs = { ...spec.attrs, showIf: { default: null } };
     nodes[block.name] = spec;
   }
   const marks: Record<string, MarkSpec> = {};

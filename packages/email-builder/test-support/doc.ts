@@ -100,6 +100,29 @@ export const SAMPLES: Record<string, JSONNode> = {
   }),
   badge: p(t('Launch '), node('badge', { text: 'New' })),
   variable: p(t('Hi '), node('variable', { name: 'first_name', fallback: 'there & "friends"' }), t('!')),
+  repeat: node(
+    'repeat',
+    { each: 'items', empty: 'Nothing this week', max: 5 },
+    p(t('Item: '), node('variable', { name: 'item.name' })),
+  ),
+  condition: node(
+    'paragraph',
+    {
+      showIf: {
+        all: [
+          { var: 'plan', op: 'eq', value: 'trial <"pro">' },
+          { var: 'days', op: 'lte', value: 7 },
+        ],
+      },
+    },
+    t('Your trial ends soon.'),
+  ),
+  columnsIf: node(
+    'columns',
+    { layout: '2' },
+    col({ showIf: { var: 'vip', op: 'exists' } }, p(t('VIP')), p(t('Perks'))),
+    col(undefined, p(t('Everyone'))),
+  ),
 };
 
 /** A realistic newsletter using every block. */

@@ -1,8 +1,10 @@
 import { ServiceEditorError } from '../errors.js';
 import { MARK_RENDERINGS_BY_NAME } from '../marks/render-registry.js';
 import { type RenderSet, renderSet } from '../nodes/render-set.js';
+import { isInline } from '../nodes/rendering.js';
 import type { BlockOptions } from '../render/email.js';
 import { cleanAttrs } from './attrs.js';
+import { conditionProblem } from './condition.js';
 import { DOC_ATTRS } from './doc.js';
 import type { JSONMark, JSONNode } from './types.js';
 
@@ -29,18 +31,21 @@ export function cleanDocument(doc: unknown, options: BlockOptions = {}): JSONNod
   return {
     type: 'doc',
     attrs: cleanAttrs(DOC_ATTRS, root.attrs),
-    content: cleanChildren(renderSet(options.blocks), root.content, 'doc'),
+    content: cleanChildren(renderSet(options.blocks), root.content, 'doc', 0),
   };
 }
 
-function cleanChildren(set: RenderSet, content: unknown, path: string): JSONNode[] {
+/** How deep repeats may nest: a repeat inside a repeat, no further (an order's lines and their options). */
+export const MAX_REPEAT_DEPTH = 2;
+
+function cleanChildren(set: RenderSet, content: unknown, path: string, repeats: number): JSONNode[] {
   if (content === undefined) return [];
   if (!Array.isArray(content))
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path}.content is not an array` });
-  return content.map((child, i) => cleanNode(set, child, `${path}.content[${i}]`));
+  return content.map((child, i) => cleanNode(set, child, `${path}.content[${i}]`, repeats));
 }
 
-function cleanNode(set: RenderSet, node: unknown, path: string): JSONNode {
+function cleanNode(set: RenderSet, node: unknown, path: string, repeats: number): JSONNode {
   if (!node || typeof node !== 'object')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} is not an object` });
   const n = node as JSONNode;
@@ -49,12 +54,29 @@ function cleanNode(set: RenderSet, node: unknown, path: string): JSONNode {
     throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(n.type) });
   const out: JSONNode = { type: n.type };
   if (Object.keys(def.attrs).length) out.attrs = cleanAttrs(def.attrs, n.attrs);
+  const showIf = n.attrs && typeof n.attrs === 'object' ? n.attrs.showIf : undefined;
+  if (showIf !== undefined && showIf !== null) {
+    const where = `${path} (${n.type})`;
+    if (isInline(def))
+      throw new ServiceEditorError('SEB_ERR_BAD_CONDITION', {
+        block: where,
+        reason: 'conditions go on blocks, not on text',
+      });
+    const problem = conditionProblem(showIf);
+    if (problem) throw new ServiceEditorError('SEB_ERR_BAD_CONDITION', { block: where, reason: problem });
+    out.attrs = { ...out.attrs, showIf: structuredClone(showIf) };
+  }
+  const depth = n.type === 'repeat' ? repeats + 1 : repeats;
+  if (depth > MAX_REPEAT_DEPTH)
+    throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', {
+      reason: `${path}: repeats nest one level deep (a repeat in a repeat), no further`,
+    });
   if (n.type === 'text') {
     if (typeof n.text !== 'string' || n.text === '')
       throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: `${path} has no text` });
     out.text = n.text;
   } else if (n.content !== undefined) {
-    out.content = cleanChildren(set, n.content, path);
+    out.content = cleanChildren(set, n.content, path, depth);
   }
   if (n.marks !== undefined) {
     if (!Array.isArray(n.marks))

@@ -11,6 +11,7 @@ import { hardBreak, text } from './inline/index.js';
 import { bulletList, listItem, orderedList } from './lists/index.js';
 import { logo } from './logo/index.js';
 import { paragraph } from './paragraph/index.js';
+import { repeat } from './repeat/index.js';
 import { signature } from './signature/index.js';
 import { socialLinks } from './social/index.js';
 import { spacer } from './spacer/index.js';
@@ -35,6 +36,7 @@ export const BLOCKS: readonly BlockDefinition[] = [
   spacer,
   columns,
   column,
+  repeat,
   socialLinks,
   footer,
   signature,

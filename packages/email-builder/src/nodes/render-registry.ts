@@ -11,6 +11,7 @@ import { bulletListRendering, listItemRendering, orderedListRendering } from './
 import { logoRendering } from './logo/render.js';
 import { paragraphRendering } from './paragraph/render.js';
 import type { BlockRendering } from './rendering.js';
+import { repeatRendering } from './repeat/render.js';
 import { signatureRendering } from './signature/render.js';
 import { socialLinksRendering } from './social/render.js';
 import { spacerRendering } from './spacer/render.js';
@@ -35,6 +36,7 @@ export const BLOCK_RENDERINGS: readonly BlockRendering[] = [
   spacerRendering,
   columnsRendering,
   columnRendering,
+  repeatRendering,
   socialLinksRendering,
   footerRendering,
   signatureRendering,

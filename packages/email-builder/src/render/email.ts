@@ -5,6 +5,7 @@ import type { JSONNode } from '../model/types.js';
 import { type RenderSet, renderSet } from '../nodes/render-set.js';
 import type { BlockRendering, RenderContext, TextContext } from '../nodes/rendering.js';
 import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/render.js';
+import { guardHtml, guardText } from '../variables/condition-syntax.js';
 import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
@@ -115,7 +116,8 @@ function renderBlocks(
     const def = set.byName.get(node.type);
     if (!def || node.type === 'doc')
       throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node?.type) });
-    out += def.render(node, cleanAttrs(def.attrs, node.attrs), i === list.length - 1 ? lastCtx : ctx);
+    const html = def.render(node, cleanAttrs(def.attrs, node.attrs), i === list.length - 1 ? lastCtx : ctx);
+    out += node.attrs?.showIf == null ? html : guardHtml(node.attrs, `a "${node.type}" block`, html);
   });
   return out;
 }
@@ -257,7 +259,8 @@ function renderTextBlocks(set: RenderSet, nodes: readonly JSONNode[] | undefined
     const def = set.byName.get(node.type);
     if (!def) throw new ServiceEditorError('SEB_ERR_UNKNOWN_NODE', { type: String(node.type) });
     const text = def.text(node, cleanAttrs(def.attrs, node.attrs), ctx);
-    if (text !== '' || node.type === 'paragraph') parts.push(text);
+    if (text !== '' || node.type === 'paragraph')
+      parts.push(node.attrs?.showIf == null ? text : guardText(node.attrs, `a "${node.type}" block`, text));
   }
   return parts.join(ctx.listDepth > 0 ? '\n' : '\n\n');
 }

@@ -1,6 +1,7 @@
 import { a, cleanAttrs } from '../../model/attrs.js';
 import { ghostTable, msoOnly } from '../../render/mso.js';
 import { flowBox, TABLE, textSides } from '../../render/styles.js';
+import { guardHtml, guardText } from '../../variables/condition-syntax.js';
 import { htmlMarker } from '../marker.js';
 import { type Attrs, defineRendering } from '../rendering.js';
 
@@ -75,11 +76,14 @@ export const columnsRendering = defineRendering({
       const inner = widths[i]! - padStart - padEnd - checked.padding * 2;
       // The last block leaves no space under itself: the row's own 16 px follow the columns,
       // as they follow any block (its margin on top of them made 32).
-      const body = ctx.blocks(col.content, {
+      const blocks = ctx.blocks(col.content, {
         width: inner,
         panel: Boolean(checked.backgroundColor),
         flushEnd: true,
       });
+      // A column's condition hides what it holds, not its place: the row keeps its widths in
+      // every client (Outlook's ghost table included) whatever the data.
+      const body = guardHtml(col.attrs, 'a column', blocks);
       const padding = flowBox(dir, '0', `${padEnd}px`, '0', `${padStart}px`);
       return { width: widths[i]!, padding, cell: columnCell(checked, body, attrs) };
     });
@@ -105,7 +109,8 @@ export const columnsRendering = defineRendering({
     );
     return `${TABLE}${marker}><tr><td style="text-align:${start};padding:0 0 16px">${open}${divs.join('')}${msoOnly('</td></tr></table>')}</td></tr></table>`;
   },
-  text: (node, _attrs, ctx) => (node.content ?? []).map((col) => ctx.blocks(col.content)).join('\n\n'),
+  text: (node, _attrs, ctx) =>
+    (node.content ?? []).map((col) => guardText(col.attrs, 'a column', ctx.blocks(col.content))).join('\n\n'),
 });
 
 /**
