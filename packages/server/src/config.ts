@@ -8,6 +8,7 @@ import { availableParallelism, hostname } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { splitHostPort } from './net/host-port.js';
+import { type TracingConfig, tracingConfig } from './telemetry/tracing-config.js';
 
 export interface Config {
   /** `NODE_ENV=production`: development defaults become refusals (`production.ts`). */
@@ -58,6 +59,8 @@ export interface Config {
   localDns: LocalDnsConfig;
   /** Prometheus `/metrics` on a listener of its own (issue 39, `metrics/listener.ts`). */
   metrics: MetricsConfig;
+  /** OpenTelemetry traces (issue 39, `telemetry/`): the standard `OTEL_*` variables; off without an endpoint. */
+  tracing: TracingConfig;
 }
 
 export interface MetricsConfig {
@@ -491,6 +494,7 @@ export function loadConfig(env: Env = process.env): Config {
     domainConnect: domainConnect(env, dkimProviderHost, Boolean(env.DNS_LISTEN?.trim()), publicUrl(env)),
     localDns: localDns(env),
     metrics: metrics(env),
+    tracing: tracing(env),
     tracking: {
       cnameTarget: hostName(env, 'TRACKING_CNAME_TARGET', `track.${dkimProviderHost}`),
       listen: env.TRACKING_LISTEN?.trim()
@@ -713,6 +717,16 @@ function metrics(env: Env): MetricsConfig {
       `METRICS_LISTEN on a non-loopback address (${listen.host}) needs METRICS_TOKEN, so that only your scraper reads the metrics`,
     );
   return { listen, token };
+}
+
+/** The `OTEL_*` variables (`telemetry/tracing-config.ts`), their mistakes as configuration errors. */
+function tracing(env: Env): TracingConfig {
+  try {
+    return tracingConfig(env);
+  } catch (error) {
+    if (error instanceof RangeError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** The local DNS's default address, outside production mode. */

@@ -21,6 +21,7 @@ import { createServices, routeServices, type Services } from './services.js';
 import { CacheListener } from './store/cache-listener.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
+import type { Tracing } from './telemetry/tracing.js';
 import { startTrackingListener, type TrackingListener } from './tracking/listener.js';
 
 export interface RunningServer {
@@ -57,17 +58,30 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Before anything opens: a bad custom blocks module stops the start with a ConfigError.
   if (config.editorBlocks) await loadEditorBlocks(config.editorBlocks);
+  // Traced only with an endpoint: without one, not even the module that loads the SDK is loaded.
+  const tracingUrl = config.tracing.url;
+  const tracing: Tracing | undefined =
+    tracingUrl === undefined
+      ? undefined
+      : await (await import('./telemetry/start-tracing.js')).startTracing({
+          ...config.tracing,
+          url: tracingUrl,
+        });
   const store = await openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     poolSize: config.dbPoolSize,
     cache: config.cache,
+    tracing,
+  }).catch(async (error: unknown) => {
+    await tracing?.shutdown();
+    throw error;
   });
   let dkim: HostedDkim | undefined;
   let cacheListener: CacheListener | undefined;
   // Counted only when someone can read them: without METRICS_LISTEN nothing is recorded.
   const metrics = config.metrics.listen ? new ServiceMetrics() : undefined;
-  const services = createServices(config, store, metrics);
+  const services = createServices(config, store, metrics, tracing);
   const { verification, webhooks, sending } = services;
   const sharedRateLimit = config.redis && (await SharedRateLimit.open(config.redis));
   const readiness = new Readiness();
@@ -92,6 +106,7 @@ export async function startServer(
       ...routeServices(services),
       ...(sharedRateLimit && { sharedRateLimit }),
       ...(metrics && { metrics }),
+      ...(tracing && { tracing }),
       ...(options.logger !== undefined && { logger: options.logger }),
     });
     // Other processes' revocations and deletions drop this one's cached reads at once.
@@ -137,6 +152,7 @@ export async function startServer(
     await dkim?.close();
     await services.close();
     await store.close();
+    await tracing?.shutdown();
     throw error;
   }
   const listener = cacheListener;
@@ -167,6 +183,7 @@ export async function startServer(
     } catch (error) {
       await Promise.allSettled([app.close(), services.close(), hosted.close()]);
       await store.close();
+      await tracing?.shutdown();
       throw error;
     }
   }
@@ -188,6 +205,7 @@ export async function startServer(
     } catch (error) {
       await Promise.allSettled([inbound?.close(), app.close(), services.close(), hosted.close()]);
       await store.close();
+      await tracing?.shutdown();
       throw error;
     }
   }
@@ -222,6 +240,7 @@ export async function startServer(
         hosted.close(),
       ]);
       await store.close();
+      await tracing?.shutdown();
       throw error;
     }
   }
@@ -251,6 +270,8 @@ export async function startServer(
         await services.close();
         await hosted.close();
         await store.close();
+        // last: the spans of everything above are sent before it returns
+        await tracing?.shutdown();
       })();
       return closing;
     },

@@ -41,6 +41,8 @@ import { SandboxStore } from './store/sandbox-store.js';
 import { ServiceKeyStore } from './store/service-key-store.js';
 import { VerificationStore } from './store/verification-store.js';
 import { WebhookStore } from './store/webhook-store.js';
+import { tracedResolve } from './telemetry/traced-resolve.js';
+import type { Tracing } from './telemetry/tracing.js';
 import { createAuthoritativeResolve } from './verify/authoritative.js';
 import { routeLocalZones } from './verify/local-routing.js';
 import type { DnsResolve } from './verify/resolver.js';
@@ -107,8 +109,16 @@ export function routeServices(services: Services) {
   };
 }
 
-/** `metrics`: where checks, webhook and sending attempts are counted (`METRICS_LISTEN`, issue 39). */
-export function createServices(config: Config, store: KyselyStore, metrics?: ServiceMetrics): Services {
+/**
+ * `metrics`: where checks, webhook and sending attempts are counted (`METRICS_LISTEN`, issue 39);
+ * `tracing`: where DNS lookups, webhook deliveries and sending attempts are traced (`OTEL_*`).
+ */
+export function createServices(
+  config: Config,
+  store: KyselyStore,
+  metrics?: ServiceMetrics,
+  tracing?: Tracing,
+): Services {
   const v = config.verification;
   const hooks: Services['hooks'] = {
     reportError: () => {},
@@ -132,6 +142,7 @@ export function createServices(config: Config, store: KyselyStore, metrics?: Ser
     secretKey,
     (error) => hooks.reportWebhookError(error),
     metrics,
+    tracing,
   );
   const keys = new DkimKeyStore(store.db);
   const dnsOptions = {
@@ -155,9 +166,10 @@ export function createServices(config: Config, store: KyselyStore, metrics?: Ser
   const mainAuthoritative = v.authoritative ? createAuthoritativeResolve(dnsOptions) : undefined;
   const authoritative =
     mainAuthoritative && localDns ? routeLocalZones(mainAuthoritative, localDns, routing) : mainAuthoritative;
-  const resolve =
+  const untraced =
     authoritative ??
     (localDns ? routeLocalZones(createResolver(dnsOptions), localDns, routing) : createResolver(dnsOptions));
+  const resolve = tracing ? tracedResolve(untraced, tracing) : untraced;
   // Domain Connect asks through the resolvers: `_domainconnect` may be a CNAME out of the zone.
   const domainConnect = createDomainConnect(config, store, secretKey, createResolver(dnsOptions));
   const verification = new VerificationService({
@@ -215,7 +227,18 @@ export function createServices(config: Config, store: KyselyStore, metrics?: Ser
     },
   });
   const browser = createBrowserServices(config, store);
-  const sending = createSending(config, store, keys, secretKey, browser, hooks, resolve, localDns, metrics);
+  const sending = createSending(
+    config,
+    store,
+    keys,
+    secretKey,
+    browser,
+    hooks,
+    resolve,
+    localDns,
+    metrics,
+    tracing,
+  );
   return {
     domains,
     templates: browser.templates,
@@ -244,6 +267,7 @@ function createWebhooks(
   secretKey: () => Buffer,
   onError: (error: unknown) => void,
   metrics: ServiceMetrics | undefined,
+  tracing: Tracing | undefined,
 ): Services['webhooks'] {
   const w = config.webhooks;
   const webhookStore = new WebhookStore(store.db, store.kind);
@@ -261,6 +285,7 @@ function createWebhooks(
     retentionMs: w.retentionMs,
     onError,
     ...(metrics && { onAttempt: metrics.webhookAttempted }),
+    ...(tracing && { tracing }),
   });
   const service = new WebhookService({
     store: webhookStore,
@@ -283,6 +308,7 @@ function createSending(
   localResolve: DnsResolve | undefined,
   localDns: LocalDns | undefined,
   metrics: ServiceMetrics | undefined,
+  tracing: Tracing | undefined,
 ): Services['sending'] {
   const c = config.sending;
   const v = config.verification;
@@ -359,6 +385,7 @@ function createSending(
     retention: { bodiesMs: c.retentionMs, messagesMs: c.eventRetentionMs },
     onError: (error) => hooks.reportSendingError(error),
     ...(metrics && { onAttempt: metrics.emailAttempted }),
+    ...(tracing && { tracing }),
   });
   const service = new EmailService({
     emails,

@@ -18,6 +18,7 @@ import type { SandboxService } from '../service/sandbox-service.js';
 import type { TemplateService } from '../service/template-service.js';
 import type { WebhookService } from '../service/webhook-service.js';
 import type { Store } from '../store/store.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import { WEBHOOK_SCHEMAS } from '../webhook/schemas.js';
 import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
@@ -43,7 +44,7 @@ import { webhookEventsOpenApi, webhookRoutes } from './routes/webhooks.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import type { SharedRateLimit } from './shared-rate-limit.js';
-import { installStatusFastPath } from './status-fast-path.js';
+import { installStatusFastPath, STATUS_PATH } from './status-fast-path.js';
 
 export interface AppDependencies {
   config: Config;
@@ -65,23 +66,27 @@ export interface AppDependencies {
   readiness?: Readiness;
   /** Where requests are counted (`METRICS_LISTEN`, issue 39); absent: not counted. */
   metrics?: ServiceMetrics;
+  /** Where requests are traced (`OTEL_EXPORTER_OTLP_ENDPOINT`, issue 39); absent: not traced. */
+  tracing?: Tracing;
   /** Pino options, or `false` for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
 }
 
 /** Build the application (not yet listening). */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
-  const { config, store } = deps;
+  const { config, store, tracing } = deps;
+  const logger = deps.logger ?? {
+    level: config.logLevel,
+    // Keys travel in Authorization, and no line we log holds a header: a `req` field passes
+    // Fastify's request serialiser, which keeps method, URL and addresses only (a test
+    // checks a key never reaches the logs). Hence no `redact`: it had nothing to remove,
+    // and walking every line's `req` for it cost 1.2 % of a status poll.
+    // Batched: see log-destination.ts for what a write per line cost.
+    stream: batchedStdout(),
+  };
   const app = Fastify({
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      // Keys travel in Authorization, and no line we log holds a header: a `req` field passes
-      // Fastify's request serialiser, which keeps method, URL and addresses only (a test
-      // checks a key never reaches the logs). Hence no `redact`: it had nothing to remove,
-      // and walking every line's `req` for it cost 1.2 % of a status poll.
-      // Batched: see log-destination.ts for what a write per line cost.
-      stream: batchedStdout(),
-    },
+    // traced, each line written in a span carries its `trace_id` and `span_id`
+    logger: tracing && typeof logger === 'object' ? { ...logger, mixin: () => tracing.logFields() } : logger,
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -138,6 +143,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         reply.statusCode,
         reply.elapsedTime / 1000,
       );
+      done();
+    });
+  }
+  if (tracing) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      const route = request.routeOptions.url;
+      if (route !== undefined) tracing.nameRoute(request.raw, route);
       done();
     });
   }
@@ -273,6 +285,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     maxItems: config.limits.maxItemsPerRequest,
     bodyLimit: config.limits.bodyLimitBytes,
     ...(observe && { observe }),
+    ...(tracing && {
+      within: (req, answer) => {
+        tracing.nameRoute(req, STATUS_PATH);
+        tracing.withinRequest(req, answer);
+      },
+    }),
   });
+  // outermost, so that the fast path's polls are traced too
+  tracing?.traceRequests(app.server, requestId);
   return app;
 }

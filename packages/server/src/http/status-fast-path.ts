@@ -49,6 +49,11 @@ export interface StatusFastPathOptions {
   bodyLimit: number;
   /** Records each answered poll in the metrics (issue 39), as Fastify's `onResponse` does for the rest. */
   observe?: ObserveRequest;
+  /**
+   * Runs a poll's answer in its request's trace (issue 39): polls that arrive together are
+   * answered in one turn, outside each one's call chain. Absent (tracing off): run as it is.
+   */
+  within?: (req: IncomingMessage, answer: () => void) => void;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -153,7 +158,11 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
   const answerArrived = (): void => {
     const polls = arrived;
     arrived = [];
-    for (const { req, res, started, arrivedOpen } of polls) void answer(req, res, started, arrivedOpen);
+    const { within } = options;
+    for (const { req, res, started, arrivedOpen } of polls) {
+      if (within) within(req, () => void answer(req, res, started, arrivedOpen));
+      else void answer(req, res, started, arrivedOpen);
+    }
   };
 
   server.removeListener('request', fastify);

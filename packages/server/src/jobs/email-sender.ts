@@ -19,6 +19,8 @@ import type { SessionStats } from '../email/smtp-sessions.js';
 import { unsubscribeHeaders, unsubscribeToken } from '../email/unsubscribe.js';
 import { RenderQueueFullError } from '../render/pool.js';
 import type { AttemptOutcome, ClaimedRecipient, EmailStore } from '../store/email-store.js';
+import { ATTR } from '../telemetry/attributes.js';
+import { NO_SPAN, type SpanRecorder, type Tracing } from '../telemetry/tracing.js';
 import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
 import { ClaimLoop } from './claim-loop.js';
 
@@ -51,6 +53,8 @@ export interface EmailSenderOptions {
   onError?: (error: unknown) => void;
   /** Each recorded attempt's outcome (`sent`, `deferred`, `bounced`, `failed`): the metrics (issue 39). */
   onAttempt?: (outcome: AttemptOutcome['kind']) => void;
+  /** Each attempt a span: the MX host, the reply code, the outcome (issue 39); absent: not traced. */
+  tracing?: Tracing;
 }
 
 /** Retention runs once an hour (or once a retention period, when shorter), in batches. */
@@ -98,7 +102,19 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     while (!this.stopped && (await prune()) === PRUNE_BATCH);
   }
 
-  protected async attempt(claim: ClaimedRecipient): Promise<void> {
+  protected attempt(claim: ClaimedRecipient): Promise<void> {
+    const { tracing } = this.options;
+    if (tracing === undefined) return this.attemptOnce(claim, NO_SPAN);
+    const domain = claim.address.slice(claim.address.lastIndexOf('@') + 1);
+    // a trace of its own: the request that queued the message only nudged the worker
+    return tracing.span(
+      'smtp delivery',
+      { kind: 'client', root: true, attributes: { [ATTR.EMAIL_RECIPIENT_DOMAIN]: domain } },
+      (span) => this.attemptOnce(claim, span),
+    );
+  }
+
+  private async attemptOnce(claim: ClaimedRecipient, span: SpanRecorder): Promise<void> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const outcome = await this.outcomeOf(claim).catch((error: unknown): AttemptOutcome => {
@@ -117,6 +133,14 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
         ? { kind: 'failed', code: null, text, mxHost: null }
         : { kind: 'deferred', nextAttemptAt: next, code: null, text, mxHost: null };
     });
+    span.set({
+      [ATTR.SERVER_ADDRESS]: outcome.mxHost ?? undefined,
+      [ATTR.SMTP_REPLY_CODE]: outcome.code ?? undefined,
+      [ATTR.EMAIL_OUTCOME]: outcome.kind,
+    });
+    // no reply text: a receiver's often quotes the recipient's address
+    if (outcome.kind === 'failed' || outcome.kind === 'deferred')
+      span.fail(outcome.code === null ? outcome.kind : String(outcome.code));
     await o.store.recordAttempt(claim, outcome, now());
     o.onAttempt?.(outcome.kind);
     // The sandbox's complained@ address reports the delivered message as spam, as a mailbox

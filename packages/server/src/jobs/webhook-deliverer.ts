@@ -7,6 +7,8 @@
 import { open } from '../dkim/secret-box.js';
 import type { RecordSettings } from '../domain/records.js';
 import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '../store/webhook-store.js';
+import { ATTR } from '../telemetry/attributes.js';
+import { NO_SPAN, type SpanRecorder, type Tracing } from '../telemetry/tracing.js';
 import { webhookBody } from '../webhook/events.js';
 import { nextAttemptAt, type RetryPolicy } from '../webhook/retry-schedule.js';
 import { sendWebhook } from '../webhook/send.js';
@@ -32,6 +34,8 @@ export interface DelivererOptions {
   onError?: (error: unknown) => void;
   /** Each recorded attempt's outcome, and for a delivery the ms since its event: the metrics (issue 39). */
   onAttempt?: (outcome: AttemptOutcome['kind'], sinceEventMs: number) => void;
+  /** Each attempt a span: the endpoint's host, the answer's status (issue 39); absent: not traced. */
+  tracing?: Tracing;
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -72,7 +76,21 @@ export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
    * of its stream is then the head and goes at the next tick, at once. (Waiting a whole tick per
    * event, a 50-recipient message's 100 events took 110 s to arrive, issue 35.)
    */
-  protected async attempt(claim: ClaimedDelivery): Promise<boolean> {
+  protected attempt(claim: ClaimedDelivery): Promise<boolean> {
+    const { tracing } = this.options;
+    if (tracing === undefined) return this.attemptOnce(claim, NO_SPAN);
+    const attributes = {
+      [ATTR.SERVER_ADDRESS]: hostOf(claim.endpoint.url),
+      [ATTR.HTTP_REQUEST_METHOD]: 'POST',
+      [ATTR.WEBHOOK_EVENT_TYPE]: claim.event.type,
+    };
+    // a trace of its own: the request that wrote the event only nudged the worker
+    return tracing.span('webhook delivery', { kind: 'client', root: true, attributes }, (span) =>
+      this.attemptOnce(claim, span),
+    );
+  }
+
+  private async attemptOnce(claim: ClaimedDelivery, span: SpanRecorder): Promise<boolean> {
     const o = this.options;
     const now = o.now ?? Date.now;
     const { event, endpoint } = claim;
@@ -86,6 +104,9 @@ export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
       now,
     });
     const at = now();
+    span.set({ [ATTR.HTTP_RESPONSE_STATUS_CODE]: result.status ?? undefined });
+    if (result.error !== null)
+      span.fail(result.status === null ? 'no_answer' : String(result.status), result.error);
     let outcome: AttemptOutcome = { kind: 'delivered' };
     if (result.error !== null) {
       const next = nextAttemptAt(o.retry, claim.attempts + 1, claim.createdAt, at);
@@ -97,6 +118,16 @@ export class WebhookDeliverer extends ClaimLoop<ClaimedDelivery> {
       o.disableAfterMs,
     );
     o.onAttempt?.(outcome.kind, at - event.createdAt);
+    span.set({ [ATTR.WEBHOOK_OUTCOME]: outcome.kind });
     return outcome.kind === 'delivered';
+  }
+}
+
+/** The URL's host alone: its path and query may hold the receiver's token. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
   }
 }

@@ -5,7 +5,9 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { tracedDialect } from '../telemetry/traced-dialect.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import { type CacheOptions, KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -20,6 +22,8 @@ export interface StoreOptions {
   poolSize?: number;
   /** Read caching of hot lookups; off when absent. */
   cache?: CacheOptions;
+  /** Where queries are traced (issue 39); absent: not traced. */
+  tracing?: Tracing | undefined;
 }
 
 /** The SQLite file inside `dataDir`. */
@@ -32,8 +36,8 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Open, migrate and return the store. */
 export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   const store = isPostgresUrl(options.databaseUrl)
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache)
-    : openSqlite(options.dataDir, options.cache);
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache, options.tracing)
+    : openSqlite(options.dataDir, options.cache, options.tracing);
   try {
     await migrate(store.db);
   } catch (error) {
@@ -43,7 +47,7 @@ export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   return store;
 }
 
-function openSqlite(dataDir: string, cache?: CacheOptions): KyselyStore {
+function openSqlite(dataDir: string, cache?: CacheOptions, tracing?: Tracing): KyselyStore {
   // The database holds every account's key hashes and sealed DKIM keys: only this user may
   // read it. A directory or file that already exists keeps the mode its owner gave it.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -59,11 +63,17 @@ function openSqlite(dataDir: string, cache?: CacheOptions): KyselyStore {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write the same file: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
+  const db = new Kysely<Database>({ dialect: traced(dialect, tracing, 'sqlite') });
   return new KyselyStore('sqlite', db, cache);
 }
 
-async function openPostgres(url: string, poolSize: number, cache?: CacheOptions): Promise<KyselyStore> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  cache?: CacheOptions,
+  tracing?: Tracing,
+): Promise<KyselyStore> {
   // loaded here: a process on SQLite never needs it
   const { default: pg } = await import('pg');
   // PostgreSQL returns int8 as strings to protect precision; our int8 columns are epoch
@@ -72,8 +82,13 @@ async function openPostgres(url: string, poolSize: number, cache?: CacheOptions)
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: traced(new PostgresDialect({ pool }), tracing, 'postgresql') });
   return new KyselyStore('postgres', db, cache, pool);
+}
+
+/** The dialect, its queries traced when tracing is on. */
+function traced(dialect: Dialect, tracing: Tracing | undefined, system: 'sqlite' | 'postgresql'): Dialect {
+  return tracing ? tracedDialect(dialect, tracing, system) : dialect;
 }
 
 /**
