@@ -40,7 +40,7 @@ import {
 } from './options.js';
 import { MailPreview } from './preview/mail-preview.js';
 import type { ContentProblem } from './problems.js';
-import { renderEmail, renderText } from './render/email.js';
+import { renderEmail, renderText, type SyntaxOption } from './render/email.js';
 import type { TemplateTab } from './templates/picker.js';
 import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/types.js';
 import { BlockHandle } from './ui/block-handle.js';
@@ -323,16 +323,22 @@ export class ServiceEditor {
     };
   }
 
-  /** The email as a complete HTML document, safe for email clients. Synchronous. */
-  getHTML(): string {
+  /**
+   * The email as a complete HTML document, safe for email clients. Synchronous. With `syntax`
+   * (`handlebars`, `liquid`, `mustache`), its merge tags, conditions and repeats are written
+   * for that engine.
+   */
+  getHTML(options: SyntaxOption = {}): string {
     this.alive();
-    return renderEmail(this.view.state.doc.toJSON() as JSONNode, { blocks: this.options.blocks });
+    const json = this.view.state.doc.toJSON() as JSONNode;
+    return renderEmail(json, { blocks: this.options.blocks, syntax: options.syntax });
   }
 
-  /** The plain-text alternative of the email (for the `text/plain` part). */
-  getText(): string {
+  /** The plain-text alternative of the email (for the `text/plain` part); `syntax` as for `getHTML`. */
+  getText(options: SyntaxOption = {}): string {
     this.alive();
-    return renderText(this.view.state.doc.toJSON() as JSONNode, { blocks: this.options.blocks });
+    const json = this.view.state.doc.toJSON() as JSONNode;
+    return renderText(json, { blocks: this.options.blocks, syntax: options.syntax });
   }
 
   /**

@@ -35,7 +35,13 @@ export type {
 } from './options.js';
 export { MailPreview, type MailPreviewOptions, type PreviewView } from './preview/mail-preview.js';
 export { type ContentProblem, PROBLEMS, type ProblemCode } from './problems.js';
-export { type BlockOptions, type RenderOptions, renderEmail, renderText } from './render/email.js';
+export {
+  type BlockOptions,
+  type RenderOptions,
+  renderEmail,
+  renderText,
+  type SyntaxOption,
+} from './render/email.js';
 export { safeImageUrl, safeLinkUrl } from './render/url.js';
 export type { TemplateTab } from './templates/picker.js';
 export type {
@@ -46,6 +52,11 @@ export type {
   TemplateSummary,
 } from './templates/types.js';
 export { ACCEPTED_TYPES, type UploadEvent } from './upload/types.js';
+export {
+  handlebarsHelpers,
+  TEMPLATE_SYNTAXES,
+  type TemplateSyntax,
+} from './variables/export-syntax.js';
 export {
   type RenderTemplateOptions,
   type RenderTemplateResult,

@@ -6,6 +6,7 @@ import { type RenderSet, renderSet } from '../nodes/render-set.js';
 import type { BlockRendering, RenderContext, TextContext } from '../nodes/rendering.js';
 import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/render.js';
 import { guardHtml, guardText } from '../variables/condition-syntax.js';
+import { TEMPLATE_SYNTAXES, type TemplateSyntax, toSyntax } from '../variables/export-syntax.js';
 import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
 import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
@@ -23,7 +24,29 @@ export interface BlockOptions {
  * Overrides of the document's own settings at render time (the preview and templates use
  * them), and the custom blocks the document may hold.
  */
-export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>> & BlockOptions;
+export type RenderOptions = Partial<Pick<DocSettings, 'preheader' | 'lang' | 'dir' | 'title'>> &
+  BlockOptions &
+  SyntaxOption;
+
+/** The template engine to write merge tags, conditions and repeats for (see the README). */
+export interface SyntaxOption {
+  /**
+   * `handlebars`, `liquid` or `mustache`: the output for that engine. Absent: the editor's own
+   * syntax (`{{name|fallback}}`, `{{#if}}`, `{{#each}}`), which `renderTemplate` fills.
+   */
+  syntax?: TemplateSyntax;
+}
+
+/** `out` in the syntax asked for; throws `SEB_ERR_SYNTAX` for one that is not known. */
+function inSyntax(out: string, syntax: unknown, format: 'html' | 'text'): string {
+  if (syntax === undefined) return out;
+  if (!(TEMPLATE_SYNTAXES as readonly unknown[]).includes(syntax))
+    throw new ServiceEditorError('SEB_ERR_SYNTAX', {
+      syntax: String(syntax),
+      reason: `the syntax must be one of ${TEMPLATE_SYNTAXES.join(', ')}`,
+    });
+  return toSyntax(out, syntax as TemplateSyntax, format);
+}
 
 /** The dark-mode classes of one render (see {@link darkClasses}). */
 type DarkClasses = ReturnType<typeof darkClasses>;
@@ -196,7 +219,8 @@ function firstText(nodes: readonly JSONNode[] | undefined): string {
 /**
  * Renders a document's JSON (the shape of `getJSON()`) to a complete, email-client-safe HTML
  * document. Pure: no DOM, runs in Node. Throws `SEB_ERR_UNKNOWN_NODE` on node types it does not
- * know. Every text is escaped and every URL checked here, whatever the JSON holds.
+ * know. Every text is escaped and every URL checked here, whatever the JSON holds. With
+ * `syntax`, merge tags, conditions and repeats are written for that template engine.
  *
  * @example
  * renderEmail({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] })
@@ -204,7 +228,7 @@ function firstText(nodes: readonly JSONNode[] | undefined): string {
 export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string {
   if (doc?.type !== 'doc')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
-  const { blocks, ...overrides } = options;
+  const { blocks, syntax, ...overrides } = options;
   const s = docSettings({ ...doc.attrs, ...overrides });
   const inner = s.width - 2 * s.padding;
   const dark = darkClasses();
@@ -222,7 +246,7 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     ? `<div style="display:none;font-size:1px;line-height:1px;max-height:0;max-width:0;opacity:0;overflow:hidden;mso-hide:all" data-sv-preheader="">${escapeHtml(s.preheader)}${PREHEADER_FILL}</div>`
     : '';
   const border = `border:1px solid ${s.border};border-radius:${s.radius}px`;
-  return (
+  const html =
     `<!DOCTYPE html><html lang="${lang}" dir="${s.dir}" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">` +
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
     // Apple Mail: do not rescale; all: no auto-linking of numbers; declare dark-mode support.
@@ -240,8 +264,8 @@ export function renderEmail(doc: JSONNode, options: RenderOptions = {}): string 
     `<div class="sv-card" style="max-width:${s.width}px;margin:0 auto;background-color:${s.canvas};${border}">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr>` +
     `<td class="sv-pad" dir="${s.dir}" style="padding:${s.padding}px;font-family:${FONT};text-align:${textSides(s.dir).start};${WRAP}">${body}</td>` +
-    '</tr></table></div><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>'
-  );
+    '</tr></table></div><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>';
+  return inSyntax(html, syntax, 'html');
 }
 
 function textContext(set: RenderSet, depth: number): TextContext {
@@ -269,12 +293,13 @@ function renderTextBlocks(set: RenderSet, nodes: readonly JSONNode[] | undefined
  * The plain-text alternative (`text/plain` part) of a document: paragraphs separated by blank
  * lines, lists with "-" or numbers, links and buttons followed by their URL, images by their alt.
  */
-export function renderText(doc: JSONNode, options: BlockOptions = {}): string {
+export function renderText(doc: JSONNode, options: BlockOptions & SyntaxOption = {}): string {
   if (doc?.type !== 'doc')
     throw new ServiceEditorError('SEB_ERR_BAD_CONTENT', { reason: 'expected an object with type "doc"' });
   const set = renderSet(options.blocks);
-  return `${renderTextBlocks(set, doc.content, textContext(set, 0))
+  const text = `${renderTextBlocks(set, doc.content, textContext(set, 0))
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;
+  return inSyntax(text, options.syntax, 'text');
 }
