@@ -1,5 +1,6 @@
 // Benchmarks (after `npm run build`): gzip size of JS + CSS as a host app ships them (first load,
-// and the chunks loaded on demand), ours and @maily-to/core's bundled the same way; then, in headless Chromium, time to editable,
+// and the chunks loaded on demand), ours and @maily-to/core's bundled the same way; renderTemplate
+// on a 200-block email with a 100-item repeat, in Node; then, in headless Chromium, time to editable,
 // getHTML() on 200 blocks and keystroke-to-paint on 1,000 blocks. Prints figures and ratios.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 // run with tsx (npm run bench does), so the tests' TypeScript launcher serves here too
 import { launchChromium } from '../test-support/browser.ts';
 import { bundleSize, FIRST_LOAD_BUDGET, firstLoad, kb } from '../test-support/bundle-size.ts';
+import { benchRenderTemplate } from './render-template.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.resolve(here, '..');
@@ -41,6 +43,12 @@ if (maily)
   console.log(
     `  ratio ours/maily gzip: ${(ours.gz / maily.gz).toFixed(2)}  (target ≤ ${kb(FIRST_LOAD_BUDGET)}: ${ours.gz <= FIRST_LOAD_BUDGET ? 'met' : 'MISSED'})`,
   );
+
+const rt = benchRenderTemplate();
+console.log('in Node (median of 200):');
+console.log(
+  `  renderTemplate, 200 blocks + 100-item repeat ${rt.median.toFixed(2).padStart(6)} ms  target ≤ 5 ms   ratio ${(rt.median / 5).toFixed(2)}  (p90 ${rt.p90.toFixed(2)} ms)`,
+);
 
 const page = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bench</title><link rel="stylesheet" href="/s.css"></head><body><div id="editor"></div><script src="/s.js"></script></body></html>`;
 const server = createServer((req, res) => {

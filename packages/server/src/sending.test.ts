@@ -913,6 +913,66 @@ test('a stored template is rendered with its variables by the editor’s rendere
   assert.match(parsed.text!, /Track it: https:\/\/shop\.example\/track\?o=A-7/);
 });
 
+test('a stored template’s conditions and repeat are applied to the variables of the send (issue 38)', async () => {
+  const { mx, call, send, emailWhen } = world;
+  const text = (value: string) => ({ type: 'text', text: value });
+  const variable = (name: string) => ({ type: 'variable', attrs: { name } });
+  const paragraph = (attrs: object | undefined, ...content: object[]) => ({
+    type: 'paragraph',
+    attrs,
+    content,
+  });
+  const [template] = await call('POST', '/api/public/templates', {
+    templates: [
+      {
+        name: 'Receipt',
+        document: {
+          type: 'doc',
+          content: [
+            paragraph(undefined, text('Receipt for '), variable('first_name')),
+            paragraph({ showIf: { var: 'plan', op: 'eq', value: 'trial' } }, text('Trial ends soon')),
+            paragraph({ showIf: { var: 'discount', op: 'gt', value: 0 } }, text('Discount applied')),
+            {
+              type: 'repeat',
+              attrs: { each: 'items', empty: 'No items', max: 3 },
+              content: [
+                paragraph(undefined, text('Line: '), variable('item.name'), text(' x'), variable('item.qty')),
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  });
+  const before = (await mx.messages()).length;
+  const queued = await send({
+    html: undefined,
+    templateId: template.data.id,
+    variables: {
+      first_name: 'Zoë',
+      plan: 'paid',
+      discount: 5,
+      items: [
+        { name: 'Tea <green>', qty: 2 },
+        { name: 'Cake', qty: 1 },
+      ],
+    },
+    to: ['cond@recipient.test'],
+  });
+  await emailWhen(queued.id, 'sent', (e) => e.status === 'sent');
+  const [delivered] = (await mx.waitForMessages(before + 1)).slice(before);
+  const parsed = await simpleParser(delivered!.raw);
+  // the round-trip markers (data-attrs) describe the template; the reader sees the rest
+  const html = (parsed.html as string).replace(/ data-attrs="[^"]*"/g, '');
+  assert.match(html, /Receipt for Zoë/);
+  assert.match(html, /Discount applied/);
+  assert.doesNotMatch(html, /Trial ends soon|No items|\{\{/);
+  assert.match(html, /Line: Tea &lt;green&gt; x2[\s\S]*Line: Cake x1/);
+  assert.equal(parsed.text!.match(/^Line: /gm)?.length, 2);
+  assert.match(parsed.text!, /Line: Tea <green> x2\n\nLine: Cake x1/);
+  assert.doesNotMatch(parsed.text!, /Trial ends soon|\{\{/);
+});
+
 test('a line break in the subject cannot add a header: it stays one line, and nobody else gets the mail', async () => {
   const { mx, send, emailWhen } = world;
   const before = (await mx.messages()).length;
