@@ -15,6 +15,7 @@ import { runSendApiBench } from './send-api.bench.js';
 import { sendFlood } from './send-flood.bench.js';
 import { runSendingBench } from './sending.bench.js';
 import { runSoakBench } from './soak.bench.js';
+import { runTracingBench } from './tracing.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
 
@@ -38,6 +39,7 @@ const benches: Record<string, () => Promise<void>> = {
   rotation: runRotationBench,
   inbound: runInboundBench,
   metrics: runMetricsBench,
+  tracing: runTracingBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches))
