@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { dkimKeyRecord, txtStrings } from '../dns/key-record.js';
 import { newToken } from '../domain/token.js';
 import { openStore } from '../store/open.js';
@@ -506,6 +507,55 @@ describe('checks racing other writes', () => {
       assert.equal(second.records[0].reason, 'dns_error');
     } finally {
       blackhole.close();
+    }
+  });
+
+  test('checks finishing together are all stored, and every other write still waits for the disk after them', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'verify-group-'));
+    const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+    try {
+      const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+      const service = new VerificationService({
+        store: verificationStore,
+        resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 64 }),
+        settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
+      });
+      const { accountId } = await store.createApiKey({
+        name: 'group',
+        keyHash: newToken(),
+        keyPrefix: 'sk_test',
+        scopes: ['*'],
+      });
+      const durability = async () =>
+        store.kind === 'sqlite'
+          ? (await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db)).rows[0]?.synchronous
+          : (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(store.db)).rows[0]
+              ?.synchronous_commit;
+      const before = await durability();
+      const names = Array.from({ length: 40 }, (_, i) => `group${i}.example.test`);
+      await store.registerDomains(
+        accountId,
+        names.map((name) => ({ name, type: 'Transactional' as const })),
+        { maxDomains: 100, now: Date.now(), newToken },
+      );
+      const due = await verificationStore.claimDue(Date.now() + 1000, 100, 60_000);
+      assert.equal(due.length, names.length);
+      const checked = await Promise.all(due.map((domain) => service.checkClaimed(domain)));
+      for (const domain of checked) {
+        const stored = (await verificationStore.load(domain.id))!;
+        assert.equal(stored.checkCount, 1, domain.name);
+        assert.equal(stored.lastCheckedAt, domain.lastCheckedAt, domain.name);
+        assert.deepEqual(
+          stored.records.map((r) => r.reason),
+          domain.records.map((r) => r.reason),
+        );
+      }
+      // check results skip the fsync; registrations and every other write must not
+      if (store.kind === 'sqlite') assert.equal(before, 2, 'synchronous = FULL');
+      assert.equal(await durability(), before, 'the durability setting is back as it was');
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,7 @@
  * workers and processes), saving a check's results with the history of every status
  * change, and reading that history.
  */
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type {
   DomainConnectSetup,
   RecordCheckState,
@@ -13,6 +13,7 @@ import type {
 import { checkEvents } from '../webhook/events.js';
 import type { DomainCache } from './domain-cache.js';
 import { loadDomainsById, withRecords } from './domain-rows.js';
+import { GroupCommit } from './group-commit.js';
 import { newId } from './ids.js';
 import type { Database, DomainsTable } from './tables.js';
 import { appendDomainEvents } from './webhook-outbox.js';
@@ -43,12 +44,35 @@ export interface CheckResult {
   domainConnect?: DomainConnectSetup;
 }
 
+/** At most this many check results in one transaction (see {@link GroupCommit}). */
+const CHECKS_PER_COMMIT = 200;
+
 export class VerificationStore {
+  private readonly checks: GroupCommit<{ domain: StoredDomain; result: CheckResult }>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly kind: 'sqlite' | 'postgres',
     private readonly cache: DomainCache,
-  ) {}
+  ) {
+    this.checks = new GroupCommit({
+      writeOne: ({ domain, result }) =>
+        this.cache.writing(domain.accountId, [domain.name], () =>
+          this.transactionWithoutSync((trx) => writeCheck(trx, domain, result)),
+        ),
+      writeAll: (items) =>
+        this.writingAll(
+          items.map(({ domain }) => domain),
+          () =>
+            this.transactionWithoutSync(async (trx) => {
+              // one order for every writer: two transactions never wait on each other in a cycle
+              const ordered = [...items].sort((a, b) => (a.domain.id < b.domain.id ? -1 : 1));
+              for (const { domain, result } of ordered) await writeCheck(trx, domain, result);
+            }),
+        ),
+      maxItems: CHECKS_PER_COMMIT,
+    });
+  }
 
   /**
    * Claim up to `limit` domains whose check is due and that nobody holds, until
@@ -143,81 +167,49 @@ export class VerificationStore {
 
   /**
    * Store a check's results, its status changes, the next check time, and release the claim.
-   * The domain row is written first, as a deletion (domain, then records by cascade) locks
-   * them, so the two can never deadlock on PostgreSQL. A domain deleted during its check is
-   * left deleted: nothing is written.
+   * Results finishing together are committed together ({@link GroupCommit}); the promise
+   * settles once this one is committed. A domain deleted during its check is left deleted:
+   * nothing is written.
    */
-  async saveCheck(domain: StoredDomain, result: CheckResult): Promise<void> {
-    await this.cache.writing(domain.accountId, [domain.name], () =>
-      this.db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('domains')
-          .set((eb) => ({
-            status: result.status,
-            last_checked_at: result.checkedAt,
-            next_check_at: result.nextCheckAt,
-            check_count: eb('check_count', '+', 1),
-            claimed_until: null,
-            updated_at: result.checkedAt,
-            ...(result.zone !== undefined && { zone: result.zone }),
-            ...(result.dnsProviders !== undefined && {
-              dns_providers: result.dnsProviders.length > 0 ? result.dnsProviders.join(',') : null,
-            }),
-            ...(result.domainConnect !== undefined && {
-              domain_connect: JSON.stringify(result.domainConnect),
-            }),
-            // A record's status changed: rotation may now switch (or must wait), so it looks
-            // again now (a domain without keys yet has nothing to plan).
-            ...(result.events.length > 0 && {
-              dkim_rotate_at: sql<number>`case when dkim_rotate_at is null then null else cast(${result.checkedAt} as bigint) end`,
-            }),
-          }))
-          .where('id', '=', domain.id)
-          .returning('id')
-          .executeTakeFirst();
-        if (updated === undefined) return;
-        for (const [position, state] of result.records) {
-          await trx
-            .updateTable('domain_records')
-            .set({
-              status: state.status,
-              reason: state.reason,
-              found: state.found,
-              detail: state.detail,
-              checked_at: state.checkedAt,
-              missing_since: state.missingSince,
-              error_since: state.errorSince,
-              verified_at: state.verifiedAt,
-            })
-            .where('domain_id', '=', domain.id)
-            .where('position', '=', position)
-            .execute();
-        }
-        if (result.events.length > 0) {
-          await trx
-            .insertInto('status_history')
-            .values(
-              result.events.map((e) => ({
-                id: newId('evt'),
-                domain_id: domain.id,
-                position: e.position,
-                from_status: e.from,
-                to_status: e.to,
-                reason: e.reason,
-                found: e.found,
-                at: e.at,
-              })),
-            )
-            .execute();
-          await appendDomainEvents(
-            trx,
-            domain.accountId,
-            () => checkEvents(domain, afterCheck(domain, result)),
-            result.checkedAt,
-          );
-        }
-      }),
-    );
+  saveCheck(domain: StoredDomain, result: CheckResult): Promise<void> {
+    return this.checks.write({ domain, result });
+  }
+
+  /**
+   * A transaction whose commit does not wait for the disk. Check results need no fsync: a
+   * power cut that loses the last ones (never a process crash) leaves the database consistent,
+   * the domain as before its check, and the next check writes them again, events included.
+   * Registrations and every other write keep waiting for theirs. On SQLite the setting is the
+   * connection's, so it is set and reset on the one connection, which no other write can use
+   * meanwhile; PostgreSQL sets it for the transaction alone.
+   */
+  private transactionWithoutSync(write: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+    if (this.kind === 'postgres')
+      return this.db.transaction().execute(async (trx) => {
+        await sql`set local synchronous_commit = off`.execute(trx);
+        await write(trx);
+      });
+    return this.db.connection().execute(async (connection) => {
+      await sql`pragma synchronous = normal`.execute(connection);
+      try {
+        await connection.transaction().execute(write);
+      } finally {
+        await sql`pragma synchronous = full`.execute(connection);
+      }
+    });
+  }
+
+  /** `DomainCache.writing` for domains of any accounts. */
+  private async writingAll<T>(domains: StoredDomain[], write: () => Promise<T>): Promise<T> {
+    const names = new Map<string, string[]>();
+    for (const domain of domains)
+      names.set(domain.accountId, [...(names.get(domain.accountId) ?? []), domain.name]);
+    for (const [account, held] of names) this.cache.forget(account, held);
+    try {
+      return await write();
+    } finally {
+      for (const [account, held] of names) this.cache.forget(account, held);
+    }
   }
 
   /** The domain's status changes, newest first. */
@@ -239,6 +231,83 @@ export class VerificationStore {
       found: row.found,
       at: Number(row.at),
     }));
+  }
+}
+
+/**
+ * One check's writes in `trx`. The domain row is written first, as a deletion (domain, then
+ * records by cascade) locks them, so the two can never deadlock on PostgreSQL.
+ */
+async function writeCheck(
+  trx: Transaction<Database>,
+  domain: StoredDomain,
+  result: CheckResult,
+): Promise<void> {
+  const updated = await trx
+    .updateTable('domains')
+    .set((eb) => ({
+      status: result.status,
+      last_checked_at: result.checkedAt,
+      next_check_at: result.nextCheckAt,
+      check_count: eb('check_count', '+', 1),
+      claimed_until: null,
+      updated_at: result.checkedAt,
+      ...(result.zone !== undefined && { zone: result.zone }),
+      ...(result.dnsProviders !== undefined && {
+        dns_providers: result.dnsProviders.length > 0 ? result.dnsProviders.join(',') : null,
+      }),
+      ...(result.domainConnect !== undefined && {
+        domain_connect: JSON.stringify(result.domainConnect),
+      }),
+      // A record's status changed: rotation may now switch (or must wait), so it looks
+      // again now (a domain without keys yet has nothing to plan).
+      ...(result.events.length > 0 && {
+        dkim_rotate_at: sql<number>`case when dkim_rotate_at is null then null else cast(${result.checkedAt} as bigint) end`,
+      }),
+    }))
+    .where('id', '=', domain.id)
+    .returning('id')
+    .executeTakeFirst();
+  if (updated === undefined) return;
+  for (const [position, state] of result.records) {
+    await trx
+      .updateTable('domain_records')
+      .set({
+        status: state.status,
+        reason: state.reason,
+        found: state.found,
+        detail: state.detail,
+        checked_at: state.checkedAt,
+        missing_since: state.missingSince,
+        error_since: state.errorSince,
+        verified_at: state.verifiedAt,
+      })
+      .where('domain_id', '=', domain.id)
+      .where('position', '=', position)
+      .execute();
+  }
+  if (result.events.length > 0) {
+    await trx
+      .insertInto('status_history')
+      .values(
+        result.events.map((e) => ({
+          id: newId('evt'),
+          domain_id: domain.id,
+          position: e.position,
+          from_status: e.from,
+          to_status: e.to,
+          reason: e.reason,
+          found: e.found,
+          at: e.at,
+        })),
+      )
+      .execute();
+    await appendDomainEvents(
+      trx,
+      domain.accountId,
+      () => checkEvents(domain, afterCheck(domain, result)),
+      result.checkedAt,
+    );
   }
 }
 
