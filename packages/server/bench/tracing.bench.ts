@@ -7,7 +7,8 @@
  *   out when unset;
  * - `off`: this build without `OTEL_EXPORTER_OTLP_ENDPOINT`;
  * - `on`: this build sending every span (the default sampler) to an OTLP/HTTP sink in this
- *   process, which answers each export at once and counts its spans.
+ *   process, which answers each export at once and counts its spans;
+ * - `on, 10 % sampled`: the same with `OTEL_TRACES_SAMPLER=parentbased_traceidratio`, `_ARG=0.1`.
  *
  * Start-up: wall time from spawn to the "service ready" log line, and the process's CPU time
  * by then, median of `STARTS`. Status polls: throughput (autocannon, 10 connections, 5 s; the
@@ -33,6 +34,8 @@ interface Case {
   name: string;
   dist: string;
   traced: boolean;
+  /** `OTEL_TRACES_SAMPLER=parentbased_traceidratio` with this ratio; all when absent. */
+  sampled?: number;
 }
 
 /** An OTLP/HTTP endpoint that accepts every export and counts the spans in it. */
@@ -135,11 +138,20 @@ export async function runTracingBench(): Promise<void> {
     ...(before ? [{ name: 'before (no tracing code)', dist: path.resolve(before), traced: false }] : []),
     { name: 'off', dist: thisDist, traced: false },
     { name: 'on (every span sent)', dist: thisDist, traced: true },
+    { name: 'on, 10 % sampled', dist: thisDist, traced: true, sampled: 0.1 },
   ];
   console.log(`\n## Tracing cost (SQLite; ${STARTS} starts and ${RUNS} poll runs of 5 s per case)`);
   const sink = await otlpSink();
   const envOf = (c: Case): Record<string, string> =>
-    c.traced ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint } : {};
+    c.traced
+      ? {
+          OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
+          ...(c.sampled !== undefined && {
+            OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+            OTEL_TRACES_SAMPLER_ARG: String(c.sampled),
+          }),
+        }
+      : {};
   try {
     const starts = new Map(cases.map((c) => [c.name, [] as { wallMs: number; cpuMs: number }[]]));
     for (let i = 0; i < STARTS; i++) {

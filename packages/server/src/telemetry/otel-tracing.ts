@@ -16,6 +16,7 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
@@ -135,7 +136,8 @@ export class OtelTracing implements Tracing {
 
   async span<T>(name: string, options: SpanOptions, work: (span: SpanRecorder) => Promise<T>): Promise<T> {
     const parent = options.root ? ROOT_CONTEXT : this.openContext();
-    if (options.onlyInTrace && parent === ROOT_CONTEXT) return work(NO_SPAN);
+    // a query outside a trace, or in one not sampled, would record nothing: not even started
+    if (options.onlyInTrace && !trace.getSpan(parent)?.isRecording()) return work(NO_SPAN);
     const span = this.tracer.startSpan(
       name,
       {
@@ -182,11 +184,17 @@ export class OtelTracing implements Tracing {
     await this.provider.shutdown();
   }
 
-  /** The running context when its span is still open; the root otherwise. */
+  /**
+   * The running context, unless its span has ended (a timer set during a request keeps that
+   * request's context): then the root. A span the sampler left out stays the parent, so that
+   * its children are left out with it.
+   */
   private openContext(): Context {
     const active = this.contexts.active();
     const span = trace.getSpan(active);
-    return span?.isRecording() ? active : ROOT_CONTEXT;
+    if (span === undefined) return ROOT_CONTEXT;
+    const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+    return sampled && !span.isRecording() ? ROOT_CONTEXT : active;
   }
 }
 

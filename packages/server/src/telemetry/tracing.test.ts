@@ -218,6 +218,33 @@ describe('traces sent to an OTLP/HTTP receiver', () => {
   });
 });
 
+test('OTEL_TRACES_SAMPLER=always_off: the server answers, logs without trace ids, and sends no span', async () => {
+  const receiver = await startOtlpReceiver();
+  const t = await startTestServer(
+    { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_TRACES_SAMPLER: 'always_off' },
+    { logLevel: 'info' },
+  );
+  try {
+    const { key } = await t.createKey();
+    const registered = await t.request('POST', '/api/public/domain', {
+      key,
+      body: { domains: [{ domain: DOMAIN, domainType: 'Transactional' }] },
+    });
+    assert.equal(registered.status, 200);
+    const id = registered.headers.get('x-request-id');
+    const completed = t
+      .logLines()
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.reqId === id && line.msg === 'request completed');
+    assert.ok(completed, 'the request logged');
+    assert.equal(completed.trace_id, undefined);
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+  assert.deepEqual(receiver.spans, []);
+});
+
 test('our attribute names are the semantic conventions’ where they have one', () => {
   const conventions = { ...incubating, ...semconv } as unknown as Record<string, string>;
   const ours = ATTR as Record<string, string>;
