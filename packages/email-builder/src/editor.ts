@@ -45,6 +45,7 @@ import type { TemplateTab } from './templates/picker.js';
 import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/types.js';
 import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
+import { conditionBadges } from './ui/condition-badge.js';
 import { h } from './ui/dom.js';
 import { Inspector } from './ui/inspector.js';
 import { LinkHover } from './ui/link-hover.js';
@@ -57,6 +58,7 @@ import { createToolbar } from './ui/toolbar.js';
 import { EditorUploads } from './upload/editor-uploads.js';
 import { placeholderPlugin } from './upload/placeholder.js';
 import type { UploadEvent } from './upload/types.js';
+import { sampleData } from './variables/sample-data.js';
 import { cleanFallback, isVariableName } from './variables/syntax.js';
 
 /** Events of {@link ServiceEditor.on} and what their listeners receive. */
@@ -247,6 +249,7 @@ export class ServiceEditor {
         gapCursor(),
         placeholderPlugin(),
         darkTextPlugin(),
+        conditionBadges(),
         placeholderText(o.placeholder ?? "Write, or press '/' for blocks…"),
         this.bubble.plugin(),
         handle.plugin(),
@@ -540,11 +543,10 @@ export class ServiceEditor {
   /** Opens the preview dialog (desktop and mobile) on the current email. */
   preview(): MailPreview {
     this.alive();
-    // merge tags show the host's sample values, else their fallbacks (the dialog can show them raw)
-    const samples = this.variables.flatMap((v) => (typeof v.sample === 'string' ? [[v.name, v.sample]] : []));
+    // merge tags show the host's sample values (lists for repeats), else their fallbacks (the dialog can show them raw)
     this.previewDialog ??= new MailPreview({
       closeOnOverlayClick: true,
-      variables: Object.fromEntries(samples),
+      variables: sampleData(this.variables),
     });
     this.previewDialog.setContent(this.getHTML());
     this.previewDialog.show();

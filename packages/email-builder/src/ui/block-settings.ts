@@ -3,6 +3,7 @@ import { NodeSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
+import { conditionField } from './condition-field.js';
 import { h, iconButton } from './dom.js';
 import { type FieldHost, field } from './fields.js';
 import { ICONS } from './icons.js';
@@ -35,10 +36,19 @@ export function renderBlockSettings(
     tr.setSelection(NodeSelection.create(tr.doc, pos));
     view.dispatch(tr);
   };
+  // the display condition sits beside the block's attributes, not in its table (any block has one)
+  const setCondition = (atPos: number, showIf: unknown) => {
+    const current = view.state.doc.nodeAt(atPos);
+    if (!current || JSON.stringify(current.attrs.showIf ?? null) === JSON.stringify(showIf)) return;
+    const tr = view.state.tr.setNodeAttribute(atPos, 'showIf', showIf);
+    tr.setSelection(NodeSelection.create(tr.doc, pos));
+    view.dispatch(tr);
+  };
   const title = node.type.name.replace(/([A-Z])/g, ' $1');
   const body = h('div', { class: 'sv-inspector-body' });
   for (const [key, spec] of Object.entries(def.attrs))
     body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), host));
+  if ('showIf' in node.attrs) body.append(conditionField(node.attrs.showIf, (c) => setCondition(pos, c)));
   if (def.inspectChildren) {
     node.forEach((child, offset, i) => {
       const childDef = blocks.get(child.type.name);
@@ -50,6 +60,8 @@ export function renderBlockSettings(
         group.append(
           field(key, spec, child.attrs[key], (v) => set(pos + 1 + offset, childDef, key, v), host),
         );
+      if ('showIf' in child.attrs)
+        group.append(conditionField(child.attrs.showIf, (c) => setCondition(pos + 1 + offset, c)));
       body.append(group);
     });
   }

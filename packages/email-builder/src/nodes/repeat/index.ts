@@ -1,3 +1,5 @@
+import { ICONS } from '../../ui/icons.js';
+import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
 import { repeatRendering } from './render.js';
@@ -16,8 +18,28 @@ export const repeat = defineBlock({
     parseDOM: [markerRule('repeat', repeatRendering.attrs)],
     toDOM: (node) => [
       'div',
-      { ...domMarker('repeat', repeatRendering.attrs, node.attrs), class: 'sv-repeat' },
+      {
+        ...domMarker('repeat', repeatRendering.attrs, node.attrs),
+        class: 'sv-repeat',
+        'data-sv-each': String(node.attrs.each),
+      },
       0,
     ],
   },
+  slash: [
+    {
+      id: 'repeat',
+      group: 'Variables',
+      title: 'Repeat',
+      description: 'Blocks shown once for each item of a list',
+      keywords: ['repeat', 'each', 'loop', 'items', 'array'],
+      icon: ICONS.columns,
+      run: (host, from, to) => {
+        const { schema } = host.view.state;
+        const item = schema.nodes.variable!.create({ name: 'item.name' });
+        const first = schema.nodes.paragraph!.create(null, item);
+        insertBlock(host, from, to, schema.nodes.repeat!.create(null, first));
+      },
+    },
+  ],
 });

@@ -20,8 +20,11 @@ export interface VariableOption {
   label?: string;
   /** Fallback filled in when the variable is inserted. */
   fallback?: string;
-  /** A made-up value the editor's preview shows for it ("Ada"), never part of `getHTML()`. */
-  sample?: string;
+  /**
+   * A made-up value the editor's preview shows for it ("Ada"), never part of `getHTML()`; a list
+   * (`[{ name: 'Tea' }]`) for a list a repeat shows, a number for a condition that compares.
+   */
+  sample?: string | number | boolean | readonly unknown[];
 }
 
 /** Offered when the host lists none. */

@@ -1,0 +1,105 @@
+// Conditions and repeats through the editor's UI in real Chromium (issue 38): a condition set
+// in a block's settings, with its badge; a repeat from the slash menu; both in getJSON, getHTML
+// (own syntax and Liquid), through setContent(getHTML()), and in the preview with sample data.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { axeViolations } from '../test-support/axe.js';
+import { type EditorSession, openEditorSession } from '../test-support/editor-session.js';
+
+type Win = { editor: import('../src/editor.js').ServiceEditor };
+type Doc = import('../src/model/types.js').JSONNode;
+
+let session: EditorSession;
+let page: Page;
+const json = () => page.evaluate(() => (window as unknown as Win).editor.getJSON());
+const html = (syntax?: 'liquid') =>
+  page.evaluate((s) => (window as unknown as Win).editor.getHTML(s ? { syntax: s } : {}), syntax);
+const setContent = (c: unknown) =>
+  page.evaluate((c) => (window as unknown as Win).editor.setContent(c as Doc), c);
+
+before(async () => {
+  session = await openEditorSession(
+    `{ elementId: 'editor', colorScheme: 'light', variables: [
+      { name: 'plan', sample: 'trial' },
+      { name: 'items', sample: [{ name: 'Sample tea' }, { name: 'Sample cake' }] },
+    ] }`,
+    { viewport: { width: 1280, height: 900 } },
+  );
+  page = session.page;
+});
+
+after(async () => {
+  await session?.close();
+});
+
+describe('conditions and repeats in the editor', () => {
+  it('inserts a repeat from the slash menu, holding a {{item.name}} chip', async () => {
+    await setContent({ type: 'doc', content: [{ type: 'paragraph' }] });
+    await page.click('.sv-content p');
+    await page.keyboard.type('/repeat');
+    await page.locator('.sv-slash-item', { hasText: 'Repeat' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const doc = await json();
+    const repeat = doc.content?.find((n) => n.type === 'repeat');
+    assert.ok(repeat, JSON.stringify(doc));
+    assert.deepEqual(repeat.content?.[0]?.content, [
+      { type: 'variable', attrs: { name: 'item.name', fallback: '' } },
+    ]);
+    assert.equal(await page.getAttribute('.sv-content .sv-repeat', 'data-sv-each'), 'items');
+  });
+
+  it('sets a condition in a block’s settings, shows its badge, and writes it in getHTML', async () => {
+    await setContent({
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'Hello' }] },
+        { type: 'button', attrs: { text: 'Start trial', href: 'https://shop.example' } },
+        {
+          type: 'repeat',
+          content: [{ type: 'paragraph', content: [{ type: 'variable', attrs: { name: 'item.name' } }] }],
+        },
+      ],
+    });
+    await page.click('.sv-content .sv-button');
+    await page.locator('.sv-inspector [data-field="showIf.var"] input').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await page.fill('.sv-inspector [data-field="showIf.var"] input', 'plan');
+    await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'eq');
+    await page.fill('.sv-inspector [data-field="showIf.value"] input', 'trial');
+    await page.waitForFunction(
+      () =>
+        ((window as unknown as Win).editor.getJSON().content?.[1]?.attrs?.showIf as { value?: string })
+          ?.value === 'trial',
+    );
+    const doc = await json();
+    assert.deepEqual(doc.content?.[1]?.attrs?.showIf, { var: 'plan', op: 'eq', value: 'trial' });
+    assert.equal(
+      doc.content?.[0]?.attrs?.showIf,
+      undefined,
+      'blocks without a condition have none in the JSON',
+    );
+    assert.equal(await page.getAttribute('.sv-content .sv-if', 'data-sv-if'), 'if plan == "trial"');
+    assert.match(await html(), /\{\{#if plan == &quot;trial&quot;\}\}.*Start trial.*\{\{\/if\}\}/s);
+    assert.match(await html(), /\{\{#each items max=50\}\}/);
+    assert.match(await html('liquid'), /\{% if plan == "trial" %\}.*Start trial.*\{% endif %\}/s);
+    assert.match(
+      await html('liquid'),
+      /\{% for item in items limit: 50 %\}.*\{\{ item\.name \| escape \}\}/s,
+    );
+
+    // the email read back gives the same document: the condition on its block, the repeat whole
+    await setContent(await html());
+    assert.deepEqual(await json(), doc);
+  });
+
+  it('previews the email with the sample data: the condition holds, the repeat shows the sample items', async () => {
+    await page.evaluate(() => (window as unknown as Win).editor.preview());
+    const body = page.frameLocator('.sv-preview-frame').locator('body');
+    await body.filter({ hasText: 'Sample cake' }).waitFor();
+    const text = await body.innerText();
+    assert.match(text, /Hello[\s\S]*Start trial[\s\S]*Sample tea[\s\S]*Sample cake/);
+    assert.doesNotMatch(text, /\{\{/);
+    await page.keyboard.press('Escape');
+  });
+});
