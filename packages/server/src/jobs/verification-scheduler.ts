@@ -24,6 +24,10 @@ export class VerificationScheduler {
   private timer: NodeJS.Timeout | undefined;
   private tick: Promise<void> | undefined;
   private stopped = true;
+  /** Checks claimed and not finished (waiting for a turn or running). */
+  private readonly running = new Set<Promise<void>>();
+  /** The last claim was full: more may be due, claimed as soon as half the batch is done. */
+  private moreDue = false;
   constructor(private readonly options: SchedulerOptions) {}
 
   start(): void {
@@ -43,6 +47,7 @@ export class VerificationScheduler {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.tick;
+    await Promise.all(this.running);
   }
 
   private schedule(delay: number): void {
@@ -50,26 +55,55 @@ export class VerificationScheduler {
     this.timer = setTimeout(() => {
       this.tick = this.runTick().finally(() => {
         this.tick = undefined;
+        this.refill();
       });
     }, delay);
     this.timer.unref();
   }
 
+  /**
+   * Claim what is due, up to the batch minus the checks still running, and start them. A
+   * batch is not waited for as a whole: one slow check (a server that does not answer, retried
+   * until its timeout) held back the next hundred, so the next claim comes once half the
+   * batch is done.
+   */
   private async runTick(): Promise<void> {
     const { store, service, batchSize, leaseMs } = this.options;
     const now = this.options.now ?? Date.now;
+    const room = batchSize - this.running.size;
     let claimed: StoredDomain[] = [];
-    try {
-      claimed = await store.claimDue(now(), batchSize, leaseMs);
-      await Promise.all(
-        claimed.map((domain) =>
-          service.checkClaimed(domain).catch((error: unknown) => this.options.onError?.(error, domain)),
-        ),
-      );
-    } catch (error) {
-      this.options.onError?.(error);
+    if (room > 0) {
+      try {
+        claimed = await store.claimDue(now(), room, leaseMs);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
     }
-    // A full batch means more may be due: go again at once.
-    if (!this.stopped) this.schedule(claimed.length === batchSize ? 0 : this.options.intervalMs);
+    for (const domain of claimed) {
+      const check: Promise<void> = service
+        .checkClaimed(domain)
+        .then(
+          () => {},
+          (error: unknown) => this.options.onError?.(error, domain),
+        )
+        .finally(() => {
+          this.running.delete(check);
+          this.refill();
+        });
+      this.running.add(check);
+    }
+    this.moreDue = room > 0 && claimed.length === room;
+    if (this.stopped) return;
+    if (!this.moreDue) this.schedule(this.options.intervalMs);
+    else if (this.running.size <= batchSize / 2) this.schedule(0);
+  }
+
+  /** A check finished: claim more when the last claim was full and half the batch is done. */
+  private refill(): void {
+    if (this.stopped || this.tick || !this.moreDue) return;
+    if (this.running.size <= this.options.batchSize / 2) {
+      this.moreDue = false;
+      this.schedule(0);
+    }
   }
 }

@@ -11,7 +11,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { dkimKeyRecord, txtStrings } from '../dns/key-record.js';
+import type { StoredDomain } from '../domain/model.js';
 import { newToken } from '../domain/token.js';
+import { VerificationScheduler } from '../jobs/verification-scheduler.js';
 import { openStore } from '../store/open.js';
 import { VerificationStore } from '../store/verification-store.js';
 import { type BindServer, startBind } from '../test-support/bind.js';
@@ -449,6 +451,70 @@ describe('scheduling', () => {
       assert.equal(domain.nextCheckAt, registeredAt + 10 * 60_000);
       assert.equal(domain.checkCount, 72);
     } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a slow check does not hold back the next claims: the scheduler claims again once half its batch is done', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'verify-slow-'));
+    const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+    let releaseSlow: () => void = () => {};
+    const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+    let scheduler: VerificationScheduler | undefined;
+    try {
+      const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+      const service = new VerificationService({
+        store: verificationStore,
+        resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 8 }),
+        settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
+      });
+      const { accountId } = await store.createApiKey({
+        name: 'slow',
+        keyHash: newToken(),
+        keyPrefix: 'sk_test',
+        scopes: ['*'],
+      });
+      // the slow one is registered first, so the first claim holds it
+      const names = ['slow.example.test', ...Array.from({ length: 20 }, (_, i) => `quick${i}.example.test`)];
+      const now = Date.now();
+      for (const [i, name] of names.entries())
+        await store.registerDomains(accountId, [{ name, type: 'Transactional' }], {
+          maxDomains: 100,
+          now: now + i,
+          newToken,
+        });
+      const checked: string[] = [];
+      scheduler = new VerificationScheduler({
+        store: verificationStore,
+        // the slow domain's check waits at a gate, as a check waits for a server that never answers
+        service: {
+          checkClaimed: async (domain: StoredDomain) => {
+            if (domain.name === 'slow.example.test') await slowGate;
+            const after = await service.checkClaimed(domain);
+            checked.push(domain.name);
+            return after;
+          },
+        } as VerificationService,
+        intervalMs: 50,
+        batchSize: 4,
+        leaseMs: 60_000,
+      });
+      scheduler.start();
+      const deadline = Date.now() + 60_000;
+      while (checked.length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(
+        [...checked].sort(),
+        names.slice(1).sort(),
+        'every quick domain checked while the slow one waits (a batch waited for as a whole held them back)',
+      );
+      releaseSlow();
+      while (!checked.includes('slow.example.test') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(checked.at(-1), 'slow.example.test');
+    } finally {
+      releaseSlow();
+      await scheduler?.stop();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
