@@ -64,7 +64,8 @@ describe('the packed @service/email-builder', () => {
   });
 
   it('lets a bundler take only what an import reaches', async () => {
-    // the issue's budget: renderTemplate alone within 3 KB gzipped (it pulled the editor, 32 KB)
+    // renderTemplate alone, without the editor (it once pulled it, 32 KB): 3 KB for merge tags,
+    // 4 KB since it also evaluates conditions and repeats (issue 38: 3.7 KB measured)
     const { build } = await import('esbuild');
     const { gzipSync } = await import('node:zlib');
     const size = async (names: string) => {
@@ -80,10 +81,11 @@ describe('the packed @service/email-builder', () => {
       return gzipSync(out.outputFiles[0]!.contents).length;
     };
     const template = await size('renderTemplate');
-    assert.ok(template <= 3 * 1024, `renderTemplate: ${template} bytes gzipped`);
-    // the renderers read blocks through their renderings: no ProseMirror, menus or icons (43 KB)
+    assert.ok(template <= 4 * 1024, `renderTemplate: ${template} bytes gzipped`);
+    // the renderers read blocks through their renderings: no ProseMirror, menus or icons (43 KB);
+    // 15 KB before conditions, repeats and the export to other engines (issue 38: 17.3 KB)
     const renderers = await size('renderEmail, renderText');
-    assert.ok(renderers <= 15 * 1024, `renderEmail and renderText: ${renderers} bytes gzipped`);
+    assert.ok(renderers <= 18 * 1024, `renderEmail and renderText: ${renderers} bytes gzipped`);
     const preview = await size('MailPreview');
     assert.ok(
       preview < (await size('ServiceEditor')) / 4,

@@ -8,7 +8,6 @@ import { formatCondition } from '../variables/condition-syntax.js';
 function badges(doc: PMNode): DecorationSet {
   const found: Decoration[] = [];
   doc.descendants((node, pos) => {
-    if (node.isInline) return false;
     const showIf = node.attrs.showIf;
     if (showIf != null && isCondition(showIf))
       found.push(
@@ -17,7 +16,8 @@ function badges(doc: PMNode): DecorationSet {
           'data-sv-if': `if ${formatCondition(showIf)}`,
         }),
       );
-    return true;
+    // a text block holds only inline nodes, which carry no condition: a keystroke's rescan skips them
+    return !node.isTextblock;
   });
   return DecorationSet.create(doc, found);
 }

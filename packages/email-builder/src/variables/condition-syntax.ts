@@ -19,6 +19,9 @@ import {
   type ConditionOp,
   type ConditionTest,
   conditionProblem,
+  MAX_CONDITION_DEPTH,
+  MAX_CONDITION_ITEMS,
+  MAX_CONDITION_TEXT,
 } from '../model/condition.js';
 import { escapeHtml } from '../render/escape.js';
 
@@ -42,6 +45,7 @@ const SYMBOLS: Record<Exclude<ConditionOp, 'exists' | 'empty'>, string> = {
   lt: '<',
   lte: '<=',
 };
+const NUMERIC_OPS = new Set<ConditionOp>(['gt', 'gte', 'lt', 'lte']);
 const OPS_BY_SYMBOL = new Map(Object.entries(SYMBOLS).map(([op, symbol]) => [symbol, op as ConditionOp]));
 
 /** Writes a (checked) condition as an expression: `plan == "trial" && (total > 10 || !coupon)`. */
@@ -76,7 +80,13 @@ export function parseCondition(source: string): Condition | null {
   if (source.slice(TOKEN.lastIndex).trim() !== '' || (tokens.length === 0 && source.trim() !== ''))
     return null;
   let at = 0;
+  let depth = 0;
   const peek = () => tokens[at]?.text;
+  // the model's bounds, checked here without its messages (renderTemplate stays small): names of
+  // 64 characters, texts of 200, 20 conditions in a list, 4 levels; deeper parentheses stop the
+  // parser before they could exhaust the stack
+  const name = (token: { kind: string; text: string } | undefined) =>
+    token?.kind === 'word' && token.text.length <= 64 ? token.text : null;
   const list = (sep: '&&' | '||', next: () => Condition | null, key: 'all' | 'any'): Condition | null => {
     const items: Condition[] = [];
     for (;;) {
@@ -88,6 +98,7 @@ export function parseCondition(source: string): Condition | null {
       if (peek() !== sep) break;
       at++;
     }
+    if (items.length > MAX_CONDITION_ITEMS) return null;
     return items.length === 1 ? items[0]! : ({ [key]: items } as Condition);
   };
   const or = (): Condition | null => list('||', and, 'any');
@@ -96,34 +107,38 @@ export function parseCondition(source: string): Condition | null {
     const token = tokens[at++];
     if (!token) return null;
     if (token.text === '(') {
+      if (++depth > MAX_CONDITION_DEPTH) return null;
       const inner = or();
+      depth--;
       return tokens[at++]?.text === ')' ? inner : null;
     }
     if (token.text === '!') {
-      const name = tokens[at++];
-      return name?.kind === 'word' ? { var: name.text, op: 'empty' } : null;
+      const empty = name(tokens[at++]);
+      return empty ? { var: empty, op: 'empty' } : null;
     }
-    if (token.kind !== 'word') return null;
+    const variable = name(token);
+    if (!variable) return null;
     const op = OPS_BY_SYMBOL.get(peek() ?? '');
-    if (!op) return { var: token.text, op: 'exists' };
+    if (!op) return { var: variable, op: 'exists' };
     at++;
     const literal = tokens[at++];
     if (!literal) return null;
     let value: string | number | boolean;
-    if (literal.kind === 'str') {
+    if (literal.kind === 'num') value = Number(literal.text);
+    else if (NUMERIC_OPS.has(op)) return null;
+    else if (literal.kind === 'str') {
       try {
         value = JSON.parse(literal.text) as string;
       } catch {
         return null;
       }
-    } else if (literal.kind === 'num') value = Number(literal.text);
-    else if (literal.text === 'true' || literal.text === 'false') value = literal.text === 'true';
+      if (value.length > MAX_CONDITION_TEXT || /[\r\n]/.test(value)) return null;
+    } else if (literal.text === 'true' || literal.text === 'false') value = literal.text === 'true';
     else return null;
-    return { var: token.text, op, value };
+    return Number.isFinite(value) || typeof value !== 'number' ? { var: variable, op, value } : null;
   };
   const condition = or();
-  if (!condition || at !== tokens.length) return null;
-  return conditionProblem(condition) === null ? condition : null;
+  return condition && at === tokens.length ? condition : null;
 }
 
 /** Whether a value counts as empty: missing, `null`, `false`, `""` or an empty list. */

@@ -54,6 +54,12 @@ describe('the condition syntax', () => {
   it('reads nothing it cannot: no half expressions, no unknown operators', () => {
     for (const bad of ['', 'a ==', 'a === 1', 'a == b', '(a', 'a && ', '!1', 'a == "x', 'a > "3"'])
       assert.equal(parseCondition(bad), null, bad);
+    // the model's bounds: 4 levels, 20 tests in a list, 64-character names; no stack to exhaust
+    assert.equal(parseCondition(`${'('.repeat(100_000)}a${')'.repeat(100_000)}`), null);
+    assert.deepEqual(parseCondition('((a))'), { var: 'a', op: 'exists' });
+    assert.equal(parseCondition(Array(21).fill('a').join(' || ')), null);
+    assert.ok(parseCondition(Array(20).fill('a').join(' || ')));
+    assert.equal(parseCondition('a'.repeat(65)), null);
   });
 });
 

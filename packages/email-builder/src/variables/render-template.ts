@@ -52,6 +52,15 @@ export interface RenderTemplateResult {
   problems: TemplateProblem[];
 }
 
+/** A problem of the catalogue, its message filled from `values` (`name` also named apart). */
+function templateProblem(
+  code: TemplateProblemCode,
+  values: Record<string, string | number>,
+): TemplateProblem {
+  const message = TEMPLATE_PROBLEMS[code].replace(/\{(\w+)\}/g, (_, key: string) => String(values[key]));
+  return values.name === undefined ? { code, message } : { code, message, name: String(values.name) };
+}
+
 /** How deep conditions and repeats may nest in a source. */
 export const MAX_TEMPLATE_DEPTH = 8;
 /** Most repeated items in one render, all repeats together. */
@@ -164,10 +173,7 @@ function compile(source: string, html: boolean, problem: (p: TemplateProblem) =>
   let last = 0;
   const re = new RegExp(CONTROL_TAG.source, 'g');
   const bad = (detail: string) =>
-    problem({
-      code: 'SEB_TEMPLATE_BAD_TAG',
-      message: TEMPLATE_PROBLEMS.SEB_TEMPLATE_BAD_TAG.replace('{detail}', detail.slice(0, 200)),
-    });
+    problem(templateProblem('SEB_TEMPLATE_BAD_TAG', { detail: detail.slice(0, 200) }));
   let tooDeep = false;
   for (let m = re.exec(source); m; m = re.exec(source)) {
     const [tag, open, arg, otherwise, close] = m as unknown as [string, string?, string?, string?, string?];
@@ -181,11 +187,11 @@ function compile(source: string, html: boolean, problem: (p: TemplateProblem) =>
       let node: Extract<TNode, { kind: 'if' | 'each' }>;
       if (open === '#if') {
         const condition = parseCondition(argument);
-        if (!condition) bad(`${tag} (the condition is not readable: its content is left out)`);
+        if (!condition) bad(`${tag}: unreadable condition`);
         node = { kind: 'if', condition, body: [] };
       } else {
         const each = EACH_ARG.exec(argument.trim());
-        if (!each) bad(`${tag} (expected {{#each list}} or {{#each list max=N}})`);
+        if (!each) bad(`${tag}: expected {{#each list max=N}}`);
         const name = each?.[1] ?? '';
         node = {
           kind: 'each',
@@ -199,24 +205,21 @@ function compile(source: string, html: boolean, problem: (p: TemplateProblem) =>
       const deep = stack.length >= MAX_TEMPLATE_DEPTH || stack.some((s) => s.node === null);
       if (deep && !tooDeep) {
         tooDeep = true;
-        problem({
-          code: 'SEB_TEMPLATE_TOO_DEEP',
-          message: TEMPLATE_PROBLEMS.SEB_TEMPLATE_TOO_DEEP.replace('{limit}', String(MAX_TEMPLATE_DEPTH)),
-        });
+        problem(templateProblem('SEB_TEMPLATE_TOO_DEEP', { limit: MAX_TEMPLATE_DEPTH }));
       }
       if (!deep) into.push(node);
       stack.push({ node: deep ? null : node, into, type: open === '#if' ? 'if' : 'each', inElse: false });
       into = deep ? [] : node.body;
     } else if (otherwise) {
       const top = stack[stack.length - 1]!;
-      if (top.inElse) bad(`${tag} (a second {{else}} in one block)`);
+      if (top.inElse) bad(`${tag}: a second else`);
       top.inElse = true;
-      if (top.type === 'if') bad(`${tag} ({{#if}} has no else part: what follows it is left out)`);
+      if (top.type === 'if') bad(`${tag}: {{#if}} has no else`);
       into = top.node?.kind === 'each' ? top.node.otherwise : [];
     } else {
       const top = stack[stack.length - 1];
       if (!top || top.type !== close) {
-        bad(`${tag} (nothing to close)`);
+        bad(`${tag}: nothing to close`);
         continue;
       }
       stack.pop();
@@ -224,7 +227,7 @@ function compile(source: string, html: boolean, problem: (p: TemplateProblem) =>
     }
   }
   if (source.length > last) into.push(compileText(source, last, source.length, html));
-  if (stack.length) bad(`{{#${stack[stack.length - 1]!.type}}} (not closed: closed at the end)`);
+  if (stack.length) bad(`{{#${stack[stack.length - 1]!.type}}}: not closed`);
   return root;
 }
 
@@ -303,10 +306,7 @@ export function renderTemplate(
     if (full) return;
     if (out.length + text.length > MAX_TEMPLATE_OUTPUT) {
       full = true;
-      problem({
-        code: 'SEB_TEMPLATE_TOO_LARGE',
-        message: TEMPLATE_PROBLEMS.SEB_TEMPLATE_TOO_LARGE.replace('{limit}', String(MAX_TEMPLATE_OUTPUT)),
-      });
+      problem(templateProblem('SEB_TEMPLATE_TOO_LARGE', { limit: MAX_TEMPLATE_OUTPUT }));
       return;
     }
     out += text;
@@ -322,11 +322,7 @@ export function renderTemplate(
         used.add(node.name);
         const list = node.name ? get(node.keys) : undefined;
         if (list !== undefined && list !== null && !Array.isArray(list))
-          problem({
-            code: 'SEB_TEMPLATE_NOT_A_LIST',
-            name: node.name,
-            message: TEMPLATE_PROBLEMS.SEB_TEMPLATE_NOT_A_LIST.replace('{name}', node.name),
-          });
+          problem(templateProblem('SEB_TEMPLATE_NOT_A_LIST', { name: node.name }));
         const array = Array.isArray(list) ? list : [];
         if (array.length === 0) {
           run(node.otherwise);
@@ -335,13 +331,9 @@ export function renderTemplate(
         const room = Math.max(0, MAX_TEMPLATE_ITEMS - items);
         const shown = Math.min(array.length, node.max, room);
         if (shown < Math.min(array.length, node.max) || array.length > MAX_EACH)
-          problem({
-            code: 'SEB_TEMPLATE_TOO_MANY_ITEMS',
-            name: node.name,
-            message: TEMPLATE_PROBLEMS.SEB_TEMPLATE_TOO_MANY_ITEMS.replace('{name}', node.name)
-              .replace('{count}', String(array.length))
-              .replace('{shown}', String(shown)),
-          });
+          problem(
+            templateProblem('SEB_TEMPLATE_TOO_MANY_ITEMS', { name: node.name, count: array.length, shown }),
+          );
         items += shown;
         for (let i = 0; i < shown && !full; i++) {
           scopes.push({ item: array[i] });
