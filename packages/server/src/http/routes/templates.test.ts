@@ -155,6 +155,28 @@ async function suite(backend: 'sqlite' | 'postgres') {
     assert.match(results[3].error.message, /marquee/);
   });
 
+  test('refuses a malformed condition or repeats nested too deep, saying what and where (issue 38)', async () => {
+    const repeat = (...content: object[]) => ({ type: 'repeat', attrs: { each: 'items' }, content });
+    const results = await create([
+      { name: 'Bad op', document: doc({ type: 'paragraph', attrs: { showIf: { var: 'plan', op: 'is' } } }) },
+      { name: 'Too deep', document: doc(repeat(repeat(repeat(para(text('x')))))) },
+      {
+        name: 'Good',
+        document: doc({ type: 'paragraph', attrs: { showIf: { var: 'plan', op: 'exists' } } }),
+      },
+    ]);
+    assert.deepEqual(
+      results.map((r: any) => r.error?.code ?? r.data.name),
+      ['TEMPLATE_DOCUMENT_INVALID', 'TEMPLATE_DOCUMENT_INVALID', 'Good'],
+    );
+    assert.match(
+      results[0].error.message,
+      /doc\.content\[0\] \(paragraph\): op: must be one of exists, empty/,
+    );
+    assert.match(results[1].error.message, /repeats nest one level deep/);
+    assert.deepEqual(results[2].data.document.content[0].attrs.showIf, { var: 'plan', op: 'exists' });
+  });
+
   test('refuses shapes that are wrong for the whole request', async () => {
     for (const body of [
       { templates: [] },
