@@ -10,6 +10,7 @@ import { withDate } from '../email/message-content.js';
 import { SANDBOX_DOMAIN_ID, SANDBOX_STREAM } from '../email/sandbox.js';
 import { type EmailStatus, emailStatus } from '../email/status.js';
 import type { EmailEventData, WebhookEventType } from '../webhook/events.js';
+import { GroupCommit } from './group-commit.js';
 import { newId } from './ids.js';
 import type { Database } from './tables.js';
 import { appendEvents } from './webhook-outbox.js';
@@ -188,11 +189,46 @@ export type AttemptOutcome =
 /** The reused key's first request differs from this one. */
 export class IdempotencyConflict extends Error {}
 
+/** At most this many attempts' outcomes in one transaction (see {@link GroupCommit}). */
+const ATTEMPTS_PER_COMMIT = 200;
+
+interface Attempt {
+  claim: ClaimedRecipient;
+  outcome: AttemptOutcome;
+  at: number;
+}
+
 export class EmailStore {
+  /**
+   * Attempts' outcomes, committed in groups: each commit waits for the disk (a "sent" lost to a
+   * power cut would send the message again), and one commit per delivery took 1.8 ms of the
+   * main thread each, 18 of the 40 s that 10,000 deliveries took on SQLite.
+   */
+  private readonly attempts: GroupCommit<Attempt>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly kind: 'sqlite' | 'postgres',
-  ) {}
+  ) {
+    this.attempts = new GroupCommit({
+      writeOne: (attempt) => this.db.transaction().execute((trx) => writeAttempt(trx, this.kind, attempt)),
+      writeAll: (attempts) =>
+        this.db.transaction().execute(async (trx) => {
+          // one order for every writer (a message's row is updated for each of its recipients)
+          const ordered = [...attempts].sort((a, b) =>
+            a.claim.emailId === b.claim.emailId
+              ? a.claim.id < b.claim.id
+                ? -1
+                : 1
+              : a.claim.emailId < b.claim.emailId
+                ? -1
+                : 1,
+          );
+          for (const attempt of ordered) await writeAttempt(trx, this.kind, attempt);
+        }),
+      maxItems: ATTEMPTS_PER_COMMIT,
+    });
+  }
 
   /**
    * Which of `addresses` (suppression keys) the account may not send to in `stream` (the From
@@ -696,78 +732,8 @@ export class EmailStore {
    * the account's suppression list, for every stream. Nothing is written if the lease was
    * lost (another process has the recipient now).
    */
-  async recordAttempt(claim: ClaimedRecipient, outcome: AttemptOutcome, at: number): Promise<void> {
-    const status: RecipientStatus = outcome.kind;
-    const suppresses = outcome.kind === 'bounced' && outcome.bounce.type === 'hard';
-    await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('email_recipients')
-        .set((eb) => ({
-          status,
-          attempts: eb('attempts', '+', 1),
-          next_attempt_at: outcome.kind === 'deferred' ? outcome.nextAttemptAt : null,
-          claimed_until: null,
-          updated_at: at,
-        }))
-        .where('id', '=', claim.id)
-        .where('claimed_until', '=', claim.claimedUntil)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return;
-      const event = (type: EmailEventType) => ({
-        id: newId('eev'),
-        email_id: claim.emailId,
-        recipient_id: claim.id,
-        address: claim.address,
-        type,
-        smtp_code: outcome.code,
-        smtp_text: outcome.text,
-        mx_host: outcome.mxHost,
-        bounce_type: outcome.kind === 'bounced' && type === 'bounced' ? outcome.bounce.type : null,
-        at,
-      });
-      const events = [event(outcome.kind)];
-      if (outcome.kind === 'sent' && outcome.delivered) events.push(event('delivered'));
-      await trx.insertInto('email_events').values(events).execute();
-      await refreshStatus(trx, claim.emailId, this.kind);
-      // The same events for webhooks, in this transaction (the outbox), in this message's stream.
-      const data = {
-        id: claim.emailId,
-        from: claim.fromAddress,
-        subject: claim.subject,
-        tags: claim.tags,
-        recipient: claim.address,
-        smtpCode: outcome.code,
-        smtpText: outcome.text,
-        mxHost: outcome.mxHost,
-        attempts: claim.attempts + 1,
-        ...(outcome.kind === 'bounced' && {
-          bounceType: outcome.bounce.type,
-          diagnosticCode: outcome.bounce.status,
-          suppressed: suppresses,
-        }),
-      };
-      await appendEvents(
-        trx,
-        claim.accountId,
-        () =>
-          events.map((e) => ({
-            type: `email.${e.type}` as WebhookEventType,
-            stream: claim.emailId,
-            snapshot: { email: data },
-          })),
-        at,
-      );
-      if (suppresses) {
-        await suppress(trx, {
-          account_id: claim.accountId,
-          address: claim.address.toLowerCase(),
-          reason: outcome.text.slice(0, 500),
-          scope: 'all',
-          email_id: claim.emailId,
-          created_at: at,
-        });
-      }
-    });
+  recordAttempt(claim: ClaimedRecipient, outcome: AttemptOutcome, at: number): Promise<void> {
+    return this.attempts.write({ claim, outcome, at });
   }
 
   /**
@@ -1224,4 +1190,81 @@ function appendRecipientEvent(
     () => [{ type: `email.${type}` as WebhookEventType, stream: row.email_id, snapshot: { email } }],
     at,
   );
+}
+
+/** One attempt's writes in `trx` (see {@link EmailStore.recordAttempt}). */
+async function writeAttempt(
+  trx: Transaction<Database>,
+  kind: 'sqlite' | 'postgres',
+  { claim, outcome, at }: Attempt,
+): Promise<void> {
+  const status: RecipientStatus = outcome.kind;
+  const suppresses = outcome.kind === 'bounced' && outcome.bounce.type === 'hard';
+  const updated = await trx
+    .updateTable('email_recipients')
+    .set((eb) => ({
+      status,
+      attempts: eb('attempts', '+', 1),
+      next_attempt_at: outcome.kind === 'deferred' ? outcome.nextAttemptAt : null,
+      claimed_until: null,
+      updated_at: at,
+    }))
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimedUntil)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return;
+  const event = (type: EmailEventType) => ({
+    id: newId('eev'),
+    email_id: claim.emailId,
+    recipient_id: claim.id,
+    address: claim.address,
+    type,
+    smtp_code: outcome.code,
+    smtp_text: outcome.text,
+    mx_host: outcome.mxHost,
+    bounce_type: outcome.kind === 'bounced' && type === 'bounced' ? outcome.bounce.type : null,
+    at,
+  });
+  const events = [event(outcome.kind)];
+  if (outcome.kind === 'sent' && outcome.delivered) events.push(event('delivered'));
+  await trx.insertInto('email_events').values(events).execute();
+  await refreshStatus(trx, claim.emailId, kind);
+  // The same events for webhooks, in this transaction (the outbox), in this message's stream.
+  const data = {
+    id: claim.emailId,
+    from: claim.fromAddress,
+    subject: claim.subject,
+    tags: claim.tags,
+    recipient: claim.address,
+    smtpCode: outcome.code,
+    smtpText: outcome.text,
+    mxHost: outcome.mxHost,
+    attempts: claim.attempts + 1,
+    ...(outcome.kind === 'bounced' && {
+      bounceType: outcome.bounce.type,
+      diagnosticCode: outcome.bounce.status,
+      suppressed: suppresses,
+    }),
+  };
+  await appendEvents(
+    trx,
+    claim.accountId,
+    () =>
+      events.map((e) => ({
+        type: `email.${e.type}` as WebhookEventType,
+        stream: claim.emailId,
+        snapshot: { email: data },
+      })),
+    at,
+  );
+  if (suppresses) {
+    await suppress(trx, {
+      account_id: claim.accountId,
+      address: claim.address.toLowerCase(),
+      reason: outcome.text.slice(0, 500),
+      scope: 'all',
+      email_id: claim.emailId,
+      created_at: at,
+    });
+  }
 }
