@@ -43,7 +43,11 @@ export interface SlashItem {
   description: string;
   /** Words that also find it when typed after "/". */
   keywords: readonly string[];
-  /** Inline SVG markup (trusted, from the package). */
+  /**
+   * Inline SVG markup (trusted, from the package or the host), or the name of a built-in
+   * block's icon (`text`, `h1`, `image`, `button`…: see `ui/block-icons.ts`), which loads with
+   * the menu rather than in the first load.
+   */
   icon: string;
   /**
    * The heading it is listed under: `Text`, `Media`, `Layout`, `Brand`, `Variables` or a host's

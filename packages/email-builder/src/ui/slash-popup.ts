@@ -1,5 +1,6 @@
 import type { EditorView } from 'prosemirror-view';
 import type { SlashItem } from '../nodes/define.js';
+import { slashIcon } from './block-icons.js';
 import { collapseCombobox, expandCombobox } from './combobox.js';
 import { h, uid } from './dom.js';
 import { followViewport, place, revealIn } from './place.js';
@@ -207,7 +208,7 @@ export class SlashPopup {
         class: 'sv-slash-item',
         'data-id': item.id,
       },
-      h('span', { class: 'sv-slash-icon', html: item.icon }),
+      h('span', { class: 'sv-slash-icon', html: slashIcon(item.icon) }),
       h('span', { class: 'sv-slash-text' }, h('strong', {}, item.title), h('small', {}, item.description)),
     );
     option.addEventListener('click', () => this.choose(i));

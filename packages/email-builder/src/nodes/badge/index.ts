@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertInline } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -29,7 +28,7 @@ export const badge = defineBlock({
       title: 'Badge',
       description: 'A small pill label inside text',
       keywords: ['badge', 'label', 'tag', 'pill', 'new'],
-      icon: ICONS.badge,
+      icon: 'badge',
       run: (host, from, to) => insertInline(host, from, to, host.view.state.schema.nodes.badge!.create()),
     },
   ],

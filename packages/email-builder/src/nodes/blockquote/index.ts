@@ -1,5 +1,4 @@
 import { wrappingInputRule } from 'prosemirror-inputrules';
-import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { blockquoteRendering } from './render.js';
@@ -22,7 +21,7 @@ export const blockquote = defineBlock({
       title: 'Quote',
       description: 'Set a passage apart',
       keywords: ['blockquote', 'quote', 'citation', 'testimonial'],
-      icon: ICONS.quote,
+      icon: 'quote',
       run: (host, from, to) => wrapBlock(host, from, to, 'blockquote'),
     },
   ],

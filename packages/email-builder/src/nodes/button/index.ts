@@ -1,5 +1,4 @@
 import { type ButtonParts, buttonFaceStyle } from '../../render/button.js';
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -35,7 +34,7 @@ export const button = defineBlock({
       title: 'Button',
       description: 'A call-to-action link button',
       keywords: ['button', 'cta', 'link', 'action'],
-      icon: ICONS.button,
+      icon: 'button',
       run: (host, from, to) =>
         insertBlock(host, from, to, host.view.state.schema.nodes.button!.create(host.branded('button'))),
     },

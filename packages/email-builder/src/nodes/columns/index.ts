@@ -1,7 +1,6 @@
 import type { Fragment, NodeType, Node as PMNode, Schema } from 'prosemirror-model';
 import { type Command, Selection, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { ICONS } from '../../ui/icons.js';
 import { cursorAfterBlock, insertBlock } from '../commands.js';
 import { defineBlock, type SlashItem } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -46,7 +45,7 @@ export const columns = defineBlock({
           ? 'A boxed section with its own background'
           : `${LAYOUTS[layout]!.length} columns that stack on phones`,
       keywords: ['columns', 'layout', 'grid', 'section', 'row', layout.replace('-', ':')],
-      icon: layout === '3' ? ICONS.columns3 : ICONS.columns,
+      icon: layout === '3' ? 'columns3' : 'columns',
       run: (host, from, to) => insertBlock(host, from, to, createColumns(host.view.state.schema, layout)),
     }),
   ),

@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -30,7 +29,7 @@ export const divider = defineBlock({
       title: 'Divider',
       description: 'A horizontal line',
       keywords: ['divider', 'hr', 'line', 'separator', 'rule'],
-      icon: ICONS.divider,
+      icon: 'divider',
       run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.divider!.create()),
     },
   ],

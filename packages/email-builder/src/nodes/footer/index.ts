@@ -1,5 +1,4 @@
 import type { DOMOutputSpec } from 'prosemirror-model';
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock, problemHints } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -52,7 +51,7 @@ export const footer = defineBlock({
       title: 'Footer',
       description: 'Address, contact and unsubscribe link',
       keywords: ['footer', 'unsubscribe', 'address', 'contact', 'legal'],
-      icon: ICONS.footer,
+      icon: 'footer',
       run: (host, from, to) =>
         insertBlock(host, from, to, host.view.state.schema.nodes.footer!.create(host.branded('footer'))),
     },

@@ -1,6 +1,5 @@
 import { setBlockType } from 'prosemirror-commands';
 import { textblockTypeInputRule } from 'prosemirror-inputrules';
-import { ICONS } from '../../ui/icons.js';
 import { toTextBlock } from '../commands.js';
 import { alignFrom, defineBlock, type SlashItem } from '../define.js';
 import { headingRendering } from './render.js';
@@ -12,7 +11,7 @@ const slash = ([1, 2, 3] as const).map(
     title: `Heading ${level}`,
     description: ['Large section title', 'Medium section title', 'Small section title'][level - 1]!,
     keywords: ['heading', 'title', `h${level}`, ['large', 'medium', 'small'][level - 1]!],
-    icon: ICONS[`h${level}`],
+    icon: `h${level}`,
     run: (host, from, to) => toTextBlock(host, from, to, 'heading', { level }),
   }),
 );

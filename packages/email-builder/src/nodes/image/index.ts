@@ -1,5 +1,4 @@
 import { safeImageUrl } from '../../render/url.js';
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { alignFrom, defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -44,7 +43,7 @@ export const image = defineBlock({
       title: 'Image',
       description: 'Upload an image or embed one by URL',
       keywords: ['image', 'picture', 'photo', 'img', 'upload', 'banner'],
-      icon: ICONS.image,
+      icon: 'image',
       run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.image!.create()),
     },
   ],

@@ -1,6 +1,5 @@
 import { wrappingInputRule } from 'prosemirror-inputrules';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
-import { ICONS } from '../../ui/icons.js';
 import { wrapBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { bulletListRendering, listItemRendering, orderedListRendering } from './render.js';
@@ -22,7 +21,7 @@ export const bulletList = defineBlock({
       title: 'Bulleted list',
       description: 'A simple list with bullets',
       keywords: ['ul', 'unordered', 'bullet', 'list', 'points'],
-      icon: ICONS.bullet,
+      icon: 'bullet',
       run: (host, from, to) => wrapBlock(host, from, to, 'bulletList'),
     },
   ],
@@ -58,7 +57,7 @@ export const orderedList = defineBlock({
       title: 'Numbered list',
       description: 'A list with numbers',
       keywords: ['ol', 'ordered', 'numbered', 'list', 'steps'],
-      icon: ICONS.ordered,
+      icon: 'ordered',
       run: (host, from, to) => wrapBlock(host, from, to, 'orderedList'),
     },
   ],

@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { imageView } from '../image/view.js';
@@ -32,7 +31,7 @@ export const logo = defineBlock({
       title: 'Logo',
       description: 'Your brand logo, light and dark',
       keywords: ['logo', 'brand', 'header'],
-      icon: ICONS.logo,
+      icon: 'logo',
       run: (host, from, to) =>
         insertBlock(host, from, to, host.view.state.schema.nodes.logo!.create(host.branded('logo'))),
     },

@@ -1,6 +1,5 @@
 import { setBlockType } from 'prosemirror-commands';
 import { Fragment } from 'prosemirror-model';
-import { ICONS } from '../../ui/icons.js';
 import { toTextBlock } from '../commands.js';
 import { alignFrom, defineBlock } from '../define.js';
 import { paragraphRendering } from './render.js';
@@ -38,7 +37,7 @@ export const paragraph = defineBlock({
       title: 'Text',
       description: 'Plain paragraph',
       keywords: ['paragraph', 'p', 'body', 'plain'],
-      icon: ICONS.text,
+      icon: 'text',
       run: (host, from, to) => toTextBlock(host, from, to, 'paragraph'),
     },
   ],

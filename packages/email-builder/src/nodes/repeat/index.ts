@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -33,7 +32,7 @@ export const repeat = defineBlock({
       title: 'Repeat',
       description: 'Blocks shown once for each item of a list',
       keywords: ['repeat', 'each', 'loop', 'items', 'array'],
-      icon: ICONS.columns,
+      icon: 'columns',
       run: (host, from, to) => {
         const { schema } = host.view.state;
         const item = schema.nodes.variable!.create({ name: 'item.name' });

@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock, problemHints } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -36,7 +35,7 @@ export const signature = defineBlock({
       title: 'Signature',
       description: 'Sign off with name, role and photo',
       keywords: ['signature', 'sign', 'regards', 'author', 'sender'],
-      icon: ICONS.signature,
+      icon: 'signature',
       run: (host, from, to) =>
         insertBlock(
           host,

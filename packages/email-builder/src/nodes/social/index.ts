@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock, problemHints } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -51,7 +50,7 @@ export const socialLinks = defineBlock({
         'github',
         'follow',
       ],
-      icon: ICONS.social,
+      icon: 'social',
       run: (host, from, to) =>
         insertBlock(
           host,

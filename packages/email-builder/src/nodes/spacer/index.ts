@@ -1,4 +1,3 @@
-import { ICONS } from '../../ui/icons.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -29,7 +28,7 @@ export const spacer = defineBlock({
       title: 'Spacer',
       description: 'Empty vertical space',
       keywords: ['spacer', 'space', 'gap', 'padding', 'blank'],
-      icon: ICONS.spacer,
+      icon: 'spacer',
       run: (host, from, to) => insertBlock(host, from, to, host.view.state.schema.nodes.spacer!.create()),
     },
   ],

@@ -1,6 +1,5 @@
 import { InputRule } from 'prosemirror-inputrules';
 import { Fragment, type Node as PMNode, type Schema } from 'prosemirror-model';
-import { ICONS } from '../../ui/icons.js';
 import {
   cleanFallback,
   formatVariable,
@@ -78,7 +77,7 @@ export const variable = defineBlock({
       title: 'Variable',
       description: 'A merge field such as {{first_name}}',
       keywords: ['variable', 'merge', 'field', 'personalize', 'placeholder', 'name'],
-      icon: ICONS.variable,
+      icon: 'variable',
       run: (host, from, to) =>
         insertInline(
           host,
@@ -99,7 +98,7 @@ export function variableItem(v: VariableOption): SlashItem {
     title: v.label ?? v.name,
     description: formatVariable(v.name, v.fallback),
     keywords: [v.name],
-    icon: ICONS.variable,
+    icon: 'variable',
     run: (host, from, to) =>
       insertInline(
         host,
