@@ -382,6 +382,26 @@ describe('ServiceEditor in Chromium', () => {
     assert.equal(server.uploads.at(-1)!.fields.fileName, 'pasted.png');
   });
 
+  it('shows a pasted image it cannot upload as an error in its placeholder, which Dismiss removes', async () => {
+    await emptyDoc();
+    await page.keyboard.type('Before');
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(
+        new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'drawing.svg', { type: 'image/svg+xml' }),
+      );
+      document
+        .querySelector('.sv-content')!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    const alert = await page.waitForSelector('.sv-content .sv-upload-error[role="alert"]');
+    assert.match((await alert.textContent())!, /"drawing.svg" is not an image this editor accepts/);
+    await page.click('.sv-upload-error button[aria-label="Dismiss"]');
+    await page.waitForSelector('.sv-content .sv-upload', { state: 'detached' });
+    assert.deepEqual(await types(), ['paragraph']);
+    assert.equal(await page.textContent('.sv-content'), 'Before');
+  });
+
   it('normalises pasted HTML to the schema', async () => {
     await emptyDoc();
     await page.evaluate(() => {

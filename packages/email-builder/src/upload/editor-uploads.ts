@@ -1,10 +1,11 @@
 import type { EditorView } from 'prosemirror-view';
 import type { UploadState } from '../nodes/define.js';
 import type { ServiceEditorOptions, UploadFunction } from '../options.js';
-import { h, iconButton } from '../ui/dom.js';
-import { ICONS } from '../ui/icons.js';
+import { h } from '../ui/dom.js';
 import { addPlaceholder, findPlaceholder, removePlaceholder } from './placeholder.js';
 import { ACCEPTED_TYPES, type UploadEvent } from './types.js';
+import type * as UploadCode from './upload-code.js';
+import type { UploadLimits } from './uploader.js';
 
 /** What the uploads need from the editor that owns them. */
 export interface UploadHost {
@@ -18,17 +19,27 @@ export interface UploadHost {
   emit(event: UploadEvent): void;
 }
 
+/** Said when the upload code did not load (a chunk the host did not serve). */
+const NOT_LOADED = 'The upload could not start: the editor’s upload code did not load.';
+
 /**
  * Every way an image reaches the editor besides a URL: the file picker (image blocks, settings
  * fields), and images pasted or dropped into the text, each behind an inline placeholder with a
- * progress bar until its URL is known. The upload code itself loads with the first upload.
+ * progress bar until its URL is known. This part, in the first load, only decides what is an
+ * upload (a paste or drop must be answered at once); the upload itself, the placeholder's
+ * progress and errors (`upload-code.ts`) load with the first upload: most editing sessions
+ * never upload.
  */
 export class EditorUploads {
   /** The host's `upload`, else the ImageKit protocol; chosen with the first upload. */
-  private uploader: UploadFunction | null | undefined;
+  uploader: UploadFunction | null | undefined;
+  /** What may be uploaded (read by the upload code, which leaves `types.ts` to the first load). */
+  readonly limits: UploadLimits;
   private count = 0;
 
-  constructor(private readonly host: UploadHost) {}
+  constructor(readonly host: UploadHost) {
+    this.limits = { types: ACCEPTED_TYPES, maxSize: host.maxImageSize };
+  }
 
   /** Opens the system file picker and uploads the chosen image. */
   pick(done: (url: string) => void, onState?: (s: UploadState) => void): void {
@@ -44,33 +55,12 @@ export class EditorUploads {
 
   /** Uploads one file, reporting progress to `onState` and the URL to `done`. */
   upload(file: File, done: (url: string) => void, onState?: (s: UploadState) => void): void {
-    const { host } = this;
     onState?.({ phase: 'uploading', loaded: 0, total: file.size });
-    const failed = (message: string) => {
-      if (host.alive()) onState?.({ phase: 'error', message });
-    };
-    // The upload code comes with the first upload: most editing sessions never upload.
-    import('./upload-code.js').then(
-      ({ runUpload, friendlyMessage, imageKitUploader }) => {
-        const o = host.options;
-        this.uploader ??=
-          o.upload ?? (o.imageServiceUrl ? imageKitUploader(o.imageServiceUrl, o.uploadFolder) : null);
-        return runUpload(
-          this.uploader,
-          file,
-          { types: ACCEPTED_TYPES, maxSize: host.maxImageSize },
-          (e) => host.emit(e),
-          (loaded, total) => onState?.({ phase: 'uploading', loaded, total }),
-        ).then(
-          (url) => {
-            if (!host.alive()) return;
-            onState?.({ phase: 'done', url });
-            done(url);
-          },
-          (error) => failed(friendlyMessage(error)),
-        );
+    this.withCode(
+      (code) => code.uploadFile(this, file, done, onState),
+      () => {
+        if (this.host.alive()) onState?.({ phase: 'error', message: NOT_LOADED });
       },
-      () => failed('The upload could not start: the editor’s upload code did not load.'),
     );
   }
 
@@ -94,51 +84,39 @@ export class EditorUploads {
     return true;
   }
 
-  /** Uploads a pasted or dropped image behind a placeholder, then inserts it where the placeholder went. */
+  /**
+   * Marks `pos` with a placeholder at once (it then follows the edits made while the upload
+   * code loads), which the upload code fills in with progress or the error; the image takes its
+   * place once uploaded.
+   */
   private uploadAt(file: File, pos: number): void {
     const view = this.host.view();
     const id = `upload-${++this.count}`;
-    const label = h('span', {}, `Uploading ${file.name}…`);
-    const bar = h(
-      'span',
-      {
-        class: 'sv-progress',
-        role: 'progressbar',
-        'aria-label': `Uploading ${file.name}`,
-        'aria-valuemin': '0',
-        'aria-valuemax': '100',
-        'aria-valuenow': '0',
-      },
-      h('span', {}),
-    );
-    const dom = h('span', { class: 'sv-upload', contenteditable: 'false' }, label, bar);
+    const dom = h('span', { class: 'sv-upload', contenteditable: 'false' }, `Uploading ${file.name}…`);
     addPlaceholder(view, id, pos, dom);
-    this.upload(
-      file,
-      (url) => {
-        const at = findPlaceholder(view, id) ?? view.state.doc.content.size;
-        removePlaceholder(view, id);
-        const image = view.state.schema.nodes.image!.create({
-          src: url,
-          alt: file.name.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' '),
-        });
-        view.dispatch(view.state.tr.replaceRangeWith(at, at, image));
-      },
-      (state) => {
-        if (state.phase === 'uploading') {
-          const pct = state.total ? Math.round((state.loaded / state.total) * 100) : 0;
-          bar.setAttribute('aria-valuenow', String(pct));
-          (bar.firstChild as HTMLElement).style.width = `${pct}%`;
-        } else if (state.phase === 'error') {
-          dom.className = 'sv-upload sv-upload-error';
-          dom.setAttribute('role', 'alert');
-          dom.replaceChildren(
-            h('span', {}, state.message),
-            iconButton(ICONS.close, 'Dismiss', () => removePlaceholder(view, id)),
-          );
-        }
+    const dismiss = () => removePlaceholder(view, id);
+    const insert = (url: string) => {
+      const at = findPlaceholder(view, id) ?? view.state.doc.content.size;
+      dismiss();
+      const image = view.state.schema.nodes.image!.create({
+        src: url,
+        alt: file.name.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' '),
+      });
+      view.dispatch(view.state.tr.replaceRangeWith(at, at, image));
+    };
+    this.withCode(
+      (code) => code.uploadInPlace(this, file, dom, insert, dismiss),
+      (error) => {
+        // a chunk the host did not serve: the placeholder goes, as nothing entered the document
+        dismiss();
+        console.error(error);
       },
     );
+  }
+
+  private withCode(run: (code: typeof UploadCode) => void, failed: (error: unknown) => void): void {
+    // The upload code comes with the first upload: most editing sessions never upload.
+    import('./upload-code.js').then(run, failed);
   }
 }
 

@@ -3,4 +3,5 @@
  * with the first upload.
  */
 export { imageKitUploader } from './imagekit.js';
+export { uploadFile, uploadInPlace } from './upload-in-place.js';
 export { friendlyMessage, runUpload } from './uploader.js';
