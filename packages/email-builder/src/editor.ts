@@ -1,6 +1,4 @@
 import { baseKeymap } from 'prosemirror-commands';
-import { dropCursor } from 'prosemirror-dropcursor';
-import { gapCursor } from 'prosemirror-gapcursor';
 import { closeHistory, history, redo, undo } from 'prosemirror-history';
 import { keymap } from 'prosemirror-keymap';
 import type { DOMParser as PMDOMParser, Node as PMNode, Schema } from 'prosemirror-model';
@@ -46,6 +44,7 @@ import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/
 import { BlockHandle } from './ui/block-handle.js';
 import { BubbleMenu } from './ui/bubble-menu.js';
 import { conditionBadges } from './ui/condition-badge.js';
+import { cursors } from './ui/cursors.js';
 import { h } from './ui/dom.js';
 import { Inspector } from './ui/inspector.js';
 import { LinkHover } from './ui/link-hover.js';
@@ -245,8 +244,7 @@ export class ServiceEditor {
         }),
         keymap(baseKeymap),
         history(),
-        dropCursor({ color: '#6366f1', width: 2 }),
-        gapCursor(),
+        cursors(),
         placeholderPlugin(),
         darkTextPlugin(),
         conditionBadges(),

@@ -90,4 +90,17 @@ describe('blocks from the keyboard', () => {
       'no empty paragraph left in the column',
     );
   });
+
+  // The gap cursor loads with the editing UI (ui/cursors.ts), at the editor's first focus: the
+  // arrows reach the spot before an email's first block with no text all the same.
+  it('ArrowUp past a first block with no text stops at a gap cursor, where typing starts a paragraph', async () => {
+    await cursorIn(doc(node('divider'), p(t('Text'))), 'Text');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    // drawn by its ::after, the cursor's own box is empty
+    await page.waitForSelector('.sv-content .ProseMirror-gapcursor', { state: 'attached' });
+    await page.keyboard.type('A');
+    assert.deepEqual(await blocks(), ['A', 'divider', 'Text']);
+  });
 });
