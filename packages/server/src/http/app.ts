@@ -290,6 +290,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         tracing.nameRoute(req, STATUS_PATH);
         tracing.withinRequest(req, answer);
       },
+      traceFields: () => tracing.logFields(),
     }),
   });
   // outermost, so that the fast path's polls are traced too

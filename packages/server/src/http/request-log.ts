@@ -44,7 +44,14 @@ export interface CompletedRequest {
  * time and bindings, then the same fields), looked up once here; the fast path's tests compare
  * the two. A logger that is not a plain pino instance gets the line through `info` as usual.
  */
-export function completedRequestLogger(log: FastifyBaseLogger): (line: CompletedRequest) => void {
+export function completedRequestLogger(
+  log: FastifyBaseLogger,
+  /**
+   * With tracing on (issue 39), the logger's `mixin` that adds the running span's ids: the line
+   * is still made here, those ids where pino's mixin puts them (before the line's own fields).
+   */
+  traceFields?: () => { trace_id?: string; span_id?: string },
+): (line: CompletedRequest) => void {
   const viaInfo = ({ reqId, method, url, statusCode, ms }: CompletedRequest) =>
     log.info({ reqId, req: { method, url: loggedUrl(url) }, res: { statusCode }, ms }, 'request completed');
   const logger = log as FastifyBaseLogger & Partial<pino.Logger> & Record<symbol, unknown>;
@@ -62,7 +69,7 @@ export function completedRequestLogger(log: FastifyBaseLogger): (line: Completed
     typeof time === 'function' &&
     typeof messageKey === 'string' &&
     typeof end === 'string' &&
-    logger[mixinSym] === undefined &&
+    (logger[mixinSym] === undefined || traceFields !== undefined) &&
     logger.levels?.values.info === 30 &&
     typeof logger.isLevelEnabled === 'function';
   if (!plain) return viaInfo;
@@ -70,8 +77,11 @@ export function completedRequestLogger(log: FastifyBaseLogger): (line: Completed
   return ({ reqId, method, url, statusCode, ms }) => {
     // The level can change at run time: asked at every line, as pino asks.
     if (!logger.isLevelEnabled!('info')) return;
+    const ids = traceFields?.();
+    // hexadecimal ids: nothing to escape
+    const traced = ids?.trace_id ? `,"trace_id":"${ids.trace_id}","span_id":"${ids.span_id}"` : '';
     stream.write(
-      `${level}${time()}${bindings},"reqId":${JSON.stringify(reqId)},"req":{"method":${JSON.stringify(method)},` +
+      `${level}${time()}${bindings}${traced},"reqId":${JSON.stringify(reqId)},"req":{"method":${JSON.stringify(method)},` +
         `"url":${JSON.stringify(loggedUrl(url))}},"res":{"statusCode":${statusCode}},"ms":${ms},${message}`,
     );
   };

@@ -54,6 +54,8 @@ export interface StatusFastPathOptions {
    * answered in one turn, outside each one's call chain. Absent (tracing off): run as it is.
    */
   within?: (req: IncomingMessage, answer: () => void) => void;
+  /** The running span's ids for the log line, as the logger's `mixin` adds them (tracing on). */
+  traceFields?: () => { trace_id?: string; span_id?: string };
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -90,7 +92,7 @@ export function installStatusFastPath(app: FastifyInstance, options: StatusFastP
     closing = true;
   });
   const counts: StatusFastPathCounts = { answered: 0, handedOver: 0 };
-  const logCompleted = completedRequestLogger(app.log);
+  const logCompleted = completedRequestLogger(app.log, options.traceFields);
   app.decorate('statusFastPath', counts);
   const handOver = (req: IncomingMessage, res: ServerResponse) => {
     counts.handedOver += 1;
