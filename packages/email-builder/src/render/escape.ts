@@ -4,3 +4,16 @@ const TEXT: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => TEXT[c] ?? c);
 }
+
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
+
+/** Reverses {@link escapeHtml}: a tag's argument as written, read back from the HTML it sits in. */
+export function unescapeHtml(value: string): string {
+  return value.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
+}

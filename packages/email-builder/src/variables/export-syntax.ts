@@ -6,6 +6,7 @@
  */
 import { ServiceEditorError } from '../errors.js';
 import type { Condition, ConditionTest } from '../model/condition.js';
+import { unescapeHtml } from '../render/escape.js';
 import { CONTROL_TAG, ITEM, parseCondition } from './condition-syntax.js';
 import { VARIABLE_TAG } from './syntax.js';
 
@@ -15,14 +16,6 @@ export const TEMPLATE_SYNTAXES = ['handlebars', 'liquid', 'mustache'] as const;
 /** One of {@link TEMPLATE_SYNTAXES}. */
 export type TemplateSyntax = (typeof TEMPLATE_SYNTAXES)[number];
 
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-};
-const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
 /** Braces as character references: text no engine reads as a tag, which HTML parsers read back as braces. */
 const inert = (tag: string) => tag.replace(/\{/g, '&#123;').replace(/\}/g, '&#125;');
 

@@ -1,5 +1,5 @@
 import type { Condition } from '../model/condition.js';
-import { escapeHtml } from '../render/escape.js';
+import { escapeHtml, unescapeHtml } from '../render/escape.js';
 import { safeImageUrl, safeLinkUrl } from '../render/url.js';
 import { CONTROL_TAG, ITEM, MAX_EACH, parseCondition, testCondition } from './condition-syntax.js';
 import { VARIABLE_TAG } from './syntax.js';
@@ -146,15 +146,6 @@ function compileText(source: string, from: number, to: number, html: boolean): T
   if (to > last) pieces.push(source.slice(last, to));
   return { kind: 'text', pieces };
 }
-
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-};
-const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
 
 const EACH_ARG = /^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\s+max=(\d{1,7}))?$/;
 
