@@ -65,6 +65,33 @@ async function serverFor(env: Record<string, string> = {}) {
   };
 }
 
+/**
+ * The verification store and service on the test backend, with no HTTP in front, asking the
+ * test BIND, and an account to register domains in; `close` removes it all.
+ */
+async function storeWorld(now?: () => number) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'verify-store-'));
+  const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+  const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
+  const service = new VerificationService({
+    store: verificationStore,
+    resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 8 }),
+    settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
+    ...(now && { now }),
+  });
+  const { accountId } = await store.createApiKey({
+    name: 'verification',
+    keyHash: newToken(),
+    keyPrefix: 'sk_test',
+    scopes: ['*'],
+  });
+  const close = async () => {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { store, verificationStore, service, accountId, close };
+}
+
 const publish = (record: { fqdn: string; value: string }) =>
   bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
 const statuses = (data: { status: string; records: { status: string }[] }) => [
@@ -408,23 +435,9 @@ describe('scheduling', () => {
 
   test('regression: with a status poll every 5 s, the scheduler still checks at 1, 2 and 5 minutes', async () => {
     // The service and the scheduler's claims on the test backend, with a clock the test moves.
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'schedule-test-'));
-    const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+    const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
+    const { store, verificationStore, service, accountId, close } = await storeWorld(() => clock.now);
     try {
-      const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
-      const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
-      const service = new VerificationService({
-        store: verificationStore,
-        resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 8 }),
-        settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
-        now: () => clock.now,
-      });
-      const { accountId } = await store.createApiKey({
-        name: 'schedule',
-        keyHash: newToken(),
-        keyPrefix: 'sk_test',
-        scopes: ['*'],
-      });
       const registeredAt = clock.now;
       const [outcome] = await store.registerDomains(
         accountId,
@@ -451,30 +464,16 @@ describe('scheduling', () => {
       assert.equal(domain.nextCheckAt, registeredAt + 10 * 60_000);
       assert.equal(domain.checkCount, 72);
     } finally {
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 
   test('a slow check does not hold back the next claims: the scheduler claims again once half its batch is done', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'verify-slow-'));
-    const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+    const { store, verificationStore, service, accountId, close } = await storeWorld();
     let releaseSlow: () => void = () => {};
     const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
     let scheduler: VerificationScheduler | undefined;
     try {
-      const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
-      const service = new VerificationService({
-        store: verificationStore,
-        resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 8 }),
-        settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
-      });
-      const { accountId } = await store.createApiKey({
-        name: 'slow',
-        keyHash: newToken(),
-        keyPrefix: 'sk_test',
-        scopes: ['*'],
-      });
       // the slow one is registered first, so the first claim holds it
       const names = ['slow.example.test', ...Array.from({ length: 20 }, (_, i) => `quick${i}.example.test`)];
       const now = Date.now();
@@ -515,8 +514,7 @@ describe('scheduling', () => {
     } finally {
       releaseSlow();
       await scheduler?.stop();
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 
@@ -577,21 +575,8 @@ describe('checks racing other writes', () => {
   });
 
   test('checks finishing together are all stored, and every other write still waits for the disk after them', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'verify-group-'));
-    const store = await openStore({ dataDir, databaseUrl: await testDatabaseUrl() });
+    const { store, verificationStore, service, accountId, close } = await storeWorld();
     try {
-      const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
-      const service = new VerificationService({
-        store: verificationStore,
-        resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 64 }),
-        settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
-      });
-      const { accountId } = await store.createApiKey({
-        name: 'group',
-        keyHash: newToken(),
-        keyPrefix: 'sk_test',
-        scopes: ['*'],
-      });
       const durability = async () =>
         store.kind === 'sqlite'
           ? (await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db)).rows[0]?.synchronous
@@ -620,8 +605,7 @@ describe('checks racing other writes', () => {
       if (store.kind === 'sqlite') assert.equal(before, 2, 'synchronous = FULL');
       assert.equal(await durability(), before, 'the durability setting is back as it was');
     } finally {
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 
