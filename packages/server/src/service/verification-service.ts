@@ -163,7 +163,10 @@ export class VerificationService {
   async checkAfterChange(domain: StoredDomain, waitMs: number): Promise<StoredDomain> {
     const running = this.inFlight.get(domain.id) ?? this.attempts.get(domain.id);
     if (running) await running.catch(() => {});
-    return (await this.refresh([domain], 0, waitMs)).get(domain.name) ?? domain;
+    // Stale is "checked at or before now", not "before now": the check awaited above may have
+    // been saved in this very millisecond, and with a maximum age of 0 it counted as fresh (the
+    // local DNS's publish then answered what DNS held before it).
+    return (await this.refresh([domain], -1, waitMs)).get(domain.name) ?? domain;
   }
 
   /**
