@@ -10,7 +10,12 @@ import { after, before, describe, test } from 'node:test';
 import { query, tcpQuery, udpQuery } from '../test-support/dns-client.js';
 import { type PrometheusServer, startPrometheus } from '../test-support/prometheus.js';
 import { type RedisServer, startRedis } from '../test-support/redis.js';
-import { startTestServer, TEST_BACKEND, type TestServer } from '../test-support/test-server.js';
+import {
+  sendToSandbox,
+  startTestServer,
+  TEST_BACKEND,
+  type TestServer,
+} from '../test-support/test-server.js';
 import { waitUntil } from '../test-support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
 
@@ -52,16 +57,7 @@ describe('Prometheus scraping the service', () => {
         body: { domains: ['metrics-example.com'] },
       });
     await t.request('GET', '/api/public/emails/em_unknown', { key });
-    const sent = await t.request('POST', '/api/public/emails', {
-      key,
-      body: {
-        from: 'onboarding@sandbox.test',
-        to: ['delivered@sandbox.test'],
-        subject: 'Hi',
-        html: '<p>Hello</p>',
-      },
-    });
-    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    await sendToSandbox(t, key);
     const dns = t.server.dkim.responder!.address;
     await udpQuery(dns, query('dkim.provider.test', 'SOA'));
     await udpQuery(dns, query('nothing-here.dkim.provider.test', 'TXT'));

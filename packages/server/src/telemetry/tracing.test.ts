@@ -22,7 +22,12 @@ import {
   startOtlpReceiver,
 } from '../test-support/otlp-receiver.js';
 import { startServerProcess } from '../test-support/processes.js';
-import { startTestServer, TEST_BACKEND, type TestServer } from '../test-support/test-server.js';
+import {
+  sendToSandbox,
+  startTestServer,
+  TEST_BACKEND,
+  type TestServer,
+} from '../test-support/test-server.js';
 import { waitUntil } from '../test-support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
 import { ATTR } from './attributes.js';
@@ -77,16 +82,7 @@ describe('traces sent to an OTLP/HTTP receiver', () => {
       .logLines()
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((line) => line.reqId === registeredId || line.reqId === polledId);
-    const sent = await t.request('POST', '/api/public/emails', {
-      key,
-      body: {
-        from: 'onboarding@sandbox.test',
-        to: ['delivered@sandbox.test'],
-        subject: 'Hi',
-        html: '<p>Hello</p>',
-      },
-    });
-    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const sent = await sendToSandbox(t, key);
     await waitUntil('the webhook delivered', () => hooks.received.length > 0);
     await waitUntil('the email sent', async () => {
       const email = await t.request('GET', `/api/public/emails/${sent.body.id}`, { key });

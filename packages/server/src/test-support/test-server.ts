@@ -2,6 +2,7 @@
  * Start the real server on a free loopback port over a real database, for tests that
  * drive it through HTTP. Each test server has its own temporary `DATA_DIR`.
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -149,4 +150,22 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One message from the sandbox's own domain to its inbox (no DNS, no mail server), as a test
+ * that needs traffic through sending sends it; asserts it was queued and returns the answer.
+ */
+export async function sendToSandbox(t: TestServer, key: string): Promise<ApiResponse> {
+  const sent = await t.request('POST', '/api/public/emails', {
+    key,
+    body: {
+      from: 'onboarding@sandbox.test',
+      to: ['delivered@sandbox.test'],
+      subject: 'Hi',
+      html: '<p>Hello</p>',
+    },
+  });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  return sent;
 }
