@@ -35,6 +35,7 @@ export async function runAuthoritativeBench(): Promise<void> {
         zones: ['bench.test'],
         negativeTtl: NEGATIVE_TTL,
         nameServers: { 'bench.test': nameServers },
+        nameServerHosts: Object.fromEntries(nameServers.map((name, i) => [name, hosts[i]!])),
       }),
     ),
   );

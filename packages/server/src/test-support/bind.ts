@@ -62,6 +62,11 @@ export interface StartBindOptions {
    * Names only; nothing leaves the machine.
    */
   nameServers?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The address each in-zone NS name gets in the primary zones' files (`host` by default):
+   * two servers of one zone, each naming the other's address, as a real zone's do.
+   */
+  nameServerHosts?: Readonly<Record<string, string>>;
 }
 
 /** A zone pulled from another server. */
@@ -244,6 +249,7 @@ interface Config {
   delegations: { zone: string; host: string; nameServers?: string[] }[];
   negativeTtl: number;
   nameServers: Record<string, string[]>;
+  nameServerHosts: Record<string, string>;
 }
 
 class PrivateBind implements BindServer {
@@ -565,7 +571,7 @@ class PrivateBind implements BindServer {
         ...ns.map((name) => `@ NS ${name}.`),
         ...ns
           .filter((name) => origin === '.' || `${name}.`.endsWith(`.${origin}`))
-          .map((name) => `${name}. A ${host}`),
+          .map((name) => `${name}. A ${this.config.nameServerHosts[name] ?? host}`),
         ...extra,
         '',
       ].join('\n');
@@ -678,6 +684,12 @@ function normalizeOptions(options: StartBindOptions): Config {
       Object.entries(options.nameServers ?? {}).map(([zone, names]) => [
         normalizeZone(zone),
         names.map((name) => name.toLowerCase().replace(/\.$/, '')),
+      ]),
+    ),
+    nameServerHosts: Object.fromEntries(
+      Object.entries(options.nameServerHosts ?? {}).map(([name, address]) => [
+        name.toLowerCase().replace(/\.$/, ''),
+        loopbackAddress(address),
       ]),
     ),
   };

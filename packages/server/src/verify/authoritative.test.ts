@@ -215,6 +215,22 @@ test('zone cuts are remembered up to a bound, the oldest forgotten first', async
   assert.ok((await asked()) > before, 'forgotten: asked again');
 });
 
+// The names a check looks at when a record is missing (`<name>.<zone>`, where a provider
+// appended the zone to a full name) do not exist; each one's walk asked the resolvers a question.
+test('no zone cut is asked below a name the resolvers called NXDOMAIN (RFC 8020)', async () => {
+  const resolve = authoritative();
+  const asked = () => resolver.queriesReceived();
+  const zone = { apex: 'example.test', nameServers: ['ns.example.test'] };
+  assert.deepEqual(await resolve.zoneOf('_dmarc.a.example.test.example.test'), zone);
+  const before = await asked();
+  for (const name of ['b', 'c', 'd'])
+    assert.deepEqual(await resolve.zoneOf(`${name}._domainkey.${name}.example.test.example.test`), zone);
+  assert.equal(await asked(), before, 'no question below example.test.example.test, which does not exist');
+  // a name that exists is still asked
+  await resolve.zoneOf('e.example.test');
+  assert.ok((await asked()) > before);
+});
+
 // Regression (issue 36): the zone's own server answers a TXT question at an alias with the CNAME
 // alone when the target lies in another zone; that was read as "no DMARC record; add the TXT
 // shown", and following the advice would replace a vendor's p=reject with p=none

@@ -113,6 +113,18 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     const parts = splitHostPort(server);
     return 'host' in parts ? [{ address: parts.host, port: Number(parts.port ?? 53) }] : [];
   });
+  /**
+   * Bounded: a check of each of a million domains leaves its own names in these maps. Entries
+   * are in the order they were made, so the oldest (expired first) go first.
+   */
+  const setBounded = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key);
+    map.set(key, value);
+    for (const [old] of map) {
+      if (map.size <= cacheSize) break;
+      map.delete(old);
+    }
+  };
   /** Remembered answers (zone cuts, server addresses): positive data, reused for `cacheMs`. */
   const memo = new Map<string, { at: number; value: Promise<unknown> }>();
   /** `compute()`, shared and reused while fresh; an answer `keep` refuses is asked again next time. */
@@ -120,14 +132,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
     const hit = memo.get(key);
     if (hit && now() - hit.at < cacheMs) return hit.value as Promise<T>;
     const value = compute();
-    memo.delete(key);
-    memo.set(key, { at: now(), value });
-    // Bounded: a check of each of a million domains leaves its own names here. Entries are in
-    // the order they were made, so the oldest (expired first) go first.
-    for (const [old] of memo) {
-      if (memo.size <= cacheSize) break;
-      memo.delete(old);
-    }
+    setBounded(memo, key, { at: now(), value });
     // forget a refused answer, unless a newer one took its place meanwhile
     const forget = () => memo.get(key)?.value === value && memo.delete(key);
     value.then((v) => keep(v) || forget(), forget);
@@ -172,13 +177,31 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
         } catch {
           return undefined;
         }
-        if (reply.rcode === 'NXDOMAIN') return [];
+        if (reply.rcode === 'NXDOMAIN') {
+          setBounded(nonexistent, normalize(name), now());
+          return [];
+        }
         const owned = reply.answers.filter((a) => sameName(a.name, name));
         if (owned.some((a) => a.type === 'CNAME')) return [];
         return owned.filter((a) => a.type === 'NS').map((a) => normalize(dataOf(a) as string));
       },
       (ns) => ns !== undefined,
     );
+
+  /**
+   * Names the resolvers called NXDOMAIN, and when: nothing exists below them (RFC 8020), so
+   * the walk asks no name under one while it is fresh. The names a customer may have made by
+   * entering a full name where the zone's is appended (`_dmarc.mail.example.com.example.com`)
+   * are looked up on every check of a missing record; their walk cost a question each.
+   */
+  const nonexistent = new Map<string, number>();
+  const belowNonexistent = (labels: string[], index: number) => {
+    for (let j = index + 1; j < labels.length - 1; j++) {
+      const at = nonexistent.get(labels.slice(j).join('.'));
+      if (at !== undefined && now() - at < cacheMs) return true;
+    }
+    return false;
+  };
 
   /** A name server's addresses; none found (or the lookups failed) is asked again next time. */
   const addresses = (host: string): Promise<string[]> =>
@@ -227,6 +250,7 @@ export function createAuthoritativeResolve(options: AuthoritativeOptions): Autho
   const walk = async (labels: string[]): Promise<ZoneServers | undefined> => {
     for (let i = 0; i < labels.length - 1; i++) {
       const candidate = labels.slice(i).join('.');
+      if (belowNonexistent(labels, i)) continue;
       const ns = await nsAt(candidate);
       if (ns === undefined || ns.length === 0) continue;
       return serversOf(candidate, ns);
@@ -451,8 +475,20 @@ const isAtOrBelow = (name: string, ancestor: string) =>
 /** The RDATA of a record, whatever its type (dns-packet's types leave it off OPT). */
 const dataOf = (record: Answer): unknown => (record as { data?: unknown }).data;
 
-const serverError = (code: string, message: string): ServerError =>
-  Object.assign(new Error(message), { code });
+/**
+ * The error for an answer that says no (no such name, no data, a server's rcode), made without
+ * a stack trace: every check of a missing record makes several, and capturing where each was
+ * made cost more than reading the answer.
+ */
+const serverError = (code: string, message: string): ServerError => {
+  const depth = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Object.assign(new Error(message), { code });
+  } finally {
+    Error.stackTraceLimit = depth;
+  }
+};
 
 /**
  * Read one server's reply to `rrtype` at `name`, asked as a server of the zone at `apex`:
