@@ -323,6 +323,7 @@ export function expectedRecords(
   const zone = customerZone(domain.name, domain.zone);
   const doubled = (fqdn: string): Misplacement => ({
     fqdn: `${fqdn}.${zone}`,
+    within: `${domain.name}.${zone}`,
     why: `your DNS provider added ${zone} to the name entered; enter the name shown in "name", without ${zone}`,
   });
   return domain.records.map((record) => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkCname, checkDmarc } from './check-records.js';
+import { checkCname, checkDmarc, checkRecords, type ExpectedRecord } from './check-records.js';
 import type { DnsResolve } from './resolver.js';
 
 type Zone = Record<string, { CNAME?: string[]; TXT?: string[][] } | { error: string }>;
@@ -297,4 +297,46 @@ test('DMARC: rua in another organisational domain is checked for its authorisati
   });
   const quiet = await checkDmarc('_dmarc.example.test', failing);
   assert.deepEqual(quiet, { outcome: 'match', found: null, detail: null });
+});
+
+test('the misplaced names under one missing name cost one question together (RFC 8020), and are still found when it exists', async () => {
+  const within = 'mail.example.test.example.test';
+  const doubled = (fqdn: string) => ({ fqdn: `${fqdn}.example.test`, within, why: 'doubled' });
+  const expected: ExpectedRecord[] = ['a', 'b'].map((selector) => ({
+    kind: 'dkim',
+    fqdn: `${selector}._domainkey.mail.example.test`,
+    target: `${selector}.dkim.provider.test`,
+    misplaced: [doubled(`${selector}._domainkey.mail.example.test`)],
+  }));
+  expected.push({
+    kind: 'dmarc',
+    fqdn: '_dmarc.mail.example.test',
+    misplaced: [doubled('_dmarc.mail.example.test')],
+  });
+  const counting = (zone: Zone) => {
+    const asked: string[] = [];
+    const inner = zoneResolver(zone);
+    const resolve = ((name: string, rrtype: 'CNAME' | 'TXT') => {
+      asked.push(name);
+      return inner(name, rrtype);
+    }) as DnsResolve;
+    return { resolve, asked };
+  };
+
+  const empty = counting({});
+  const misses = await checkRecords(expected, empty.resolve);
+  assert.deepEqual(
+    misses.map((m) => m.outcome === 'miss' && m.reason),
+    ['not_found', 'not_found', 'not_found'],
+  );
+  assert.deepEqual(
+    empty.asked.filter((name) => name.endsWith(within)),
+    [within],
+    'one question for the name they share, none for each',
+  );
+
+  const doubledName = 'a._domainkey.mail.example.test.example.test';
+  const pasted = counting({ [within]: {}, [doubledName]: { CNAME: ['a.dkim.provider.test'] } });
+  const [found] = await checkRecords(expected, pasted.resolve);
+  assert.equal(found!.outcome === 'miss' && found!.found, `${doubledName} CNAME a.dkim.provider.test`);
 });
