@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { availableParallelism, hostname } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type DestinationRates, parseDestinationRates } from './email/destination-rates.js';
 import { splitHostPort } from './net/host-port.js';
 import { type TracingConfig, tracingConfig } from './telemetry/tracing-config.js';
 
@@ -146,6 +147,12 @@ export interface SendingConfig {
   connectionsPerHost: number;
   /** `SMTP_MESSAGES_PER_CONNECTION`: transactions one session carries before its QUIT. */
   messagesPerConnection: number;
+  /**
+   * `SMTP_MESSAGES_PER_MINUTE` (each MX address no rule names; 0: no limit) and
+   * `SMTP_DESTINATION_RATES` (the large providers' built-in rates, and MX host patterns):
+   * messages per minute per destination (`email/destination-rates.ts`).
+   */
+  rates: DestinationRates;
   /** `SMTP_MTA_STS`: honour recipient domains' MTA-STS policies (RFC 8461). */
   mtaSts: boolean;
   /** `SMTP_TLS_CA_FILE`: PEM certificates MX and MTA-STS hosts may chain to, beside the system's. */
@@ -470,6 +477,7 @@ export function loadConfig(env: Env = process.env): Config {
       dataDoneTimeoutMs: integer(env, 'SMTP_DATA_DONE_TIMEOUT_MS', 600_000, 100, 3_600_000),
       connectionsPerHost: integer(env, 'SMTP_CONNECTIONS_PER_HOST', 20, 1, 100),
       messagesPerConnection: integer(env, 'SMTP_MESSAGES_PER_CONNECTION', 100, 1, 10_000),
+      rates: destinationRates(env),
       mtaSts: boolean(env, 'SMTP_MTA_STS', true),
       tlsCa: caFile(env, 'SMTP_TLS_CA_FILE'),
       retryBaseMs: integer(env, 'SEND_RETRY_BASE_MS', 60_000, 1, 86_400_000),
@@ -583,6 +591,16 @@ function sendingIps(env: Env): string[] {
 }
 
 /** The SPF record (RFC 7208) that authorises exactly `ips` and fails everything else. */
+/** `SMTP_MESSAGES_PER_MINUTE` and `SMTP_DESTINATION_RATES` (see {@link SendingConfig.rates}). */
+function destinationRates(env: Env): DestinationRates {
+  const perMinute = integer(env, 'SMTP_MESSAGES_PER_MINUTE', 0, 0, 1_000_000);
+  try {
+    return parseDestinationRates(env.SMTP_DESTINATION_RATES, perMinute);
+  } catch (error) {
+    throw new ConfigError(`SMTP_DESTINATION_RATES: ${(error as Error).message}`);
+  }
+}
+
 export function spfRecord(ips: readonly string[]): string {
   return [
     'v=spf1',

@@ -228,7 +228,11 @@ let world: Awaited<ReturnType<typeof startWorld>>;
 let ca: TestCa;
 before(async () => {
   ca = await createTestCa();
-  world = await startWorld({ SMTP_TLS_CA_FILE: ca.file });
+  world = await startWorld({
+    SMTP_TLS_CA_FILE: ca.file,
+    // the pace of one test's MX (issue 35); every other host here has no limit
+    SMTP_DESTINATION_RATES: 'mx.paced.recipient.test=12',
+  });
 });
 after(async () => {
   await world?.close();
@@ -871,6 +875,41 @@ describe('delivery as an MTA delivers (issue 35)', () => {
     assert.equal(email.status, 'sent', JSON.stringify(email.recipients[0].events));
     assert.equal(old.received.length, 1);
     assert.match(old.received[0]!, /Subject: Your order/);
+  });
+
+  test('a destination paced at 12 a minute (SMTP_DESTINATION_RATES) gets the second message 5 s after the first; meanwhile it waits queued, no attempt counted, no event', async (t) => {
+    const { bind, send, emailWhen } = world;
+    const acceptedAt: number[] = [];
+    const paced = await scriptedMx({
+      onData(stream, _session, done) {
+        stream.on('data', () => {});
+        stream.on('end', () => {
+          acceptedAt.push(Date.now());
+          done();
+        });
+      },
+    });
+    t.after(() => paced.close());
+    await bind.addRecord('mx.paced.recipient.test', 'A', paced.address);
+    await bind.addRecord('paced.recipient.test', 'MX', '10 mx.paced.recipient.test.');
+    const queued = await send({ to: ['first@paced.recipient.test', 'second@paced.recipient.test'] });
+    const byAddress = (email: any, address: string) =>
+      email.recipients.find((r: any) => r.address === address);
+    const waiting = await emailWhen(queued.id, 'one sent, the other put back', (e) =>
+      e.recipients.some((r: any) => r.status === 'sent'),
+    );
+    const later = waiting.recipients.find((r: any) => r.status !== 'sent');
+    assert.deepEqual([later.status, later.attempts, later.events], ['queued', 0, []]);
+    assert.ok(later.nextAttemptAt, 'its turn is set');
+    const email = await emailWhen(queued.id, 'both sent', (e) =>
+      e.recipients.every((r: any) => r.status === 'sent'),
+    );
+    const second = byAddress(email, later.address);
+    assert.deepEqual([second.attempts, second.events.map((e: any) => e.type)], [1, ['sent', 'delivered']]);
+    assert.equal(acceptedAt.length, 2);
+    // turns 5 s apart; each acceptance comes its session's work after its turn (without a pace
+    // both arrive within milliseconds)
+    assert.ok(acceptedAt[1]! - acceptedAt[0]! >= 4_500, `${acceptedAt[1]! - acceptedAt[0]!} ms apart`);
   });
 });
 

@@ -355,6 +355,7 @@ function createSending(
       timeoutMs: c.timeoutMs,
       dataDoneTimeoutMs: c.dataDoneTimeoutMs,
       sessions: { perDestination: c.connectionsPerHost, messagesPerSession: c.messagesPerConnection },
+      rates: c.rates,
       ...(c.tlsCa && { tlsCa: c.tlsCa }),
     },
     ...(c.mtaSts && {

@@ -13,6 +13,7 @@
  * 5xx permanent, with what the refusal says about the address (`bounce`, `email/bounce.ts`).
  */
 import { type BounceClass, classifyRefusal, replyText } from './bounce.js';
+import { DestinationPace, type DestinationRates } from './destination-rates.js';
 import { type MtaSts, mxMatches } from './mta-sts.js';
 import type { FindMailHosts } from './mx.js';
 import {
@@ -39,10 +40,14 @@ export interface SmtpSettings {
   /** PEM certificates an MX's certificate may chain to beside the system's (MTA-STS; tests). */
   tlsCa?: string;
   sessions: SessionLimits;
+  /** Messages per minute per destination (`destination-rates.ts`); absent: no limit. */
+  rates?: DestinationRates;
 }
 
 export type SmtpResult =
   | { kind: 'sent'; code: number | null; text: string; host: string; viaRelay: boolean }
+  /** Not tried: its destination's pace gives it a turn at `retryAt` (no failure, no attempt). */
+  | { kind: 'postponed'; retryAt: number; text: string; host: string }
   | {
       kind: 'temporary' | 'permanent';
       code: number | null;
@@ -57,6 +62,9 @@ export type SmtpResult =
       stage?: 'greeting' | 'tls' | 'after-data';
     };
 
+/** What one transaction came to (a pace's turn is decided before any). */
+type Attempted = Exclude<SmtpResult, { kind: 'postponed' }>;
+
 /**
  * Delivery over SMTP sessions that are kept and reused (`smtp-sessions.ts`): to the relay, or
  * to each recipient domain's MX hosts.
@@ -68,6 +76,7 @@ export class SmtpDelivery {
   private readonly sessions: SmtpSessions;
   /** MX addresses whose opportunistic TLS handshake failed, and when (the 10,000 latest). */
   private readonly tlsFailedAt = new Map<string, number>();
+  private readonly pace: DestinationPace | undefined;
 
   constructor(
     private readonly settings: SmtpSettings,
@@ -82,6 +91,7 @@ export class SmtpDelivery {
       limits: settings.sessions,
       ...(settings.tlsCa && { ca: settings.tlsCa }),
     });
+    if (settings.rates) this.pace = new DestinationPace(settings.rates);
   }
 
   /** One attempt for one recipient. */
@@ -106,7 +116,16 @@ export class SmtpDelivery {
       const text = `MTA-STS: no MX host of ${domain} (${route.hosts.map((h) => h.host).join(', ')}) is one its enforced policy names (${enforced!.mx.join(', ')})`;
       return { kind: 'temporary', code: null, text, host: null, bounce: { type: 'soft', status: null } };
     }
-    let last: SmtpResult | undefined;
+    // One turn per message, at the destination it goes to first (the most preferred MX): a
+    // relay paces itself, and a message that falls back to a later MX is not paced again.
+    const first = hosts[0]!;
+    const turn = this.pace?.take(first.host, first.addresses[0] ?? first.host, Date.now());
+    if (turn && !turn.go) {
+      const text = `paced: ${turn.rule} takes its next messages from ${new Date(turn.retryAt).toISOString()} (SMTP_DESTINATION_RATES)`;
+      return { kind: 'postponed', retryAt: turn.retryAt, text, host: first.host };
+    }
+    if (turn && turn.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+    let last: Attempted | undefined;
     for (const { host, addresses } of hosts) {
       for (const address of addresses) {
         const to = { host, address, port: this.settings.mxPort };
@@ -184,7 +203,7 @@ export class SmtpDelivery {
     destination: Destination,
     envelope: { from: string; to: string },
     message: Buffer,
-  ): Promise<SmtpResult> {
+  ): Promise<Attempted> {
     const result = await this.sessions.transaction(destination, envelope, message);
     if (result.ok) {
       const code = Number(/^\d{3}/.exec(result.response)?.[0]) || null;
@@ -201,7 +220,7 @@ export class SmtpDelivery {
 }
 
 /** A failed transaction as RFC 5321 classes it: 5xx permanent, anything else temporary. */
-function classify(e: SmtpError, host: string, afterData: boolean): SmtpResult {
+function classify(e: SmtpError, host: string, afterData: boolean): Attempted {
   const code = typeof e.responseCode === 'number' ? e.responseCode : null;
   let text = replyText(code, e.response ?? e.message).slice(0, 500);
   if (afterData)

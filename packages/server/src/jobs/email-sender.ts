@@ -52,7 +52,7 @@ export interface EmailSenderOptions {
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Each recorded attempt's outcome (`sent`, `deferred`, `bounced`, `failed`): the metrics (issue 39). */
-  onAttempt?: (outcome: AttemptOutcome['kind']) => void;
+  onAttempt?: (outcome: Exclude<AttemptOutcome['kind'], 'postponed'>) => void;
   /** Each attempt a span: the MX host, the reply code, the outcome (issue 39); absent: not traced. */
   tracing?: Tracing;
 }
@@ -142,7 +142,8 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
     if (outcome.kind === 'failed' || outcome.kind === 'deferred')
       span.fail(outcome.code === null ? outcome.kind : String(outcome.code));
     await o.store.recordAttempt(claim, outcome, now());
-    o.onAttempt?.(outcome.kind);
+    // a message put back for its destination's pace was not attempted
+    if (outcome.kind !== 'postponed') o.onAttempt?.(outcome.kind);
     // The sandbox's complained@ address reports the delivered message as spam, as a mailbox
     // provider's feedback loop would moments later.
     if (o.sandbox?.captures(claim.address) && outcome.kind === 'sent') {
@@ -187,6 +188,15 @@ export class EmailSender extends ClaimLoop<ClaimedRecipient> {
       : claim.fromAddress;
     if (o.sandbox?.captures(claim.address)) return o.sandbox.capture(claim, signed.message, envelopeFrom);
     const result = await this.delivery.send({ from: envelopeFrom, to: claim.address }, signed.message);
+    if (result.kind === 'postponed') {
+      return {
+        kind: 'postponed',
+        nextAttemptAt: result.retryAt,
+        code: null,
+        text: result.text,
+        mxHost: result.host,
+      };
+    }
     if (result.kind === 'sent') {
       return {
         kind: 'sent',

@@ -184,7 +184,12 @@ export type AttemptOutcome =
   | { kind: 'sent'; delivered: boolean; code: number | null; text: string | null; mxHost: string | null }
   | { kind: 'deferred'; nextAttemptAt: number; code: number | null; text: string; mxHost: string | null }
   | { kind: 'bounced'; bounce: BounceClass; code: number | null; text: string; mxHost: string | null }
-  | { kind: 'failed'; code: number | null; text: string; mxHost: string | null };
+  | { kind: 'failed'; code: number | null; text: string; mxHost: string | null }
+  /**
+   * Not attempted: the destination's pace (`SMTP_DESTINATION_RATES`) gives it a turn at
+   * `nextAttemptAt`. No attempt is counted against the retry window, and no event is written.
+   */
+  | { kind: 'postponed'; nextAttemptAt: number; code: null; text: string; mxHost: string | null };
 
 /** The reused key's first request differs from this one. */
 export class IdempotencyConflict extends Error {}
@@ -1198,6 +1203,21 @@ async function writeAttempt(
   kind: 'sqlite' | 'postgres',
   { claim, outcome, at }: Attempt,
 ): Promise<void> {
+  if (outcome.kind === 'postponed') {
+    // back to the queue as it was before its claim: the message's status never left it
+    await trx
+      .updateTable('email_recipients')
+      .set({
+        status: claim.attempts === 0 ? 'queued' : 'deferred',
+        next_attempt_at: outcome.nextAttemptAt,
+        claimed_until: null,
+        updated_at: at,
+      })
+      .where('id', '=', claim.id)
+      .where('claimed_until', '=', claim.claimedUntil)
+      .execute();
+    return;
+  }
   const status: RecipientStatus = outcome.kind;
   const suppresses = outcome.kind === 'bounced' && outcome.bounce.type === 'hard';
   const updated = await trx
