@@ -238,3 +238,27 @@ test('failed connections are counted out once: after two refused greetings a bur
   assert.equal(most, 1, `${most} sessions at once with a limit of 1`);
   await sessions.close();
 });
+
+test('one 421 halves the sessions a destination may open at once: a burst after it opens 2 of 4, not 3', async () => {
+  let connections = 0;
+  const mx = await loggingMx({
+    onConnect(_session, done) {
+      if (++connections === 1)
+        return done(Object.assign(new Error('4.7.0 too many connections, slow down'), { responseCode: 421 }));
+      done();
+    },
+  });
+  const sessions = new SmtpSessions(settings({ limits: { perDestination: 4, messagesPerSession: 100 } }));
+  const refused = await sessions.transaction(mx.destination, envelope(0), message(0));
+  assert.equal(!refused.ok && refused.error.responseCode, 421);
+  const burst = Array.from({ length: 8 }, (_, n) =>
+    sessions.transaction(mx.destination, envelope(n), message(n)),
+  );
+  // the sessions the burst opens are counted as it starts, before any connects
+  assert.equal(sessions.stats().mostPerDestination, 2);
+  assert.deepEqual(
+    (await Promise.all(burst)).map((r) => r.ok),
+    Array(8).fill(true),
+  );
+  await sessions.close();
+});

@@ -7,7 +7,7 @@
  *   instead of opening a session each (receivers throttle and block senders that do that).
  *   A destination starts at {@link INITIAL_SESSIONS} and earns more as Postfix's concurrency
  *   feedback does: +1/n per message accepted, −1/n per failure of the host itself (no
- *   connection, a refusing greeting, a silence), never under one; after
+ *   connection, a refusing greeting, a silence), halved by a 421, never under one; after
  *   {@link PAUSE_AFTER_FAILURES} such failures in a row the destination is paused;
  * - a session carries up to `messagesPerSession` transactions, one after another (RSET after
  *   a refused one), then ends with QUIT;
@@ -449,7 +449,11 @@ export class SmtpSessions {
    * and a struggling one fewer, down to one.
    */
   private hostFailed(state: DestinationState, error: SmtpError): void {
-    this.feedback(state, -1);
+    // 421 is the server saying it has too much (RFC 5321 §3.8): one alone halves the sessions
+    // at once, as TCP halves its window on a loss; a silence or a refused connection costs the
+    // 1/n of Postfix's feedback.
+    if (error.responseCode === 421) state.window = Math.max(1, state.window / 2);
+    else this.feedback(state, -1);
     state.failures++;
     state.lastFailure = (error.response ?? error.message).slice(0, 200);
     if (state.failures >= PAUSE_AFTER_FAILURES) {
