@@ -877,6 +877,45 @@ describe('delivery as an MTA delivers (issue 35)', () => {
     assert.match(old.received[0]!, /Subject: Your order/);
   });
 
+  test('an MX that holds the final "." does not hold back the mail to other destinations: they are sent meanwhile', async (t) => {
+    const { bind, mx, send, emailWhen } = world;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = false;
+    const slow = await scriptedMx({
+      onData(stream, _session, done) {
+        stream.on('data', () => {});
+        stream.on('end', () => {
+          holding = true;
+          void held.then(() => done());
+        });
+      },
+    });
+    t.after(() => {
+      release();
+      return slow.close();
+    });
+    await bind.addRecord('mx.slow.recipient.test', 'A', slow.address);
+    await bind.addRecord('slow.recipient.test', 'MX', '10 mx.slow.recipient.test.');
+    const stuck = await send({ to: ['someone@slow.recipient.test'] });
+    await waitUntil('the slow MX holds the message', () => holding || undefined);
+    const before = (await mx.messages()).length;
+    const others = [];
+    for (let n = 0; n < 3; n++) others.push(await send({ to: [`other${n}@recipient.test`] }));
+    for (const other of others)
+      await emailWhen(other.id, 'sent while the slow MX holds its message', (e) => e.status === 'sent');
+    await mx.waitForMessages(before + 3);
+    assert.equal((await emailWhen(stuck.id, 'still held', () => true)).status, 'sending');
+    release();
+    const email = await emailWhen(stuck.id, 'sent once released', (e) => e.status === 'sent');
+    assert.deepEqual(
+      email.recipients[0].events.map((e: any) => e.type),
+      ['sent', 'delivered'],
+    );
+  });
+
   test('a destination paced at 12 a minute (SMTP_DESTINATION_RATES) gets the second message 5 s after the first; meanwhile it waits queued, no attempt counted, no event', async (t) => {
     const { bind, send, emailWhen } = world;
     const acceptedAt: number[] = [];
