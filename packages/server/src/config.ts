@@ -331,6 +331,11 @@ export interface DnsConfig {
   /** TCP connections held at once, and per client address (IPv6: per /64). */
   tcpMaxConnections: number;
   tcpMaxPerClient: number;
+  /**
+   * `DNS_KEY_CACHE_SIZE`: most DKIM key records the responder holds in memory (default
+   * 100,000, about 60 MB); the others are read from the database when asked (issue 39).
+   */
+  keyCacheSize: number;
 }
 
 export interface Limits {
@@ -451,6 +456,7 @@ export function loadConfig(env: Env = process.env): Config {
       rateLimitSlip: integer(env, 'DNS_RATE_LIMIT_SLIP', 2, 0, 10),
       tcpMaxConnections: integer(env, 'DNS_TCP_MAX_CONNECTIONS', 256, 1, 100_000),
       tcpMaxPerClient: integer(env, 'DNS_TCP_MAX_PER_CLIENT', 16, 1, 100_000),
+      keyCacheSize: integer(env, 'DNS_KEY_CACHE_SIZE', 100_000, 1, 100_000_000),
     },
     webhooks: {
       enabled: boolean(env, 'WEBHOOKS_ENABLED', true),

@@ -13,11 +13,16 @@
  * answered without the cache, as the cookie it is answered with belongs to its sender alone.
  *
  * One cache per zone version: a reloaded zone starts empty. Bounded: when full it is
- * cleared, so a flood of distinct queries costs memory once, not without end.
+ * cleared, so a flood of distinct queries costs memory once, not without end. And aged: a
+ * version's answers go after {@link NEGATIVE_TTL_MS}, as the key cache's absences do, so an
+ * answer made from the key cache (issue 39) lives no longer here than there. A question whose
+ * key is not in the key cache is not answered here (its `pending` says what to load), and
+ * nothing is stored for it.
  */
-import type { QueryContext } from './answer.js';
+import type { Pending, QueryContext } from './answer.js';
 import { answerMessage } from './answer.js';
 import { CLIENT_COOKIE_BYTES, COOKIE_OPTION, type CookieClient, SERVER_COOKIE_BYTES } from './cookie.js';
+import { NEGATIVE_TTL_MS } from './key-cache.js';
 import { questionEnd } from './response-rate-limit.js';
 import type { ServedZones } from './zone-set.js';
 
@@ -38,7 +43,13 @@ class CookieTemplate {
   constructor(readonly wire: Buffer) {}
 }
 
-const caches = new WeakMap<ServedZones, Map<string, Buffer | CookieTemplate | null>>();
+/** One zone version's answers, and when the first was stored (ms). */
+interface Answers {
+  born: number;
+  entries: Map<string, Buffer | CookieTemplate | null>;
+}
+
+const caches = new WeakMap<ServedZones, Answers>();
 const UDP: QueryContext = { transport: 'udp', transferAllowed: false };
 
 /**
@@ -49,15 +60,19 @@ export function answerUdpCached(
   message: Buffer,
   zone: ServedZones,
   cookies?: CookieClient,
+  pending?: Pending,
 ): Buffer | undefined {
-  if (message.length < 12 || message.length > MAX_KEY_BYTES) return answerUncached(message, zone, cookies);
+  if (message.length < 12 || message.length > MAX_KEY_BYTES)
+    return answerUncached(message, zone, cookies, pending);
   const cookieAt = cookies ? findCookieOption(message) : NO_COOKIE;
-  if (cookieAt === UNREAD) return answerUncached(message, zone, cookies);
-  let cache = caches.get(zone);
-  if (!cache) {
-    cache = new Map();
-    caches.set(zone, cache);
+  if (cookieAt === UNREAD) return answerUncached(message, zone, cookies, pending);
+  let answers = caches.get(zone);
+  const now = Date.now();
+  if (!answers || now - answers.born > NEGATIVE_TTL_MS) {
+    answers = { born: now, entries: new Map() };
+    caches.set(zone, answers);
   }
+  const cache = answers.entries;
   const dataAt = cookieAt + 4;
   const dataEnd = dataAt + (cookieAt === NO_COOKIE ? 0 : message.readUInt16BE(cookieAt + 2));
   const key =
@@ -70,7 +85,8 @@ export function answerUdpCached(
         : COOKIE_KEY + message.toString('latin1', 2, dataAt) + message.toString('latin1', dataEnd);
   let entry = cache.get(key);
   if (entry === undefined) {
-    const answer = answerUncached(message, zone, cookies);
+    const answer = answerUncached(message, zone, cookies, pending);
+    if (pending?.load !== undefined) return undefined;
     if (answer === undefined) entry = null;
     else if (cookieAt !== NO_COOKIE && endsWithCookie(answer, message, dataAt))
       entry = new CookieTemplate(answer);
@@ -94,12 +110,18 @@ function answerUncached(
   message: Buffer,
   zone: ServedZones,
   cookies: CookieClient | undefined,
+  pending: Pending | undefined,
 ): Buffer | undefined {
-  return answerMessage(
-    message,
-    zone,
-    cookies ? { transport: 'udp', transferAllowed: false, cookies } : UDP,
-  )[0];
+  const context: QueryContext =
+    cookies || pending
+      ? {
+          transport: 'udp',
+          transferAllowed: false,
+          ...(cookies && { cookies }),
+          ...(pending && { pending }),
+        }
+      : UDP;
+  return answerMessage(message, zone, context)[0];
 }
 
 /**

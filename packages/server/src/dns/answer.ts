@@ -32,6 +32,10 @@
  *   (§5.4) gets NOERROR and the cookies, nothing else; BADCOOKIE when it sent a server cookie
  *   that is not valid (§5.4: BIND 9.18 answers NOERROR there). BADVERS carries no cookie, as
  *   BIND's does not. Queries without a COOKIE option are answered exactly as without cookies.
+ * - A key the zone does not hold in memory (its key cache, issue 39) is loaded first: with a
+ *   `pending` in the context, such a question gets no answer yet and `pending` says what to
+ *   load (or that a transfer is to be streamed); without one, or once loading failed, SERVFAIL
+ *   (RFC 1035 §4.1.1 "server failure"), never NXDOMAIN: the name may well exist.
  */
 import dnsPacket, {
   type Answer,
@@ -60,9 +64,20 @@ export interface QueryContext {
    * COOKIE option is ignored as any unknown option is (RFC 6891 §6.1.2).
    */
   cookies?: CookieClient;
+  /**
+   * Where a question that needs the database is reported instead of answered: the key to load
+   * (`DkimZone.load`, then ask again), or a zone transfer to stream (`transferStream`).
+   */
+  pending?: Pending;
 }
 
-const RCODE = { NOERROR: 0, FORMERR: 1, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
+/** What a question waits for; see {@link QueryContext.pending}. */
+export interface Pending {
+  load?: { zone: DkimZone; token: string };
+  transfer?: { id: number; question: Question; zone: DkimZone };
+}
+
+const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 /** BADVERS is extended RCODE 16: upper 8 bits (1) in the OPT record, lower 4 bits (0) in the header. */
 const BADVERS_UPPER = 1;
 /** BADCOOKIE is extended RCODE 23 (RFC 7873 §8): 1 in the OPT record, 7 in the header. */
@@ -151,6 +166,11 @@ function respond(query: DecodedPacket, served: ServedZones, context: QueryContex
   if (zone === undefined) return send({ rcode: RCODE.REFUSED, authoritative: false });
   const match = zone.match(question.name);
   if (match.at === 'outside') return send({ rcode: RCODE.REFUSED, authoritative: false });
+  if (match.at === 'unknown') {
+    if (context.pending === undefined) return send({ rcode: RCODE.SERVFAIL, authoritative: false });
+    context.pending.load = { zone, token: match.token };
+    return [];
+  }
 
   const type: string = question.type;
   if (type === 'AXFR' || type === 'IXFR') {
@@ -165,7 +185,10 @@ function respond(query: DecodedPacket, served: ServedZones, context: QueryContex
         : send({ rcode: RCODE.REFUSED, authoritative: false });
     }
     // RFC 1995 §4 lets an IXFR be answered with the whole zone, as we do.
-    return transferMessages(zone, query.id ?? 0, question);
+    if (!zone.loadsKeys) return transferMessages(zone, query.id ?? 0, question);
+    if (context.pending === undefined) return send({ rcode: RCODE.SERVFAIL, authoritative: false });
+    context.pending.transfer = { id: query.id ?? 0, question, zone };
+    return [];
   }
   if (type === 'ANY') {
     if (match.at === 'none')
@@ -226,6 +249,7 @@ function respond(query: DecodedPacket, served: ServedZones, context: QueryContex
     case 'none':
       return send(negative(RCODE.NXDOMAIN));
   }
+  return [];
 }
 
 /**

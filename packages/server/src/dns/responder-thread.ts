@@ -22,6 +22,8 @@ export interface ResponderThreadData {
   };
   secondaries: HostPort[];
   listen: HostPort;
+  /** Most key records held in memory (`DNS_KEY_CACHE_SIZE`, `key-cache.ts`). */
+  keyCacheSize: number;
   tcp: TcpLimits;
   rateLimit: { perSecond: number; slip: number } | false;
   /**

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DnsCounters } from '../metrics/dns-counters.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import { openStore } from '../store/open.js';
+import { KeyCache } from './key-cache.js';
 import { startDnsResponder } from './responder.js';
 import type { ResponderThreadData, ToResponder } from './responder-thread.js';
 import { ZonePublisher } from './zone-publisher.js';
@@ -33,8 +34,10 @@ const serialOnMain = (zone: string, digest: string, now: number) =>
 
 async function start() {
   const store = await openStore({ dataDir: data.dataDir, databaseUrl: data.databaseUrl, poolSize: 2 });
+  const keys = new DkimKeyStore(store.db);
   const publisher = new ZonePublisher({
-    keys: new DkimKeyStore(store.db),
+    keys,
+    cache: new KeyCache({ keys, maxEntries: data.keyCacheSize }),
     // SQLite: this thread only reads; a write here could wait on the main thread's transaction
     // (blocking this loop up to the busy timeout) or make one of its transactions fail BUSY.
     ...(store.kind === 'sqlite' && { serialFor: serialOnMain }),
@@ -94,8 +97,11 @@ port.on('message', async (message: ToResponder) => {
       publisher.nudge();
       break;
     case 'serves': {
+      // what a resolver asking now would be answered: the key loaded first when not cached
       const zone = publisher.current();
-      const match = zone.match(`${message.token}.${zone.origin}`);
+      const name = `${message.token}.${zone.origin}`;
+      if (zone.match(name).at === 'unknown') await zone.load(message.token);
+      const match = publisher.current().match(name);
       const value = match.at === 'key' && match.strings.join('') === message.record;
       port.postMessage({ type: 'reply', id: message.id, value });
       break;

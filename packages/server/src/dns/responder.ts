@@ -3,14 +3,17 @@
  * RFC 7766). All decisions are made by `answerMessage`; this file only frames and moves bytes.
  * What one client can make us do is bounded elsewhere: UDP answers by `ResponseRateLimiter`,
  * TCP connections and their deadlines by `TcpConnectionTable`. DNS cookies (RFC 7873) are
- * answered over both, bound to the client's address.
+ * answered over both, bound to the client's address. A question whose key is not in the
+ * zone's key cache (issue 39) waits for its load and is answered then (SERVFAIL when the
+ * database cannot say); a zone transfer of such a zone is streamed from the database.
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
 import type { HostPort } from '../config.js';
 import type { DnsCounters } from '../metrics/dns-counters.js';
-import { answerMessage } from './answer.js';
+import { answerMessage, type Pending, type QueryContext } from './answer.js';
 import { answerUdpCached, hasValidServerCookie } from './answer-cache.js';
+import { transferStream } from './axfr.js';
 import { normalizeAddress } from './client-address.js';
 import { ServerCookies } from './cookie.js';
 import {
@@ -106,12 +109,34 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
     const cookies = { maker, address };
     // A secondary's IXFR is answered for it (the SOA: "ask over TCP"); the cache, which does
     // not look at who asks, keeps everyone else's REFUSED.
-    const reply =
-      options.transferAllowed(address) && asksIxfr(message)
-        ? answerMessage(message, options.zone(), { transport: 'udp', transferAllowed: true, cookies })[0]
-        : answerUdpCached(message, options.zone(), cookies);
-    if (!reply) return;
-    let decision = limiter?.decide(address, message, reply) ?? 'send';
+    const secondaryIxfr = options.transferAllowed(address) && asksIxfr(message);
+    // without a pending (the load failed): SERVFAIL, which no cache keeps
+    const answer = (pending: Pending | undefined) =>
+      secondaryIxfr || pending === undefined
+        ? answerMessage(message, options.zone(), {
+            transport: 'udp',
+            transferAllowed: secondaryIxfr,
+            cookies,
+            ...(pending && { pending }),
+          })[0]
+        : answerUdpCached(message, options.zone(), cookies, pending);
+    const pending: Pending = {};
+    const reply = answer(pending);
+    if (pending.load === undefined) send(reply);
+    else void answerLoaded(pending.load, answer).then(send);
+
+    function send(reply: Buffer | undefined): void {
+      if (!reply) return;
+      sendAnswer(message, reply, remote, cookies);
+    }
+  });
+  const sendAnswer = (
+    message: Buffer,
+    reply: Buffer,
+    remote: dgram.RemoteInfo,
+    cookies: { maker: ServerCookies; address: string },
+  ) => {
+    let decision = limiter?.decide(cookies.address, message, reply) ?? 'send';
     // A valid server cookie proves the address (a forged one never saw it): answered whatever
     // the rate, as BIND does. Checked only for an answer the limiter holds back, so the usual
     // answer costs nothing more.
@@ -122,7 +147,7 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
     }
     const sent = decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
     if (sent) socket.send(sent, remote.port, remote.address);
-  });
+  };
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
     socket.bind(options.listen.port, options.listen.host, () => {
@@ -132,6 +157,64 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
       resolve(socket);
     });
   });
+}
+
+/** Loads asked again when the key was invalidated between its load and the answer. */
+const ANSWER_TRIES = 3;
+
+/**
+ * The answer to a question that waited for `token` to load: asked again once the key is in
+ * the cache; SERVFAIL (`answer` without a pending) when the database did not answer.
+ */
+async function answerLoaded<T>(
+  load: NonNullable<Pending['load']>,
+  answer: (pending: Pending | undefined) => T,
+): Promise<T> {
+  for (let tries = 0; tries < ANSWER_TRIES; tries++) {
+    if (!(await load.zone.load(load.token))) break;
+    const pending: Pending = {};
+    const reply = answer(pending);
+    if (pending.load === undefined) return reply;
+    load = pending.load;
+  }
+  return answer(undefined);
+}
+
+/**
+ * A zone transfer read from the database page by page (`transferStream`), written as it comes,
+ * waiting for the client to read when its buffer is full. A first page that cannot be read is
+ * SERVFAIL; a later one ends the connection, as the secondary then knows the transfer failed
+ * (RFC 5936 §2.2: a transfer ends with the SOA, which never came).
+ */
+async function streamTransfer(
+  socket: net.Socket,
+  transfer: NonNullable<Pending['transfer']>,
+  message: Buffer,
+  write: (message: Buffer, reply: Buffer) => void,
+): Promise<void> {
+  let sent = 0;
+  try {
+    for await (const reply of transferStream(transfer.zone, transfer.id, transfer.question)) {
+      if (socket.destroyed) return;
+      write(message, reply);
+      sent++;
+      if (socket.writableLength > MAX_PENDING_WRITE)
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            socket.off('drain', done);
+            socket.off('close', done);
+            resolve();
+          };
+          socket.on('drain', done);
+          socket.on('close', done);
+        });
+    }
+  } catch {
+    if (sent === 0 && !socket.destroyed) {
+      const context: QueryContext = { transport: 'tcp', transferAllowed: true };
+      for (const reply of answerMessage(message, transfer.zone, context)) write(message, reply);
+    } else socket.destroy();
+  }
 }
 
 const TYPE_IXFR = 251;
@@ -173,15 +256,39 @@ function listenTcp(options: DnsResponderOptions, maker: ServerCookies, port: num
       cookies: { maker, address },
     } as const;
     const frames = new FrameReader();
+    const write = (message: Buffer, reply: Buffer) => {
+      options.counters?.answered(1, message, reply);
+      socket.write(framed(reply));
+    };
+    /** Answers waiting for the database: later messages queue behind them, to keep the order. */
+    let waiting: Promise<void> | undefined;
+    const answerTcp = (message: Buffer): Promise<void> | undefined => {
+      const pending: Pending = {};
+      const replies = answerMessage(message, options.zone(), { ...context, pending });
+      if (pending.load !== undefined)
+        return answerLoaded(pending.load, (again) =>
+          answerMessage(message, options.zone(), again ? { ...context, pending: again } : context),
+        ).then((loaded) => {
+          for (const reply of loaded) write(message, reply);
+        });
+      if (pending.transfer !== undefined) return streamTransfer(socket, pending.transfer, message, write);
+      for (const reply of replies) write(message, reply);
+      return undefined;
+    };
+    const enqueue = (message: Buffer) => {
+      const waited = waiting ? waiting.then(() => answerTcp(message)) : answerTcp(message);
+      if (waited === undefined) return;
+      const settled: Promise<void> = waited.then(() => {
+        if (waiting === settled) waiting = undefined;
+      });
+      waiting = settled;
+    };
     socket.on('data', (chunk: Buffer) => {
       if (frames.pending === 0) connection.messageStarted();
       const messages = frames.push(chunk);
       for (const message of messages) {
         connection.messageDone();
-        for (const reply of answerMessage(message, options.zone(), context)) {
-          options.counters?.answered(1, message, reply);
-          socket.write(framed(reply));
-        }
+        enqueue(message);
       }
       // Only a whole message renews a deadline: trickled bytes of one never do.
       if (frames.pending === 0) connection.waitForMessage();

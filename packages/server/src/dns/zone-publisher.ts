@@ -4,29 +4,37 @@
  * content changed (compare-and-set in the database, so every process agrees on it), and sends
  * NOTIFY to the secondaries when the serial moved (RFC 1996).
  *
- * The keys are read in full once, page by page, at start. After that, every `pollMs` and on
- * nudges from this process (a key generated, a domain deleted), only what changed is read:
- * keys stored or revoked, and tombstones of deleted ones, since a little before the newest
- * change seen ({@link CHANGE_OVERLAP_MS}), so a change committed late, or stamped by a process
- * whose clock is a little behind, is still seen. Applying a change twice does nothing.
+ * The keys themselves are not held (issue 39): they are read on demand through a bounded
+ * {@link KeyCache}, and this publisher only follows the change feed. Every `pollMs` and on
+ * nudges from this process (a key generated, a domain deleted), it reads what changed: keys
+ * stored or revoked, and tombstones of deleted ones, since a little before the newest change
+ * seen ({@link CHANGE_OVERLAP_MS}), so a change committed late, or stamped by a process whose
+ * clock is a little behind, is still seen. Each change not seen before drops its token from the
+ * cache (a positive or a negative entry alike) and makes a new zone version.
+ *
+ * The serial follows a digest of the change feed, not of the content, which no process holds
+ * any more: the newest change's time and every change within the overlap before it. Two
+ * processes that read the same database compute the same digest, whatever they saw before, so
+ * the compare-and-set raises the serial once per change, as the content digest did; a change
+ * moves the digest, nothing else does, and a start with no change keeps the serial.
  */
 import { createHash } from 'node:crypto';
 import type { HostPort } from '../config.js';
 import type { DkimKeyStore, KeyVersion } from '../store/dkim-key-store.js';
+import type { KeyCache } from './key-cache.js';
 import { sendNotify } from './notify.js';
 import { DkimZone, type ZoneContent } from './zone.js';
-import { ZoneKeys } from './zone-keys.js';
 
 /**
  * How far before the newest change seen each poll reads again: longer than a transaction
  * takes to commit and than the clocks of the processes sharing a database may differ.
  */
 export const CHANGE_OVERLAP_MS = 30_000;
-/** Keys read per query of the full load at start. */
-const PAGE = 10_000;
 
 export interface ZonePublisherOptions {
   keys: DkimKeyStore;
+  /** Where the zone's keys are read from on demand; the changes seen invalidate its entries. */
+  cache: KeyCache;
   zone: Omit<ZoneContent, 'serial' | 'keys'>;
   /** Secondaries to NOTIFY when the serial moves. */
   secondaries: HostPort[];
@@ -49,10 +57,11 @@ export interface ZonePublisherOptions {
 
 export class ZonePublisher {
   private zone: DkimZone;
-  private readonly keys = new ZoneKeys();
   /** The version of each key applied from a change still inside the overlap, by token. */
   private readonly applied = new Map<string, KeyVersion>();
-  /** The newest change seen (ms); `undefined` until the full load. */
+  /** Deletions applied still inside the overlap: `token@deleted_at` → when. */
+  private readonly deletions = new Map<string, number>();
+  /** The newest change seen (ms); `undefined` until the first read. */
   private seen: number | undefined;
   private reloading: Promise<void> | undefined;
   private again = false;
@@ -62,7 +71,7 @@ export class ZonePublisher {
   private lastReload = 0;
 
   constructor(private readonly options: ZonePublisherOptions) {
-    this.zone = new DkimZone({ ...options.zone, serial: 0, keys: this.keys });
+    this.zone = new DkimZone({ ...options.zone, serial: 0, keys: options.cache });
   }
 
   /** The zone to answer from now. */
@@ -70,7 +79,7 @@ export class ZonePublisher {
     return this.zone;
   }
 
-  /** Load the zone, then poll. Resolves once the first version is loaded. */
+  /** Read the serial (the newest changes), then poll. No key is read. */
   async start(): Promise<void> {
     await this.reload();
     this.timer = setInterval(() => this.nudge(), this.options.pollMs ?? 1000);
@@ -97,30 +106,30 @@ export class ZonePublisher {
     });
   }
 
-  /** Read what changed (everything, the first time); resolves when the new zone is served (NOTIFY goes on in the background). */
+  /** Read what changed; resolves when the new zone is served (NOTIFY goes on in the background). */
   async reload(): Promise<void> {
     this.lastReload = Date.now();
     const first = this.seen === undefined;
-    const changed = first ? await this.loadAll() : await this.applyChanges(this.seen!);
+    const seen = this.seen ?? (await this.options.keys.latestChange());
+    const { changed, digest } = await this.applyChanges(seen);
     if (!changed && !first) return;
     const now = (this.options.now ?? Date.now)();
     const serialFor = this.options.serialFor ?? ((...args) => this.options.keys.serialFor(...args));
-    const serial = await serialFor(this.zone.origin, this.digest(), now);
+    const serial = await serialFor(this.zone.origin, this.withExtra(digest), now);
     const previous = this.zone.serial;
-    // a new version even when the serial stays (the content went back): caches of the old one go
-    this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.keys });
+    // a new version even when the serial stays: caches of the old one's answers go
+    this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.options.cache });
     if (this.zone.serial !== previous && this.options.secondaries.length > 0) this.notify(this.zone);
   }
 
   /**
-   * What the serial follows: the keys' digest, and the other records' when there are any (so
-   * a zone without them keeps the digest, and the serial, it had before they existed).
+   * What the serial follows: the change feed's digest, and the other records' when there are
+   * any (so a zone without them keeps the digest, and the serial, it had before they existed).
    */
-  private digest(): string {
+  private withExtra(digest: string): string {
     const extra = this.options.zone.extraTxt;
     const mx = this.options.zone.extraMx;
-    if ((extra === undefined || extra.size === 0) && (mx === undefined || mx.size === 0))
-      return this.keys.digest();
+    if ((extra === undefined || extra.size === 0) && (mx === undefined || mx.size === 0)) return digest;
     const hash = createHash('sha256');
     const byLabel = <T>(map: ReadonlyMap<string, T> | undefined) =>
       [...(map ?? [])].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -128,42 +137,41 @@ export class ZonePublisher {
     // MX lines only when there are any, so a zone without them keeps the digest it had
     for (const [label, records] of byLabel(mx))
       hash.update(`${label} MX ${records.map((r) => `${r.preference} ${r.exchange}`).join(' ')}\n`);
-    return `${this.keys.digest()}+${hash.digest('hex')}`;
+    return `${digest}+${hash.digest('hex')}`;
   }
 
-  /** Every key, page by page; changes made meanwhile are read by the next poll. */
-  private async loadAll(): Promise<boolean> {
-    const started = Date.now();
-    for (let after = ''; ; ) {
-      const page = await this.options.keys.publishedPage(after, PAGE);
-      for (const key of page) this.keys.set(key);
-      if (page.length < PAGE) break;
-      after = page[page.length - 1]!.token;
+  /**
+   * Reads the changes since `seen` less the overlap, drops every token whose change was not
+   * seen before from the cache, and digests the feed: the newest change's time and the
+   * changes within the overlap before it, which any process reading the database now reads.
+   */
+  private async applyChanges(seen: number): Promise<{ changed: boolean; digest: string }> {
+    const changes = await this.options.keys.changesSince(seen - CHANGE_OVERLAP_MS);
+    const latest = Math.max(seen, changes.latest);
+    const fresh: string[] = [];
+    for (const k of changes.keys) {
+      if (this.applied.get(k.token)?.version === k.version) continue;
+      fresh.push(k.token);
+      this.applied.set(k.token, k);
     }
-    this.seen = started;
-    return true;
-  }
-
-  private async applyChanges(seen: number): Promise<boolean> {
-    const { keys } = this.options;
-    const changes = await keys.changesSince(seen - CHANGE_OVERLAP_MS);
-    // The overlap reads the same changes again at every poll: only versions not applied yet
-    // are fetched whole (a key's text is 400 bytes; re-reading the last 30 s of keys at every
-    // nudge made enough garbage to set the registration p99 while keys were being made).
-    const fresh = changes.keys.filter((k) => this.applied.get(k.token)?.version !== k.version);
-    let changed = false;
-    if (fresh.length > 0) {
-      for (const key of await keys.publishedKeys(fresh.map((k) => k.token)))
-        changed = this.keys.set(key) || changed;
-      // A key changed again since its version was read is read again at the next poll.
-      for (const k of fresh) this.applied.set(k.token, k);
+    for (const { token, deletedAt } of changes.deletions) {
+      const key = `${token}@${deletedAt}`;
+      if (this.deletions.has(key)) continue;
+      fresh.push(token);
+      this.deletions.set(key, deletedAt);
     }
-    for (const token of changes.deleted) changed = this.keys.delete(token) || changed;
-    this.seen = Math.max(seen, changes.latest);
-    // versions older than the overlap are not read again
-    for (const [token, k] of this.applied)
-      if (k.changedAt <= this.seen - CHANGE_OVERLAP_MS) this.applied.delete(token);
-    return changed;
+    if (fresh.length > 0) this.options.cache.invalidate(fresh);
+    this.seen = latest;
+    const since = latest - CHANGE_OVERLAP_MS;
+    const lines: string[] = [];
+    for (const k of changes.keys) if (k.changedAt > since) lines.push(`${k.token} ${k.version}`);
+    for (const d of changes.deletions) if (d.deletedAt > since) lines.push(`${d.token} -${d.deletedAt}`);
+    const hash = createHash('sha256').update(`feed ${latest}\n`);
+    for (const line of lines.sort()) hash.update(`${line}\n`);
+    // what is older than the overlap is not read again
+    for (const [token, k] of this.applied) if (k.changedAt <= since) this.applied.delete(token);
+    for (const [key, at] of this.deletions) if (at <= since) this.deletions.delete(key);
+    return { changed: fresh.length > 0, digest: hash.digest('hex') };
   }
 
   /** Stop polling and wait for NOTIFY rounds in flight. */

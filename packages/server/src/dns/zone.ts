@@ -9,6 +9,7 @@
 import { isIP } from 'node:net';
 import type { Answer, MxAnswer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
 import type { PublishedKey } from '../store/dkim-key-store.js';
+import { type KeyCache, NOT_CACHED } from './key-cache.js';
 import { dkimKeyRecord, txtStrings } from './key-record.js';
 import { ZoneKeys } from './zone-keys.js';
 
@@ -24,8 +25,11 @@ export interface ZoneContent {
   soaContact: string;
   /** TTL of every record and the SOA MINIMUM (negative-caching TTL, RFC 2308 §4). */
   ttl: number;
-  /** The key records: a list, or the table the publisher keeps up to date. */
-  keys: readonly PublishedKey[] | ZoneKeys;
+  /**
+   * The key records: a list, a table kept up to date, or (the provider zone, issue 39) a
+   * bounded cache in front of the database, which a question may have to wait for.
+   */
+  keys: readonly PublishedKey[] | ZoneKeys | KeyCache;
   /**
    * Other TXT records by label below the apex, each text one record of one string (≤ 255
    * bytes): the Domain Connect signing key's pieces at `_dck1`, for one.
@@ -58,6 +62,8 @@ export type ZoneMatch =
   /** An alias (`extraCname`): answered for every type, as RFC 1034 §3.6.2 asks. */
   | { at: 'alias'; target: string }
   | { at: 'none' }
+  /** A key name whose record is not in the key cache: load `token` first (`DkimZone.load`). */
+  | { at: 'unknown'; token: string }
   /** Not in this zone: we are not authoritative (answer REFUSED). */
   | { at: 'outside' };
 
@@ -71,7 +77,7 @@ export class DkimZone {
   readonly serial: number;
   readonly ttl: number;
   private readonly content: ZoneContent;
-  private readonly keys: ZoneKeys;
+  private readonly keys: ZoneKeys | KeyCache;
 
   constructor(content: ZoneContent) {
     if (content.nameServers.length === 0) throw new RangeError('a zone needs at least one name server');
@@ -79,12 +85,27 @@ export class DkimZone {
     this.origin = content.origin.toLowerCase().replace(/\.$/, '');
     this.serial = ((content.serial % 2 ** 32) + 2 ** 32) % 2 ** 32;
     this.ttl = content.ttl;
-    this.keys = content.keys instanceof ZoneKeys ? content.keys : ZoneKeys.of(content.keys);
+    this.keys = Array.isArray(content.keys)
+      ? ZoneKeys.of(content.keys)
+      : (content.keys as ZoneKeys | KeyCache);
   }
 
-  /** Number of key records. */
+  /** Number of key records (with a key cache: the entries it holds). */
   get size(): number {
     return this.keys.size;
+  }
+
+  /**
+   * Whether the keys are read from the database on demand: a question may match `unknown`
+   * until {@link load}, and a transfer streams them ({@link transferKeyPages}).
+   */
+  get loadsKeys(): boolean {
+    return !(this.keys instanceof ZoneKeys);
+  }
+
+  /** Make the key of `token` known to {@link match}; `false` when the database could not say. */
+  load(token: string): Promise<boolean> {
+    return this.keys instanceof ZoneKeys ? Promise.resolve(true) : this.keys.load(token);
   }
 
   /** Classify a query name (any case, with or without the trailing dot). */
@@ -106,6 +127,7 @@ export class DkimZone {
         addresses: addresses ?? [],
       };
     const key = label.includes('.') ? undefined : this.keys.get(label);
+    if (key === NOT_CACHED) return { at: 'unknown', token: label };
     return key === undefined ? { at: 'none' } : { at: 'key', strings: txtStrings(dkimKeyRecord(key)) };
   }
 
@@ -167,7 +189,10 @@ export class DkimZone {
       .map((data) => ({ name: owner, type, class: 'IN', ttl: this.ttl, data }));
   }
 
-  /** Every record of the zone in transfer order after the opening SOA: NS, then keys by token. */
+  /**
+   * Every record of the zone in transfer order after the opening SOA: NS, the other records,
+   * then keys by token; with keys read on demand, the keys come from {@link transferKeyPages}.
+   */
   *transferRecords(): Generator<Answer> {
     yield* this.ns();
     for (const [label, texts] of this.content.extraTxt ?? [])
@@ -179,8 +204,18 @@ export class DkimZone {
     for (const [label, addresses] of this.content.extraAddresses ?? [])
       for (const type of ['A', 'AAAA'] as const)
         yield* this.addresses(`${label}.${this.origin}`, addresses, type);
+    if (!(this.keys instanceof ZoneKeys)) return;
     // read in one synchronous step (transferMessages), so every token listed is still there
     for (const token of this.keys.tokens())
       yield this.txt(`${token}.${this.origin}`, txtStrings(dkimKeyRecord(this.keys.get(token)!)));
+  }
+
+  /** The key records, page by page from the database, in token order (a zone with a key cache). */
+  async *transferKeyPages(): AsyncGenerator<TxtAnswer[]> {
+    if (this.keys instanceof ZoneKeys) return;
+    for await (const page of this.keys.pages())
+      yield page.map((key) =>
+        this.txt(`${key.token}.${this.origin}`, txtStrings(dkimKeyRecord(key.publicKey))),
+      );
   }
 }

@@ -28,6 +28,8 @@ export interface PublishedKey {
 export interface KeyChanges {
   keys: KeyVersion[];
   deleted: string[];
+  /** The deletions with their times (the tombstones). */
+  deletions: { token: string; deletedAt: number }[];
   latest: number;
 }
 
@@ -221,8 +223,31 @@ export class DkimKeyStore {
         changedAt: Number(row.changed_at),
       })),
       deleted: deleted.map((r) => r.token),
+      deletions: deleted.map((r) => ({ token: r.token, deletedAt: Number(r.deleted_at) })),
       latest,
     };
+  }
+
+  /**
+   * When the newest change to the published keys was made (ms; 0 when none): where the zone
+   * publisher starts following the feed. Two index probes (`changed_at`, `deleted_at`).
+   */
+  async latestChange(): Promise<number> {
+    const [keys, deletions] = await Promise.all([
+      this.db
+        .selectFrom('dkim_keys')
+        .select('changed_at')
+        .orderBy('changed_at', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('dkim_key_deletions')
+        .select('deleted_at')
+        .orderBy('deleted_at', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    return Math.max(Number(keys?.changed_at ?? 0), Number(deletions?.deleted_at ?? 0));
   }
 
   /** What the zone publishes for these tokens now (tokens without a key are left out). */

@@ -1,0 +1,130 @@
+// test-backends: sqlite
+/**
+ * The key cache on a real store: bounded, absences remembered for a while only, a change that
+ * lands during a load never cached as the old value, and what it holds still answered when the
+ * database is gone.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { newToken } from '../domain/token.js';
+import { DkimKeyStore } from '../store/dkim-key-store.js';
+import type { KyselyStore } from '../store/kysely-store.js';
+import { openStore } from '../store/open.js';
+import { KeyCache, NOT_CACHED } from './key-cache.js';
+
+let dataDir: string;
+let store: KyselyStore;
+let accountId: string;
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'key-cache-'));
+  store = await openStore({ dataDir, databaseUrl: undefined });
+  accountId = (await store.createApiKey({ name: 'k', keyHash: newToken(), keyPrefix: 'k', scopes: ['*'] }))
+    .accountId;
+});
+after(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A registration with keys; returns its tokens and their public keys. */
+async function withKeys(name: string, chosen: string[] = []): Promise<Map<string, string>> {
+  const next = [...chosen];
+  const [outcome] = await store.registerDomains(accountId, [{ name, type: 'Marketing' }], {
+    maxDomains: 1000,
+    now: Date.now(),
+    newToken: () => next.shift() ?? newToken(),
+  });
+  assert.ok(outcome?.ok);
+  const keys = new Map<string, string>();
+  for (const record of outcome.domain.records) {
+    if (!record.token) continue;
+    const publicKey = randomBytes(294).toString('base64');
+    assert.ok(
+      await new DkimKeyStore(store.db).insertKey({
+        token: record.token,
+        publicKey,
+        privateKeyEnc: 'x',
+        createdAt: Date.now(),
+      }),
+    );
+    keys.set(record.token, publicKey);
+  }
+  return keys;
+}
+
+test('never more than its size: the least recently used go first, and are read again when asked', async () => {
+  const keys = new Map([...(await withKeys('a.example.test')), ...(await withKeys('b.example.test'))]);
+  const cache = new KeyCache({ keys: new DkimKeyStore(store.db), maxEntries: 4 });
+  const tokens = [...keys.keys()];
+  for (const token of tokens) {
+    assert.equal(cache.get(token), NOT_CACHED);
+    assert.equal(await cache.load(token), true);
+    assert.equal(cache.get(token.toUpperCase()), keys.get(token));
+    assert.ok(cache.size <= 4);
+  }
+  assert.equal(cache.get(tokens[0]!), NOT_CACHED, 'the first, least recently used, went');
+  assert.equal(cache.get(tokens[5]!), keys.get(tokens[5]!));
+});
+
+test('a name without a key is absent until the negative TTL ends or it is invalidated', async () => {
+  let now = 1_000_000;
+  const cache = new KeyCache({ keys: new DkimKeyStore(store.db), negativeTtlMs: 30_000, now: () => now });
+  const [first, second] = [newToken(), newToken()];
+  for (const token of [first, second]) {
+    assert.equal(await cache.load(token), true);
+    assert.equal(cache.get(token), undefined);
+  }
+  const keys = await withKeys('later.example.test', [first, second]);
+  // unknown to the cache until it is told or the absence expires
+  assert.equal(cache.get(first), undefined);
+  cache.invalidate([first]);
+  assert.equal(cache.get(first), NOT_CACHED);
+  now += 29_999;
+  assert.equal(cache.get(second), undefined);
+  now += 1;
+  assert.equal(cache.get(second), NOT_CACHED);
+  assert.equal(await cache.load(second), true);
+  assert.equal(cache.get(second), keys.get(second));
+});
+
+test('a load that a change overtakes is read again, never cached with the old value', async () => {
+  const keys = await withKeys('race.example.test');
+  const token = [...keys.keys()][0]!;
+  let release: (() => void) | undefined;
+  let reads = 0;
+  const slow = new (class extends DkimKeyStore {
+    override async publishedKeys(tokens: string[]) {
+      const read = await super.publishedKeys(tokens);
+      // the first read waits, with the old value, until the test has changed the key
+      if (reads++ === 0) await new Promise<void>((resolve) => (release = resolve));
+      return read;
+    }
+  })(store.db);
+  const cache = new KeyCache({ keys: slow });
+  const loaded = cache.load(token);
+  while (release === undefined) await new Promise((r) => setImmediate(r));
+  await new DkimKeyStore(store.db).revoke(token, Date.now());
+  cache.invalidate([token]);
+  release();
+  assert.equal(await loaded, true);
+  assert.equal(reads, 2, 'read again after the change');
+  assert.equal(cache.get(token), null, 'revoked');
+});
+
+test('the database gone: what is held is answered, anything else fails to load', async () => {
+  const keys = await withKeys('gone.example.test');
+  const [held, other] = [...keys.keys()];
+  // a connection of its own to the same file, closed under the cache
+  const own = await openStore({ dataDir, databaseUrl: undefined });
+  const cache = new KeyCache({ keys: new DkimKeyStore(own.db) });
+  assert.equal(await cache.load(held!), true);
+  await own.close();
+  assert.equal(cache.get(held!), keys.get(held!));
+  assert.equal(await cache.load(other!), false);
+  assert.equal(cache.get(other!), NOT_CACHED);
+});
