@@ -14,7 +14,7 @@ import { newToken } from '../domain/token.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from '../store/open.js';
-import { KeyCache, NOT_CACHED } from './key-cache.js';
+import { KeyCache, MAX_LOADING, NOT_CACHED } from './key-cache.js';
 
 let dataDir: string;
 let store: KyselyStore;
@@ -127,4 +127,21 @@ test('the database gone: what is held is answered, anything else fails to load',
   assert.equal(cache.get(held!), keys.get(held!));
   assert.equal(await cache.load(other!), false);
   assert.equal(cache.get(other!), NOT_CACHED);
+});
+
+test(`a flood of misses: past ${MAX_LOADING} tokens loading at once, the next fails at once`, async () => {
+  let release: (() => void) | undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const held = new (class extends DkimKeyStore {
+    override async publishedKeys(tokens: string[]) {
+      await gate;
+      return super.publishedKeys(tokens);
+    }
+  })(store.db);
+  const cache = new KeyCache({ keys: held, timeoutMs: 60_000 });
+  const loads = Array.from({ length: MAX_LOADING }, () => cache.load(newToken()));
+  assert.equal(await cache.load(newToken()), false, 'refused while the others wait');
+  release!();
+  assert.deepEqual(new Set(await Promise.all(loads)), new Set([true]));
+  assert.equal(await cache.load(newToken()), true, 'taken again once they are done');
 });

@@ -15,7 +15,8 @@
  *   cached after it.
  * - A load that fails or takes longer than {@link LOAD_TIMEOUT_MS} (the database stopped)
  *   reports failure: the responder answers SERVFAIL, never NXDOMAIN, for what it does not hold,
- *   and keeps answering what it holds.
+ *   and keeps answering what it holds. Past {@link MAX_LOADING} tokens loading at once (a
+ *   flood of random names), a miss fails at once instead of queueing.
  *
  * Least recently used entries go first: a `Map` keeps insertion order, and a hit moves its
  * entry to the end.
@@ -36,6 +37,11 @@ export const NEGATIVE_TTL_MS = 30_000;
 export const LOAD_TIMEOUT_MS = 1_000;
 /** Tokens per query of a load. */
 const LOAD_BATCH = 500;
+/**
+ * Most tokens being loaded at once. A flood of random names (each a miss) beyond it is
+ * SERVFAIL at once rather than a queue of queries without end; resolvers retry.
+ */
+export const MAX_LOADING = 10_000;
 /** Loads read again when a change arrived while they ran, before giving up on the token. */
 const LOAD_TRIES = 3;
 
@@ -107,6 +113,7 @@ export class KeyCache {
     const lower = token.toLowerCase();
     const under = this.loading.get(lower);
     if (under) return under;
+    if (this.loading.size >= MAX_LOADING) return Promise.resolve(false);
     const loaded = this.loadTries(lower).finally(() => this.loading.delete(lower));
     this.loading.set(lower, loaded);
     return loaded;
