@@ -18,6 +18,7 @@ import { runSoakBench } from './soak.bench.js';
 import { runTracingBench } from './tracing.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
+import { runZoneBench } from './zone.bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -40,6 +41,7 @@ const benches: Record<string, () => Promise<void>> = {
   inbound: runInboundBench,
   metrics: runMetricsBench,
   tracing: runTracingBench,
+  zone: runZoneBench,
 };
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches))

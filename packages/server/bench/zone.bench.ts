@@ -1,0 +1,331 @@
+/**
+ * Issue 39: the DKIM zone at scale, on PostgreSQL. Seeds BENCH_ZONE_DOMAINS domains' keys (three
+ * each, default 1,000,000 domains) straight in SQL, then, for each server in BENCH_ZONE_ROOTS
+ * (checkouts, comma-separated; this one by default, so an older build can be measured beside
+ * it), BENCH_ZONE_ROUNDS times in turn, run from source with `tsx`:
+ * - start-up: from spawning the process to `/healthz` answering (the server waits for its DNS
+ *   responder), on the seeded database and, for scale, on an empty one; and its RSS then;
+ * - responder latency for random keys, cold (each name asked once, one at a time, just after
+ *   start): p50, p99;
+ * - queries/s with dnsperf over 100,000 random names of the zone, against BIND 9 serving those
+ *   names from a zone file (its `dkim.bench.ts` settings).
+ *
+ * Seeded: the domains of one account, their three DKIM records each, and the keys; not their
+ * other records nor their history. Every key is a copy of one public key (real size);
+ * `changed_at` is spread 10 ms apart, as keys made over time are.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import dgram from 'node:dgram';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import dnsPacket from 'dns-packet';
+import pg from 'pg';
+import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
+import { openStore } from '../src/store/open.js';
+import { findFreeDnsPort } from '../src/test-support/bind.js';
+import { startPostgres } from '../src/test-support/postgres.js';
+import { fmt, freePort, repoRoot } from './support.js';
+
+const ORIGIN = 'dkim.provider.bench';
+const PUBLIC_KEY = randomBytes(294).toString('base64');
+const token = (i: number) => `k${String(i).padStart(12, '0')}`;
+
+export async function runZoneBench(): Promise<void> {
+  const domains = Number(process.env.BENCH_ZONE_DOMAINS ?? 1_000_000);
+  const keys = domains * 3;
+  const roots = (process.env.BENCH_ZONE_ROOTS ?? repoRoot).split(',');
+  const rounds = Number(process.env.BENCH_ZONE_ROUNDS ?? 1);
+  console.log(`\n## The DKIM zone at ${fmt(domains)} domains (${fmt(keys)} keys), PostgreSQL`);
+  const postgres = await startPostgres({ durable: false });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-zone-'));
+  try {
+    const empty = await postgres.createDatabase();
+    await migrate(dataDir, empty);
+    const databaseUrl = await postgres.createDatabase();
+    const accountId = await migrate(dataDir, databaseUrl);
+    const t = performance.now();
+    await seed(databaseUrl, accountId, keys);
+    console.log(`seeded in SQL in ${fmt((performance.now() - t) / 1000, 1)} s`);
+    // alternated, so that neither build always runs on the warmer cache
+    for (let round = 0; round < rounds; round++)
+      for (const root of roots) await measure(root, dataDir, empty, databaseUrl, keys);
+  } finally {
+    await postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(
+  root: string,
+  dataDir: string,
+  empty: string,
+  databaseUrl: string,
+  keys: number,
+): Promise<void> {
+  console.log(`\n### the server at ${root}`);
+  const emptyStart = await startServer(root, dataDir, empty);
+  console.log(`empty database:  start ${fmt(emptyStart.seconds, 2)} s, RSS ${fmt(emptyStart.rssMb)} MB`);
+  await emptyStart.stop();
+  const server = await startServer(root, dataDir, databaseUrl);
+  try {
+    console.log(`${fmt(keys)} keys: start ${fmt(server.seconds, 2)} s, RSS ${fmt(server.rssMb)} MB`);
+    const cold = await coldLatency(server.dnsPort, keys, 2_000);
+    console.log(
+      `responder, random keys cold (2,000 names, one at a time): p50 ${fmt(cold.p50, 2)} ms, p99 ${fmt(cold.p99, 2)} ms, ${cold.wrong} wrong`,
+    );
+    console.log(`RSS after them: ${fmt(residentMegabytes(server.child.pid!))} MB`);
+    await versusBind(server.dnsPort, keys);
+    console.log(`RSS after dnsperf: ${fmt(residentMegabytes(server.child.pid!))} MB`);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Creates the schema, and the account the seeded domains belong to; returns its id. */
+async function migrate(dataDir: string, databaseUrl: string): Promise<string> {
+  const store = await openStore({ dataDir, databaseUrl });
+  const { accountId } = await store.createApiKey({
+    name: 'zone',
+    keyHash: randomBytes(16).toString('hex'),
+    keyPrefix: 'zone',
+    scopes: ['*'],
+  });
+  await store.close();
+  return accountId;
+}
+
+/**
+ * `count / 3` domains of `accountId`, each with its three DKIM records and their keys, a million
+ * rows per statement (generate_series), then ANALYZE.
+ */
+async function seed(databaseUrl: string, accountId: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const now = Date.now();
+    const step = 999_999;
+    for (let from = 0; from < count; from += step) {
+      const to = Math.min(count, from + step) - 1;
+      const range = [from / 3, (to + 1) / 3 - 1];
+      await client.query(
+        `insert into domains (id, account_id, name, type, status, created_at, updated_at, next_check_at)
+         select 'dom' || i, $1, 'd' || i || '.zone.example', 'Marketing', 'verified', $2::bigint, $2::bigint, $2::bigint + 31536000000
+         from generate_series($3::bigint, $4::bigint) as i`,
+        [accountId, now, ...range],
+      );
+      await client.query(
+        `insert into domain_records (domain_id, position, kind, token, status, key_state)
+         select 'dom' || (i / 3), i % 3, 'dkim', 'k' || lpad(i::text, 12, '0'), 'verified',
+                case when i % 3 = 0 then 'active' else 'next' end
+         from generate_series($1::bigint, $2::bigint) as i`,
+        [from, to],
+      );
+      await client.query(
+        `insert into dkim_keys (token, public_key, private_key_enc, created_at, revoked_at, changed_at)
+         select 'k' || lpad(i::text, 12, '0'), $1, $2, $3::bigint - i * 10, null, $3::bigint - i * 10
+         from generate_series($4::bigint, $5::bigint) as i`,
+        [PUBLIC_KEY, 'sealed'.repeat(300), now, from, to],
+      );
+    }
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}
+
+interface Started {
+  child: ReturnType<typeof spawn>;
+  seconds: number;
+  rssMb: number;
+  dnsPort: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(root: string, dataDir: string, databaseUrl: string): Promise<Started> {
+  const port = await freePort();
+  const dnsPort = await findFreeDnsPort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SCHEDULER_ENABLED: 'false',
+      DNS_RESOLVERS: '127.0.0.1:9',
+      DKIM_PROVIDER_HOST: 'provider.bench',
+      DNS_LISTEN: `127.0.0.1:${dnsPort}`,
+      DNS_RATE_LIMIT: '0',
+      DKIM_ROTATION_ENABLED: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error('the server exited during start-up');
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    child,
+    seconds,
+    rssMb: residentMegabytes(child.pid!),
+    dnsPort,
+    stop: () =>
+      new Promise((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Each of `n` random names asked once over UDP, one at a time; latencies and wrong answers. */
+async function coldLatency(port: number, keys: number, n: number) {
+  const socket = dgram.createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const want = dkimKeyRecord(PUBLIC_KEY);
+  const ms: number[] = [];
+  let wrong = 0;
+  const asked = new Set<number>();
+  for (let id = 0; id < n; id++) {
+    let i = randomInt(keys);
+    while (asked.has(i)) i = randomInt(keys);
+    asked.add(i);
+    const message = dnsPacket.encode({
+      id,
+      type: 'query',
+      questions: [{ name: `${token(i)}.${ORIGIN}`, type: 'TXT' }],
+      additionals: [{ name: '.', type: 'OPT', udpPayloadSize: 1232, flags: 0 } as never],
+    });
+    const t = performance.now();
+    const reply = await new Promise<Buffer | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        socket.off('message', onMessage);
+        resolve(undefined);
+      }, 2_000);
+      const onMessage = (data: Buffer) => {
+        if (data.readUInt16BE(0) !== id) return;
+        clearTimeout(timer);
+        socket.off('message', onMessage);
+        resolve(data);
+      };
+      socket.on('message', onMessage);
+      socket.send(message, port, '127.0.0.1');
+    });
+    ms.push(performance.now() - t);
+    const answer = reply && dnsPacket.decode(reply).answers?.[0];
+    const text = answer?.type === 'TXT' ? (answer.data as Buffer[]).map((b) => b.toString()).join('') : '';
+    if (text !== want) wrong++;
+  }
+  socket.close();
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(n * 0.5)]!, p99: ms[Math.floor(n * 0.99)]!, wrong };
+}
+
+/** dnsperf over 100,000 random names of the zone: our responder, then BIND serving them. */
+async function versusBind(ourPort: number, keys: number): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-zone-bind-'));
+  const names = new Set<number>();
+  while (names.size < Math.min(100_000, keys)) names.add(randomInt(keys));
+  writeFileSync(
+    path.join(dir, 'queries.txt'),
+    `${[...names].map((i) => `${token(i)}.${ORIGIN} TXT`).join('\n')}\n`,
+  );
+  const strings = txtStrings(dkimKeyRecord(PUBLIC_KEY))
+    .map((s) => `"${s}"`)
+    .join(' ');
+  writeFileSync(
+    path.join(dir, 'zone.db'),
+    [
+      `$ORIGIN ${ORIGIN}.`,
+      '$TTL 300',
+      '@ SOA ns.provider.bench. hostmaster.provider.bench. 1 3600 600 1209600 300',
+      '@ NS ns.provider.bench.',
+      ...[...names].map((i) => `${token(i)} TXT ${strings}`),
+      '',
+    ].join('\n'),
+  );
+  const bindPort = await findFreeDnsPort();
+  const q = (file: string) => JSON.stringify(path.join(dir, file));
+  writeFileSync(
+    path.join(dir, 'named.conf'),
+    `options {
+  directory ${q('')}; pid-file ${q('named.pid')}; lock-file ${q('named.lock')};
+  session-keyfile ${q('session.key')}; managed-keys-directory ${q('')};
+  listen-on port ${bindPort} { 127.0.0.1; }; listen-on-v6 { none; };
+  recursion no; allow-query { 127.0.0.1; }; dnssec-validation no; notify no;
+};
+controls { };
+logging { category default { null; }; };
+zone "${ORIGIN}" { type primary; file "zone.db"; };
+`,
+  );
+  const bind = spawn('/usr/sbin/named', ['-f', '-4', '-c', path.join(dir, 'named.conf')], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        const out = execFileSync('dig', ['@127.0.0.1', '-p', String(bindPort), '+short', ORIGIN, 'SOA'], {
+          encoding: 'utf8',
+        });
+        if (out.trim() !== '') break;
+      } catch {}
+      if (i > 200) throw new Error('BIND did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ours = dnsperf(ourPort, dir);
+    const theirs = dnsperf(bindPort, dir);
+    const oursAgain = dnsperf(ourPort, dir);
+    console.log(
+      `dnsperf, 100,000 names, 10 s each: responder ${fmt(ours)} then ${fmt(oursAgain)} q/s; BIND ${fmt(theirs)} q/s; ratio ${fmt(ours / theirs, 2)}–${fmt(oursAgain / theirs, 2)}×`,
+    );
+  } finally {
+    bind.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function dnsperf(port: number, dir: string): number {
+  const out = execFileSync(
+    'dnsperf',
+    [
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-d',
+      path.join(dir, 'queries.txt'),
+      '-l',
+      '10',
+      '-e',
+      '-c',
+      '4',
+      '-q',
+      '200',
+    ],
+    { encoding: 'utf8' },
+  );
+  const match = /Queries per second:\s+([\d.]+)/.exec(out);
+  const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
+  if (!match) throw new Error(`dnsperf printed no rate:\n${out}`);
+  if (lost && Number(lost) > 0) console.log(`(dnsperf lost ${lost} queries on port ${port})`);
+  return Number(match[1]);
+}
+
+function residentMegabytes(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb ?? 0) / 1024;
+}
