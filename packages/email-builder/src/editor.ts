@@ -8,6 +8,7 @@ import { EditorView, type NodeViewConstructor } from 'prosemirror-view';
 import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
+import type { MessageTexts } from './i18n/translate.js';
 import { blockAtomInput } from './input/block-atoms.js';
 import { blockMoveKeys } from './input/block-moves.js';
 import { blockInput } from './input/keymap.js';
@@ -195,7 +196,15 @@ export class ServiceEditor {
     // First name), so they never crowd the list of blocks
     this.slash = new SlashMenu(
       this.root,
-      (q) => filterItems(q ? [...blockItems, ...this.variables.map(variableItem)] : blockItems, q),
+      // found by their title in the editor's language, and by their English one
+      (q) =>
+        filterItems(
+          (q ? [...blockItems, ...this.variables.map(variableItem)] : blockItems).map((i) => ({
+            ...i,
+            keywords: [...i.keywords, this.word(i.title)],
+          })),
+          q,
+        ),
       () => this.host,
       { header: toolbar },
     );
@@ -206,7 +215,6 @@ export class ServiceEditor {
       {
         pattern: VARIABLE_TRIGGER,
         label: 'Insert variable',
-        noun: 'variables',
         header: toolbar,
       },
     );
@@ -248,7 +256,7 @@ export class ServiceEditor {
         placeholderPlugin(),
         darkTextPlugin(),
         conditionBadges(),
-        placeholderText(o.placeholder ?? "Write, or press '/' for blocks…"),
+        placeholderText(() => this.word(o.placeholder ?? "Write, or press '/' for blocks…")),
         this.bubble.plugin(),
         handle.plugin(),
         this.inspector.plugin(),
@@ -296,6 +304,17 @@ export class ServiceEditor {
       media.addEventListener('change', onScheme);
       this.cleanups.push(() => media.removeEventListener('change', onScheme));
     }
+    // The chrome's words, when not English (or the host has its own): they load on demand,
+    // English meanwhile, then what was drawn in English is drawn again (see i18n/locales.ts)
+    if (o.locale || o.messages)
+      import('./i18n/locales.js')
+        .then(({ useLocale }) => useLocale(this.root, o.locale, o.messages))
+        .then((texts) => {
+          if (!texts) return;
+          this.words = texts;
+          // node views again (an empty image's prompt) and the placeholder
+          this.view.setProps({ nodeViews: { ...nodeViews } });
+        }, console.error);
     this.applyTheme();
     this.resolved.element.append(this.root);
     // the email moves left of centre where that gives a block's settings room beside it
@@ -308,6 +327,13 @@ export class ServiceEditor {
   }
 
   private editable = true;
+  /** The chrome's words in the `locale` option's language, once loaded (see `i18n/`). */
+  private words: MessageTexts = {};
+
+  /** Message `key` in the editor's language (the first load's few words; the rest use `t`). */
+  private word(key: string): string {
+    return this.words[key] ?? key;
+  }
 
   /** Whether the host configured uploads (`upload` or `imageServiceUrl`). */
   private get canUpload(): boolean {
@@ -533,6 +559,7 @@ export class ServiceEditor {
           }),
         theme: this.effectiveScheme(),
         onClose: () => (this.picker = null),
+        where: this.root,
       },
       tab,
     );
@@ -542,7 +569,10 @@ export class ServiceEditor {
   preview(): MailPreview {
     this.alive();
     // merge tags show the host's sample values (lists for repeats), else their fallbacks (the dialog can show them raw)
+    // in the editor's language: MailPreview takes the editor's `locale` and `messages` options
+    // (and ignores the rest)
     this.previewDialog ??= new MailPreview({
+      ...this.options,
       closeOnOverlayClick: true,
       variables: sampleData(this.variables),
     });

@@ -107,6 +107,19 @@ export interface ServiceEditorOptions {
    * `checkDocument` and `renderTemplate` wherever the documents are rendered or checked.
    */
   blocks?: readonly BlockDefinition[];
+  /**
+   * Extra: the language of the editor's own words (toolbar, menus, settings, dialogs, preview),
+   * a BCP 47 tag: `en` (default), `de`, `fr`, `es`, `pt-BR`, `ja`, `ar` (right to left: the
+   * chrome mirrors). `de-AT` gives German, `pt` Brazilian Portuguese; a tag with no catalogue
+   * gives English and a console warning (`SEB_ERR_OPTIONS`). The catalogue loads on demand.
+   * The email's own language and direction are the `lang` and `dir` options (the document's).
+   */
+  locale?: string;
+  /**
+   * Extra: the host's words over the catalogue's, by key, the English text:
+   * `{ 'Insert block': 'Add a block' }`; keep the `{placeholders}`. The README lists the keys.
+   */
+  messages?: Readonly<Record<string, string>>;
 }
 
 /** The `templates` option. */

@@ -58,7 +58,8 @@ export async function bundleSize(name: string, js: string, cssFile?: string): Pr
   });
   const files = new Map(out.outputFiles.map((f) => [path.relative(pkg, f.path), f.text]));
   const outputs = out.metafile.outputs;
-  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint);
+  // the host's entry (esbuild marks the chunks behind a dynamic import() as entry points too)
+  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint === '<stdin>');
   if (entry === undefined) throw new Error(`${name}: esbuild reported no entry chunk`);
   const initial = new Set<string>();
   const visit = (file: string): void => {

@@ -19,6 +19,13 @@ export interface MailPreviewOptions {
    * (`{{first_name|there}}`), else nothing, as a recipient without that value would see it.
    */
   variables?: Record<string, unknown>;
+  /**
+   * Extra: the language of the dialog's own words, as the editor's `locale` option (`de`,
+   * `ar`: right to left, …); English by default. The email keeps its own language.
+   */
+  locale?: string;
+  /** Extra: the host's words over the catalogue's, as the editor's `messages` option. */
+  messages?: Readonly<Record<string, string>>;
 }
 
 const VIEWS: readonly PreviewView[] = ['desktop', 'mobile'];
@@ -48,6 +55,8 @@ export class MailPreview {
     onClose?: () => void;
     view: PreviewView;
     variables: Readonly<Record<string, unknown>>;
+    locale?: string;
+    messages?: Readonly<Record<string, string>>;
   }>;
   private html = '';
   private view: PreviewView;
@@ -60,7 +69,7 @@ export class MailPreview {
 
   constructor(options: MailPreviewOptions = {}) {
     if (!options || typeof options !== 'object') fail('options', 'expected an object');
-    const { closeOnOverlayClick, onClose, view, variables } = options;
+    const { closeOnOverlayClick, onClose, view, variables, locale, messages } = options;
     if (closeOnOverlayClick !== undefined && typeof closeOnOverlayClick !== 'boolean')
       fail('closeOnOverlayClick', 'expected a boolean');
     if (onClose !== undefined && typeof onClose !== 'function') fail('onClose', 'expected a function');
@@ -76,6 +85,8 @@ export class MailPreview {
       onClose,
       view: this.view,
       variables: { ...variables },
+      locale,
+      messages,
     };
   }
 

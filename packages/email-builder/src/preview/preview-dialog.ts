@@ -1,3 +1,6 @@
+import { resolveLocale } from '../i18n/locales.js';
+import { localize } from '../i18n/localize.js';
+import { t } from '../i18n/translate.js';
 import { h } from '../ui/dom.js';
 import { svg } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
@@ -14,7 +17,7 @@ type MergeTagView = 'sample' | 'tags';
 
 /** What the dialog reads from and reports to its {@link MailPreview}. */
 export interface PreviewOwner {
-  readonly options: Readonly<{ closeOnOverlayClick: boolean }>;
+  readonly options: Readonly<{ closeOnOverlayClick: boolean; locale?: string; messages?: object }>;
   getContent(): string;
   getView(): PreviewView;
   setView(view: PreviewView): void;
@@ -76,6 +79,7 @@ export class PreviewDialog {
   ) {
     const modal = new Modal({
       title: 'Email preview',
+      closeLabel: 'Close email preview',
       className: 'sv-preview',
       closeOnOverlayClick: owner.options.closeOnOverlayClick,
       onRequestClose: () => owner.hide(),
@@ -113,6 +117,15 @@ export class PreviewDialog {
     press(this.mergeToggles, 'merge', this.merge);
     this.modal = modal;
     this.applyView();
+    // the dialog's words, in the MailPreview's locale (the editor's, for its own preview)
+    const { locale, messages } = owner.options;
+    if (locale !== undefined || messages !== undefined)
+      resolveLocale(locale ?? 'en', messages).then(({ locale: tag, dir, texts }) => {
+        modal.overlay.lang = tag;
+        modal.overlay.dir = dir;
+        localize(modal.overlay, { locale: tag, texts });
+        this.render();
+      }, console.error);
   }
 
   /** Whether the dialog is in the page. */
@@ -184,7 +197,9 @@ export class PreviewDialog {
     this.mergeGroup.hidden = filled.used.length === 0;
     const empty = sample ? filled.missing : [];
     this.note.hidden = empty.length === 0;
-    this.note.textContent = `No sample value or fallback, shown empty: ${empty.map((n) => `{{${n}}}`).join(', ')}`;
+    this.note.textContent = t(this.note, 'No sample value or fallback, shown empty: {tags}', {
+      tags: empty.map((n) => `{{${n}}}`).join(', '),
+    });
   }
 
   /** Shows the owner's view (desktop or mobile). */

@@ -1,3 +1,6 @@
+import { ERRORS, ServiceEditorError } from '../errors.js';
+import { localize } from '../i18n/localize.js';
+import { catalogueOf, type MessageParams, t } from '../i18n/translate.js';
 import type { JSONNode } from '../model/types.js';
 import { h, uid } from '../ui/dom.js';
 import { Modal } from '../ui/modal.js';
@@ -19,16 +22,15 @@ export interface PickerContext {
   render(document: JSONNode): string;
   theme: 'light' | 'dark';
   onClose(): void;
+  /** An element of the editor: the picker speaks its language. */
+  where: Element;
 }
 
-const message = (error: unknown) =>
-  String((error as Error)?.message ?? error).replace(/^SEB_ERR_[A-Z_]+: /, '');
-
-function formatDate(iso: string): string {
+function formatDate(iso: string, locale: string | undefined): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? ''
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    : date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**
@@ -39,11 +41,24 @@ function formatDate(iso: string): string {
 export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'): { close(): void } {
   const modal = new Modal({
     title: 'Templates',
+    closeLabel: 'Close templates',
     className: 'sv-templates',
     closeOnOverlayClick: true,
     onRequestClose: () => close(),
   });
   modal.overlay.dataset.theme = ctx.theme;
+  // the editor's language: its words, direction, and dates (else the browser's, as before)
+  const words = catalogueOf(ctx.where);
+  if (words) {
+    modal.overlay.lang = words.locale;
+    modal.overlay.dir = (ctx.where.closest('[dir]') as HTMLElement | null)?.dir ?? 'ltr';
+    localize(modal.overlay, words);
+  }
+  const tr = (key: string, params?: MessageParams) => t(words, key, params);
+  const message = (error: unknown) =>
+    error instanceof ServiceEditorError
+      ? tr(ERRORS[error.code], error.details)
+      : String((error as Error)?.message ?? error);
   const close = () => {
     if (!modal.isOpen) return;
     modal.close();
@@ -132,31 +147,34 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
       nameInput.focus();
       return;
     }
-    void attempt(async () => {
-      await ctx.store.create(name, ctx.current());
-      nameInput.value = '';
-      await refresh();
-    }, `Saved “${name}”.`);
+    void attempt(
+      async () => {
+        await ctx.store.create(name, ctx.current());
+        nameInput.value = '';
+        await refresh();
+      },
+      tr('Saved “{name}”.', { name }),
+    );
   });
 
   const item = (summary: TemplateSummary): HTMLElement => {
     const li = h('li', { class: 'sv-tpl-item', 'data-id': summary.id });
     const show = () => {
-      const updated = formatDate(summary.updatedAt);
+      const updated = formatDate(summary.updatedAt, words?.locale);
       li.replaceChildren(
         h(
           'div',
           { class: 'sv-tpl-meta' },
           h('strong', {}, summary.name),
-          updated ? h('small', {}, `Updated ${updated}`) : null,
+          updated ? h('small', {}, tr('Updated {date}', { date: updated })) : null,
         ),
-        action('Use', `Use template ${summary.name}`, async () => {
+        action('Use', tr('Use template {name}', { name: summary.name }), async () => {
           const template = await ctx.store.get(summary.id);
           close();
           ctx.load(template.document);
         }),
-        action('Rename', `Rename template ${summary.name}`, async () => rename()),
-        action('Delete', `Delete template ${summary.name}`, async () => confirmDelete()),
+        action('Rename', tr('Rename template {name}', { name: summary.name }), async () => rename()),
+        action('Delete', tr('Delete template {name}', { name: summary.name }), async () => confirmDelete()),
       );
     };
     const action = (text: string, label: string, run: () => Promise<void>, primary = false) => {
@@ -182,7 +200,7 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
         const renamed = await ctx.store.update(summary.id, { name: input.value });
         summary = renamed;
         show();
-        say(`Renamed to “${renamed.name}”.`);
+        say(tr('Renamed to “{name}”.', { name: renamed.name }));
         li.querySelectorAll<HTMLElement>('button')[1]?.focus();
       };
       input.addEventListener('keydown', (e) => {
@@ -197,9 +215,13 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
         }
       });
       li.replaceChildren(
-        h('label', { for: id, class: 'sv-visually-hidden' }, `New name for ${summary.name}`),
+        h(
+          'label',
+          { for: id, class: 'sv-visually-hidden' },
+          tr('New name for {name}', { name: summary.name }),
+        ),
         input,
-        action('Save', `Save the new name`, save, true),
+        action('Save', 'Save the new name', save, true),
         action('Cancel', 'Cancel renaming', async () => show()),
       );
       input.focus();
@@ -210,16 +232,16 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
         h(
           'div',
           { class: 'sv-tpl-meta' },
-          h('strong', {}, `Delete “${summary.name}”?`),
+          h('strong', {}, tr('Delete “{name}”?', { name: summary.name })),
           h('small', {}, 'This cannot be undone.'),
         ),
         action(
           'Delete',
-          `Confirm: delete template ${summary.name}`,
+          tr('Confirm: delete template {name}', { name: summary.name }),
           async () => {
             await ctx.store.remove(summary.id);
             await refresh();
-            say(`Deleted “${summary.name}”.`);
+            say(tr('Deleted “{name}”.', { name: summary.name }));
             nameInput.focus();
           },
           true,
@@ -261,7 +283,11 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
           ...templates.map((tpl) => {
             const use = h(
               'button',
-              { type: 'button', class: 'sv-btn sv-btn-primary', 'aria-label': `Use template ${tpl.name}` },
+              {
+                type: 'button',
+                class: 'sv-btn sv-btn-primary',
+                'aria-label': tr('Use template {name}', { name: tpl.name }),
+              },
               'Use template',
             );
             use.addEventListener('click', () => {
@@ -272,7 +298,7 @@ export function openTemplatePicker(ctx: PickerContext, tab: TemplateTab = 'mine'
               sandbox: '',
               tabindex: '-1',
               'aria-hidden': 'true',
-              title: `${tpl.name} preview`,
+              title: tr('{name} preview', { name: tpl.name }),
               loading: 'lazy',
             });
             frame.srcdoc = ctx.render(tpl.document);

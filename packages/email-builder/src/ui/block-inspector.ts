@@ -113,8 +113,15 @@ export class BlockInspector {
       ? active?.closest('[data-field]')?.getAttribute('data-field')
       : null;
     const caret = active instanceof HTMLInputElement && active.type === 'text' ? active.selectionStart : null;
-    renderBlockSettings(this.el, view, sel.pos, sel.node, sel.def, this.blocks, this.host, () =>
-      this.close(sel.pos),
+    renderBlockSettings(
+      this.el,
+      view,
+      sel.pos,
+      sel.node,
+      sel.def,
+      this.blocks,
+      { ...this.host, where: this.el },
+      () => this.close(sel.pos),
     );
     if (focusKey) {
       const input = this.el.querySelector<HTMLElement>(

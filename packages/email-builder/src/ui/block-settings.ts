@@ -1,12 +1,13 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import { t } from '../i18n/translate.js';
 import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
 import { conditionField } from './condition-field.js';
 import { h, iconButton } from './dom.js';
+import { EDITING_ICONS } from './editing-icons.js';
 import { type FieldHost, field } from './fields.js';
-import { ICONS } from './icons.js';
 
 /**
  * Fills `el` with the settings form of the block `node` at `pos` (see `Inspector`), generated
@@ -48,20 +49,24 @@ export function renderBlockSettings(
   const body = h('div', { class: 'sv-inspector-body' });
   for (const [key, spec] of Object.entries(def.attrs))
     body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), host));
-  if ('showIf' in node.attrs) body.append(conditionField(node.attrs.showIf, (c) => setCondition(pos, c)));
+  if ('showIf' in node.attrs) body.append(conditionField(node.attrs.showIf, (c) => setCondition(pos, c), el));
   if (def.inspectChildren) {
     node.forEach((child, offset, i) => {
       const childDef = blocks.get(child.type.name);
       if (!childDef) return;
       const name = child.type.name.replace(/([A-Z])/g, ' $1');
-      const legend = `${name.charAt(0).toUpperCase()}${name.slice(1)} ${i + 1}`;
+      // "Column 1": the block's name (a message key, as the heading's) and its place
+      const legend = t(el, '{block} {n}', {
+        block: t(el, `${name.charAt(0).toUpperCase()}${name.slice(1)}`),
+        n: i + 1,
+      });
       const group = h('fieldset', { class: 'sv-fieldset' }, h('legend', {}, legend));
       for (const [key, spec] of Object.entries(childDef.attrs))
         group.append(
           field(key, spec, child.attrs[key], (v) => set(pos + 1 + offset, childDef, key, v), host),
         );
       if ('showIf' in child.attrs)
-        group.append(conditionField(child.attrs.showIf, (c) => setCondition(pos + 1 + offset, c)));
+        group.append(conditionField(child.attrs.showIf, (c) => setCondition(pos + 1 + offset, c), el));
       body.append(group);
     });
   }
@@ -70,7 +75,7 @@ export function renderBlockSettings(
       'div',
       { class: 'sv-inspector-head' },
       h('strong', {}, title.charAt(0).toUpperCase() + title.slice(1)),
-      iconButton(ICONS.close, 'Close settings', close),
+      iconButton(EDITING_ICONS.close, 'Close settings', close),
     ),
     body,
   );

@@ -1,3 +1,4 @@
+import { t } from '../i18n/translate.js';
 import { CONDITION_OPS, type Condition, type ConditionOp, isCondition } from '../model/condition.js';
 import { formatCondition } from '../variables/condition-syntax.js';
 import { h, uid } from './dom.js';
@@ -19,15 +20,27 @@ const NUMERIC = new Set<ConditionOp>(['gt', 'gte', 'lt', 'lte']);
  * The "Show if" part of a block's settings (see `block-settings.ts`): a variable, a test and a
  * value, giving the block's `showIf` (`null`: always shown). A condition combining several tests
  * (`all` / `any`, set through the JSON) is shown as written, and can be removed. Only a usable
- * condition is ever set: a half-filled form leaves the block as it was.
+ * condition is ever set: a half-filled form leaves the block as it was. `where` is the settings
+ * popover it goes into, whose language it speaks.
  */
-export function conditionField(value: unknown, onChange: (showIf: Condition | null) => void): HTMLElement {
+export function conditionField(
+  value: unknown,
+  onChange: (showIf: Condition | null) => void,
+  where: Element,
+): HTMLElement {
   const wrap = h('fieldset', { class: 'sv-fieldset sv-if-field' }, h('legend', {}, 'Show if'));
   const current = isCondition(value) ? value : null;
   if (current && !('var' in current)) {
     const remove = h('button', { type: 'button', class: 'sv-btn' }, 'Remove condition');
     remove.addEventListener('click', () => onChange(null));
-    wrap.append(h('p', { class: 'sv-if-text' }, `Shown when ${formatCondition(current)}`), remove);
+    wrap.append(
+      h(
+        'p',
+        { class: 'sv-if-text' },
+        t(where, 'Shown when {condition}', { condition: formatCondition(current) }),
+      ),
+      remove,
+    );
     return wrap;
   }
   const ids = { name: uid('sv-if-var'), op: uid('sv-if-op'), value: uid('sv-if-value') };

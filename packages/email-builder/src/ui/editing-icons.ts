@@ -5,6 +5,7 @@ import { svg } from './icons.js';
  * menus, the settings forms), loaded with it on first use rather than in the first load.
  */
 export const EDITING_ICONS = {
+  close: svg('<path d="M18 6 6 18M6 6l12 12"/>'),
   bold: svg('<path d="M6 12h9a4 4 0 0 1 0 8H6V4h8a4 4 0 0 1 0 8"/>'),
   italic: svg('<path d="M19 4h-9M14 20H5M15 4 9 20"/>'),
   underline: svg('<path d="M6 4v6a6 6 0 0 0 12 0V4M4 20h16"/>'),

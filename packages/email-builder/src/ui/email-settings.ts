@@ -38,7 +38,9 @@ export function renderEmailSettings(
     h(
       'div',
       { class: 'sv-inspector-body' },
-      ...keys.map((key) => field(key, DOC_ATTRS[key] as AttrSpec, attrs[key], (v) => set(key, v), host)),
+      ...keys.map((key) =>
+        field(key, DOC_ATTRS[key] as AttrSpec, attrs[key], (v) => set(key, v), { ...host, where: el }),
+      ),
     ),
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '../i18n/translate.js';
 import type { AttrSpec } from '../model/attrs.js';
 import { isHexColor } from '../render/color.js';
 import { normalizeImageInput, normalizeUserUrl } from '../render/url.js';
@@ -14,6 +15,8 @@ export interface FieldHost {
   /** Whether uploads are on; when off, upload buttons are disabled with `offReason` shown. */
   readonly uploads: boolean;
   readonly offReason: string;
+  /** An element of the editor, whose language the fields speak (English without it). */
+  readonly where?: Element;
 }
 
 /**
@@ -76,7 +79,7 @@ export function field(
         const button = h('button', {
           type: 'button',
           class: 'sv-btn',
-          'aria-label': `Upload ${spec.label ?? 'image'}`,
+          'aria-label': t(host.where, 'Upload {what}', { what: t(host.where, spec.label ?? 'image') }),
           html: ICONS.upload,
         });
         if (!host.uploads) {
@@ -120,7 +123,7 @@ export function field(
       const picker = h('input', {
         type: 'color',
         class: 'sv-swatch',
-        'aria-label': `${spec.label ?? key} picker`,
+        'aria-label': t(host.where, '{what} picker', { what: t(host.where, spec.label ?? key) }),
       });
       const sync = (v: string) => {
         text.value = v;

@@ -159,6 +159,7 @@ export class FormattingBubble {
     const end = view.coordsAtPos(to);
     const anchor = {
       left: Math.min(start.left, end.left),
+      right: Math.max(start.right, end.right),
       top: Math.min(start.top, end.top),
       bottom: Math.max(start.bottom, end.bottom),
     };

@@ -214,7 +214,7 @@ export class LinkCard {
     place(
       this.el,
       this.container,
-      { left: start.left, top: start.top, bottom: end.bottom },
+      { left: start.left, right: end.right, top: start.top, bottom: end.bottom },
       { prefer: 'below', target: view.dom, header: this.header },
     );
   }

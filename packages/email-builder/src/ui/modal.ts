@@ -1,9 +1,11 @@
 import { h, iconButton, uid } from './dom.js';
-import { ICONS } from './icons.js';
+import { EDITING_ICONS } from './editing-icons.js';
 
 /** What a {@link Modal} needs. */
 export interface ModalOptions {
   title: string;
+  /** The close button's name (a message key, as `title` is). */
+  closeLabel: string;
   /** Extra class on the overlay (`sv-modal` is always there). */
   className?: string;
   closeOnOverlayClick: boolean;
@@ -55,7 +57,7 @@ export class Modal {
         { class: 'sv-modal-head' },
         h('h2', { id: titleId, class: 'sv-modal-title' }, options.title),
         this.tools,
-        iconButton(ICONS.close, `Close ${options.title.toLowerCase()}`, () => options.onRequestClose(), {
+        iconButton(EDITING_ICONS.close, options.closeLabel, () => options.onRequestClose(), {
           class: 'sv-icon-btn sv-modal-close',
         }),
       ),

@@ -9,6 +9,8 @@ export interface Box {
 /** What a popover points at, in viewport coordinates: a caret, a selection, a button. */
 export interface Anchor {
   left: number;
+  /** Its right edge, where a right-to-left popover ends (the left edge when absent). */
+  right?: number;
   top: number;
   bottom: number;
 }
@@ -63,7 +65,8 @@ export function visibleBox(el: Element): Box {
  * Shows `el`, a popover absolutely positioned in `container`, next to `anchor`, inside the
  * visible area: on the preferred side when it fits there, else on the other side when it fits
  * there, else on the side with more room with its height capped so that it scrolls inside.
- * Horizontally it starts at the anchor, kept inside the container when the container is wide
+ * Horizontally it starts at the anchor (in a right-to-left editor, `dir="rtl"`, it ends at the
+ * anchor's right edge: the chrome mirrors), kept inside the container when the container is wide
  * enough and always inside the visible area. Returns `false`, with the popover hidden, when
  * `options.target` is given and the anchor is out of its view.
  */
@@ -124,7 +127,9 @@ export function place(
   const innerLo = Math.max(lo, box.left + 4);
   const innerHi = Math.min(hi, box.right - 4);
   if (innerHi - innerLo >= width) [lo, hi] = [innerLo, innerHi];
-  const left = Math.max(lo, Math.min(anchor.left, hi - width));
+  const rtl = getComputedStyle(container).direction === 'rtl';
+  const start = rtl ? (anchor.right ?? anchor.left) - width : anchor.left;
+  const left = Math.max(lo, Math.min(start, hi - width));
 
   // `left`/`top` are measured from the container's padding box, which scrolls with it
   el.style.left = `${left - box.left - container.clientLeft + container.scrollLeft}px`;

@@ -88,7 +88,6 @@ export class SlashMenu {
     private readonly options: {
       pattern?: RegExp;
       label?: string;
-      noun?: string;
       /** The editor's sticky toolbar, which the menu keeps below. */
       header?: HTMLElement;
     } = {},

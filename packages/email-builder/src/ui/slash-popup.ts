@@ -1,4 +1,5 @@
 import type { EditorView } from 'prosemirror-view';
+import { t } from '../i18n/translate.js';
 import type { SlashItem } from '../nodes/define.js';
 import { slashIcon } from './block-icons.js';
 import { collapseCombobox, expandCombobox } from './combobox.js';
@@ -39,8 +40,8 @@ export function groupItems(
 export interface SlashPopupOptions {
   /** The listbox's name (default "Insert block"). */
   label?: string;
-  /** What the items are, for "No … match" (default "blocks"). */
-  noun?: string;
+  /** What starts the menu: the `{{` menu's (it offers variables) when given, else "/". */
+  pattern?: RegExp;
   /** The editor's sticky toolbar, which the menu keeps below. */
   header?: HTMLElement;
   /** The items a query finds, best first. */
@@ -75,7 +76,7 @@ export class SlashPopup {
     this.list = h('div', {
       id: this.listId,
       role: 'listbox',
-      'aria-label': options.label ?? 'Insert block',
+      'aria-label': t(container, options.label ?? 'Insert block'),
     });
     this.status = h('p', { class: 'sv-slash-empty', role: 'status', 'aria-live': 'polite' });
     // The menu scrolls when its options outgrow it. The editor keeps the focus and the arrow
@@ -184,7 +185,7 @@ export class SlashPopup {
         return h(
           'div',
           { role: 'group', 'aria-labelledby': headingId, class: 'sv-slash-group' },
-          h('div', { id: headingId, class: 'sv-slash-heading' }, group),
+          h('div', { id: headingId, class: 'sv-slash-heading' }, t(this.container, group)),
           ...items.map((item) => this.option(item, index++)),
         );
       }),
@@ -193,7 +194,13 @@ export class SlashPopup {
     this.list.hidden = empty;
     this.status.hidden = !empty;
     this.status.textContent = empty
-      ? `No ${this.options.noun ?? 'blocks'} match “${this.trigger?.query.trim() ?? ''}”`
+      ? t(
+          this.container,
+          this.options.pattern ? 'No variables match “{query}”' : 'No blocks match “{query}”',
+          {
+            query: this.trigger?.query.trim() ?? '',
+          },
+        )
       : '';
   }
 
@@ -209,7 +216,12 @@ export class SlashPopup {
         'data-id': item.id,
       },
       h('span', { class: 'sv-slash-icon', html: slashIcon(item.icon) }),
-      h('span', { class: 'sv-slash-text' }, h('strong', {}, item.title), h('small', {}, item.description)),
+      h(
+        'span',
+        { class: 'sv-slash-text' },
+        h('strong', {}, t(this.container, item.title)),
+        h('small', {}, t(this.container, item.description)),
+      ),
     );
     option.addEventListener('click', () => this.choose(i));
     option.addEventListener('mousemove', () => {

@@ -1,6 +1,7 @@
+import { t } from '../i18n/translate.js';
 import type { UploadState } from '../nodes/define.js';
 import { h, iconButton } from '../ui/dom.js';
-import { ICONS } from '../ui/icons.js';
+import { EDITING_ICONS } from '../ui/editing-icons.js';
 import type { EditorUploads } from './editor-uploads.js';
 import { imageKitUploader } from './imagekit.js';
 import { friendlyMessage, runUpload } from './uploader.js';
@@ -33,7 +34,7 @@ export function uploadFile(
       done(url);
     },
     (error) => {
-      if (host.alive()) onState?.({ phase: 'error', message: friendlyMessage(error) });
+      if (host.alive()) onState?.({ phase: 'error', message: friendlyMessage(error, host.view().dom) });
     },
   );
 }
@@ -52,13 +53,14 @@ export function uploadInPlace(
   insert: (url: string) => void,
   dismiss: () => void,
 ): void {
-  const label = h('span', {}, `Uploading ${file.name}…`);
+  // inside the email's content, where the chrome's words are not put in by `localize`
+  const label = h('span', {}, t(dom, 'Uploading {name}…', { name: file.name }));
   const bar = h(
     'span',
     {
       class: 'sv-progress',
       role: 'progressbar',
-      'aria-label': `Uploading ${file.name}`,
+      'aria-label': t(dom, 'Uploading {name}', { name: file.name }),
       'aria-valuemin': '0',
       'aria-valuemax': '100',
       'aria-valuenow': '0',
@@ -74,7 +76,10 @@ export function uploadInPlace(
     } else if (state.phase === 'error') {
       dom.className = 'sv-upload sv-upload-error';
       dom.setAttribute('role', 'alert');
-      dom.replaceChildren(h('span', {}, state.message), iconButton(ICONS.close, 'Dismiss', dismiss));
+      dom.replaceChildren(
+        h('span', {}, state.message),
+        iconButton(EDITING_ICONS.close, t(dom, 'Dismiss'), dismiss),
+      );
     }
   });
 }

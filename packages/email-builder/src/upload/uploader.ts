@@ -1,4 +1,5 @@
-import { ServiceEditorError } from '../errors.js';
+import { ERRORS, ServiceEditorError } from '../errors.js';
+import { t } from '../i18n/translate.js';
 import type { UploadFunction } from '../options.js';
 import { safeImageUrl } from '../render/url.js';
 import type { UploadEvent } from './types.js';
@@ -63,8 +64,12 @@ export async function runUpload(
   }
 }
 
-/** The message shown to people: the catalogue message without its code. */
-export function friendlyMessage(error: unknown): string {
+/**
+ * The message shown to people: the catalogue message without its code, in the language of
+ * `where` (an element of the editor; the catalogue's message is the key).
+ */
+export function friendlyMessage(error: unknown, where?: Element): string {
+  if (error instanceof ServiceEditorError) return t(where, ERRORS[error.code], error.details);
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/^SEB_ERR_[A-Z_]+: /, '');
 }

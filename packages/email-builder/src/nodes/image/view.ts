@@ -86,7 +86,8 @@ export function imageView(
       bar.setAttribute('aria-valuemax', '100');
       bar.append(el('span', '', ''));
       (bar.firstChild as HTMLElement).style.width = `${pct}%`;
-      box.append(el('p', 'sv-image-hint', `Uploading… ${pct}%`), bar);
+      // the words apart from the number, as the editor's locale translates them
+      box.append(el('p', 'sv-image-hint', `<span>Uploading…</span> ${pct}%`), bar);
       dom.append(box);
       return;
     }

@@ -1,0 +1,69 @@
+import { type Catalogue, setCatalogue } from './translate.js';
+
+/** The attributes of the chrome that hold words: names, tooltips, placeholders. */
+const WORDED = ['aria-label', 'title', 'placeholder'];
+
+/**
+ * The chrome inside the email being edited: an empty image's form and an upload's placeholder.
+ * Their views tell ProseMirror to ignore changes to them (`ignoreMutation`, widgets), so their
+ * words can change; the rest of `.sv-content` is the email, and ProseMirror's to redraw.
+ */
+const ISLANDS = '.sv-image-empty,.sv-upload';
+
+/**
+ * Puts the chrome in `owner` (an editor's root, a dialog's overlay) in `catalogue`'s language,
+ * and keeps it there: every element it has or gets later, outside the email being edited
+ * (`.sv-content`, but for its {@link ISLANDS}) and the host's own toolbar commands
+ * (`.sv-toolbar-host`), has each text and
+ * each name, tooltip and placeholder that is a message key (its English text) replaced by the
+ * message, as it is drawn (a `MutationObserver` runs before the page paints). So every piece of
+ * chrome is translated where it is shown, whichever module drew it, a custom block's title and
+ * field labels too; words with values in them (`Uploading {name}…`) are written with `t()`
+ * where they are made. Returns the function that stops it.
+ */
+export function localize(owner: HTMLElement, catalogue: Catalogue): () => void {
+  setCatalogue(owner, catalogue);
+  const { texts } = catalogue;
+  const skip = (node: Node) => {
+    const el = node instanceof Element ? node : node.parentElement;
+    return !el || !!el.closest('.sv-toolbar-host') || (!!el.closest('.sv-content') && !el.closest(ISLANDS));
+  };
+  const visit = (node: Node) => {
+    if (skip(node)) {
+      if (node instanceof Element) node.querySelectorAll(ISLANDS).forEach(visit);
+      return;
+    }
+    if (node.nodeType === 3) {
+      const text = texts[(node as Text).data];
+      if (text !== undefined && text !== (node as Text).data) (node as Text).data = text;
+      return;
+    }
+    if (!(node instanceof Element)) return;
+    for (const name of WORDED) {
+      const value = node.getAttribute(name);
+      const text = value === null ? undefined : texts[value];
+      if (text !== undefined && text !== value) node.setAttribute(name, text);
+    }
+    for (const child of node.childNodes) visit(child);
+  };
+  visit(owner);
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'childList') r.addedNodes.forEach(visit);
+      else if (r.type === 'characterData') visit(r.target);
+      else if (r.target instanceof Element && !skip(r.target)) {
+        const value = r.target.getAttribute(r.attributeName!);
+        const text = value === null ? undefined : texts[value];
+        if (text !== undefined && text !== value) r.target.setAttribute(r.attributeName!, text);
+      }
+    }
+  });
+  observer.observe(owner, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: WORDED,
+  });
+  return () => observer.disconnect();
+}
