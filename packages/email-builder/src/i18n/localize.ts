@@ -26,7 +26,8 @@ export function localize(owner: HTMLElement, catalogue: Catalogue): () => void {
   const { texts } = catalogue;
   const skip = (node: Node) => {
     const el = node instanceof Element ? node : node.parentElement;
-    return !el || !!el.closest('.sv-toolbar-host') || (!!el.closest('.sv-content') && !el.closest(ISLANDS));
+    // the email's own elements (not `.sv-content` itself: its name is chrome)
+    return !el || !!el.closest('.sv-toolbar-host') || (!!el.closest('.sv-content *') && !el.closest(ISLANDS));
   };
   const visit = (node: Node) => {
     if (skip(node)) {
@@ -39,6 +40,11 @@ export function localize(owner: HTMLElement, catalogue: Catalogue): () => void {
       return;
     }
     if (!(node instanceof Element)) return;
+    // chrome inside the email speaks the chrome's language, in its direction
+    if (node.matches(ISLANDS)) {
+      node.setAttribute('lang', owner.lang);
+      node.setAttribute('dir', owner.dir);
+    }
     for (const name of WORDED) {
       const value = node.getAttribute(name);
       const text = value === null ? undefined : texts[value];

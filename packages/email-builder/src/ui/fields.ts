@@ -116,6 +116,8 @@ export function field(
         id,
         class: 'sv-input sv-hex',
         type: 'text',
+        // "#f4f4f5" reads left to right in a right-to-left editor too
+        dir: 'ltr',
         maxlength: 7,
         spellcheck: 'false',
         placeholder: spec.optional ? 'none' : '#000000',
