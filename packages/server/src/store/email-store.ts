@@ -229,7 +229,8 @@ export class EmailStore {
                 ? -1
                 : 1,
           );
-          for (const attempt of ordered) await writeAttempt(trx, this.kind, attempt);
+          if (this.kind === 'postgres') await writeAttemptsTogether(trx, ordered);
+          else for (const attempt of ordered) await writeAttempt(trx, this.kind, attempt);
         }),
       maxItems: ATTEMPTS_PER_COMMIT,
     });
@@ -1033,18 +1034,18 @@ async function refreshStatus(
   emailId: string,
   kind: 'sqlite' | 'postgres',
 ): Promise<void> {
-  if (kind === 'postgres')
-    await db.selectFrom('emails').select('id').where('id', '=', emailId).forNoKeyUpdate().execute();
+  let current = db.selectFrom('emails').select('status').where('id', '=', emailId);
+  if (kind === 'postgres') current = current.forNoKeyUpdate();
+  const message = await current.executeTakeFirst();
   const rows = await db
     .selectFrom('email_recipients')
     .select('status')
     .where('email_id', '=', emailId)
     .execute();
-  await db
-    .updateTable('emails')
-    .set({ status: emailStatus(rows.map((r) => r.status)) })
-    .where('id', '=', emailId)
-    .execute();
+  const status = emailStatus(rows.map((r) => r.status));
+  // written only when it changes: 50 recipients sent one by one left it `sending` 48 times
+  if (message?.status !== status)
+    await db.updateTable('emails').set({ status }).where('id', '=', emailId).execute();
 }
 
 /**
@@ -1219,7 +1220,6 @@ async function writeAttempt(
     return;
   }
   const status: RecipientStatus = outcome.kind;
-  const suppresses = outcome.kind === 'bounced' && outcome.bounce.type === 'hard';
   const updated = await trx
     .updateTable('email_recipients')
     .set((eb) => ({
@@ -1233,6 +1233,14 @@ async function writeAttempt(
     .where('claimed_until', '=', claim.claimedUntil)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) return;
+  const events = eventRows({ claim, outcome, at });
+  await trx.insertInto('email_events').values(events).execute();
+  await refreshStatus(trx, claim.emailId, kind);
+  await writeOutbox(trx, { claim, outcome, at }, events);
+}
+
+/** The events one attempt writes: its outcome, and `delivered` after a `sent` to the MX. */
+function eventRows({ claim, outcome, at }: Attempt): Insertable<Database['email_events']>[] {
   const event = (type: EmailEventType) => ({
     id: newId('eev'),
     email_id: claim.emailId,
@@ -1245,11 +1253,22 @@ async function writeAttempt(
     bounce_type: outcome.kind === 'bounced' && type === 'bounced' ? outcome.bounce.type : null,
     at,
   });
-  const events = [event(outcome.kind)];
+  const events = [event(outcome.kind as EmailEventType)];
   if (outcome.kind === 'sent' && outcome.delivered) events.push(event('delivered'));
-  await trx.insertInto('email_events').values(events).execute();
-  await refreshStatus(trx, claim.emailId, kind);
-  // The same events for webhooks, in this transaction (the outbox), in this message's stream.
+  return events;
+}
+
+/**
+ * An attempt's webhook events (the outbox, in this transaction, in its message's stream), and
+ * a hard bounce's suppression. `endpoints: false`: the account has none, known already.
+ */
+async function writeOutbox(
+  trx: Transaction<Database>,
+  { claim, outcome, at }: Attempt,
+  events: Insertable<Database['email_events']>[],
+  endpoints = true,
+): Promise<void> {
+  const suppresses = outcome.kind === 'bounced' && outcome.bounce.type === 'hard';
   const data = {
     id: claim.emailId,
     from: claim.fromAddress,
@@ -1266,17 +1285,18 @@ async function writeAttempt(
       suppressed: suppresses,
     }),
   };
-  await appendEvents(
-    trx,
-    claim.accountId,
-    () =>
-      events.map((e) => ({
-        type: `email.${e.type}` as WebhookEventType,
-        stream: claim.emailId,
-        snapshot: { email: data },
-      })),
-    at,
-  );
+  if (endpoints)
+    await appendEvents(
+      trx,
+      claim.accountId,
+      () =>
+        events.map((e) => ({
+          type: `email.${e.type}` as WebhookEventType,
+          stream: claim.emailId,
+          snapshot: { email: data },
+        })),
+      at,
+    );
   if (suppresses) {
     await suppress(trx, {
       account_id: claim.accountId,
@@ -1287,4 +1307,78 @@ async function writeAttempt(
       created_at: at,
     });
   }
+}
+
+/**
+ * Attempts' writes on PostgreSQL, several statements for the whole group where
+ * {@link writeAttempt} runs six for each attempt, one round trip after another on the one
+ * connection of the group commit (the sender's bottleneck there, issue 35): the recipients in
+ * one UPDATE (each only while its lease holds), their events in one INSERT, the messages
+ * locked in id order (as {@link refreshStatus} locks one) and their statuses read once, and the
+ * outbox only for accounts with webhook endpoints. `attempts` come in the group's order.
+ */
+async function writeAttemptsTogether(
+  trx: Transaction<Database>,
+  attempts: readonly Attempt[],
+): Promise<void> {
+  const tried: Attempt[] = [];
+  for (const attempt of attempts)
+    if (attempt.outcome.kind === 'postponed') await writeAttempt(trx, 'postgres', attempt);
+    else tried.push(attempt);
+  if (tried.length === 0) return;
+  const values = sql.join(
+    tried.map(
+      ({ claim, outcome, at }) =>
+        sql`(${claim.id}, ${outcome.kind}, ${outcome.kind === 'deferred' ? outcome.nextAttemptAt : null}::bigint, ${at}::bigint, ${claim.claimedUntil}::bigint)`,
+    ),
+  );
+  const updated = await sql<{ id: string }>`
+    update email_recipients as r
+    set status = v.status, attempts = r.attempts + 1, next_attempt_at = v.next_attempt_at,
+      claimed_until = null, updated_at = v.at
+    from (values ${values}) as v(id, status, next_attempt_at, at, claimed_until)
+    where r.id = v.id and r.claimed_until = v.claimed_until
+    returning r.id`.execute(trx);
+  const kept = new Set(updated.rows.map((r) => r.id));
+  const written = tried.filter((a) => kept.has(a.claim.id));
+  if (written.length === 0) return;
+  const events = written.map(eventRows);
+  await trx.insertInto('email_events').values(events.flat()).execute();
+  // every message's row locked, in one order for every writer, before its recipients are read
+  const emailIds = [...new Set(written.map((a) => a.claim.emailId))].sort();
+  const messages = await trx
+    .selectFrom('emails')
+    .select(['id', 'status'])
+    .where('id', 'in', emailIds)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  const statuses = new Map<string, string[]>();
+  for (const r of await trx
+    .selectFrom('email_recipients')
+    .select(['email_id', 'status'])
+    .where('email_id', 'in', emailIds)
+    .execute()) {
+    const list = statuses.get(r.email_id);
+    if (list) list.push(r.status);
+    else statuses.set(r.email_id, [r.status]);
+  }
+  for (const message of messages) {
+    const status = emailStatus(statuses.get(message.id) ?? []);
+    if (status !== message.status)
+      await trx.updateTable('emails').set({ status }).where('id', '=', message.id).execute();
+  }
+  const accounts = [...new Set(written.map((a) => a.claim.accountId))];
+  const withEndpoints = new Set(
+    (
+      await trx
+        .selectFrom('webhook_endpoints')
+        .select('account_id')
+        .where('account_id', 'in', accounts)
+        .where('disabled_at', 'is', null)
+        .execute()
+    ).map((r) => r.account_id),
+  );
+  for (const [n, attempt] of written.entries())
+    await writeOutbox(trx, attempt, events[n]!, withEndpoints.has(attempt.claim.accountId));
 }
