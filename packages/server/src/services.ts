@@ -35,6 +35,7 @@ import { VerificationService } from './service/verification-service.js';
 import { WebhookService } from './service/webhook-service.js';
 import { DkimKeyStore } from './store/dkim-key-store.js';
 import { DkimRotationStore } from './store/dkim-rotation-store.js';
+import { signingDomainsOncePerTurn } from './store/email-signing-domains.js';
 import { EmailStore } from './store/email-store.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { SandboxStore } from './store/sandbox-store.js';
@@ -344,7 +345,7 @@ function createSending(
   const sender = new EmailSender({
     store: emails,
     signer: () => {
-      signer ??= new DkimSigner({ keys, secretKey: secretKey() });
+      signer ??= new DkimSigner({ keys: signingDomainsOncePerTurn(keys), secretKey: secretKey() });
       return signer;
     },
     smtp: {

@@ -42,7 +42,8 @@ export class DkimSigner {
 
   constructor(
     private readonly options: {
-      keys: DkimKeyStore;
+      /** Where registrations are read (the sender reads them once per turn for many messages). */
+      keys: Pick<DkimKeyStore, 'signingDomains'>;
       secretKey: Buffer;
       /** Seconds since the epoch, for `t=`. */
       now?: () => number;
