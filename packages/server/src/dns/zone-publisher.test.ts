@@ -167,9 +167,13 @@ test('a key revoked and replaced in one millisecond is served as it ended; chang
   await publisher.start();
   const token = tokens[0]!;
   const now = Date.now();
-  // an operator revokes the key; the revocation is served
+  // an operator revokes the key; the revocation is served once the publisher has it (its
+  // serial moves then: a load may read the change before the feed does)
+  const s0 = publisher.current().serial;
   await new DkimKeyStore(store.db).revoke(token, now);
+  await waitUntil('the revocation applied', () => publisher.current().serial !== s0);
   await waitUntil('the revocation served', async () => (await served(publisher, token))?.endsWith('p='));
+  const s1 = publisher.current().serial;
   // rotation gives the selector a new key, stamped the same millisecond
   const rotation = new DkimRotationStore(store.db, store.kind);
   const [domain] = await store
@@ -184,6 +188,7 @@ test('a key revoked and replaced in one millisecond is served as it ended; chang
       now,
     ),
   );
+  await waitUntil('the new key applied', () => publisher.current().serial !== s1);
   await waitUntil('the new key served', async () =>
     (await served(publisher, token))?.endsWith(`p=${publicKey}`),
   );

@@ -115,7 +115,7 @@ export class ZonePublisher {
     if (!changed && !first) return;
     const now = (this.options.now ?? Date.now)();
     const serialFor = this.options.serialFor ?? ((...args) => this.options.keys.serialFor(...args));
-    const serial = await serialFor(this.zone.origin, this.withExtra(digest), now);
+    const serial = await serialFor(this.zone.origin, this.withExtra(digest()), now);
     const previous = this.zone.serial;
     // a new version even when the serial stays: caches of the old one's answers go
     this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.options.cache });
@@ -145,7 +145,7 @@ export class ZonePublisher {
    * seen before from the cache, and digests the feed: the newest change's time and the
    * changes within the overlap before it, which any process reading the database now reads.
    */
-  private async applyChanges(seen: number): Promise<{ changed: boolean; digest: string }> {
+  private async applyChanges(seen: number): Promise<{ changed: boolean; digest: () => string }> {
     const changes = await this.options.keys.changesSince(seen - CHANGE_OVERLAP_MS);
     const latest = Math.max(seen, changes.latest);
     const fresh: string[] = [];
@@ -163,15 +163,19 @@ export class ZonePublisher {
     if (fresh.length > 0) this.options.cache.invalidate(fresh);
     this.seen = latest;
     const since = latest - CHANGE_OVERLAP_MS;
-    const lines: string[] = [];
-    for (const k of changes.keys) if (k.changedAt > since) lines.push(`${k.token} ${k.version}`);
-    for (const d of changes.deletions) if (d.deletedAt > since) lines.push(`${d.token} -${d.deletedAt}`);
-    const hash = createHash('sha256').update(`feed ${latest}\n`);
-    for (const line of lines.sort()) hash.update(`${line}\n`);
     // what is older than the overlap is not read again
     for (const [token, k] of this.applied) if (k.changedAt <= since) this.applied.delete(token);
     for (const [key, at] of this.deletions) if (at <= since) this.deletions.delete(key);
-    return { changed: fresh.length > 0, digest: hash.digest('hex') };
+    // digested only when asked (a change, or the first read): the window is read every poll
+    const digest = () => {
+      const lines: string[] = [];
+      for (const k of changes.keys) if (k.changedAt > since) lines.push(`${k.token} ${k.version}`);
+      for (const d of changes.deletions) if (d.deletedAt > since) lines.push(`${d.token} -${d.deletedAt}`);
+      const hash = createHash('sha256').update(`feed ${latest}\n`);
+      for (const line of lines.sort()) hash.update(`${line}\n`);
+      return hash.digest('hex');
+    };
+    return { changed: fresh.length > 0, digest };
   }
 
   /** Stop polling and wait for NOTIFY rounds in flight. */
