@@ -312,8 +312,8 @@ export class ServiceEditor {
         .then((texts) => {
           if (!texts) return;
           this.words = texts;
-          // node views again (an empty image's prompt) and the placeholder
-          this.view.setProps({ nodeViews: { ...nodeViews } });
+          // the placeholder again, in the editor's language
+          this.view.setProps({});
         }, console.error);
     this.applyTheme();
     this.resolved.element.append(this.root);
