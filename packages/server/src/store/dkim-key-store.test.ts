@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { newToken } from '../domain/token.js';
 import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
 import { DkimKeyStore } from './dkim-key-store.js';
@@ -99,6 +100,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(changes, {
         keys: [{ token: revoked, version: changes.keys[0]?.version, changedAt: revokedAt }],
         deleted: [],
+        deletions: [],
         latest: revokedAt,
       });
       // a new version, whose text says revoked; the others' texts as stored
@@ -152,6 +154,37 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await store.deleteDomains(other, ['one.example.test']);
     });
 
+    test('signing by name alone (the CLI without --account) is one probe of domains_name, no read of the accounts', async () => {
+      // every statement signingDomains runs, compiled as the database gets it
+      const statements: CompiledQuery[] = [];
+      const spy: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          statements.push(store.db.getExecutor().compileQuery(node, queryId));
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      };
+      const [found] = await new DkimKeyStore(store.db.withPlugin(spy)).signingDomains('one.example.test');
+      assert.equal(found?.name, 'one.example.test');
+      assert.deepEqual(
+        statements.filter((q) => /from "accounts"/.test(q.sql)).map((q) => q.sql),
+        [],
+        'no statement reads the accounts',
+      );
+      const byName = statements.find((q) => /from "domains"/.test(q.sql))!;
+      // the plan as the database would run it at scale: PostgreSQL told a scan is dear (it
+      // scans a table this small whatever its indexes)
+      const plan = await store.db.transaction().execute(async (trx) => {
+        if (backend === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
+        const explain = backend === 'postgres' ? 'explain ' : 'explain query plan ';
+        const result = await trx.executeQuery(
+          CompiledQuery.raw(explain + byName.sql, [...byName.parameters]),
+        );
+        return JSON.stringify(result.rows);
+      });
+      assert.match(plan, /domains_name/, plan);
+    });
+
     test('deleting a domain cascades to its keys and leaves their tombstones', async () => {
       const since = Date.now() - 1;
       const [two] = await keys.signingDomains('two.example.test');
@@ -161,6 +194,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         (await keys.changesSince(since)).deleted.sort(),
         two!.selectors.map((s) => s.token).sort(),
       );
+      // with the time of each deletion, which the zone publisher digests
+      for (const { token, deletedAt } of (await keys.changesSince(since)).deletions) {
+        assert.ok(two!.selectors.some((s) => s.token === token));
+        assert.ok(deletedAt >= since && deletedAt <= Date.now(), `${deletedAt}`);
+      }
       // A key generated for a token deleted meanwhile is dropped (foreign key), not an error.
       assert.equal(
         await keys.insertKey({ token: 'gone', publicKey: 'x', privateKeyEnc: 'y', createdAt: 1 }),

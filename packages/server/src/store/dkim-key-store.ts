@@ -308,21 +308,15 @@ export class DkimKeyStore {
    * keys. Two accounts may register the same name, so there can be several.
    */
   async signingDomains(name: string, accountId?: string): Promise<SigningDomain[]> {
-    // Without an account, each account is probed through the (account_id, name) index: there
-    // is no index on the name alone, and filtering by it scanned every domain (seconds at 1M).
-    // Accounts are few (each holds API keys); the domains are many.
-    const accountIds =
-      accountId !== undefined
-        ? [accountId]
-        : (await this.db.selectFrom('accounts').select('id').execute()).map((a) => a.id);
-    if (accountIds.length === 0) return [];
-    const domains = await this.db
+    // With an account, the (account_id, name) unique index; without (the CLI's `dkim sign`
+    // with no `--account`), `domains_name` (migration 0025): one index probe either way. This
+    // read every account's id first and probed each (issue 39), at ten million domains too.
+    let query = this.db
       .selectFrom('domains')
       .select(['id', 'account_id', 'name', 'status'])
-      .where('account_id', 'in', accountIds)
-      .where('name', '=', name)
-      .orderBy('id')
-      .execute();
+      .where('name', '=', name);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const domains = await query.orderBy('id').execute();
     if (domains.length === 0) return [];
     const rows = await dkimSelectorRows(
       this.db,
