@@ -28,6 +28,7 @@ const DOC = {
     { type: 'button', attrs: { text: 'Buy', href: 'https://shop.example' } },
     { type: 'image', attrs: { src: '', alt: '' } },
     { type: 'paragraph' },
+    { type: 'footer' },
   ],
 };
 
@@ -120,6 +121,11 @@ describe('a German editor (locale: "de")', () => {
       await page.getAttribute('.sv-image-empty input', 'placeholder'),
       'oder eine Bild-URL einfügen',
     );
+    // a footer's hint about its missing address, drawn inside the email by the block itself
+    assert.equal(
+      await page.textContent('.sv-content .sv-hint[data-problem="SEB_PROBLEM_NO_ADDRESS"]'),
+      'Postanschrift hinzufügen',
+    );
     await page.click('.sv-content > p >> nth=-1');
     assert.equal(
       await page.getAttribute('.sv-content .sv-empty', 'data-placeholder'),
@@ -158,6 +164,33 @@ describe('a German editor (locale: "de")', () => {
       (w) => (ENGLISH as readonly string[]).includes(w) && de[w as keyof typeof de] !== w,
     );
     assert.deepEqual(english, []);
+  });
+});
+
+describe('the German formatting bubble and link prompt', () => {
+  it('are German, with no English word of the chrome left', async () => {
+    const { page } = await open(`locale: 'de'`);
+    await page.waitForSelector('.sv-root[lang="de"]');
+    await page.dblclick('.sv-content p >> nth=0');
+    await page.waitForSelector('.sv-bubble:not([hidden]) button');
+    assert.equal(await name(page, '.sv-bubble'), 'Textformatierung');
+    const names = await page.$$eval('.sv-bubble button[aria-label]', (els) =>
+      els.map((e) => e.getAttribute('aria-label')),
+    );
+    assert.ok(names.includes('Fett') && names.includes('Linksbündig'), names.join(', '));
+    await page.keyboard.press('Control+k');
+    await page.waitForSelector('.sv-bubble input[type="url"], .sv-bubble input');
+    assert.equal(
+      await page.getAttribute('.sv-bubble input >> nth=0', 'placeholder'),
+      'Link einfügen (https, mailto, tel)',
+    );
+    const english = (await chromeWords(page)).filter(
+      (w) => (ENGLISH as readonly string[]).includes(w) && de[w as keyof typeof de] !== w,
+    );
+    assert.deepEqual(english, []);
+    assert.deepEqual(await axeViolations(page), []);
+    await page.screenshot({ path: path.join(SHOTS, 'de-link-prompt.png') });
+    await page.close();
   });
 });
 

@@ -55,7 +55,15 @@ describe('the catalogues', () => {
     }
     for (const key of ['backdrop', 'canvas', 'border', 'padding', 'radius', 'width', 'preheader'] as const)
       attrs({ [key]: DOC_ATTRS[key] });
-    shown.add(PROBLEM_HINTS.SEB_PROBLEM_NO_IMAGE);
+    // the hints the editor shows on blocks (`problemHints` and the image's view)
+    for (const code of [
+      'SEB_PROBLEM_NO_IMAGE',
+      'SEB_PROBLEM_NO_ADDRESS',
+      'SEB_PROBLEM_NO_UNSUBSCRIBE',
+      'SEB_PROBLEM_NO_SENDER_NAME',
+      'SEB_PROBLEM_NO_SOCIAL_LINKS',
+    ] as const)
+      shown.add(PROBLEM_HINTS[code]);
     // names of brands and networks stay as they are in every language
     const names = new Set(['Facebook', 'Instagram', 'X', 'LinkedIn', 'YouTube', 'GitHub', 'TikTok']);
     const missing = [...shown].filter((s) => !names.has(s) && !(ENGLISH as readonly string[]).includes(s));

@@ -227,6 +227,11 @@ export const ENGLISH = [
   'Uploading {name}',
   'Dismiss',
   'Not in the email until an image is added',
+  // a block's problems, shown on it
+  'Add your postal address',
+  'Unsubscribe line: not in the email until it has a link',
+  'Add your name',
+  'Not in the email until a profile address is added',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.',
   'Image upload is not configured: pass imageServiceUrl or upload',
   '"{name}" is not an image this editor accepts ({accepted})',

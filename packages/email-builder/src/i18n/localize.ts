@@ -4,11 +4,13 @@ import { type Catalogue, setCatalogue } from './translate.js';
 const WORDED = ['aria-label', 'title', 'placeholder'];
 
 /**
- * The chrome inside the email being edited: an empty image's form and an upload's placeholder.
- * Their views tell ProseMirror to ignore changes to them (`ignoreMutation`, widgets), so their
- * words can change; the rest of `.sv-content` is the email, and ProseMirror's to redraw.
+ * The chrome inside the email being edited: an empty image's form, an upload's placeholder, and
+ * the hints a block shows about its problems (`problemHints`: footer, signature, social links,
+ * all atoms). ProseMirror ignores changes inside them (an atom's or a view's `ignoreMutation`,
+ * a widget's), so their words can change; the rest of `.sv-content` is the email, and
+ * ProseMirror's to redraw.
  */
-const ISLANDS = '.sv-image-empty,.sv-upload';
+const ISLANDS = '.sv-image-empty,.sv-upload,.sv-hint[data-problem]';
 
 /**
  * Puts the chrome in `owner` (an editor's root, a dialog's overlay) in `catalogue`'s language,

@@ -213,6 +213,11 @@ const ar: Translations = {
   'Uploading {name}': 'جارٍ رفع {name}',
   Dismiss: 'إغلاق',
   'Not in the email until an image is added': 'لن تظهر في الرسالة حتى تُضاف صورة',
+  'Add your postal address': 'أضف عنوانك البريدي',
+  'Unsubscribe line: not in the email until it has a link':
+    'سطر إلغاء الاشتراك: لن يظهر في الرسالة حتى يُضاف له رابط',
+  'Add your name': 'أضف اسمك',
+  'Not in the email until a profile address is added': 'لن يظهر في الرسالة حتى يُضاف عنوان حساب',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.':
     'الرفع متوقف: لا توجد خدمة رفع لهذا المحرر (يفعّلها التطبيق المضيف بالخيار upload أو imageServiceUrl). الصق رابط صورة بدلًا من ذلك.',
   'Image upload is not configured: pass imageServiceUrl or upload':

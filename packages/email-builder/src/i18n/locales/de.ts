@@ -213,6 +213,12 @@ const de: Translations = {
   'Uploading {name}': '{name} wird hochgeladen',
   Dismiss: 'Schließen',
   'Not in the email until an image is added': 'Erst in der E-Mail, wenn ein Bild hinzugefügt ist',
+  'Add your postal address': 'Postanschrift hinzufügen',
+  'Unsubscribe line: not in the email until it has a link':
+    'Abmeldezeile: erst in der E-Mail, wenn sie einen Link hat',
+  'Add your name': 'Ihren Namen hinzufügen',
+  'Not in the email until a profile address is added':
+    'Erst in der E-Mail, wenn eine Profiladresse hinzugefügt ist',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.':
     'Hochladen ist aus: Dieser Editor hat keinen Upload-Dienst (die einbettende Anwendung schaltet ihn mit der Option upload oder imageServiceUrl ein). Fügen Sie stattdessen eine Bild-URL ein.',
   'Image upload is not configured: pass imageServiceUrl or upload':

@@ -214,6 +214,12 @@ const es: Translations = {
   'Uploading {name}': 'Subiendo {name}',
   Dismiss: 'Descartar',
   'Not in the email until an image is added': 'No aparece en el correo hasta que se añada una imagen',
+  'Add your postal address': 'Añade tu dirección postal',
+  'Unsubscribe line: not in the email until it has a link':
+    'Línea para darse de baja: no aparece en el correo hasta que tenga un enlace',
+  'Add your name': 'Añade tu nombre',
+  'Not in the email until a profile address is added':
+    'No aparece en el correo hasta que se añada la dirección de un perfil',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.':
     'La subida está desactivada: este editor no tiene servicio de subida (la aplicación que lo integra la activa con la opción upload o imageServiceUrl). Pega en su lugar la URL de una imagen.',
   'Image upload is not configured: pass imageServiceUrl or upload':

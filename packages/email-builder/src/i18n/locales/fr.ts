@@ -213,6 +213,12 @@ const fr: Translations = {
   'Uploading {name}': 'Téléversement de {name}',
   Dismiss: 'Fermer',
   'Not in the email until an image is added': 'Absent de l’e-mail tant qu’aucune image n’est ajoutée',
+  'Add your postal address': 'Ajoutez votre adresse postale',
+  'Unsubscribe line: not in the email until it has a link':
+    'Ligne de désinscription : absente de l’e-mail tant qu’elle n’a pas de lien',
+  'Add your name': 'Ajoutez votre nom',
+  'Not in the email until a profile address is added':
+    'Absent de l’e-mail tant qu’aucune adresse de profil n’est ajoutée',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.':
     'Le téléversement est désactivé : cet éditeur n’a pas de service de téléversement (l’application hôte l’active avec l’option upload ou imageServiceUrl). Collez plutôt l’URL d’une image.',
   'Image upload is not configured: pass imageServiceUrl or upload':

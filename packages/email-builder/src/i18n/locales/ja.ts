@@ -214,6 +214,12 @@ const ja: Translations = {
   'Uploading {name}': '{name} をアップロード中',
   Dismiss: '閉じる',
   'Not in the email until an image is added': '画像を追加するまでメールには表示されません',
+  'Add your postal address': '住所を追加してください',
+  'Unsubscribe line: not in the email until it has a link':
+    '配信停止の行：リンクを設定するまでメールには表示されません',
+  'Add your name': '名前を追加してください',
+  'Not in the email until a profile address is added':
+    'プロフィールのアドレスを追加するまでメールには表示されません',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.':
     'アップロードはオフです。このエディターにはアップロードサービスがありません（組み込み先のアプリが upload または imageServiceUrl オプションで有効にします）。代わりに画像のURLを貼り付けてください。',
   'Image upload is not configured: pass imageServiceUrl or upload':

@@ -213,6 +213,12 @@ const ptBR: Translations = {
   'Uploading {name}': 'Enviando {name}',
   Dismiss: 'Dispensar',
   'Not in the email until an image is added': 'Não aparece no e-mail até que uma imagem seja adicionada',
+  'Add your postal address': 'Adicione seu endereço postal',
+  'Unsubscribe line: not in the email until it has a link':
+    'Linha de descadastro: não aparece no e-mail até ter um link',
+  'Add your name': 'Adicione seu nome',
+  'Not in the email until a profile address is added':
+    'Não aparece no e-mail até que o endereço de um perfil seja adicionado',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.':
     'O envio está desativado: este editor não tem serviço de envio (o aplicativo que o incorpora o ativa com a opção upload ou imageServiceUrl). Cole a URL de uma imagem.',
   'Image upload is not configured: pass imageServiceUrl or upload':
