@@ -7,7 +7,7 @@ import { DOC_ATTRS } from '../model/doc.js';
 import { BUILT_IN } from '../nodes/block-set.js';
 import { PROBLEM_HINTS } from '../problems.js';
 import { ENGLISH } from './en.js';
-import { LOCALES, loadTexts, matchLocale } from './locales.js';
+import { LOCALES, loadTexts, matchLocale, resolveLocale } from './locales.js';
 import { t } from './translate.js';
 
 /** The placeholders of a message, sorted: `{count}`, and `{{name}}` merge tags as written. */
@@ -91,6 +91,15 @@ describe('matchLocale', () => {
   ];
   for (const [tag, expected] of cases)
     it(`"${tag}" → ${expected}`, () => assert.equal(matchLocale(tag), expected));
+});
+
+describe('resolveLocale', () => {
+  it('puts messages over the catalogue, and knows no key it was not given ("constructor")', async () => {
+    const { locale, dir, texts } = await resolveLocale('ar-SA', { Undo: 'Back' });
+    assert.deepEqual([locale, dir, texts.Undo, texts.Redo], ['ar', 'rtl', 'Back', 'إعادة']);
+    assert.equal(texts.constructor, undefined);
+    assert.equal(t({ locale, texts }, 'constructor'), 'constructor');
+  });
 });
 
 describe('t', () => {

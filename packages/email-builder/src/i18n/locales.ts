@@ -108,7 +108,8 @@ export async function resolveLocale(tag: unknown, messages?: unknown): Promise<R
   return {
     locale: found,
     dir: isRightToLeft(found) ? 'rtl' : 'ltr',
-    texts: { ...(await loadTexts(found)), ...own },
+    // no prototype: a text such as "constructor" is no key
+    texts: Object.assign(Object.create(null) as Record<string, string>, await loadTexts(found), own),
   };
 }
 
