@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { open, seal } from '../dkim/secret-box.js';
-import type { CertificateStore, StoredCertificate } from '../tracking/certificates.js';
+import type { CertificateStore, StoredCertificate } from '../tracking/certificate-storage.js';
 import type { Database } from './tables.js';
 
 const ACCOUNT = 'acme-account';

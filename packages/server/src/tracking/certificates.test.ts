@@ -13,13 +13,9 @@ import tls from 'node:tls';
 import { type BindServer, startBind } from '../test-support/bind.js';
 import { type PebbleServer, startPebble } from '../test-support/pebble.js';
 import { waitUntil } from '../test-support/wait.js';
-import {
-  type CertificateStore,
-  memoryCertificateStore,
-  TrackingCertificateError,
-  TrackingCertificates,
-  type TrackingCertificatesOptions,
-} from './certificates.js';
+import { TrackingCertificateError } from './certificate-errors.js';
+import { type CertificateStore, memoryCertificateStore } from './certificate-storage.js';
+import { TrackingCertificates, type TrackingCertificatesOptions } from './certificates.js';
 
 const ZONE = 'customer.test';
 /** Hosts with an A record to 127.0.0.1, where pebble finds our listener. */

@@ -8,54 +8,12 @@
  * connections (several, from different vantage points) may reach any process behind the port.
  */
 import { X509Certificate } from 'node:crypto';
-import https from 'node:https';
 import tls from 'node:tls';
 import type acme from 'acme-client';
-
-/** A certificate with its key, as stored and served. */
-export interface StoredCertificate {
-  /** The chain: leaf first, then the intermediates (PEM). */
-  certificatePem: string;
-  keyPem: string;
-  /** The leaf's notAfter, in ms since the epoch. */
-  expiresAt: number;
-}
-
-/**
- * Where certificates, pending tls-alpn-01 challenge certificates and the ACME account key live;
- * the service gives a database-backed one, shared by all processes.
- */
-export interface CertificateStore {
-  getCertificate(host: string): Promise<StoredCertificate | undefined>;
-  putCertificate(host: string, certificate: StoredCertificate): Promise<void>;
-  /** PEM. */
-  getAccountKey(): Promise<string | undefined>;
-  /** PEM. A store where the first key written wins is fine: the key is read back after writing. */
-  putAccountKey(pem: string): Promise<void>;
-  /** The self-signed challenge certificate (RFC 8737 §3) of an order in progress, minutes long. */
-  getChallenge(host: string): Promise<StoredCertificate | undefined>;
-  putChallenge(host: string, challenge: StoredCertificate): Promise<void>;
-  deleteChallenge(host: string): Promise<void>;
-}
-
-/** A {@link CertificateStore} in this process's memory, for tests and for development. */
-export function memoryCertificateStore(): CertificateStore {
-  const certificates = new Map<string, StoredCertificate>();
-  const challenges = new Map<string, StoredCertificate>();
-  let accountKey: string | undefined;
-  return {
-    getCertificate: async (host) => certificates.get(host),
-    putCertificate: async (host, certificate) => void certificates.set(host, certificate),
-    getAccountKey: async () => accountKey,
-    // the first key written wins, as a database insert that ignores conflicts would
-    putAccountKey: async (pem) => {
-      if (accountKey === undefined) accountKey = pem;
-    },
-    getChallenge: async (host) => challenges.get(host),
-    putChallenge: async (host, challenge) => void challenges.set(host, challenge),
-    deleteChallenge: async (host) => void challenges.delete(host),
-  };
-}
+import { Lru } from '../lru.js';
+import { loadAcme, trustAcmeServer } from './acme-client.js';
+import { TrackingCertificateError } from './certificate-errors.js';
+import type { CertificateStore, StoredCertificate } from './certificate-storage.js';
 
 /** Options of {@link TrackingCertificates}. */
 export interface TrackingCertificatesOptions {
@@ -81,31 +39,6 @@ export interface TrackingCertificatesOptions {
   refusedHostCacheMs?: number;
   /** First delay between polls of a pending order (doubling up to 30 s); 5 s by default, as acme-client's. */
   pollIntervalMs?: number;
-}
-
-/** Why a host got no certificate; the codes are stable. */
-export type TrackingCertificateErrorCode =
-  /** The name is not a DNS host name (letters, digits, hyphens; two labels or more). */
-  | 'TRACKING_HOST_INVALID'
-  /** `allowHost` answered false. */
-  | 'TRACKING_HOST_REFUSED'
-  /** An order for the host failed less than `failedOrderRetryMs` ago; `cause` is that failure. */
-  | 'TRACKING_ORDER_BACKOFF'
-  /** The CA did not issue (validation failed, CA unreachable, timeout); `cause` says why. */
-  | 'TRACKING_ORDER_FAILED'
-  /** An `acme-tls/1` handshake for a host with no challenge pending. */
-  | 'TRACKING_NO_CHALLENGE';
-
-/** The error every refusal of {@link TrackingCertificates} carries. */
-export class TrackingCertificateError extends Error {
-  constructor(
-    readonly code: TrackingCertificateErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'TrackingCertificateError';
-  }
 }
 
 /** The ALPN protocol of tls-alpn-01 validation connections (RFC 8737 §6.2). */
@@ -480,56 +413,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer.unref();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** A Map kept in order of use, dropping the least recently used entry past `max`. */
-class Lru<V> {
-  readonly #entries = new Map<string, V>();
-  constructor(readonly max: number) {}
-  get(key: string): V | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
-  }
-  delete(key: string): void {
-    this.#entries.delete(key);
-  }
-}
-
-/**
- * acme-client sends every request through one shared axios instance, with no per-client agent;
- * one interceptor gives requests to an ACME server with an extra CA (pebble's own self-signed
- * listener in tests) an agent that trusts it, by origin, leaving every other server alone.
- */
-const extraTrust = new Map<string, https.Agent>();
-
-function trustAcmeServer(directoryUrl: string, ca: string): void {
-  const agent = new https.Agent({ ca: [...tls.rootCertificates, ca], keepAlive: true });
-  extraTrust.set(new URL(directoryUrl).origin, agent);
-}
-
-/**
- * acme-client, loaded with the first order: with its X.509 and crypto dependencies it is about
- * 200 modules and a quarter of a second of CPU, which every start (and every test server) paid
- * for certificates that most deployments never order.
- */
-let acmeModule: Promise<typeof acme> | undefined;
-function loadAcme(): Promise<typeof acme> {
-  acmeModule ??= import('acme-client').then(({ default: loaded }) => {
-    loaded.axios.interceptors.request.use((config) => {
-      const agent = config.url ? extraTrust.get(new URL(config.url).origin) : undefined;
-      if (agent) config.httpsAgent = agent;
-      return config;
-    });
-    return loaded;
-  });
-  return acmeModule;
 }
