@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../config.js';
-import { DestinationPace, MAX_WAIT_MS, PROVIDER_RATES, parseDestinationRates } from './destination-rates.js';
+import {
+  DestinationPace,
+  MAX_WAIT_MS,
+  PROVIDER_RATES,
+  parseDestinationRates,
+  RECOVER_MS,
+} from './destination-rates.js';
 
 const GMAIL = ['gmail-smtp-in.l.google.com', 'alt1.gmail-smtp-in.l.google.com', 'aspmx.l.google.com'];
 
@@ -118,4 +124,33 @@ test('the rates are read at start; a wrong entry stops it, naming the variable a
       (error: Error) => error instanceof ConfigError && why.test(error.message),
     );
   }
+});
+
+test('a 421 doubles a paced destination’s spacing, up to a minute, and a minute without one steps it back', () => {
+  const pace = new DestinationPace(parseDestinationRates('*.mx.example.net=60', 0));
+  const host = 'a.mx.example.net';
+  assert.deepEqual(pace.take(host, '192.0.2.1', 0), { go: true, waitMs: 0 });
+  pace.slowDown(host, '192.0.2.1', 0);
+  // the next turn was given at 1 s; the one after it comes 2 s later
+  assert.deepEqual(pace.take(host, '192.0.2.1', 1_000), { go: true, waitMs: 0 });
+  assert.deepEqual(pace.take(host, '192.0.2.1', 1_000), { go: true, waitMs: 2_000 });
+  for (let n = 0; n < 10; n++) pace.slowDown('b.mx.example.net', '192.0.2.2', 2_000);
+  // the turn already given (5 s) stands; the next is a minute after it, at most one a minute
+  assert.deepEqual(pace.take(host, '192.0.2.1', 5_000), { go: true, waitMs: 0 });
+  assert.deepEqual(pace.take(host, '192.0.2.1', 5_000), {
+    go: false,
+    retryAt: 63_000,
+    rule: '*.mx.example.net',
+  });
+  // a minute without a 421: back at its turn (65 s), and the next 30 s after it
+  assert.equal(RECOVER_MS, 60_000);
+  assert.deepEqual(pace.take(host, '192.0.2.1', 63_000), { go: true, waitMs: 2_000 });
+  assert.deepEqual(pace.take(host, '192.0.2.1', 63_000), {
+    go: false,
+    retryAt: 93_000,
+    rule: '*.mx.example.net',
+  });
+  // a host with no pace: nothing to slow (its sessions are)
+  pace.slowDown('mx.elsewhere.test', '192.0.2.9', 0);
+  assert.deepEqual(pace.take('mx.elsewhere.test', '192.0.2.9', 0), { go: true, waitMs: 0 });
 });

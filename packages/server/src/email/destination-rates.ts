@@ -53,6 +53,10 @@ export const PROVIDER_RATES: readonly RateRule[] = [
 
 /** A message whose turn is this far off or nearer waits for it; a later one is put back. */
 export const MAX_WAIT_MS = 2_000;
+/** After 421s a pace slows down to one message a minute at the slowest (KumoMTA's throttle)… */
+export const SLOWEST_MS = 60_000;
+/** …and steps back towards its configured rate after this long without another. */
+export const RECOVER_MS = 60_000;
 
 /** Rates the large providers' MX hosts are paced at ({@link PROVIDER_RATES}) and the default. */
 export interface DestinationRates {
@@ -106,7 +110,12 @@ function matches(pattern: string, host: string): boolean {
 export type Turn = { go: true; waitMs: number } | { go: false; retryAt: number; rule: string };
 
 interface Pace {
+  /** The configured spacing. */
+  baseMs: number;
+  /** The spacing now: the configured one, or longer after 421s. */
   intervalMs: number;
+  /** The last 421 (or the last step back towards the configured pace). */
+  slowedAt: number;
   /** The earliest time the next message may go (GCRA's theoretical arrival time). */
   next: number;
   /** The latest turn given to a message put back (so that they come back one by one). */
@@ -124,16 +133,21 @@ export class DestinationPace {
    * reserved), or come back at `retryAt` (nothing reserved: it takes its turn again then).
    */
   take(host: string, address: string, now: number): Turn {
-    const name = host.toLowerCase().replace(/\.$/, '');
-    const rule = this.rates.rules.find((r) => r.patterns.some((p) => matches(p, name)));
+    const rule = this.ruleOf(host);
     const perMinute = rule ? rule.perMinute : this.rates.defaultPerMinute;
     if (perMinute === 0) return { go: true, waitMs: 0 };
     const key = rule ? `rule:${rule.name}` : `mx:${address}`;
     let pace = this.paces.get(key);
     if (pace === undefined) {
       this.sweep(now);
-      pace = { intervalMs: 60_000 / perMinute, next: now, booked: Number.NEGATIVE_INFINITY };
+      const baseMs = 60_000 / perMinute;
+      pace = { baseMs, intervalMs: baseMs, slowedAt: 0, next: now, booked: Number.NEGATIVE_INFINITY };
       this.paces.set(key, pace);
+    }
+    // a minute without a 421: one step back towards the configured pace
+    if (pace.intervalMs > pace.baseMs && now - pace.slowedAt >= RECOVER_MS) {
+      pace.intervalMs = Math.max(pace.baseMs, pace.intervalMs / 2);
+      pace.slowedAt = now;
     }
     const at = Math.max(pace.next, now);
     if (at - now <= MAX_WAIT_MS) {
@@ -143,6 +157,25 @@ export class DestinationPace {
     // Put back for a turn of its own after the ones already given, at most one per interval.
     pace.booked = Math.max(pace.booked + pace.intervalMs, at - MAX_WAIT_MS);
     return { go: false, retryAt: Math.ceil(pace.booked), rule: rule?.name ?? address };
+  }
+
+  /**
+   * The destination answered 421 (RFC 5321 §3.8: too much now; Gmail's 4.7.28 "unusual rate",
+   * Yahoo's TSS04): a paced destination's spacing doubles, up to one message a minute, and comes
+   * back one halving per minute without another. A destination without a pace is slowed by its
+   * sessions alone (`smtp-sessions.ts`).
+   */
+  slowDown(host: string, address: string, now: number): void {
+    const rule = this.ruleOf(host);
+    const pace = this.paces.get(rule ? `rule:${rule.name}` : `mx:${address}`);
+    if (pace === undefined) return;
+    pace.intervalMs = Math.min(SLOWEST_MS, Math.max(pace.intervalMs, pace.intervalMs * 2));
+    pace.slowedAt = now;
+  }
+
+  private ruleOf(host: string): RateRule | undefined {
+    const name = host.toLowerCase().replace(/\.$/, '');
+    return this.rates.rules.find((r) => r.patterns.some((p) => matches(p, name)));
   }
 
   /** Forget paces with no turn given in the future, once there are many (one per MX address). */

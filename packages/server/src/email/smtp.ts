@@ -145,6 +145,8 @@ export class SmtpDelivery {
           result = await this.attempt({ ...to, tls: 'none' }, envelope, message);
         }
         if (result.kind === 'sent') return result;
+        // "too much now" slows the destination's pace as well as its sessions
+        if (result.code === 421) this.pace?.slowDown(host, address, Date.now());
         // A host that refuses at its greeting (421 busy, 554 no service), gives no answer at
         // all, or (under MTA-STS) fails TLS is skipped for the next, as Postfix's
         // smtp_skip_4xx_greeting and smtp_skip_5xx_greeting do; an answer to the transaction
