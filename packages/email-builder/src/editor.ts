@@ -201,7 +201,7 @@ export class ServiceEditor {
         filterItems(
           (q ? [...blockItems, ...this.variables.map(variableItem)] : blockItems).map((i) => ({
             ...i,
-            keywords: [...i.keywords, this.word(i.title)],
+            keywords: [...i.keywords, this.words[i.title] ?? ''],
           })),
           q,
         ),
@@ -256,7 +256,10 @@ export class ServiceEditor {
         placeholderPlugin(),
         darkTextPlugin(),
         conditionBadges(),
-        placeholderText(() => this.word(o.placeholder ?? "Write, or press '/' for blocks…")),
+        placeholderText(() => {
+          const text = o.placeholder ?? "Write, or press '/' for blocks…";
+          return this.words[text] ?? text;
+        }),
         this.bubble.plugin(),
         handle.plugin(),
         this.inspector.plugin(),
@@ -327,13 +330,11 @@ export class ServiceEditor {
   }
 
   private editable = true;
-  /** The chrome's words in the `locale` option's language, once loaded (see `i18n/`). */
+  /**
+   * The chrome's words in the `locale` option's language, once loaded (see `i18n/`): the first
+   * load reads the few it draws itself (the placeholder, the slash search); the rest use `t`.
+   */
   private words: MessageTexts = {};
-
-  /** Message `key` in the editor's language (the first load's few words; the rest use `t`). */
-  private word(key: string): string {
-    return this.words[key] ?? key;
-  }
 
   /** Whether the host configured uploads (`upload` or `imageServiceUrl`). */
   private get canUpload(): boolean {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DOC_ATTRS } from '../model/doc.js';
 import { BUILT_IN } from '../nodes/block-set.js';
+import { DEFAULT_VARIABLES } from '../nodes/variable/index.js';
 import { PROBLEM_HINTS } from '../problems.js';
 import { ENGLISH } from './en.js';
 import { LOCALES, loadTexts, matchLocale, resolveLocale } from './locales.js';
@@ -64,6 +65,8 @@ describe('the catalogues', () => {
       'SEB_PROBLEM_NO_SOCIAL_LINKS',
     ] as const)
       shown.add(PROBLEM_HINTS[code]);
+    // the default merge variables' labels, in the slash and `{{` menus
+    for (const v of DEFAULT_VARIABLES) if (v.label) shown.add(v.label);
     // names of brands and networks stay as they are in every language
     const names = new Set(['Facebook', 'Instagram', 'X', 'LinkedIn', 'YouTube', 'GitHub', 'TikTok']);
     const missing = [...shown].filter((s) => !names.has(s) && !(ENGLISH as readonly string[]).includes(s));
