@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
+import { emailStatus } from './email/status.js';
+import { type AttemptOutcome, EmailStore } from './store/email-store.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { waitUntil } from './test-support/wait.js';
 
@@ -62,4 +64,101 @@ test('40 recipients sent: the message’s row is written when its status changes
     `the message's row written ${statuses.length} times: ${statuses.join(', ')}`,
   );
   assert.equal(statuses.at(-1), 'sent');
+});
+
+test('outcomes recorded in one group: each recipient as its outcome says, a lost lease writes nothing, a hard bounce suppresses', async () => {
+  // a server that queues and never sends: this test records the outcomes itself
+  const quiet = await startTestServer({ SENDING_ENABLED: 'false' });
+  try {
+    const { key: quietKey } = await quiet.createKey();
+    const to = Array.from({ length: 6 }, (_, n) => `delivered+${n}@sandbox.test`);
+    const res = await quiet.request('POST', '/api/public/emails', {
+      key: quietKey,
+      body: { from: 'onboarding@sandbox.test', to, subject: 'Group', html: '<p>Hello</p>' },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const { db, kind } = quiet.server.store;
+    const store = new EmailStore(db, kind);
+    const now = Date.now();
+    const claims = (await store.claimDue(now, 100, 60_000)).sort((a, b) =>
+      a.address.localeCompare(b.address),
+    );
+    assert.equal(claims.length, 6);
+    // another process took the last one meanwhile (its lease expired here)
+    await db
+      .updateTable('email_recipients')
+      .set({ claimed_until: now + 120_000 })
+      .where('id', '=', claims[5]!.id)
+      .execute();
+    const outcomes: AttemptOutcome[] = [
+      { kind: 'sent', delivered: true, code: 250, text: '250 ok', mxHost: 'mx.test' },
+      { kind: 'sent', delivered: false, code: 250, text: '250 relayed', mxHost: 'relay.test' },
+      { kind: 'deferred', nextAttemptAt: now + 5_000, code: 451, text: '451 later', mxHost: 'mx.test' },
+      {
+        kind: 'bounced',
+        bounce: { type: 'hard', status: '5.1.1' },
+        code: 550,
+        text: '550 5.1.1 no such user',
+        mxHost: 'mx.test',
+      },
+      { kind: 'failed', code: null, text: 'gave up', mxHost: null },
+      { kind: 'sent', delivered: true, code: 250, text: '250 ok', mxHost: 'mx.test' },
+    ];
+    // one turn: one group commit
+    await Promise.all(claims.map((claim, n) => store.recordAttempt(claim, outcomes[n]!, now + 1)));
+    const rows = await db
+      .selectFrom('email_recipients')
+      .select(['id', 'status', 'attempts', 'next_attempt_at', 'claimed_until'])
+      .where('email_id', '=', claims[0]!.emailId)
+      .execute();
+    const row = (n: number) => rows.find((r) => r.id === claims[n]!.id)!;
+    assert.deepEqual(
+      claims.map((_, n) => [row(n).status, Number(row(n).attempts)]),
+      [
+        ['sent', 1],
+        ['sent', 1],
+        ['deferred', 1],
+        ['bounced', 1],
+        ['failed', 1],
+        ['sending', 0],
+      ],
+    );
+    assert.equal(Number(row(2).next_attempt_at), now + 5_000);
+    assert.equal(row(0).claimed_until, null);
+    assert.equal(Number(row(5).claimed_until), now + 120_000);
+    const events = await db
+      .selectFrom('email_events')
+      .select(['recipient_id', 'type', 'smtp_code', 'bounce_type'])
+      .where('email_id', '=', claims[0]!.emailId)
+      .execute();
+    const eventsOf = (n: number) =>
+      events.filter((e) => e.recipient_id === claims[n]!.id).map((e) => [e.type, e.smtp_code, e.bounce_type]);
+    assert.deepEqual(
+      claims.map((_, n) => eventsOf(n).sort()),
+      [
+        [
+          ['delivered', 250, null],
+          ['sent', 250, null],
+        ],
+        [['sent', 250, null]],
+        [['deferred', 451, null]],
+        [['bounced', 550, 'hard']],
+        [['failed', null, null]],
+        [],
+      ],
+    );
+    const suppressed = await db.selectFrom('suppressions').select('address').execute();
+    assert.deepEqual(
+      suppressed.map((s) => s.address),
+      [claims[3]!.address],
+    );
+    const message = await db
+      .selectFrom('emails')
+      .select('status')
+      .where('id', '=', claims[0]!.emailId)
+      .executeTakeFirstOrThrow();
+    assert.equal(message.status, emailStatus(claims.map((_, n) => row(n).status)));
+  } finally {
+    await quiet.close();
+  }
 });

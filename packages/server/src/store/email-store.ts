@@ -229,8 +229,7 @@ export class EmailStore {
                 ? -1
                 : 1,
           );
-          if (this.kind === 'postgres') await writeAttemptsTogether(trx, ordered);
-          else for (const attempt of ordered) await writeAttempt(trx, this.kind, attempt);
+          await writeAttemptsTogether(trx, this.kind, ordered);
         }),
       maxItems: ATTEMPTS_PER_COMMIT,
     });
@@ -1310,35 +1309,39 @@ async function writeOutbox(
 }
 
 /**
- * Attempts' writes on PostgreSQL, several statements for the whole group where
- * {@link writeAttempt} runs six for each attempt, one round trip after another on the one
- * connection of the group commit (the sender's bottleneck there, issue 35): the recipients in
+ * Attempts' writes, several statements for the whole group where {@link writeAttempt} runs six
+ * for each attempt: on PostgreSQL one round trip after another on the one connection of the
+ * group commit (the sender's bottleneck there, issue 35), on SQLite as many passes through the
+ * query builder on the main thread: the recipients in
  * one UPDATE (each only while its lease holds), their events in one INSERT, the messages
  * locked in id order (as {@link refreshStatus} locks one) and their statuses read once, and the
  * outbox only for accounts with webhook endpoints. `attempts` come in the group's order.
  */
 async function writeAttemptsTogether(
   trx: Transaction<Database>,
+  kind: 'sqlite' | 'postgres',
   attempts: readonly Attempt[],
 ): Promise<void> {
   const tried: Attempt[] = [];
   for (const attempt of attempts)
-    if (attempt.outcome.kind === 'postponed') await writeAttempt(trx, 'postgres', attempt);
+    if (attempt.outcome.kind === 'postponed') await writeAttempt(trx, kind, attempt);
     else tried.push(attempt);
   if (tried.length === 0) return;
+  // (SQLite names no VALUES columns but a CTE's; `cast` is both dialects' SQL)
   const values = sql.join(
     tried.map(
       ({ claim, outcome, at }) =>
-        sql`(${claim.id}, ${outcome.kind}, ${outcome.kind === 'deferred' ? outcome.nextAttemptAt : null}::bigint, ${at}::bigint, ${claim.claimedUntil}::bigint)`,
+        sql`(${claim.id}, ${outcome.kind}, cast(${outcome.kind === 'deferred' ? outcome.nextAttemptAt : null} as bigint), cast(${at} as bigint), cast(${claim.claimedUntil} as bigint))`,
     ),
   );
   const updated = await sql<{ id: string }>`
+    with v(recipient, new_status, next_at, at_ms, lease) as (values ${values})
     update email_recipients as r
-    set status = v.status, attempts = r.attempts + 1, next_attempt_at = v.next_attempt_at,
-      claimed_until = null, updated_at = v.at
-    from (values ${values}) as v(id, status, next_attempt_at, at, claimed_until)
-    where r.id = v.id and r.claimed_until = v.claimed_until
-    returning r.id`.execute(trx);
+    set status = v.new_status, attempts = r.attempts + 1, next_attempt_at = v.next_at,
+      claimed_until = null, updated_at = v.at_ms
+    from v
+    where r.id = v.recipient and r.claimed_until = v.lease
+    returning id`.execute(trx);
   const kept = new Set(updated.rows.map((r) => r.id));
   const written = tried.filter((a) => kept.has(a.claim.id));
   if (written.length === 0) return;
@@ -1346,13 +1349,9 @@ async function writeAttemptsTogether(
   await trx.insertInto('email_events').values(events.flat()).execute();
   // every message's row locked, in one order for every writer, before its recipients are read
   const emailIds = [...new Set(written.map((a) => a.claim.emailId))].sort();
-  const messages = await trx
-    .selectFrom('emails')
-    .select(['id', 'status'])
-    .where('id', 'in', emailIds)
-    .orderBy('id')
-    .forNoKeyUpdate()
-    .execute();
+  let locking = trx.selectFrom('emails').select(['id', 'status']).where('id', 'in', emailIds).orderBy('id');
+  if (kind === 'postgres') locking = locking.forNoKeyUpdate();
+  const messages = await locking.execute();
   const statuses = new Map<string, string[]>();
   for (const r of await trx
     .selectFrom('email_recipients')
