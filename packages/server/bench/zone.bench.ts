@@ -12,7 +12,7 @@
  *
  * Seeded: the domains of one account, their three DKIM records each, and the keys; not their
  * other records nor their history. Every key is a copy of one public key (real size);
- * `changed_at` is spread 10 ms apart, as keys made over time are.
+ * `changed_at` is spread 10 ms apart (BENCH_ZONE_SPREAD_MS), as keys made over time are.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -30,6 +30,8 @@ import { fmt, freePort, repoRoot } from './support.js';
 
 const ORIGIN = 'dkim.provider.bench';
 const PUBLIC_KEY = randomBytes(294).toString('base64');
+/** How far apart the seeded keys' `changed_at` are (BENCH_ZONE_SPREAD_MS, ms). */
+const SPREAD_MS = Number(process.env.BENCH_ZONE_SPREAD_MS ?? 10);
 const token = (i: number) => `k${String(i).padStart(12, '0')}`;
 
 export async function runZoneBench(): Promise<void> {
@@ -124,9 +126,9 @@ async function seed(databaseUrl: string, accountId: string, count: number): Prom
       );
       await client.query(
         `insert into dkim_keys (token, public_key, private_key_enc, created_at, revoked_at, changed_at)
-         select 'k' || lpad(i::text, 12, '0'), $1, $2, $3::bigint - i * 10, null, $3::bigint - i * 10
+         select 'k' || lpad(i::text, 12, '0'), $1, $2, $3::bigint - i * $6::bigint, null, $3::bigint - i * $6::bigint
          from generate_series($4::bigint, $5::bigint) as i`,
-        [PUBLIC_KEY, 'sealed'.repeat(300), now, from, to],
+        [PUBLIC_KEY, 'sealed'.repeat(300), now, from, to, SPREAD_MS],
       );
     }
     await client.query('analyze');
