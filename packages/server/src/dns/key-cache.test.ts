@@ -10,11 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import dnsPacket from 'dns-packet';
 import { newToken } from '../domain/token.js';
 import { DkimKeyStore } from '../store/dkim-key-store.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from '../store/open.js';
+import { TRANSFER_MESSAGE_BYTES, transferStream } from './axfr.js';
 import { KeyCache, MAX_LOADING, NOT_CACHED } from './key-cache.js';
+import { dkimKeyRecord } from './key-record.js';
+import { DkimZone } from './zone.js';
 
 let dataDir: string;
 let store: KyselyStore;
@@ -144,4 +148,59 @@ test(`a flood of misses: past ${MAX_LOADING} tokens loading at once, the next fa
   release!();
   assert.deepEqual(new Set(await Promise.all(loads)), new Set([true]));
   assert.equal(await cache.load(newToken()), true, 'taken again once they are done');
+});
+
+test('a zone transfer streams every key from the database, page by page, between two SOAs', async () => {
+  for (let i = 0; i < 40; i++) await withKeys(`axfr${i}.example.test`);
+  await new DkimKeyStore(store.db).revoke(
+    (await new DkimKeyStore(store.db).publishedPage('', 1))[0]!.token,
+    1,
+  );
+  const all = new Map<string, string | null>();
+  for (let after = ''; ; ) {
+    const page = await new DkimKeyStore(store.db).publishedPage(after, 1000);
+    for (const key of page) all.set(key.token, key.publicKey);
+    if (page.length < 1000) break;
+    after = page.at(-1)!.token;
+  }
+  assert.ok(all.size >= 120);
+  const reads: number[] = [];
+  const counting = new (class extends DkimKeyStore {
+    override publishedPage(after: string, limit: number) {
+      reads.push(limit);
+      return super.publishedPage(after, limit);
+    }
+  })(store.db);
+  // a page size that divides nothing in particular, and one that divides the count exactly
+  for (const pageSize of [7, all.size]) {
+    reads.length = 0;
+    const zone = new DkimZone({
+      origin: 'dkim.provider.test',
+      serial: 7,
+      nameServers: ['ns.provider.test'],
+      soaContact: 'h.provider.test',
+      ttl: 60,
+      keys: new KeyCache({ keys: counting, maxEntries: 3, pageSize }),
+    });
+    const question = { name: 'dkim.provider.test', type: 'AXFR' as const };
+    const messages: Buffer[] = [];
+    for await (const message of transferStream(zone, 99, question)) messages.push(message);
+    assert.ok(messages.length > 1, 'several messages');
+    const records = messages.flatMap((m) => {
+      assert.ok(m.length <= TRANSFER_MESSAGE_BYTES + 600, `${m.length} bytes`);
+      const decoded = dnsPacket.decode(m);
+      assert.equal(decoded.id, 99);
+      return decoded.answers ?? [];
+    });
+    assert.equal(records[0]?.type, 'SOA');
+    assert.equal(records.at(-1)?.type, 'SOA');
+    const served = new Map(
+      records
+        .filter((r) => r.type === 'TXT')
+        .map((r) => [r.name.split('.')[0]!, (r.data as Buffer[]).map((b) => b.toString()).join('')]),
+    );
+    assert.equal(served.size, all.size);
+    for (const [token, publicKey] of all) assert.equal(served.get(token), dkimKeyRecord(publicKey), token);
+    assert.ok(reads.length >= Math.ceil(all.size / pageSize), `${reads.length} page reads of ${pageSize}`);
+  }
 });

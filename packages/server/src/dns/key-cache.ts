@@ -54,6 +54,8 @@ export interface KeyCacheOptions {
   maxEntries?: number;
   negativeTtlMs?: number;
   timeoutMs?: number;
+  /** Keys read per query of a zone transfer ({@link KeyCache.pages}). */
+  pageSize?: number;
   now?: () => number;
 }
 
@@ -132,7 +134,7 @@ export class KeyCache {
   }
 
   /** Every published key in token order, a page at a time, straight from the database (zone transfers). */
-  async *pages(pageSize = 1_000): AsyncGenerator<PublishedKey[]> {
+  async *pages(pageSize = this.options.pageSize ?? 1_000): AsyncGenerator<PublishedKey[]> {
     for (let after = ''; ; ) {
       const page = await this.options.keys.publishedPage(after, pageSize);
       if (page.length > 0) yield page;
