@@ -226,6 +226,27 @@ describe('the playground', () => {
     assert.match(await copy('Copy HTML'), /Hello from the playground/);
   });
 
+  it('speaks the language chosen as `locale` in the editor’s own words, leaving the email’s as it was', async () => {
+    const htmlHead = (html: string) => /^<!DOCTYPE html><html[^>]*>/.exec(html)?.[0];
+    const before = htmlHead(await copy('Copy HTML'));
+    const button = (name: string) => page.locator('#editor').getByRole('button', { name, exact: true });
+    try {
+      await page.selectOption('#locale', 'de');
+      await button('Vorschau').waitFor();
+      assert.match(await page.locator('#code').innerText(), /locale: 'de'/);
+      await page.selectOption('#locale', 'ar');
+      await page.locator('#editor .sv-root[dir="rtl"][lang="ar"]').waitFor();
+      assert.equal(htmlHead(await copy('Copy HTML')), before, 'the email keeps its own lang and dir');
+      assert.match(await copy('Copy HTML'), /Hello from the playground/);
+    } finally {
+      // the later tests find the editor's controls by their English names
+      await page.selectOption('#locale', 'en');
+    }
+    await button('Preview').waitFor();
+    assert.notEqual(await page.locator('#editor .sv-root').getAttribute('dir'), 'rtl');
+    assert.doesNotMatch(await page.locator('#code').innerText(), /locale:/);
+  });
+
   it('switches the colour scheme live', async () => {
     const root = page.locator('#editor .sv-root');
     await page.getByRole('radio', { name: 'Dark' }).check();

@@ -15,6 +15,8 @@ export interface PlaygroundSettings {
   settingsControl: boolean;
   background: boolean;
   preview: boolean;
+  /** The language of the editor's own words (`locale`), not the email's. */
+  locale: string;
   brand: BrandId;
   preheader: string;
   lang: string;
@@ -31,6 +33,7 @@ export const DEFAULT_SETTINGS: Readonly<PlaygroundSettings> = Object.freeze({
   settingsControl: false,
   background: false,
   preview: true,
+  locale: 'en',
   brand: 'none',
   preheader: '',
   lang: 'en',
@@ -45,6 +48,9 @@ export const INITIAL_SETTINGS: Readonly<PlaygroundSettings> = { ...DEFAULT_SETTI
  * other option is read at construction, so changing it re-creates the editor.
  */
 export const LIVE_SETTINGS: ReadonlySet<string> = new Set(['colorScheme', 'brand']);
+
+/** The languages the editor's own words come in (`locale`). */
+export const EDITOR_LOCALES: readonly string[] = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'ar'];
 
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 const STORAGE = 'service.playground.settings';
@@ -90,6 +96,7 @@ export function loadSettings(): PlaygroundSettings {
   }
   if (!['auto', 'light', 'dark'].includes(result.colorScheme)) result.colorScheme = 'auto';
   if (result.dir !== 'rtl') result.dir = 'ltr';
+  if (!EDITOR_LOCALES.includes(result.locale)) result.locale = 'en';
   result.brand = brandPreset(result.brand).id;
   return result;
 }
@@ -122,6 +129,7 @@ export function editorOptions(
     settingsControl: settings.settingsControl,
     background: settings.background,
     preview: settings.preview,
+    locale: settings.locale,
     branding: brandPreset(settings.brand).settings(origin),
     preheader: settings.preheader,
     lang: settings.lang,
@@ -176,7 +184,15 @@ export function optionsCode(settings: PlaygroundSettings, origin: string, connec
   if (diff.light) theme.light = diff.light;
   if (diff.dark) theme.dark = diff.dark;
   if (Object.keys(theme).length > 0) options.theme = theme;
-  for (const key of ['settingsControl', 'background', 'preview', 'preheader', 'lang', 'dir'] as const)
+  for (const key of [
+    'locale',
+    'settingsControl',
+    'background',
+    'preview',
+    'preheader',
+    'lang',
+    'dir',
+  ] as const)
     if (key in diff) options[key] = diff[key];
   const branding = brandPreset(settings.brand).settings(origin);
   if (branding) options.branding = branding;
