@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery, type KyselyPlugin, sql } from 'kysely';
+import pg from 'pg';
 import { newToken } from '../domain/token.js';
 import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
+import { waitUntil } from '../test-support/wait.js';
 import { DkimKeyStore } from './dkim-key-store.js';
 import type { KyselyStore } from './kysely-store.js';
 import { openStore } from './open.js';
@@ -183,6 +185,38 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         return JSON.stringify(result.rows);
       });
       assert.match(plan, /domains_name/, plan);
+    });
+
+    test('a connection the server ends mid-query fails that query, not the process; the next query works', async (t) => {
+      if (backend !== 'postgres') return t.skip('PostgreSQL connections only');
+      const admin = new pg.Client({ connectionString: postgres!.url });
+      await admin.connect();
+      try {
+        const sleeping = sql`select pg_sleep(30)`.execute(store.db);
+        const settled = sleeping.then(
+          () => 'answered',
+          () => 'failed',
+        );
+        // once it runs, the server ends its connection (as a restart ends every one)
+        for (;;) {
+          const { rows } = await admin.query(
+            "select pg_terminate_backend(pid) as ended from pg_stat_activity where query = 'select pg_sleep(30)' and state = 'active'",
+          );
+          if (rows.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.equal(await settled, 'failed');
+        // the pool may hand out that client once more before its end is read: then that query
+        // fails too, and the one after gets a new connection
+        await waitUntil('a query answered', () =>
+          keys.latestChange().then(
+            (at) => typeof at === 'number',
+            () => false,
+          ),
+        );
+      } finally {
+        await admin.end();
+      }
     });
 
     test('deleting a domain cascades to its keys and leaves their tombstones', async () => {

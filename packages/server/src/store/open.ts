@@ -82,6 +82,10 @@ async function openPostgres(
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one in use: pg emits 'error' on a client whose connection ends mid-query (a server
+  // restarting, `pg_terminate_backend`) besides failing the query, and the pool listens only
+  // while a client is idle. The query's own rejection reports it; the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: traced(new PostgresDialect({ pool }), tracing, 'postgresql') });
   return new KyselyStore('postgres', db, cache, pool);
 }
