@@ -102,7 +102,7 @@ async function ask(token: string, spelling: (name: string) => string = (n) => n)
       query(spelling(`${token}.${ORIGIN}`), 'TXT', { id: Math.floor(Math.random() * 65_536), edns: 1232 }),
     ),
   );
-  assert.ok(reply, `an answer for ${token}; the server logged:\n${api.logLines().join("\n")}`);
+  assert.ok(reply, `an answer for ${token}; the server logged:\n${api.logLines().join('\n')}`);
   return decodeReply(reply);
 }
 const text = (reply: DnsReply) =>
