@@ -15,7 +15,7 @@ import { generateDkimKeyPair } from '../src/dkim/key-pair.js';
 import { KeygenPool } from '../src/dkim/keygen-pool.js';
 import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
-import { eachBody, fmt, load, newDomainBody, repoRoot, row, startService } from './support.js';
+import { dnsperf, eachBody, fmt, load, newDomainBody, repoRoot, row, startService } from './support.js';
 
 export async function runDkimBench(): Promise<void> {
   await keygenRate();
@@ -171,34 +171,6 @@ async function responderVersusBind(): Promise<void> {
 
 /** The client cookie of the bench's cookie runs: dnsperf's `-E code:hex` adds it to every query. */
 const CLIENT_COOKIE = '2464c4abcf10c957';
-
-function dnsperf(port: number, dir: string, clientCookie?: string): number {
-  const out = execFileSync(
-    'dnsperf',
-    [
-      ...(clientCookie === undefined ? [] : ['-E', `10:${clientCookie}`]),
-      '-s',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '-d',
-      path.join(dir, 'queries.txt'),
-      '-l',
-      '10',
-      '-e',
-      '-c',
-      '4',
-      '-q',
-      '200',
-    ],
-    { encoding: 'utf8' },
-  );
-  const match = /Queries per second:\s+([\d.]+)/.exec(out);
-  const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
-  if (!match) throw new Error(`dnsperf printed no rate:\n${out}`);
-  if (lost && Number(lost) > 0) console.log(`(dnsperf lost ${lost} queries on port ${port})`);
-  return Number(match[1]);
-}
 
 async function startChild(
   command: string,

@@ -239,3 +239,36 @@ export async function benchBackends(postgres: {
     ['PostgreSQL', await postgres.createDatabase()],
   ];
 }
+
+/**
+ * Queries per second dnsperf reaches against a DNS server on loopback `port`, 10 s of
+ * `dir/queries.txt` from 4 clients with 200 outstanding each; with `clientCookie`, every query
+ * carries that DNS cookie (RFC 7873).
+ */
+export function dnsperf(port: number, dir: string, clientCookie?: string): number {
+  const out = execFileSync(
+    'dnsperf',
+    [
+      ...(clientCookie === undefined ? [] : ['-E', `10:${clientCookie}`]),
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-d',
+      path.join(dir, 'queries.txt'),
+      '-l',
+      '10',
+      '-e',
+      '-c',
+      '4',
+      '-q',
+      '200',
+    ],
+    { encoding: 'utf8' },
+  );
+  const match = /Queries per second:\s+([\d.]+)/.exec(out);
+  const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
+  if (!match) throw new Error(`dnsperf printed no rate:\n${out}`);
+  if (lost && Number(lost) > 0) console.log(`(dnsperf lost ${lost} queries on port ${port})`);
+  return Number(match[1]);
+}

@@ -26,7 +26,7 @@ import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { openStore } from '../src/store/open.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
-import { fmt, freePort, repoRoot } from './support.js';
+import { dnsperf, fmt, freePort, repoRoot } from './support.js';
 
 const ORIGIN = 'dkim.provider.bench';
 const PUBLIC_KEY = randomBytes(294).toString('base64');
@@ -298,33 +298,6 @@ zone "${ORIGIN}" { type primary; file "zone.db"; };
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function dnsperf(port: number, dir: string): number {
-  const out = execFileSync(
-    'dnsperf',
-    [
-      '-s',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '-d',
-      path.join(dir, 'queries.txt'),
-      '-l',
-      '10',
-      '-e',
-      '-c',
-      '4',
-      '-q',
-      '200',
-    ],
-    { encoding: 'utf8' },
-  );
-  const match = /Queries per second:\s+([\d.]+)/.exec(out);
-  const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
-  if (!match) throw new Error(`dnsperf printed no rate:\n${out}`);
-  if (lost && Number(lost) > 0) console.log(`(dnsperf lost ${lost} queries on port ${port})`);
-  return Number(match[1]);
 }
 
 function residentMegabytes(pid: number): number {
