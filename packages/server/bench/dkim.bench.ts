@@ -15,7 +15,17 @@ import { generateDkimKeyPair } from '../src/dkim/key-pair.js';
 import { KeygenPool } from '../src/dkim/keygen-pool.js';
 import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
-import { dnsperf, eachBody, fmt, load, newDomainBody, repoRoot, row, startService } from './support.js';
+import {
+  dnsperf,
+  eachBody,
+  fmt,
+  load,
+  namedConf,
+  newDomainBody,
+  repoRoot,
+  row,
+  startService,
+} from './support.js';
 
 export async function runDkimBench(): Promise<void> {
   await keygenRate();
@@ -136,7 +146,7 @@ async function responderVersusBind(): Promise<void> {
     '/usr/sbin/named',
     ['-f', '-4', '-c', path.join(dir, 'named.conf')],
     async (port) => {
-      writeFileSync(path.join(dir, 'named.conf'), namedConf(dir, port));
+      writeFileSync(path.join(dir, 'named.conf'), namedConf(dir, port, 'dkim.bench.example'));
       return {};
     },
     dir,
@@ -225,18 +235,4 @@ function zoneFile(content: {
     lines.push(`${key.token} TXT ${strings.join(' ')}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-function namedConf(dir: string, port: number): string {
-  const q = (file: string) => JSON.stringify(path.join(dir, file));
-  return `options {
-  directory ${q('')}; pid-file ${q('named.pid')}; lock-file ${q('named.lock')};
-  session-keyfile ${q('session.key')}; managed-keys-directory ${q('')};
-  listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; };
-  recursion no; allow-query { 127.0.0.1; }; dnssec-validation no; notify no;
-};
-controls { };
-logging { category default { null; }; };
-zone "dkim.bench.example" { type primary; file "zone.db"; };
-`;
 }

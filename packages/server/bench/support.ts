@@ -272,3 +272,21 @@ export function dnsperf(port: number, dir: string, clientCookie?: string): numbe
   if (lost && Number(lost) > 0) console.log(`(dnsperf lost ${lost} queries on port ${port})`);
   return Number(match[1]);
 }
+
+/**
+ * A BIND 9 configuration for `named -c` in `dir`: authoritative only, on 127.0.0.1:`port`,
+ * serving `zone` from `dir/zone.db`, logging nothing; the benches' yardstick beside our responder.
+ */
+export function namedConf(dir: string, port: number, zone: string): string {
+  const q = (file: string) => JSON.stringify(path.join(dir, file));
+  return `options {
+  directory ${q('')}; pid-file ${q('named.pid')}; lock-file ${q('named.lock')};
+  session-keyfile ${q('session.key')}; managed-keys-directory ${q('')};
+  listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; };
+  recursion no; allow-query { 127.0.0.1; }; dnssec-validation no; notify no;
+};
+controls { };
+logging { category default { null; }; };
+zone "${zone}" { type primary; file "zone.db"; };
+`;
+}

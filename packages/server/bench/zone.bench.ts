@@ -26,7 +26,7 @@ import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { openStore } from '../src/store/open.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
-import { dnsperf, fmt, freePort, repoRoot } from './support.js';
+import { dnsperf, fmt, freePort, namedConf, repoRoot } from './support.js';
 
 const ORIGIN = 'dkim.provider.bench';
 const PUBLIC_KEY = randomBytes(294).toString('base64');
@@ -258,20 +258,7 @@ async function versusBind(ourPort: number, keys: number): Promise<void> {
     ].join('\n'),
   );
   const bindPort = await findFreeDnsPort();
-  const q = (file: string) => JSON.stringify(path.join(dir, file));
-  writeFileSync(
-    path.join(dir, 'named.conf'),
-    `options {
-  directory ${q('')}; pid-file ${q('named.pid')}; lock-file ${q('named.lock')};
-  session-keyfile ${q('session.key')}; managed-keys-directory ${q('')};
-  listen-on port ${bindPort} { 127.0.0.1; }; listen-on-v6 { none; };
-  recursion no; allow-query { 127.0.0.1; }; dnssec-validation no; notify no;
-};
-controls { };
-logging { category default { null; }; };
-zone "${ORIGIN}" { type primary; file "zone.db"; };
-`,
-  );
+  writeFileSync(path.join(dir, 'named.conf'), namedConf(dir, bindPort, ORIGIN));
   const bind = spawn('/usr/sbin/named', ['-f', '-4', '-c', path.join(dir, 'named.conf')], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
