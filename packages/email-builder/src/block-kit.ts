@@ -16,7 +16,7 @@ export {
   type RenderContext,
   type TextContext,
 } from './nodes/rendering.js';
-export { type ButtonParts, emailButton } from './render/button.js';
-export { escapeHtml } from './render/escape.js';
-export { type ImageParts, imageHtml as emailImage } from './render/image.js';
-export { FONT, TABLE, TEXT, textStyle } from './render/styles.js';
+export { type ButtonParts, emailButton } from './primitives/button.js';
+export { escapeHtml } from './primitives/escape.js';
+export { type ImageParts, imageHtml as emailImage } from './primitives/image.js';
+export { FONT, TABLE, TEXT, textStyle } from './primitives/styles.js';

@@ -5,22 +5,21 @@ import type { DOMParser as PMDOMParser, Node as PMNode, Schema } from 'prosemirr
 import { Slice } from 'prosemirror-model';
 import { EditorState, Selection, type Transaction } from 'prosemirror-state';
 import { EditorView, type NodeViewConstructor } from 'prosemirror-view';
-import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './branding/apply.js';
 import { type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
+import { applyBranding, type Brandable, brandAttrs, rebrandAttrs } from './document/branding.js';
+import { findProblems } from './document/problems.js';
+import { cleanDocument } from './document/validate.js';
 import { ServiceEditorError } from './errors.js';
 import type { MessageTexts } from './i18n/translate.js';
 import { blockAtomInput } from './input/block-atoms.js';
 import { blockMoveKeys } from './input/block-moves.js';
+import { htmlParser } from './input/html-parser.js';
 import { blockInput } from './input/keymap.js';
 import { darkTextPlugin } from './marks/dark-text.js';
 import { readAttrsMarker } from './model/attrs.js';
 import { withoutEmptyConditions } from './model/condition.js';
 import { DOC_ATTRS, docSettings } from './model/doc.js';
-import { htmlParser } from './model/html-parser.js';
-import { findProblems } from './model/problems.js';
 import type { JSONNode } from './model/types.js';
-import { cleanDocument } from './model/validate.js';
-import { type BlockSet, blockSet } from './nodes/block-set.js';
 import { type EditorHost, UPLOADS_OFF, type UploadState } from './nodes/define.js';
 import {
   chipVariables,
@@ -38,7 +37,9 @@ import {
   type ServiceEditorOptions,
 } from './options.js';
 import { MailPreview } from './preview/mail-preview.js';
+import { cleanFallback, isVariableName } from './primitives/merge-tags.js';
 import type { ContentProblem } from './problems.js';
+import { type BlockSet, blockSet } from './registry/block-set.js';
 import { renderEmail, renderText, type SyntaxOption } from './render/email.js';
 import type { TemplateTab } from './templates/picker.js';
 import type { GalleryTemplate, SavedTemplate, TemplateStore } from './templates/types.js';
@@ -59,7 +60,6 @@ import { EditorUploads } from './upload/editor-uploads.js';
 import { placeholderPlugin } from './upload/placeholder.js';
 import type { UploadEvent } from './upload/types.js';
 import { sampleData } from './variables/sample-data.js';
-import { cleanFallback, isVariableName } from './variables/syntax.js';
 
 /** Events of {@link ServiceEditor.on} and what their listeners receive. */
 export interface EditorEvents {

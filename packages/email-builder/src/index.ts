@@ -6,11 +6,13 @@
  * are in `@service/email-builder/templates`, so an editor that does not use them does not load them.
  */
 export * from './block-kit.js';
-export { applyBranding, TEMPLATE_ACCENT, TEMPLATE_TINT } from './branding/apply.js';
 export { BRAND_NETWORKS, type Brand, type BrandingProblem, checkBranding } from './branding/check.js';
+export { applyBranding, TEMPLATE_ACCENT, TEMPLATE_TINT } from './document/branding.js';
+export { checkDocument } from './document/check.js';
+export { findProblems } from './document/problems.js';
+export { cleanDocument } from './document/validate.js';
 export { type EditorEvents, ServiceEditor } from './editor.js';
 export { ERRORS, type ErrorCode, ServiceEditorError } from './errors.js';
-export { checkDocument } from './model/check.js';
 export {
   CONDITION_OPS,
   type Condition,
@@ -19,9 +21,7 @@ export {
   conditionProblem,
 } from './model/condition.js';
 export type { DocSettings } from './model/doc.js';
-export { findProblems } from './model/problems.js';
 export type { JSONMark, JSONNode } from './model/types.js';
-export { cleanDocument } from './model/validate.js';
 export type { VariableOption } from './nodes/variable/index.js';
 export type {
   BrandSettings,
@@ -34,6 +34,8 @@ export type {
   UploadFunction,
 } from './options.js';
 export { MailPreview, type MailPreviewOptions, type PreviewView } from './preview/mail-preview.js';
+export { formatVariable, isVariableName } from './primitives/merge-tags.js';
+export { safeImageUrl, safeLinkUrl } from './primitives/url.js';
 export { type ContentProblem, PROBLEMS, type ProblemCode } from './problems.js';
 export {
   type BlockOptions,
@@ -42,7 +44,6 @@ export {
   renderText,
   type SyntaxOption,
 } from './render/email.js';
-export { safeImageUrl, safeLinkUrl } from './render/url.js';
 export type { TemplateTab } from './templates/picker.js';
 export type {
   GalleryTemplate,
@@ -65,4 +66,3 @@ export {
   type TemplateProblem,
   type TemplateProblemCode,
 } from './variables/render-template.js';
-export { formatVariable, isVariableName } from './variables/syntax.js';

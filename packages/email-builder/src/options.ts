@@ -1,9 +1,13 @@
+import type { BrandSettings } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import type { DocSettings } from './model/doc.js';
 import type { BlockDefinition } from './nodes/define.js';
 import type { VariableOption } from './nodes/variable/index.js';
-import { isHexColor } from './render/color.js';
+import { isHexColor } from './primitives/color.js';
 import type { TemplateSource, TemplateStore } from './templates/types.js';
+import type { ColorScheme } from './ui/scheme-menu.js';
+
+export type { BrandSettings, ColorScheme };
 
 /** Colours of one colour scheme of the editor (the spec's ThemeSettingProps.light / .dark). */
 export interface ThemeColors {
@@ -23,27 +27,6 @@ export interface ThemeSettingProps {
   padding?: boolean;
   light?: ThemeColors;
   dark?: ThemeColors;
-}
-
-/**
- * The spec's BrandSettings; every leaf may be null (or absent). Applied to the slash commands
- * (logo, social links, button, footer, signature) and to templates when they load. A bad value
- * (not an http(s) URL, not an email address, not a hex colour) is reported and ignored.
- */
-export interface BrandSettings {
-  logo?: { light?: string | null; dark?: string | null } | null;
-  socialMedia?: Partial<
-    Record<'facebook' | 'instagram' | 'twitter' | 'linkedin' | 'youtube' | 'github', string | null>
-  > | null;
-  brandColor?: string | null;
-  unsubscribe?: { text?: string | null; link?: string | null } | null;
-  contact?: { email?: string | null; phone?: string | null; address?: string | null } | null;
-  signature?: {
-    avatar?: string | null;
-    name?: string | null;
-    position?: string | null;
-    company?: string | null;
-  } | null;
 }
 
 /** The ImageKit-compatible upload endpoint and its token (never a private API key). */
@@ -127,9 +110,6 @@ export interface TemplateOptions {
   store?: TemplateStore | { url: string; token: string };
   purchased?: TemplateSource | null;
 }
-
-/** How the editor picks light or dark. */
-export type ColorScheme = 'auto' | 'light' | 'dark';
 
 /** Options after checking, with the element found. */
 export interface ResolvedOptions {

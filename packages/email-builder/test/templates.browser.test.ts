@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { applyBranding } from '../src/branding/apply.js';
+import { applyBranding } from '../src/document/branding.js';
 import { renderEmail } from '../src/render/email.js';
 import { STARTER_TEMPLATES } from '../src/templates/gallery/starter.js';
 import { demoBrand } from '../test-support/brand.js';

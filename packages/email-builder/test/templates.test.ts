@@ -3,12 +3,12 @@
 // and with their variables filled.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyBranding } from '../src/branding/apply.js';
+import { applyBranding } from '../src/document/branding.js';
+import { checkDocument } from '../src/document/check.js';
 import type { AttrTable } from '../src/model/attrs.js';
-import { checkDocument } from '../src/model/check.js';
 import { DOC_ATTRS } from '../src/model/doc.js';
 import type { JSONNode } from '../src/model/types.js';
-import { BUILT_IN } from '../src/nodes/block-set.js';
+import { BUILT_IN } from '../src/registry/block-set.js';
 import { renderEmail, renderText } from '../src/render/email.js';
 import { loadStarterTemplates } from '../src/templates/gallery/index.js';
 import { resolveTemplateSource } from '../src/templates/source.js';

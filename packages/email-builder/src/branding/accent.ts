@@ -1,4 +1,4 @@
-import { mix } from '../render/contrast.js';
+import { mix } from '../primitives/contrast.js';
 
 /**
  * The colour the starter templates use for "the brand", and its pale tint. When branding is

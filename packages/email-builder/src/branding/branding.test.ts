@@ -2,12 +2,12 @@
 // and its application to documents (templates being loaded, and live changes).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { applyBranding, brandAttrs, TEMPLATE_ACCENT, tint } from '../document/branding.js';
 import type { JSONNode } from '../model/types.js';
-import { BUILT_IN } from '../nodes/block-set.js';
-import { contrast } from '../render/contrast.js';
+import { contrast } from '../primitives/contrast.js';
+import { BUILT_IN } from '../registry/block-set.js';
 import { renderEmail } from '../render/email.js';
 import { STARTER_TEMPLATES } from '../templates/gallery/starter.js';
-import { applyBranding, brandAttrs, TEMPLATE_ACCENT, tint } from './apply.js';
 import { checkBranding } from './check.js';
 
 const BRAND = {

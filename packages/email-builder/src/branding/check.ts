@@ -1,7 +1,27 @@
-import type { BrandSettings } from '../options.js';
-import { isHexColor } from '../render/color.js';
-import { safeImageUrl, safeLinkUrl } from '../render/url.js';
-import { VARIABLE_ONLY } from '../variables/syntax.js';
+import { isHexColor } from '../primitives/color.js';
+import { VARIABLE_ONLY } from '../primitives/merge-tags.js';
+import { safeImageUrl, safeLinkUrl } from '../primitives/url.js';
+
+/**
+ * The spec's BrandSettings; every leaf may be null (or absent). Applied to the slash commands
+ * (logo, social links, button, footer, signature) and to templates when they load. A bad value
+ * (not an http(s) URL, not an email address, not a hex colour) is reported and ignored.
+ */
+export interface BrandSettings {
+  logo?: { light?: string | null; dark?: string | null } | null;
+  socialMedia?: Partial<
+    Record<'facebook' | 'instagram' | 'twitter' | 'linkedin' | 'youtube' | 'github', string | null>
+  > | null;
+  brandColor?: string | null;
+  unsubscribe?: { text?: string | null; link?: string | null } | null;
+  contact?: { email?: string | null; phone?: string | null; address?: string | null } | null;
+  signature?: {
+    avatar?: string | null;
+    name?: string | null;
+    position?: string | null;
+    company?: string | null;
+  } | null;
+}
 
 /** The social networks of the spec's BrandSettings, in the order links are shown. */
 export const BRAND_NETWORKS = ['facebook', 'instagram', 'twitter', 'linkedin', 'youtube', 'github'] as const;

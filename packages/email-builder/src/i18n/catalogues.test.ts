@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DOC_ATTRS } from '../model/doc.js';
-import { BUILT_IN } from '../nodes/block-set.js';
 import { DEFAULT_VARIABLES } from '../nodes/variable/index.js';
 import { PROBLEM_HINTS } from '../problems.js';
+import { BUILT_IN } from '../registry/block-set.js';
 import { ENGLISH } from './en.js';
 import { LOCALES, loadTexts, matchLocale, resolveLocale } from './locales.js';
 import { t } from './translate.js';

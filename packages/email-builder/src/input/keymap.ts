@@ -3,7 +3,7 @@ import { type InputRule, inputRules } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
 import type { Schema } from 'prosemirror-model';
 import type { Command, Plugin } from 'prosemirror-state';
-import type { BlockSet } from '../nodes/block-set.js';
+import type { BlockSet } from '../registry/block-set.js';
 
 /**
  * The keys and input rules the blocks and marks of a set declare, as two plugins (keys first,

@@ -3,9 +3,9 @@ import { type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirr
 import { AddMarkStep, RemoveMarkStep } from 'prosemirror-transform';
 import { Decoration, DecorationSet } from 'prosemirror-view';
 import { type DocSettings, docSettings } from '../model/doc.js';
-import { isHexColor } from '../render/color.js';
-import { darkSurface, darkTextColor, highlightTextColor } from '../render/dark-color.js';
-import { TEXT } from '../render/styles.js';
+import { isHexColor } from '../primitives/color.js';
+import { darkSurface, darkTextColor, highlightTextColor } from '../primitives/dark-color.js';
+import { TEXT } from '../primitives/styles.js';
 import { explicitColor } from './ink.js';
 
 const key = new PluginKey<DecorationSet>('darkText');

@@ -1,5 +1,5 @@
-import { isHexColor } from '../render/color.js';
-import { LINK } from '../render/styles.js';
+import { isHexColor } from '../primitives/color.js';
+import { LINK } from '../primitives/styles.js';
 
 /** A mark by name and attributes: a JSON mark, or a ProseMirror mark mapped to `type.name`. */
 export interface NamedMark {

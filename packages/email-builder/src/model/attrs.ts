@@ -1,5 +1,5 @@
-import { isHexColor } from '../render/color.js';
-import { safeImageUrl, safeLinkUrl } from '../render/url.js';
+import { isHexColor } from '../primitives/color.js';
+import { safeImageUrl, safeLinkUrl } from '../primitives/url.js';
 
 /**
  * An attribute of a block or mark: its default, how a stored value is checked, and how the

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { doc, node, p, t } from '../../test-support/doc.js';
+import { checkDocument } from '../document/check.js';
+import { cleanDocument } from '../document/validate.js';
 import { ServiceEditorError } from '../errors.js';
 import { renderEmail } from '../render/email.js';
-import { checkDocument } from './check.js';
 import { conditionProblem, isCondition } from './condition.js';
-import { cleanDocument } from './validate.js';
 
 describe('conditions (showIf)', () => {
   it('accepts each operator and all / any', () => {

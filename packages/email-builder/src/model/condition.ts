@@ -11,6 +11,8 @@
  * @example
  * { all: [{ var: 'plan', op: 'eq', value: 'trial' }, { var: 'discount', op: 'gt', value: 0 }] }
  */
+
+import { isVariableName } from '../primitives/merge-tags.js';
 export type Condition = ConditionTest | { all: Condition[] } | { any: Condition[] };
 
 /** One test of a {@link Condition}. */
@@ -32,8 +34,6 @@ export const MAX_CONDITION_DEPTH = 4;
 /** Longest text value a condition compares with. */
 export const MAX_CONDITION_TEXT = 200;
 
-// The same rule as variables/syntax.ts (not imported: the model sits below the variables).
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const NUMERIC_OPS = new Set(['gt', 'gte', 'lt', 'lte']);
 
 /**
@@ -64,8 +64,7 @@ export function conditionProblem(value: unknown, depth = 0, path = ''): string |
   }
   const extra = Object.keys(v).find((k) => k !== 'var' && k !== 'op' && k !== 'value');
   if (extra) return `${at(extra)}: unknown key (use var, op and value, or all / any)`;
-  if (typeof v.var !== 'string' || v.var.length > 64 || !NAME.test(v.var))
-    return `${at('var')}: expected a variable name such as "plan" or "order.total"`;
+  if (!isVariableName(v.var)) return `${at('var')}: expected a variable name such as "plan" or "order.total"`;
   if (typeof v.op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(v.op))
     return `${at('op')}: must be one of ${CONDITION_OPS.join(', ')}`;
   if (v.op === 'exists' || v.op === 'empty') {

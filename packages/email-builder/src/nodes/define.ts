@@ -45,7 +45,7 @@ export interface SlashItem {
   keywords: readonly string[];
   /**
    * Inline SVG markup (trusted, from the package or the host), or the name of a built-in
-   * block's icon (`text`, `h1`, `image`, `button`…: see `ui/block-icons.ts`), which loads with
+   * block's icon (`text`, `h1`, `image`, `button`…: see `icons/blocks.ts`), which loads with
    * the menu rather than in the first load.
    */
   icon: string;

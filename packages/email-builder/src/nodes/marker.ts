@@ -1,6 +1,6 @@
 import type { TagParseRule } from 'prosemirror-model';
 import { type AttrTable, changedAttrs, readAttrsMarker } from '../model/attrs.js';
-import { escapeHtml } from '../render/escape.js';
+import { escapeHtml } from '../primitives/escape.js';
 import type { Attrs } from './rendering.js';
 
 // The round-trip marker: `data-block` names the block and `data-attrs` holds the attributes that

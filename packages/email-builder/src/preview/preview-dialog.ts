@@ -1,8 +1,8 @@
 import { resolveLocale } from '../i18n/locales.js';
 import { localize } from '../i18n/localize.js';
 import { t } from '../i18n/translate.js';
+import { svg } from '../icons/chrome.js';
 import { h } from '../ui/dom.js';
-import { svg } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import type { RenderTemplateResult } from '../variables/render-template.js';
 import type { PreviewView } from './mail-preview.js';

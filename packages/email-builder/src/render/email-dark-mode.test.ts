@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { col, doc, docWith, link, node, p, t } from '../../test-support/doc.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import { luminance } from './contrast.js';
-import { darkTextColor, highlightTextColor } from './dark-color.js';
+import { luminance } from '../primitives/contrast.js';
+import { darkTextColor, highlightTextColor } from '../primitives/dark-color.js';
 import { renderEmail } from './email.js';
 
 const color = (c: string): JSONMark => ({ type: 'textColor', attrs: { color: c } });

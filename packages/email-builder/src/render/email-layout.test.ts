@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { doc, node } from '../../test-support/doc.js';
 import { NETWORKS, pillFill, pillsPerRow } from '../nodes/social/render.js';
-import { contrast, MIN_CONTRAST } from './contrast.js';
+import { contrast, MIN_CONTRAST } from '../primitives/contrast.js';
 import { renderEmail } from './email.js';
 
 const social = (...networks: string[]) =>

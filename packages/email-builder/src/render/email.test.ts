@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bold, doc, docWith, fullDocument, h, li, link, node, ol, p, t, ul } from '../../test-support/doc.js';
+import { cleanDocument } from '../document/validate.js';
 import type { ServiceEditorError } from '../errors.js';
-import { cleanDocument } from '../model/validate.js';
-import { BLOCKS } from '../nodes/registry.js';
+import { BLOCKS } from '../registry/blocks.js';
 import { renderEmail, renderText } from './email.js';
 
 const _body = (html: string) => html.slice(html.indexOf('class="sv-pad"'));

@@ -2,23 +2,17 @@ import { ServiceEditorError } from '../errors.js';
 import { changedAttrs, cleanAttrs } from '../model/attrs.js';
 import { DOC_ATTRS, type DocSettings, docSettings } from '../model/doc.js';
 import type { JSONNode } from '../model/types.js';
-import { type RenderSet, renderSet } from '../nodes/render-set.js';
-import type { BlockRendering, RenderContext, TextContext } from '../nodes/rendering.js';
+import type { RenderContext, TextContext } from '../nodes/rendering.js';
 import { PHONE_SLOTS, PILL_SLOT } from '../nodes/social/render.js';
+import { darkSurface, darkTextColor, highlightTextColor } from '../primitives/dark-color.js';
+import { escapeHtml } from '../primitives/escape.js';
+import { DARK_MUTED, DARK_TEXT, FONT, textSides, WRAP } from '../primitives/styles.js';
+import { type BlockOptions, type RenderSet, renderSet } from '../registry/render-set.js';
 import { guardHtml, guardText } from '../variables/condition-syntax.js';
 import { TEMPLATE_SYNTAXES, type TemplateSyntax, toSyntax } from '../variables/export-syntax.js';
-import { darkSurface, darkTextColor, highlightTextColor } from './dark-color.js';
-import { escapeHtml } from './escape.js';
 import { renderInline, renderInlineText } from './inline.js';
-import { DARK_MUTED, DARK_TEXT, FONT, textSides, WRAP } from './styles.js';
 
-/**
- * The custom blocks a document may hold besides the built-in ones: the editor's `blocks` option,
- * or only their renderings (see `defineRendering`), which keep the editing code out.
- */
-export interface BlockOptions {
-  blocks?: readonly BlockRendering[];
-}
+export type { BlockOptions };
 
 /**
  * Overrides of the document's own settings at render time (the preview and templates use
@@ -200,7 +194,7 @@ function headStyles(s: DocSettings, dark: DarkClasses): string {
 
 // Outlook for Windows: 96 DPI so pixel sizes hold on high-DPI screens, and a font it has,
 // since it falls back to Times New Roman on a stack starting with fonts it does not know
-// (`center` is the label of the VML button, see render/mso.ts).
+// (`center` is the label of the VML button, see primitives/mso.ts).
 const MSO_HEAD =
   '<!--[if mso]><noscript><xml><o:OfficeDocumentSettings><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml></noscript><style>table,td,p,a,li,h1,h2,h3,blockquote,span,center{font-family:Arial,Helvetica,sans-serif!important}p,li,h1,h2,h3,td{mso-line-height-rule:exactly}</style><![endif]-->';
 

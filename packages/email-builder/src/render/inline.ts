@@ -1,12 +1,12 @@
 import { ServiceEditorError } from '../errors.js';
 import { explicitColor } from '../marks/ink.js';
-import { MARK_RENDERINGS, MARK_RENDERINGS_BY_NAME } from '../marks/render-registry.js';
 import { cleanAttrs } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import type { RenderSet } from '../nodes/render-set.js';
 import { isInline, type RenderContext, type TextContext } from '../nodes/rendering.js';
-import { escapeHtml } from './escape.js';
-import { TEXT } from './styles.js';
+import { escapeHtml } from '../primitives/escape.js';
+import { TEXT } from '../primitives/styles.js';
+import { MARK_RENDERINGS, MARK_RENDERINGS_BY_NAME } from '../registry/mark-renderings.js';
+import type { RenderSet } from '../registry/render-set.js';
 
 const RANK = new Map(MARK_RENDERINGS.map((m, i) => [m.name, i]));
 

@@ -1,5 +1,5 @@
+import { checkDocument } from '../document/check.js';
 import { ServiceEditorError } from '../errors.js';
-import { checkDocument } from '../model/check.js';
 import type { JSONNode } from '../model/types.js';
 import { MAX_TEMPLATE_NAME } from './types.js';
 

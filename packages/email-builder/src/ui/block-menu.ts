@@ -1,10 +1,10 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import { ICONS } from '../icons/chrome.js';
+import { EDITING_ICONS } from '../icons/editing.js';
 import type { duplicateBlock, moveBlock } from '../input/block-moves.js';
 import { h, iconButton } from './dom.js';
-import { EDITING_ICONS } from './editing-icons.js';
-import { ICONS } from './icons.js';
 import { followViewport, place } from './place.js';
 
 /** Finds the top-level block under a viewport y coordinate (binary search over the blocks). */

@@ -2,11 +2,11 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { t } from '../i18n/translate.js';
+import { EDITING_ICONS } from '../icons/editing.js';
 import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
 import { conditionField } from './condition-field.js';
 import { h, iconButton } from './dom.js';
-import { EDITING_ICONS } from './editing-icons.js';
 import { type FieldHost, field } from './fields.js';
 
 /**

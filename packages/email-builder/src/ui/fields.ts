@@ -1,10 +1,10 @@
 import { t } from '../i18n/translate.js';
+import { ICONS } from '../icons/chrome.js';
+import { EDITING_ICONS } from '../icons/editing.js';
 import type { AttrSpec } from '../model/attrs.js';
-import { isHexColor } from '../render/color.js';
-import { normalizeImageInput, normalizeUserUrl } from '../render/url.js';
+import { isHexColor } from '../primitives/color.js';
+import { normalizeImageInput, normalizeUserUrl } from '../primitives/url.js';
 import { h, uid } from './dom.js';
-import { EDITING_ICONS } from './editing-icons.js';
-import { ICONS } from './icons.js';
 
 /** Facilities a field may need from the editor. */
 export interface FieldHost {

@@ -2,11 +2,11 @@ import { toggleMark } from 'prosemirror-commands';
 import type { MarkType } from 'prosemirror-model';
 import { type EditorState, TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import { EDITING_ICONS } from '../icons/editing.js';
 import { linkRange } from '../marks/link/range.js';
 import { FONT_SIZES } from '../marks/style/index.js';
-import { normalizeUserUrl } from '../render/url.js';
+import { normalizeUserUrl } from '../primitives/url.js';
 import { h } from './dom.js';
-import { EDITING_ICONS } from './editing-icons.js';
 import { followViewport, place } from './place.js';
 
 /** Text colours offered (readable on white and on the dark canvas alike). */

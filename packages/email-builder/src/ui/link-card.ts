@@ -1,9 +1,9 @@
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import { EDITING_ICONS } from '../icons/editing.js';
 import { caretLink, type LinkRange, linkRange } from '../marks/link/range.js';
-import { VARIABLE_ONLY } from '../variables/syntax.js';
+import { VARIABLE_ONLY } from '../primitives/merge-tags.js';
 import { h, iconButton } from './dom.js';
-import { EDITING_ICONS } from './editing-icons.js';
 import { followViewport, place } from './place.js';
 
 /** How long the pointer rests on a link before its card shows (a pointer passing by shows none). */

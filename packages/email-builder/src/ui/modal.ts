@@ -1,5 +1,5 @@
+import { EDITING_ICONS } from '../icons/editing.js';
 import { h, iconButton, uid } from './dom.js';
-import { EDITING_ICONS } from './editing-icons.js';
 
 /** What a {@link Modal} needs. */
 export interface ModalOptions {

@@ -1,7 +1,7 @@
-import type { ColorScheme } from '../options.js';
+import { ICONS } from '../icons/chrome.js';
 import { h } from './dom.js';
-import { ICONS } from './icons.js';
 import { place } from './place.js';
+import type { ColorScheme } from './scheme-menu.js';
 
 /** The three choices. */
 const SCHEMES: readonly { scheme: ColorScheme; label: string; icon: string }[] = [

@@ -1,8 +1,10 @@
-import type { ColorScheme } from '../options.js';
+import { ICONS } from '../icons/chrome.js';
 import { h } from './dom.js';
-import { ICONS } from './icons.js';
 import { whenUiLoads } from './lazy-ui.js';
 import type { SchemeChoices } from './scheme-choices.js';
+
+/** How the editor picks light or dark: `auto` follows the system. */
+export type ColorScheme = 'auto' | 'light' | 'dark';
 
 const ICON: Record<ColorScheme, string> = { auto: ICONS.auto, light: ICONS.sun, dark: ICONS.moon };
 

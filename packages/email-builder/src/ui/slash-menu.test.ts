@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EditorState, TextSelection } from 'prosemirror-state';
-import { BUILT_IN } from '../nodes/block-set.js';
+import { BUILT_IN } from '../registry/block-set.js';
 import { filterItems, findTrigger } from './slash-menu.js';
 import { groupItems } from './slash-popup.js';
 

@@ -1,7 +1,7 @@
 import type { EditorView } from 'prosemirror-view';
 import { t } from '../i18n/translate.js';
+import { slashIcon } from '../icons/blocks.js';
 import type { SlashItem } from '../nodes/define.js';
-import { slashIcon } from './block-icons.js';
 import { collapseCombobox, expandCombobox } from './combobox.js';
 import { h, uid } from './dom.js';
 import { followViewport, place, revealIn } from './place.js';

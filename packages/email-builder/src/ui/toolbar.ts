@@ -1,5 +1,5 @@
+import { ICONS } from '../icons/chrome.js';
 import { h, iconButton } from './dom.js';
-import { ICONS } from './icons.js';
 
 /** What the toolbar's buttons do, and which optional ones it shows. */
 export interface ToolbarActions {

@@ -1,7 +1,7 @@
 import { t } from '../i18n/translate.js';
+import { EDITING_ICONS } from '../icons/editing.js';
 import type { UploadState } from '../nodes/define.js';
 import { h, iconButton } from '../ui/dom.js';
-import { EDITING_ICONS } from '../ui/editing-icons.js';
 import type { EditorUploads } from './editor-uploads.js';
 import { imageKitUploader } from './imagekit.js';
 import { friendlyMessage, runUpload } from './uploader.js';

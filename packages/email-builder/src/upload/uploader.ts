@@ -1,7 +1,7 @@
 import { ERRORS, ServiceEditorError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import type { UploadFunction } from '../options.js';
-import { safeImageUrl } from '../render/url.js';
+import { safeImageUrl } from '../primitives/url.js';
 import type { UploadEvent } from './types.js';
 
 function formatSize(bytes: number): string {

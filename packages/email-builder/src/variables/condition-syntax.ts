@@ -1,6 +1,6 @@
 /**
  * Conditions and repeats in the editor's own template syntax, beside its merge tags
- * (`variables/syntax.ts`):
+ * (`primitives/merge-tags.ts`):
  *
  * - `{{#if EXPR}}…{{/if}}`: shown when EXPR holds. EXPR is a variable (`plan`: it has a value),
  *   `!plan` (it has none), a comparison (`plan == "trial"`, `total >= 10`; `==`, `!=`, `>`,
@@ -23,7 +23,7 @@ import {
   MAX_CONDITION_ITEMS,
   MAX_CONDITION_TEXT,
 } from '../model/condition.js';
-import { escapeHtml } from '../render/escape.js';
+import { escapeHtml } from '../primitives/escape.js';
 
 /** Most items a repeat shows when its tag gives no `max`, and the highest `max` there is. */
 export const MAX_EACH = 1000;

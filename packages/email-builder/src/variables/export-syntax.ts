@@ -6,9 +6,9 @@
  */
 import { ServiceEditorError } from '../errors.js';
 import type { Condition, ConditionTest } from '../model/condition.js';
-import { unescapeHtml } from '../render/escape.js';
+import { unescapeHtml } from '../primitives/escape.js';
+import { VARIABLE_TAG } from '../primitives/merge-tags.js';
 import { CONTROL_TAG, ITEM, parseCondition } from './condition-syntax.js';
-import { VARIABLE_TAG } from './syntax.js';
 
 /** The template engines `getHTML({ syntax })`, `renderEmail` and `renderText` write for. */
 export const TEMPLATE_SYNTAXES = ['handlebars', 'liquid', 'mustache'] as const;

@@ -1,9 +1,9 @@
 // renderTemplate: the merge-variable syntax filled from data, escaped for its context.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { formatVariable, isVariableName } from '../primitives/merge-tags.js';
 import { renderEmail, renderText } from '../render/email.js';
 import { renderTemplate } from './render-template.js';
-import { formatVariable, isVariableName } from './syntax.js';
 
 const doc = (...content: object[]) => ({ type: 'doc', content }) as never;
 const v = (name: string, fallback = '') => ({ type: 'variable', attrs: { name, fallback } });

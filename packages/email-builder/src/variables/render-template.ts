@@ -1,8 +1,8 @@
 import type { Condition } from '../model/condition.js';
-import { escapeHtml, unescapeHtml } from '../render/escape.js';
-import { safeImageUrl, safeLinkUrl } from '../render/url.js';
+import { escapeHtml, unescapeHtml } from '../primitives/escape.js';
+import { VARIABLE_TAG } from '../primitives/merge-tags.js';
+import { safeImageUrl, safeLinkUrl } from '../primitives/url.js';
 import { CONTROL_TAG, ITEM, MAX_EACH, parseCondition, testCondition } from './condition-syntax.js';
-import { VARIABLE_TAG } from './syntax.js';
 
 /** Options of {@link renderTemplate}. */
 export interface RenderTemplateOptions {

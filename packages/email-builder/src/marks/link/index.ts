@@ -1,5 +1,5 @@
 import { cleanAttrs } from '../../model/attrs.js';
-import { safeLinkUrl } from '../../render/url.js';
+import { safeLinkUrl } from '../../primitives/url.js';
 import { defineMark } from '../define.js';
 import { linkRendering } from './render.js';
 

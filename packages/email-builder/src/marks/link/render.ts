@@ -1,7 +1,7 @@
 import { a } from '../../model/attrs.js';
-import { escapeHtml } from '../../render/escape.js';
-import { LINK } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { LINK } from '../../primitives/styles.js';
+import { safeLinkUrl } from '../../primitives/url.js';
 import type { MarkRendering } from '../rendering.js';
 
 /** A link: http, https, mailto and tel only; anything else is dropped on load and render. */

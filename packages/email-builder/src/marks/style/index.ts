@@ -1,4 +1,4 @@
-import { toHexColor } from '../../render/color.js';
+import { toHexColor } from '../../primitives/color.js';
 import { defineMark } from '../define.js';
 import { fontSizeRendering, highlightRendering, textColorRendering } from './render.js';
 

@@ -1,5 +1,5 @@
 import { a } from '../../model/attrs.js';
-import { isHexColor } from '../../render/color.js';
+import { isHexColor } from '../../primitives/color.js';
 import type { MarkRendering } from '../rendering.js';
 
 /** Text colour (hex only). */

@@ -1,6 +1,6 @@
 import { a } from '../../model/attrs.js';
-import { escapeHtml } from '../../render/escape.js';
-import { FONT } from '../../render/styles.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { FONT } from '../../primitives/styles.js';
 import { htmlMarker } from '../marker.js';
 import { type Attrs, defineRendering } from '../rendering.js';
 

@@ -1,4 +1,4 @@
-import { flowBox, textSides } from '../../render/styles.js';
+import { flowBox, textSides } from '../../primitives/styles.js';
 import { defineRendering } from '../rendering.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type ButtonParts, buttonFaceStyle } from '../../render/button.js';
+import { type ButtonParts, buttonFaceStyle } from '../../primitives/button.js';
 import { insertBlock } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';

@@ -1,9 +1,9 @@
 import { TEMPLATE_ACCENT } from '../../branding/accent.js';
 import { a } from '../../model/attrs.js';
-import { emailButton } from '../../render/button.js';
-import { textOn } from '../../render/contrast.js';
-import { TABLE } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
+import { emailButton } from '../../primitives/button.js';
+import { textOn } from '../../primitives/contrast.js';
+import { TABLE } from '../../primitives/styles.js';
+import { safeLinkUrl } from '../../primitives/url.js';
 import { htmlMarker } from '../marker.js';
 import { defineRendering } from '../rendering.js';
 

@@ -1,6 +1,6 @@
 import { a, cleanAttrs } from '../../model/attrs.js';
-import { ghostTable, msoOnly } from '../../render/mso.js';
-import { flowBox, TABLE, textSides } from '../../render/styles.js';
+import { ghostTable, msoOnly } from '../../primitives/mso.js';
+import { flowBox, TABLE, textSides } from '../../primitives/styles.js';
 import { guardHtml, guardText } from '../../variables/condition-syntax.js';
 import { htmlMarker } from '../marker.js';
 import { type Attrs, defineRendering } from '../rendering.js';

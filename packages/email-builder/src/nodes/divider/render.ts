@@ -1,6 +1,6 @@
 import { a } from '../../model/attrs.js';
-import { rgb } from '../../render/contrast.js';
-import { TABLE } from '../../render/styles.js';
+import { rgb } from '../../primitives/contrast.js';
+import { TABLE } from '../../primitives/styles.js';
 import { htmlMarker } from '../marker.js';
 import { defineRendering } from '../rendering.js';
 

@@ -1,8 +1,8 @@
 import { a } from '../../model/attrs.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { LINK, MUTED, textStyle } from '../../primitives/styles.js';
+import { safeLinkUrl } from '../../primitives/url.js';
 import type { ProblemCode } from '../../problems.js';
-import { escapeHtml } from '../../render/escape.js';
-import { LINK, MUTED, textStyle } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
 import { htmlMarker } from '../marker.js';
 import { type Attrs, defineRendering } from '../rendering.js';
 

@@ -1,5 +1,5 @@
 import { a } from '../../model/attrs.js';
-import { alignStyle, textStyle } from '../../render/styles.js';
+import { alignStyle, textStyle } from '../../primitives/styles.js';
 import { defineRendering } from '../rendering.js';
 
 /** Font size and line height of each heading level. */

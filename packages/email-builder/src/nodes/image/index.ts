@@ -1,4 +1,4 @@
-import { safeImageUrl } from '../../render/url.js';
+import { safeImageUrl } from '../../primitives/url.js';
 import { insertBlock } from '../commands.js';
 import { alignFrom, defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';

@@ -1,7 +1,7 @@
 import { a } from '../../model/attrs.js';
-import { imageHtml } from '../../render/image.js';
-import { TABLE } from '../../render/styles.js';
-import { safeImageUrl, safeLinkUrl } from '../../render/url.js';
+import { imageHtml } from '../../primitives/image.js';
+import { TABLE } from '../../primitives/styles.js';
+import { safeImageUrl, safeLinkUrl } from '../../primitives/url.js';
 import { htmlMarker } from '../marker.js';
 import { defineRendering } from '../rendering.js';
 

@@ -1,8 +1,8 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { EditorView, NodeView } from 'prosemirror-view';
+import { ICONS } from '../../icons/chrome.js';
+import { normalizeImageInput } from '../../primitives/url.js';
 import { PROBLEM_HINTS, type ProblemCode } from '../../problems.js';
-import { normalizeImageInput } from '../../render/url.js';
-import { ICONS } from '../../ui/icons.js';
 import { type EditorHost, UPLOADS_OFF, type UploadState } from '../define.js';
 
 /** The editor's muted prompt for a problem, as `problemHints` writes it, never part of the email. */

@@ -1,6 +1,6 @@
 import { a } from '../../model/attrs.js';
 import type { JSONNode } from '../../model/types.js';
-import { flowBox, TEXT, textStyle } from '../../render/styles.js';
+import { flowBox, TEXT, textStyle } from '../../primitives/styles.js';
 import { defineRendering, type RenderContext, type TextContext } from '../rendering.js';
 
 // The indent is on the side where lines start, where the bullets hang: the left, or the right

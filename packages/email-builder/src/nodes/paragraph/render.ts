@@ -1,5 +1,5 @@
 import { a } from '../../model/attrs.js';
-import { alignStyle, textStyle } from '../../render/styles.js';
+import { alignStyle, textStyle } from '../../primitives/styles.js';
 import { defineRendering } from '../rendering.js';
 
 /** A paragraph. An empty one renders as a blank line (`&nbsp;`), so deliberate gaps survive. */

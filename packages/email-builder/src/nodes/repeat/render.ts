@@ -1,7 +1,7 @@
 import { a } from '../../model/attrs.js';
-import { escapeHtml } from '../../render/escape.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { isVariableName } from '../../primitives/merge-tags.js';
 import { MAX_EACH } from '../../variables/condition-syntax.js';
-import { isVariableName } from '../../variables/syntax.js';
 import { htmlMarker } from '../marker.js';
 import { defineRendering } from '../rendering.js';
 

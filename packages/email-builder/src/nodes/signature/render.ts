@@ -1,8 +1,8 @@
 import { a } from '../../model/attrs.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { flowBox, MUTED, textStyle } from '../../primitives/styles.js';
+import { safeImageUrl } from '../../primitives/url.js';
 import type { ProblemCode } from '../../problems.js';
-import { escapeHtml } from '../../render/escape.js';
-import { flowBox, MUTED, textStyle } from '../../render/styles.js';
-import { safeImageUrl } from '../../render/url.js';
 import { htmlMarker } from '../marker.js';
 import { type Attrs, defineRendering } from '../rendering.js';
 

@@ -1,11 +1,11 @@
 import { BRAND_NETWORKS } from '../../branding/check.js';
 import { a } from '../../model/attrs.js';
+import { contrast, readable } from '../../primitives/contrast.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { msoOnly } from '../../primitives/mso.js';
+import { FONT, TABLE } from '../../primitives/styles.js';
+import { safeLinkUrl } from '../../primitives/url.js';
 import type { ProblemCode } from '../../problems.js';
-import { contrast, readable } from '../../render/contrast.js';
-import { escapeHtml } from '../../render/escape.js';
-import { msoOnly } from '../../render/mso.js';
-import { FONT, TABLE } from '../../render/styles.js';
-import { safeLinkUrl } from '../../render/url.js';
 import { htmlMarker } from '../marker.js';
 import { type Attrs, defineRendering } from '../rendering.js';
 

@@ -1,5 +1,5 @@
 import { a } from '../../model/attrs.js';
-import { TABLE } from '../../render/styles.js';
+import { TABLE } from '../../primitives/styles.js';
 import { htmlMarker } from '../marker.js';
 import { defineRendering } from '../rendering.js';
 

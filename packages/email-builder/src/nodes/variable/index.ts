@@ -6,7 +6,7 @@ import {
   isVariableName,
   VARIABLE_NAME,
   VARIABLE_TAG,
-} from '../../variables/syntax.js';
+} from '../../primitives/merge-tags.js';
 import { insertInline } from '../commands.js';
 import { defineBlock, type SlashItem } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';

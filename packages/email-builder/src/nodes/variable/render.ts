@@ -1,6 +1,6 @@
 import { a } from '../../model/attrs.js';
-import { escapeHtml } from '../../render/escape.js';
-import { formatVariable, isVariableName } from '../../variables/syntax.js';
+import { escapeHtml } from '../../primitives/escape.js';
+import { formatVariable, isVariableName } from '../../primitives/merge-tags.js';
 import { type Attrs, defineRendering } from '../rendering.js';
 
 const ATTRS = {

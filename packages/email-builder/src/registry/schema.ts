@@ -1,8 +1,8 @@
 import { type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
-import { pmAttrs } from './model/attrs.js';
-import { DOC_ATTRS } from './model/doc.js';
-import type { BlockSet } from './nodes/block-set.js';
-import { isInline } from './nodes/rendering.js';
+import { pmAttrs } from '../model/attrs.js';
+import { DOC_ATTRS } from '../model/doc.js';
+import { isInline } from '../nodes/rendering.js';
+import type { BlockSet } from './block-set.js';
 
 /** Builds the ProseMirror schema of a set of blocks and marks (use `BlockSet.schema()`, which caches it). */
 export function createSchema(set: Pick<BlockSet, 'blocks' | 'marks'>): Schema {

@@ -7,7 +7,7 @@
  * images, so the uploader always produces http(s) URLs; data URLs survive only as a paste fallback.
  */
 
-import { VARIABLE_ONLY } from '../variables/syntax.js';
+import { VARIABLE_ONLY } from './merge-tags.js';
 
 // Browsers drop tabs and newlines anywhere in a URL and control characters around it, so
 // "java\tscript:" runs as "javascript:". A URL holding any of them is refused outright.

@@ -1,7 +1,7 @@
-import { bold, italic, strike, underline } from './basic/index.js';
-import type { MarkDefinition } from './define.js';
-import { link } from './link/index.js';
-import { fontSize, highlight, textColor } from './style/index.js';
+import { bold, italic, strike, underline } from '../marks/basic/index.js';
+import type { MarkDefinition } from '../marks/define.js';
+import { link } from '../marks/link/index.js';
+import { fontSize, highlight, textColor } from '../marks/style/index.js';
 
 /**
  * Every mark of the editor, one line per mark, each built from its rendering in

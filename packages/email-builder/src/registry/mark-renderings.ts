@@ -1,7 +1,12 @@
-import { boldRendering, italicRendering, strikeRendering, underlineRendering } from './basic/render.js';
-import { linkRendering } from './link/render.js';
-import type { MarkRendering } from './rendering.js';
-import { fontSizeRendering, highlightRendering, textColorRendering } from './style/render.js';
+import {
+  boldRendering,
+  italicRendering,
+  strikeRendering,
+  underlineRendering,
+} from '../marks/basic/render.js';
+import { linkRendering } from '../marks/link/render.js';
+import type { MarkRendering } from '../marks/rendering.js';
+import { fontSizeRendering, highlightRendering, textColorRendering } from '../marks/style/render.js';
 
 /**
  * The rendering of every mark, outermost first (links wrap styled text): marks render in this

@@ -1,4 +1,4 @@
-import { svg } from './icons.js';
+import { svg } from './chrome.js';
 
 /**
  * The icons of the editing UI (the formatting bubble, the link card, the blocks' handles and

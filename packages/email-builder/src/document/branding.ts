@@ -1,12 +1,10 @@
+import { TEMPLATE_ACCENT, TEMPLATE_TINT, tint } from '../branding/accent.js';
+import { type Brand, type BrandSettings, checkBranding } from '../branding/check.js';
 import type { AttrTable } from '../model/attrs.js';
 import type { JSONMark, JSONNode } from '../model/types.js';
-import { type RenderSet, renderSet } from '../nodes/render-set.js';
 import type { ColorRole } from '../nodes/rendering.js';
-import type { BrandSettings } from '../options.js';
-import { readable } from '../render/contrast.js';
-import type { BlockOptions } from '../render/email.js';
-import { TEMPLATE_ACCENT, TEMPLATE_TINT, tint } from './accent.js';
-import { type Brand, checkBranding } from './check.js';
+import { readable } from '../primitives/contrast.js';
+import { type BlockOptions, type RenderSet, renderSet } from '../registry/render-set.js';
 
 export { TEMPLATE_ACCENT, TEMPLATE_TINT, tint };
 

@@ -1,4 +1,3 @@
-import type { DocSettings } from '../model/doc.js';
 import { isHexColor, toHexColor } from './color.js';
 import { contrast, MIN_CONTRAST, rgb } from './contrast.js';
 
@@ -96,9 +95,6 @@ export function highlightTextColor(ink: string, highlight: string): string {
  * `darkBorder` (a light tint would otherwise hold light text; the email's `.sv-colbg` rule and
  * the editor's dark theme both do this); everything else sits on the email's `darkCanvas`.
  */
-export function darkSurface(
-  settings: Pick<DocSettings, 'darkCanvas' | 'darkBorder'>,
-  panel: boolean,
-): string {
+export function darkSurface(settings: { darkCanvas: string; darkBorder: string }, panel: boolean): string {
   return panel ? settings.darkBorder : settings.darkCanvas;
 }

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { doc, node, p, t } from '../../test-support/doc.js';
-import { applyBranding } from '../branding/apply.js';
 import { PROBLEMS } from '../problems.js';
 import { renderEmail, renderText } from '../render/email.js';
+import { applyBranding } from './branding.js';
 import { findProblems } from './problems.js';
 
 describe('content problems', () => {

@@ -1,7 +1,7 @@
 import { ServiceEditorError } from '../errors.js';
-import { blockSet } from '../nodes/block-set.js';
+import type { JSONNode } from '../model/types.js';
 import type { BlockDefinition } from '../nodes/define.js';
-import type { JSONNode } from './types.js';
+import { blockSet } from '../registry/block-set.js';
 import { cleanDocument } from './validate.js';
 
 /**

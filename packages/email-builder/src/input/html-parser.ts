@@ -7,8 +7,8 @@ import {
   type Slice,
   type TagParseRule,
 } from 'prosemirror-model';
+import { isCondition } from '../model/condition.js';
 import { CONTROL_TAG, parseCondition } from '../variables/condition-syntax.js';
-import { isCondition } from './condition.js';
 
 /** Elements whose text holds blocks' template tags (never a paragraph's own words). */
 const FLOW = new Set(['DIV', 'TD', 'TH', 'BODY', 'BLOCKQUOTE', 'UL', 'OL', 'CENTER']);

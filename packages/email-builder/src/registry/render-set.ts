@@ -1,8 +1,16 @@
 import { ServiceEditorError } from '../errors.js';
-import { MARK_RENDERINGS } from '../marks/render-registry.js';
 import type { MarkRendering } from '../marks/rendering.js';
-import { BLOCK_RENDERINGS } from './render-registry.js';
-import type { BlockRendering } from './rendering.js';
+import type { BlockRendering } from '../nodes/rendering.js';
+import { BLOCK_RENDERINGS } from './block-renderings.js';
+import { MARK_RENDERINGS } from './mark-renderings.js';
+
+/**
+ * The custom blocks a document may hold besides the built-in ones: the editor's `blocks` option,
+ * or only their renderings (see `defineRendering`), which keep the editing code out.
+ */
+export interface BlockOptions {
+  blocks?: readonly BlockRendering[];
+}
 
 /**
  * The blocks and marks one renderer knows: the built-in ones, plus a host's custom blocks.

@@ -1,10 +1,10 @@
 import type { Schema } from 'prosemirror-model';
 import type { MarkDefinition } from '../marks/define.js';
-import { MARKS } from '../marks/registry.js';
-import { createSchema } from '../schema.js';
-import type { BlockDefinition } from './define.js';
-import { BLOCKS } from './registry.js';
+import type { BlockDefinition } from '../nodes/define.js';
+import { BLOCKS } from './blocks.js';
+import { MARKS } from './marks.js';
 import { checkCustomBlocks, type RenderSet, setOf } from './render-set.js';
+import { createSchema } from './schema.js';
 
 /**
  * The blocks and marks one editor knows, with their editing halves: the built-in ones, plus a

@@ -1,4 +1,4 @@
-import { ICONS, svg } from './icons.js';
+import { ICONS, svg } from './chrome.js';
 
 /**
  * The icons of the built-in blocks in the slash menu, which a slash item names (`icon:

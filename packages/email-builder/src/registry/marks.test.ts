@@ -1,8 +1,8 @@
 // The editor's marks and the renderers' renderings: two registries, one list of marks.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MARKS } from './registry.js';
-import { MARK_RENDERINGS } from './render-registry.js';
+import { MARK_RENDERINGS } from './mark-renderings.js';
+import { MARKS } from './marks.js';
 
 describe('the mark registries', () => {
   it('list the same marks in the same order, each editor mark built from its rendering', () => {

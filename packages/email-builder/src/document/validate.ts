@@ -1,12 +1,11 @@
 import { ServiceEditorError } from '../errors.js';
-import { MARK_RENDERINGS_BY_NAME } from '../marks/render-registry.js';
-import { type RenderSet, renderSet } from '../nodes/render-set.js';
+import { cleanAttrs } from '../model/attrs.js';
+import { conditionProblem } from '../model/condition.js';
+import { DOC_ATTRS } from '../model/doc.js';
+import type { JSONMark, JSONNode } from '../model/types.js';
 import { isInline } from '../nodes/rendering.js';
-import type { BlockOptions } from '../render/email.js';
-import { cleanAttrs } from './attrs.js';
-import { conditionProblem } from './condition.js';
-import { DOC_ATTRS } from './doc.js';
-import type { JSONMark, JSONNode } from './types.js';
+import { MARK_RENDERINGS_BY_NAME } from '../registry/mark-renderings.js';
+import { type BlockOptions, type RenderSet, renderSet } from '../registry/render-set.js';
 
 function cleanMark(mark: JSONMark, path: string): JSONMark {
   if (!mark || typeof mark !== 'object')

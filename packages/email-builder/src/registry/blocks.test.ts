@@ -1,8 +1,8 @@
 // The editor's blocks and the renderers' renderings: two registries, one list of blocks.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BLOCKS } from './registry.js';
-import { BLOCK_RENDERINGS } from './render-registry.js';
+import { BLOCK_RENDERINGS } from './block-renderings.js';
+import { BLOCKS } from './blocks.js';
 
 describe('the block registries', () => {
   it('list the same blocks in the same order, each editor block built from its rendering', () => {

@@ -1,8 +1,7 @@
-import { renderSet } from '../nodes/render-set.js';
+import { cleanAttrs } from '../model/attrs.js';
+import type { JSONNode } from '../model/types.js';
 import { type ContentProblem, PROBLEMS } from '../problems.js';
-import type { BlockOptions } from '../render/email.js';
-import { cleanAttrs } from './attrs.js';
-import type { JSONNode } from './types.js';
+import { type BlockOptions, renderSet } from '../registry/render-set.js';
 
 /**
  * What a document lacks that its readers or the law expect (a footer without a postal address,
