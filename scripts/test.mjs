@@ -12,7 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureSystemPackages } from './system-deps.mjs';
@@ -275,15 +275,40 @@ if (process.env.TEST_SAVE_TIMES === '1' && only.length === 0 && summary.failed =
   console.log(`\neach file's time written to ${path.relative(root, TIMES_FILE)} (orders the next runs)`);
 }
 // CPU, not wall time, is what the run is made of on two cores: the files costing most of it.
+// The share of the cores' time the files used (the shared PostgreSQL cluster's own CPU is not
+// counted): well under 100 % means slots waited on timers, not on the processor.
+const busyShare = (cpuMs) => {
+  const span = Math.max(0, ...fileTimes.map(([, t]) => t.endedMs));
+  return span > 0
+    ? `${Math.round((100 * cpuMs) / (span * availableParallelism()))} % of ${availableParallelism()} cores`
+    : '';
+};
 const cpu = readdirSync(cpuDir).map((f) => JSON.parse(readFileSync(path.join(cpuDir, f), 'utf8')));
 if (cpu.length > 0) {
   const cpuTotal = cpu.reduce((sum, c) => sum + c.cpuMs, 0);
   console.log(
-    `\nmost CPU (the file's process and the children it waited for; ${inSeconds(cpuTotal)} in all):`,
+    `\nmost CPU (the file's process and the children it waited for; ${inSeconds(cpuTotal)} in all, ${busyShare(cpuTotal)}):`,
   );
   for (const { file, cpuMs } of cpu.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 10))
     console.log(`  ${inSeconds(cpuMs).padStart(8)}  ${named(file)}`);
 }
+// Every file's wall time, start and CPU, for a closer look than the two lists above.
+const report = path.join(root, 'node_modules/.cache/service-test/last-run.json');
+const cpuOf = new Map(cpu.map((c) => [named(c.file), c.cpuMs]));
+writeFileSync(
+  report,
+  `${JSON.stringify(
+    Object.fromEntries(
+      fileTimes.map(([file, t]) => [
+        named(file),
+        { ms: t.ms, startedMs: t.startedMs, cpuMs: cpuOf.get(named(file)) },
+      ]),
+    ),
+    null,
+    1,
+  )}\n`,
+);
+console.log(`\nevery file's wall time and CPU: ${path.relative(root, report)}`);
 const total = Math.round((Date.now() - startedAt) / 1000);
 console.log(
   `\nnpm test took ${Math.floor(total / 60)} min ${total % 60} s (${runs.length} test files, ${concurrency} at a time)`,
