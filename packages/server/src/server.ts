@@ -73,6 +73,8 @@ export async function startServer(
     poolSize: config.dbPoolSize,
     cache: config.cache,
     tracing,
+    // SQLite's inserts and fsyncs off the event loop (issue 37); the thread ending unasked is logged
+    writerThread: { onExit: (error) => app?.log.error({ err: error }, 'SQLite writer thread stopped') },
   }).catch(async (error: unknown) => {
     await tracing?.shutdown();
     throw error;

@@ -2,6 +2,7 @@
  * The store on Kysely: the same queries for SQLite and PostgreSQL. Only features both
  * speak are used (ON CONFLICT DO NOTHING, RETURNING, transactions).
  */
+import type { Worker } from 'node:worker_threads';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { freshRecord, type LabelledKind, type StoredDomain, type StoredRecord } from '../domain/model.js';
 import { type CacheChange, notifyChange } from './cache-notifications.js';
@@ -51,6 +52,8 @@ export class KyselyStore implements Store {
       readonly idleCount: number;
       readonly waitingCount: number;
     },
+    /** SQLite's writer thread, when writes run on one (`sqlite-writer.ts`). */
+    readonly writerThread?: Worker,
   ) {
     this.keys = new ReadCache(cache.keyTtlMs);
     this.domainCache = new DomainCache(cache.domainTtlMs);
@@ -280,8 +283,10 @@ export class KyselyStore implements Store {
     this.domainCache.clear();
   }
 
+  /** Both of SQLite's connections when writes run on a thread: a `PRAGMA` goes to the writer's. */
   async ping(): Promise<void> {
     await this.db.selectFrom('accounts').select('id').limit(1).execute();
+    if (this.writerThread) await sql`pragma data_version`.execute(this.db);
   }
 
   async close(): Promise<void> {

@@ -4,14 +4,16 @@
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { tracedDialect } from '../telemetry/traced-dialect.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { type CacheOptions, KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
+import { openConnection } from './sqlite-connection.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import type { Database } from './tables.js';
+import { threadedSqliteDialect } from './threaded-sqlite-dialect.js';
 
 export interface StoreOptions {
   /** Directory of the SQLite file (and other local state). */
@@ -24,6 +26,13 @@ export interface StoreOptions {
   cache?: CacheOptions;
   /** Where queries are traced (issue 39); absent: not traced. */
   tracing?: Tracing | undefined;
+  /**
+   * SQLite: writes run on a thread of their own and reads on this one (`threaded-sqlite-dialect.ts`),
+   * so no insert or commit holds the event loop: the server's setting. `onExit` hears once
+   * when that thread ends unasked (writes then fail with 503). Absent: one connection, on this
+   * thread (the CLI, the DKIM responder's thread, tools).
+   */
+  writerThread?: { onExit?: (error: Error) => void } | undefined;
 }
 
 /** The SQLite file inside `dataDir`. */
@@ -37,7 +46,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   const store = isPostgresUrl(options.databaseUrl)
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache, options.tracing)
-    : openSqlite(options.dataDir, options.cache, options.tracing);
+    : await openSqlite(options.dataDir, options.cache, options.tracing, options.writerThread);
   try {
     await migrate(store.db);
   } catch (error) {
@@ -47,7 +56,12 @@ export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   return store;
 }
 
-function openSqlite(dataDir: string, cache?: CacheOptions, tracing?: Tracing): KyselyStore {
+async function openSqlite(
+  dataDir: string,
+  cache: CacheOptions | undefined,
+  tracing: Tracing | undefined,
+  writerThread: StoreOptions['writerThread'],
+): Promise<KyselyStore> {
   // The database holds every account's key hashes and sealed DKIM keys: only this user may
   // read it. A directory or file that already exists keeps the mode its owner gave it.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -55,17 +69,26 @@ function openSqlite(dataDir: string, cache?: CacheOptions, tracing?: Tracing): K
   // Created here, 0600, before SQLite would create it 0644; SQLite gives its -wal and -shm
   // files the database file's mode.
   closeSync(openSync(file, 'a', 0o600));
-  const sqlite = new SQLite(file);
-  // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit,
-  // so an acknowledged registration survives a power cut (SQLite docs, "WAL mode" §4).
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  // The CLI and the server may write the same file: wait for the lock instead of failing.
-  sqlite.pragma('busy_timeout = 5000');
-  const dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
+  if (!writerThread) {
+    const dialect = new SqliteDialect({ database: withStatementCache(openConnection(file)) });
+    return new KyselyStore(
+      'sqlite',
+      new Kysely<Database>({ dialect: traced(dialect, tracing, 'sqlite') }),
+      cache,
+    );
+  }
+  // this connection puts the file in WAL mode before the writer opens it
+  const reader = openConnection(file, { readOnly: true });
+  let writer: SqliteWriter;
+  try {
+    writer = await SqliteWriter.start(file, writerThread);
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+  const dialect = threadedSqliteDialect(reader, writer);
   const db = new Kysely<Database>({ dialect: traced(dialect, tracing, 'sqlite') });
-  return new KyselyStore('sqlite', db, cache);
+  return new KyselyStore('sqlite', db, cache, undefined, writer.thread);
 }
 
 async function openPostgres(

@@ -1,29 +1,17 @@
 /**
- * better-sqlite3 behind Kysely, with prepared statements reused. Kysely's SQLite driver
- * prepares every query afresh; preparing costs as much as running a point select, so
- * the hot paths (auth, status) reuse statements keyed by their SQL text.
+ * better-sqlite3 behind Kysely's own SQLite dialect, with prepared statements reused
+ * (`statementCache`). Kysely's SQLite driver prepares every query afresh; preparing costs as
+ * much as running a point select, so the hot paths (auth, status) reuse statements keyed by
+ * their SQL text.
  */
-import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
-
-/** Distinct SQL texts kept; `IN (?, ?, …)` lists make one text per list length. */
-const MAX_STATEMENTS = 512;
+import { statementCache } from './sqlite-connection.js';
 
 export function withStatementCache(sqlite: SqliteDatabase): KyselySqliteDatabase {
-  const cache = new Map<string, Statement>();
+  const prepare = statementCache(sqlite);
   return {
-    close: () => {
-      cache.clear();
-      sqlite.close();
-    },
-    prepare: (sql: string) => {
-      let statement = cache.get(sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare(sql);
-        if (cache.size >= MAX_STATEMENTS) cache.delete(cache.keys().next().value!);
-        cache.set(sql, statement);
-      }
-      return statement as unknown as ReturnType<KyselySqliteDatabase['prepare']>;
-    },
+    close: () => sqlite.close(),
+    prepare: (sql: string) => prepare(sql) as unknown as ReturnType<KyselySqliteDatabase['prepare']>,
   };
 }
