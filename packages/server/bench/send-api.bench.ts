@@ -31,7 +31,10 @@ export async function runSendApiBench(): Promise<void> {
   const bind = await startBind({ zones: ['customer.test'] });
   const postgres = await startPostgres({ durable: true });
   try {
+    // BENCH_BACKEND=sqlite or postgresql: that one alone (before-and-after runs)
+    const only = process.env.BENCH_BACKEND?.toLowerCase();
     for (const [label, databaseUrl] of await benchBackends(postgres)) {
+      if (only !== undefined && only !== label.toLowerCase()) continue;
       const env = {
         ...sendingBenchEnv(databaseUrl, bind.address),
         MAX_EMAIL_BYTES: String(8 * 1024 * 1024),
@@ -49,7 +52,11 @@ export async function runSendApiBench(): Promise<void> {
 }
 
 async function measure(label: string, env: Record<string, string>, key: string, domain: string) {
-  const service = await startNode(['--import', 'tsx', 'packages/server/src/main.ts'], env);
+  // BENCH_CPU_PROF=<dir>: the service's CPU profile, written there when it stops
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const service = await startNode([...profile, '--import', 'tsx', 'packages/server/src/main.ts'], env);
   try {
     const headers = { authorization: key, 'content-type': 'application/json' };
     // Recipients never repeat, so no message is suppressed or deduplicated.
