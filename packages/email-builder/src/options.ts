@@ -2,8 +2,9 @@ import type { BrandSettings } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import type { DocSettings } from './model/doc.js';
 import type { BlockDefinition } from './nodes/define.js';
-import type { VariableOption } from './nodes/variable/index.js';
+import { DEFAULT_VARIABLES, type VariableOption } from './nodes/variable/index.js';
 import { isHexColor } from './primitives/color.js';
+import { cleanFallback, isVariableName } from './primitives/merge-tags.js';
 import type { TemplateSource, TemplateStore } from './templates/types.js';
 import type { ColorScheme } from './ui/scheme-menu.js';
 
@@ -119,6 +120,8 @@ export interface ResolvedOptions {
   defaults: Partial<DocSettings>;
   colorScheme: ColorScheme;
   maxImageSize: number;
+  /** The merge variables offered (the `variables` option, or the default ones), each checked. */
+  variables: VariableOption[];
 }
 
 function fail(name: string, reason: string): never {
@@ -219,5 +222,25 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
     defaults,
     colorScheme: o.colorScheme ?? 'auto',
     maxImageSize: o.maxImageSize ?? 10 * 1024 * 1024,
+    variables: checkVariables(o.variables ?? DEFAULT_VARIABLES),
   };
+}
+
+/**
+ * The variables option's entries as options (a name alone is `{ name }`), their fallbacks made
+ * safe; an entry whose name is no variable name is left out with a warning, not thrown: the
+ * editor still opens.
+ */
+function checkVariables(list: readonly (string | VariableOption)[]): VariableOption[] {
+  return list.flatMap((v) => {
+    const option = typeof v === 'string' ? { name: v } : v;
+    if (isVariableName(option?.name)) return [{ ...option, fallback: cleanFallback(option.fallback) }];
+    console.warn(
+      new ServiceEditorError('SEB_ERR_OPTIONS', {
+        name: 'variables',
+        reason: `"${String(option?.name)}" is not a variable name`,
+      }).message,
+    );
+    return [];
+  });
 }

@@ -27,3 +27,15 @@ export function makeRoomBeside(canvas: HTMLElement, frame: HTMLElement): void {
   const centring = parseFloat(getComputedStyle(canvas).marginLeft);
   if (missing <= centring) canvas.style.marginLeft = `${centring - missing}px`;
 }
+
+/**
+ * Keeps {@link makeRoomBeside} applied as the editor's `stage` or the email `canvas` changes
+ * size; returns a function that stops it (nothing to stop without `ResizeObserver`).
+ */
+export function keepRoomBeside(canvas: HTMLElement, frame: HTMLElement, stage: HTMLElement): () => void {
+  if (typeof ResizeObserver !== 'function') return () => {};
+  const room = new ResizeObserver(() => makeRoomBeside(canvas, frame));
+  room.observe(stage);
+  room.observe(canvas);
+  return () => room.disconnect();
+}
