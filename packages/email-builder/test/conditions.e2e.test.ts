@@ -102,4 +102,65 @@ describe('conditions and repeats in the editor', () => {
     assert.doesNotMatch(text, /\{\{/);
     await page.keyboard.press('Escape');
   });
+
+  it('sets conditions on a paragraph and a heading through their settings, from the block menu', async () => {
+    await setContent({
+      type: 'doc',
+      content: [
+        { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Welcome' }] },
+        { type: 'paragraph', content: [{ type: 'text', text: 'Your trial ends soon' }] },
+        { type: 'paragraph', content: [{ type: 'text', text: 'Thanks' }] },
+      ],
+    });
+    /** Opens the settings of the block at `selector` from its handle's menu. */
+    const openSettings = async (selector: string) => {
+      const box = (await page.locator(selector).boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + box.height / 2);
+      await page.waitForSelector('.sv-handle:not([hidden])');
+      await page.click('.sv-grip');
+      await page.click('.sv-menu [role="menuitem"]:has-text("Settings")');
+      await page.locator('.sv-inspector:not([hidden]) [data-field="showIf.var"] input').waitFor();
+    };
+    await openSettings('.sv-content > p >> nth=0');
+    assert.deepEqual(await axeViolations(page), []);
+    await page.fill('.sv-inspector [data-field="showIf.var"] input', 'plan');
+    await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'eq');
+    await page.fill('.sv-inspector [data-field="showIf.value"] input', 'trial');
+    await page.waitForFunction(
+      () =>
+        ((window as unknown as Win).editor.getJSON().content?.[1]?.attrs?.showIf as { value?: string })
+          ?.value === 'trial',
+    );
+    await page.keyboard.press('Escape');
+    await openSettings('.sv-content > h2');
+    await page.fill('.sv-inspector [data-field="showIf.var"] input', 'first_name');
+    await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'exists');
+    await page.waitForFunction(
+      () => (window as unknown as Win).editor.getJSON().content?.[0]?.attrs?.showIf !== undefined,
+    );
+
+    const doc = await json();
+    assert.deepEqual(doc.content?.[0]?.attrs?.showIf, { var: 'first_name', op: 'exists' });
+    assert.deepEqual(doc.content?.[1]?.attrs?.showIf, { var: 'plan', op: 'eq', value: 'trial' });
+    assert.equal(doc.content?.[2]?.attrs?.showIf, undefined, 'the other paragraph has no condition');
+    assert.deepEqual(
+      doc.content?.map((n) => n.content?.[0]?.text),
+      ['Welcome', 'Your trial ends soon', 'Thanks'],
+      'the settings changed no text',
+    );
+    const out = await html();
+    // each condition wraps its own block, and only it
+    assert.match(
+      out,
+      /\{\{#if first_name\}\}(?:(?!\{\{\/if\}\}).)*>Welcome<\/h2>(?:(?!Your trial).)*\{\{\/if\}\}/s,
+    );
+    assert.match(
+      out,
+      /\{\{#if plan == &quot;trial&quot;\}\}(?:(?!\{\{\/if\}\}).)*>Your trial ends soon<\/p>(?:(?!Thanks).)*\{\{\/if\}\}/s,
+    );
+    assert.doesNotMatch(out, /\{\{#if[^}]*\}\}(?:(?!\{\{\/if\}\}).)*>Thanks<\/p>/s);
+    // the email read back gives the same document
+    await setContent(out);
+    assert.deepEqual(await json(), doc);
+  });
 });

@@ -19,6 +19,8 @@ const slash = ([1, 2, 3] as const).map(
 /** Headings 1–3 in the editor (pasted h4–h6 become level 3). */
 export const heading = defineBlock({
   ...headingRendering,
+  // settings (level, alignment, and the condition any block may carry: issue 38), from the block menu
+  inspect: true,
   keys: (type) => ({
     'Mod-Alt-1': setBlockType(type, { level: 1 }),
     'Mod-Alt-2': setBlockType(type, { level: 2 }),

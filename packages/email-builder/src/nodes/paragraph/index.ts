@@ -7,6 +7,8 @@ import { paragraphRendering } from './render.js';
 /** A paragraph in the editor, the default block. */
 export const paragraph = defineBlock({
   ...paragraphRendering,
+  // settings (alignment, and the condition any block may carry: issue 38), from the block menu
+  inspect: true,
   keys: (type) => ({ 'Mod-Alt-0': setBlockType(type) }),
   spec: {
     content: 'inline*',
