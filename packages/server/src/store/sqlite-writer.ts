@@ -37,6 +37,7 @@ export class SqliteWriter {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closing = false;
+  private closed: Promise<void> | undefined;
   /** Set once the thread has ended: every execute fails with it. */
   private failure: Error | undefined;
 
@@ -105,14 +106,16 @@ export class SqliteWriter {
     });
   }
 
-  /** Closes the connection (after the statements already sent) and ends the thread. */
-  async close(): Promise<void> {
-    if (this.failure) return;
-    this.closing = true;
-    const ended = new Promise((resolve) => this.thread.once('exit', resolve));
-    this.thread.ref();
-    this.thread.postMessage({ id: this.nextId++, close: true });
-    await ended;
+  /** Closes the connection (after the statements already sent) and ends the thread; once. */
+  close(): Promise<void> {
+    if (this.closed === undefined) {
+      if (this.failure) return Promise.resolve();
+      this.closing = true;
+      this.closed = new Promise((resolve) => this.thread.once('exit', () => resolve()));
+      this.thread.ref();
+      this.thread.postMessage({ id: this.nextId++, close: true });
+    }
+    return this.closed;
   }
 
   private settled(id: number): void {

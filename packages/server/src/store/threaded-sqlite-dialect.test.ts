@@ -171,7 +171,7 @@ describe('SQLite writes on a thread of their own', () => {
     assert.deepEqual(await store.db.selectFrom('accounts').select('id').execute(), [{ id: 'acc_1' }]);
   });
 
-  test('close ends the thread after the writes already sent', async () => {
+  test('close ends the thread after the writes already sent, once', async () => {
     const { store, dataDir } = await threaded();
     stores.pop();
     const exited = new Promise((resolve) => store.writerThread!.once('exit', resolve));
@@ -179,6 +179,7 @@ describe('SQLite writes on a thread of their own', () => {
     await write;
     await store.close();
     await exited;
+    await store.close(); // a second close has nothing left to wait for
     const file = new SQLite(sqliteFile(dataDir), { readonly: true });
     assert.equal((file.prepare('select count(*) as n from accounts').get() as { n: number }).n, 1);
     file.close();
