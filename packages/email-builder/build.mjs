@@ -20,7 +20,7 @@ rmSync(dist, { recursive: true, force: true });
 // Class fields as assignments in the constructor, as TypeScript wrote them before ES2022's
 // define semantics: es2020 has no class fields, and lowering them the define way wraps every
 // field in a `__publicField(this, "name", value)` call, with that helper repeated in every
-// module a host bundles (about 1.3 KB gzip of the first load). No class here relies on define
+// module a host bundles (818 bytes gzip of the first load, issue 38). No class here relies on define
 // semantics (none redeclares a field over an accessor of a base class).
 const tsconfigRaw = { compilerOptions: { useDefineForClassFields: false } };
 const common = {
