@@ -12,7 +12,7 @@ import { contentView } from './editor/content-view.js';
 import { Emitter } from './editor/events.js';
 import { editorPlugins } from './editor/plugins.js';
 import { rebrand } from './editor/rebrand.js';
-import { EditorTemplates } from './editor/templates.js';
+import { TemplatesLoader } from './editor/templates-loader.js';
 import { EditorTheme } from './editor/theme.js';
 import { ServiceEditorError } from './errors.js';
 import { htmlParser } from './input/html-parser.js';
@@ -92,7 +92,7 @@ export class ServiceEditor {
   private readonly uploads: EditorUploads;
   private readonly chrome: EditorChrome;
   private readonly theme: EditorTheme;
-  private readonly templates: EditorTemplates;
+  private readonly templates: TemplatesLoader;
   private readonly branding: EditorBranding;
   private readonly variables: VariableOption[];
   private previewDialog: MailPreview | null = null;
@@ -150,7 +150,7 @@ export class ServiceEditor {
       },
     );
     this.cleanups.push(() => this.theme.destroy());
-    this.templates = new EditorTemplates(o.templates, {
+    this.templates = new TemplatesLoader(o.templates, {
       current: () => this.getJSON(),
       load: (doc) => {
         this.loadTemplate(doc);
@@ -353,7 +353,7 @@ export class ServiceEditor {
    * or browser storage. Loaded on first use (it lives in the templates chunk).
    */
   getTemplateStore(): Promise<TemplateStore> {
-    return this.templates.getStore();
+    return this.templates.get().then((templates) => templates.getStore());
   }
 
   /** Saves the current email to "My Templates" under `name`; resolves to the saved template. */
@@ -366,7 +366,7 @@ export class ServiceEditor {
   /** Opens the template picker ("My Templates" or "Purchased Templates"), loading it on first use. */
   async openTemplates(tab: TemplateTab = 'mine'): Promise<void> {
     this.alive();
-    return this.templates.open(tab);
+    return (await this.templates.get()).open(tab);
   }
 
   /** Opens the preview dialog (desktop and mobile) on the current email. */
