@@ -9,7 +9,7 @@
 import { isIP } from 'node:net';
 import type { Answer, MxAnswer, SoaAnswer, StringAnswer, TxtAnswer } from 'dns-packet';
 import type { PublishedKey } from '../store/dkim-key-store.js';
-import { type KeyCache, NOT_CACHED } from './key-cache.js';
+import { type HeldKey, KeyCache, NOT_CACHED } from './key-cache.js';
 import { dkimKeyRecord, txtStrings } from './key-record.js';
 import { ZoneKeys } from './zone-keys.js';
 
@@ -129,6 +129,20 @@ export class DkimZone {
     const key = label.includes('.') ? undefined : this.keys.get(label);
     if (key === NOT_CACHED) return { at: 'unknown', token: label };
     return key === undefined ? { at: 'none' } : { at: 'key', strings: txtStrings(dkimKeyRecord(key)) };
+  }
+
+  /**
+   * The key cache's entry for the key at `label` (lower case), where answers made from it are
+   * kept so that they go with it (`answer-template.ts`): {@link NOT_CACHED} when the cache does
+   * not hold it; `undefined` when the keys are a table, not a cache, or `label` names no key (it
+   * holds other records, or has more than one label).
+   */
+  heldKey(label: string): HeldKey | typeof NOT_CACHED | undefined {
+    if (!(this.keys instanceof KeyCache) || label.includes('.')) return undefined;
+    const { extraCname, extraTxt, extraMx, extraAddresses } = this.content;
+    if (extraCname?.has(label) || extraTxt?.has(label) || extraMx?.has(label) || extraAddresses?.has(label))
+      return undefined;
+    return this.keys.held(label) ?? NOT_CACHED;
   }
 
   /** The apex SOA record, owned by `owner` (the question's spelling). */
