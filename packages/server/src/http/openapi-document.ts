@@ -1,18 +1,28 @@
 /**
- * The OpenAPI document without a running server: the app is built over a throwaway SQLite
- * file and asked for its document. The client package generates its types from this.
+ * The OpenAPI document without a running server or a database: the app is built over a store
+ * whose queries go nowhere (Kysely's DummyDriver answers every one with no rows) and asked for
+ * its document; the routes' schemas make it, not data. The client package generates its types
+ * from this during the build, which therefore does not wait for better-sqlite3 to compile (issue
+ * 41: `npm test` compiles it beside the TypeScript builds when `npm ci` ran without install
+ * scripts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type { Config } from '../config.js';
 import { createServices, routeServices } from '../services.js';
-import { openStore } from '../store/open.js';
+import { KyselyStore } from '../store/kysely-store.js';
+import type { Database } from '../store/tables.js';
 import { buildApp } from './app.js';
 
 export async function buildOpenApiDocument(config: Config): Promise<Record<string, unknown>> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
-  const store = await openStore({ dataDir });
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  });
+  const store = new KyselyStore('sqlite', db);
   // The server's own wiring; nothing runs (the scheduler is never started, no request comes).
   // Development mode, so the document is the same wherever it is built: it holds the sandbox's
   // routes too, each marked development only (issue 40).
@@ -31,6 +41,5 @@ export async function buildOpenApiDocument(config: Config): Promise<Record<strin
   } finally {
     await services.close();
     await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
