@@ -131,7 +131,9 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
             cookies,
             ...(pending && { pending }),
           })[0]
-        : answerUdpCached(message, options.zone(), cookies, pending);
+        : // a key just loaded: its ready answer made now, the first of many
+          (answerFromTemplate(message, options.zone()) ??
+          answerUdpCached(message, options.zone(), cookies, pending));
     const pending: Pending = {};
     const reply = answer(pending);
     if (pending.load === undefined) send(reply);
