@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNativeModules } from './native-modules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** In build order: each package's folder, the other folders it follows, and the packages it bundles. */
@@ -74,6 +75,8 @@ function digest(dirs, upstream) {
 
 const force = process.argv.includes('--force');
 const say = (text) => process.stderr.write(`${text}\n`);
+// Compiles beside the TypeScript builds below (their spawnSync blocks this process, not it).
+const nativeReady = ensureNativeModules(root, say);
 const digests = new Map();
 for (const pkg of PACKAGES) {
   const inputs = digest([pkg.dir, ...pkg.follows], pkg.bundles.map((name) => digests.get(name)).join());
@@ -104,4 +107,10 @@ for (const pkg of PACKAGES) {
   mkdirSync(STAMPS, { recursive: true });
   writeFileSync(stamp, inputs);
   say(`${pkg.name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+try {
+  await nativeReady;
+} catch (error) {
+  say(error.message);
+  process.exit(1);
 }
