@@ -25,7 +25,7 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 let packed: ScratchInstall;
 
 before(() => {
-  packed = installPacked(packageDir, ['@types/node', 'typescript']);
+  packed = installPacked(packageDir, ['@types/node']);
 });
 
 after(() => packed.remove());

@@ -23,7 +23,7 @@ let packed: ScratchInstall;
 const installed = () => path.join(packed.project, 'node_modules/@service/email-builder');
 
 before(() => {
-  packed = installPacked(PACKAGE_DIR, ['typescript']);
+  packed = installPacked(PACKAGE_DIR);
 });
 
 after(() => packed.remove());
