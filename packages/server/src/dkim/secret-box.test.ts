@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { childImport } from '../test-support/child-import.js';
 import { open, SecretBoxError, seal } from './secret-box.js';
 import { resolveSecretKey, secretKeyFile } from './secret-key.js';
 
@@ -55,12 +56,12 @@ test('without SECRET_KEY a development key is created in DATA_DIR with mode 0600
 
 test('regression: processes starting at once on one DATA_DIR all get the one development key (one read a half-written file and refused to start)', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'secret-key-race-'));
-  const module = new URL('./secret-key.ts', import.meta.url).href;
+  const secretKey = childImport(import.meta.url, './secret-key.ts');
   // each process loads, then waits for the same moment to look for the key: starting together.
   // It sleeps until 30 ms before and spins only those (thirty processes spinning for the whole
   // wait were 19 s of the run's CPU).
   const script = (at: number) =>
-    `const { resolveSecretKey } = await import(${JSON.stringify(module)}); await new Promise((r) => setTimeout(r, ${at} - 30 - Date.now())); while (Date.now() < ${at}); process.stdout.write(resolveSecretKey(undefined, ${JSON.stringify(dir)}).key.toString('base64'));`;
+    `const { resolveSecretKey } = await import(${JSON.stringify(secretKey.href)}); await new Promise((r) => setTimeout(r, ${at} - 30 - Date.now())); while (Date.now() < ${at}); process.stdout.write(resolveSecretKey(undefined, ${JSON.stringify(dir)}).key.toString('base64'));`;
   try {
     for (let round = 0; round < 5; round++) {
       rmSync(secretKeyFile(dir), { force: true });
@@ -69,7 +70,7 @@ test('regression: processes starting at once on one DATA_DIR all get the one dev
         Array.from({ length: 6 }, () => {
           const child = spawn(
             process.execPath,
-            ['--import', 'tsx', '--input-type=module', '-e', script(at)],
+            [...secretKey.nodeArgs, '--input-type=module', '-e', script(at)],
             {
               stdio: ['ignore', 'pipe', 'pipe'],
             },

@@ -7,17 +7,18 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
+import { childImport } from '../test-support/child-import.js';
 
-const destination = new URL('./log-destination.ts', import.meta.url).href;
+const destination = childImport(import.meta.url, './log-destination.ts');
 
 /** A child that logs through `batchedStdout()` as `body` says (ESM; `log` is a pino logger). */
 function child(body: string) {
   const script = `
     import pino from 'pino';
-    import { batchedStdout, flushLogsNow } from ${JSON.stringify(destination)};
+    import { batchedStdout, flushLogsNow } from ${JSON.stringify(destination.href)};
     const log = pino({ base: null, timestamp: false }, batchedStdout());
     ${body}`;
-  return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  return spawn(process.execPath, [...destination.nodeArgs, '--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }

@@ -5,8 +5,8 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { type BindServer, findFreeDnsPort, startBind, txtRdata } from './bind.js';
+import { childImport } from './child-import.js';
 
 const errorCode = (code: string | RegExp) => (error: unknown) => {
   const actual = (error as NodeJS.ErrnoException).code ?? '';
@@ -305,14 +305,15 @@ describe('cleanup', () => {
 
   for (const ending of ['crashes', 'is killed'] as const) {
     test(`a test process that ${ending} leaves no named behind`, async () => {
+      const subject = childImport(import.meta.url, './bind.ts');
       const script = `
-        import { startBind } from ${JSON.stringify(pathToFileURL(`${import.meta.dirname}/bind.ts`).href)};
+        import { startBind } from ${JSON.stringify(subject.href)};
         const dns = await startBind({ zones: ['orphan.test'] });
         console.log(JSON.stringify({ pid: dns.pid, dir: dns.dir }));
         if (process.env.ENDING === 'crashes') setTimeout(() => { throw new Error('boom'); }, 50);
         else setInterval(() => {}, 1000);
       `;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      const child = spawn(process.execPath, [...subject.nodeArgs, '--input-type=module', '-e', script], {
         env: { ...process.env, ENDING: ending },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

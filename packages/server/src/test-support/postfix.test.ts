@@ -5,8 +5,8 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import nodemailer from 'nodemailer';
+import { childImport } from './child-import.js';
 import { type PostfixServer, startPostfix } from './postfix.js';
 
 /** Whether `lo` holds `address` right now. */
@@ -306,14 +306,15 @@ describe('several instances', () => {
 
   for (const ending of ['crashes', 'is killed'] as const) {
     test(`a test process that ${ending} leaves no postfix behind`, async () => {
+      const subject = childImport(import.meta.url, './postfix.ts');
       const script = `
-        import { startPostfix } from ${JSON.stringify(pathToFileURL(`${import.meta.dirname}/postfix.ts`).href)};
+        import { startPostfix } from ${JSON.stringify(subject.href)};
         const mx = await startPostfix({ domains: ['orphan.test'], address: process.env.ADDRESS });
         console.log(JSON.stringify({ pid: mx.pid, dir: mx.dir, address: mx.address }));
         if (process.env.ENDING === 'crashes') setTimeout(() => { throw new Error('boom'); }, 50);
         else setInterval(() => {}, 1000);
       `;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      const child = spawn(process.execPath, [...subject.nodeArgs, '--input-type=module', '-e', script], {
         // an address of its own: a concurrent run could claim a default one as soon as it is freed
         env: { ...process.env, ENDING: ending, ADDRESS: `127.0.26.${randomInt(1, 255)}` },
         stdio: ['ignore', 'pipe', 'pipe'],

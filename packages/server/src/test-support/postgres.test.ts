@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { childImport } from './child-import.js';
 import { type PostgresServer, startPostgres } from './postgres.js';
 
 async function query<T extends pg.QueryResultRow>(
@@ -142,14 +142,15 @@ describe('stopping', () => {
 
   for (const ending of ['crashes', 'is killed'] as const) {
     test(`a test process that ${ending} leaves no postgres behind`, async () => {
+      const subject = childImport(import.meta.url, './postgres.ts');
       const script = `
-        import { startPostgres } from ${JSON.stringify(pathToFileURL(`${import.meta.dirname}/postgres.ts`).href)};
+        import { startPostgres } from ${JSON.stringify(subject.href)};
         const postgres = await startPostgres({ env: {} });
         console.log(JSON.stringify({ pid: postgres.pid, dir: postgres.dir }));
         if (process.env.ENDING === 'crashes') setTimeout(() => { throw new Error('boom'); }, 50);
         else setInterval(() => {}, 1000);
       `;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      const child = spawn(process.execPath, [...subject.nodeArgs, '--input-type=module', '-e', script], {
         env: { ...process.env, ENDING: ending },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
