@@ -128,6 +128,7 @@ export class ServiceEditor {
         this.uploads.pick(done, state),
       uploads: this.canUpload,
       offReason: UPLOADS_OFF,
+      variables: this.variables,
     };
     this.chrome = new EditorChrome(this.root, o, this.set, this.variables, fieldHost, {
       undo: () => this.undo(),

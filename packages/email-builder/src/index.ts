@@ -22,7 +22,7 @@ export {
 } from './model/condition.js';
 export type { DocSettings } from './model/doc.js';
 export type { JSONMark, JSONNode } from './model/types.js';
-export type { VariableOption } from './nodes/variable/index.js';
+export type { VariableOption, VariableType } from './variables/shape.js';
 export type {
   BrandSettings,
   ColorScheme,

@@ -2,11 +2,12 @@ import type { BrandSettings } from './branding/check.js';
 import { ServiceEditorError } from './errors.js';
 import type { DocSettings } from './model/doc.js';
 import type { BlockDefinition } from './nodes/define.js';
-import { DEFAULT_VARIABLES, type VariableOption } from './nodes/variable/index.js';
+import { DEFAULT_VARIABLES } from './nodes/variable/index.js';
 import { isHexColor } from './primitives/color.js';
 import { cleanFallback, isVariableName } from './primitives/merge-tags.js';
 import type { TemplateSource, TemplateStore } from './templates/types.js';
 import type { ColorScheme } from './ui/scheme-menu.js';
+import { declaredType, type VariableOption } from './variables/shape.js';
 
 export type { BrandSettings, ColorScheme };
 
@@ -61,7 +62,10 @@ export interface ServiceEditorOptions {
    * gallery's source (the starter templates by default). `false` hides the Templates button.
    */
   templates?: TemplateOptions | false;
-  /** Extra: merge variables offered by the `{{` menu and the "Variable" command. */
+  /**
+   * Extra: merge variables offered by the `{{` menu and the "Variable" command, with what they
+   * hold (`type`; an object's `fields`, a list's items' fields in `of`) and the preview's samples.
+   */
   variables?: readonly (string | VariableOption)[];
   /** Extra: shows a Preview button (desktop and mobile) in the toolbar (default true). */
   preview?: boolean;
@@ -182,7 +186,10 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
   )
     fail('templates', 'expected { store?, purchased? } or false');
   if (o.variables !== undefined && !Array.isArray(o.variables))
-    fail('variables', 'expected an array of names or { name, label?, fallback?, sample? }');
+    fail(
+      'variables',
+      'expected an array of names or { name, label?, fallback?, type?, fields?, of?, sample? }',
+    );
   if (o.preview !== undefined && typeof o.preview !== 'boolean') fail('preview', 'expected a boolean');
 
   const defaults: Partial<DocSettings> = {};
@@ -229,12 +236,16 @@ export function resolveOptions(options: unknown, doc: Document): ResolvedOptions
 /**
  * The variables option's entries as options (a name alone is `{ name }`), their fallbacks made
  * safe; an entry whose name is no variable name is left out with a warning, not thrown: the
- * editor still opens.
+ * editor still opens. A malformed shape (`type`, `fields`, `of`, a sample unlike its type) throws
+ * `SEB_ERR_OPTIONS` naming it (`variables[1].of[0].type`).
  */
-function checkVariables(list: readonly (string | VariableOption)[]): VariableOption[] {
-  return list.flatMap((v) => {
+export function checkVariables(list: readonly (string | VariableOption)[]): VariableOption[] {
+  return list.flatMap((v, i) => {
     const option = typeof v === 'string' ? { name: v } : v;
-    if (isVariableName(option?.name)) return [{ ...option, fallback: cleanFallback(option.fallback) }];
+    if (isVariableName(option?.name)) {
+      checkShape(option, `variables[${i}]`, 0);
+      return [{ ...option, fallback: cleanFallback(option.fallback) }];
+    }
     console.warn(
       new ServiceEditorError('SEB_ERR_OPTIONS', {
         name: 'variables',
@@ -243,4 +254,35 @@ function checkVariables(list: readonly (string | VariableOption)[]): VariableOpt
     );
     return [];
   });
+}
+
+const TYPES = 'text, number, boolean, object, array';
+
+/**
+ * Checks the shape of the variable `v`, named `at` in messages (`variables[1]`): its `type`, its
+ * `fields` (an object's) and `of` (a list's items'), each field's name (one key: letters, digits
+ * and `_`) and shape, nested at most 4 deep, and a sample of the type declared. Throws
+ * `SEB_ERR_OPTIONS` naming the exact place (`variables[1].of[0].type`) and what was expected.
+ * A variable declaring no type, `fields` or `of` is not checked here: its sample stays free.
+ */
+function checkShape(v: VariableOption, at: string, depth: number): void {
+  const type = declaredType(v);
+  if (type && !TYPES.split(', ').includes(type)) fail(`${at}.type`, `expected one of ${TYPES}`);
+  for (const key of ['fields', 'of'] as const) {
+    const list = v[key];
+    const owner = key === 'of' ? 'array' : 'object';
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || type !== owner || depth > 3)
+      fail(`${at}.${key}`, `expected fields ({ name, … }) of a variable of type "${owner}", 4 deep at most`);
+    list.forEach((f: VariableOption, i) => {
+      const name = `${at}.${key}[${i}]`;
+      if (!isVariableName(f?.name) || f.name.includes('.'))
+        fail(`${name}.name`, 'expected a field name (letters, digits and _)');
+      checkShape(f, name, depth + 1);
+    });
+  }
+  // a sample's type, as a variable's ("text" for a string)
+  const sample = v.sample;
+  const its = Array.isArray(sample) ? 'array' : typeof sample === 'string' ? 'text' : typeof sample;
+  if (type && sample != null && its !== type) fail(`${at}.sample`, `expected a sample of type "${type}"`);
 }

@@ -1,17 +1,13 @@
 import type { MessageTexts } from '../i18n/translate.js';
 import type { EditorHost } from '../nodes/define.js';
-import {
-  VARIABLE_TRIGGER,
-  type VariableOption,
-  variableItem,
-  variableItems,
-} from '../nodes/variable/index.js';
+import { VARIABLE_TRIGGER, type VariableOption } from '../nodes/variable/index.js';
 import type { ServiceEditorOptions } from '../options.js';
 import type { BlockSet } from '../registry/block-set.js';
 import { BlockHandle } from '../ui/block-handle.js';
 import { BubbleMenu } from '../ui/bubble-menu.js';
 import type { FieldHost } from '../ui/fields.js';
 import { Inspector } from '../ui/inspector.js';
+import { loadedUi } from '../ui/lazy-ui.js';
 import { LinkHover } from '../ui/link-hover.js';
 import { type ColorScheme, SchemeMenu } from '../ui/scheme-menu.js';
 import { SettingsPanel } from '../ui/settings-panel.js';
@@ -86,13 +82,17 @@ export class EditorChrome {
         : null;
     const blockItems = set.blocks.flatMap((b) => b.slash ?? []);
     // the host's variables join the blocks only when the query finds them ("/first" gives
-    // First name), so they never crowd the list of blocks
+    // First name), so they never crowd the list of blocks; those at the caret, loaded with the
+    // menu (the editing UI loads at the first "/" or "{{")
     this.slash = new SlashMenu(
       root,
       // found by their title in the editor's language, and by their English one
-      (q) =>
+      (q, state) =>
         filterItems(
-          (q ? [...blockItems, ...variables.map(variableItem)] : blockItems).map((i) => ({
+          (q
+            ? [...blockItems, ...(loadedUi()?.scopedVariableItems(variables, state.selection.$from) ?? [])]
+            : blockItems
+          ).map((i) => ({
             ...i,
             keywords: [...i.keywords, this.words[i.title] ?? ''],
           })),
@@ -103,7 +103,7 @@ export class EditorChrome {
     );
     this.variableMenu = new SlashMenu(
       root,
-      (q) => variableItems(variables, q),
+      (q, state) => loadedUi()?.variableItems(variables, q, state.selection.$from) ?? [],
       () => actions.host(),
       { pattern: VARIABLE_TRIGGER, label: 'Insert variable', header: toolbar },
     );

@@ -170,6 +170,11 @@ export const ENGLISH = [
   'Remove condition',
   'Shown when {condition}',
   'Variable (empty: always shown)',
+  // what a variable holds, beside its name in the condition's and the repeat's suggestions
+  'Number',
+  'True or false',
+  'Object',
+  'List',
   'Test',
   'Value',
   'has a value',

@@ -7,7 +7,15 @@ import { safeImageUrl, safeLinkUrl } from '../primitives/url.js';
  * renderer and the settings form all read from it.
  */
 export type AttrSpec =
-  | { kind: 'text'; default: string; label?: string; max?: number; multiline?: boolean }
+  | {
+      kind: 'text';
+      default: string;
+      label?: string;
+      max?: number;
+      multiline?: boolean;
+      /** It names a list variable: the settings form offers the `variables` option's lists. */
+      list?: boolean;
+    }
   | { kind: 'link'; default: string; label?: string }
   | { kind: 'image'; default: string; label?: string; upload?: boolean }
   | { kind: 'color'; default: string; label?: string; optional?: boolean }

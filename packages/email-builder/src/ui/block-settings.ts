@@ -5,9 +5,11 @@ import { t } from '../i18n/translate.js';
 import { EDITING_ICONS } from '../icons/editing.js';
 import { cleanValue } from '../model/attrs.js';
 import type { BlockDefinition } from '../nodes/define.js';
-import { conditionField } from './condition-field.js';
+import { repeatsAround } from '../nodes/variable/items.js';
+import { variablesInScope } from '../variables/scope.js';
+import { conditionField, typeLabel } from './condition-field.js';
 import { h, iconButton } from './dom.js';
-import { type FieldHost, field } from './fields.js';
+import { type FieldHost, field, type Suggestion } from './fields.js';
 
 /**
  * Fills `el` with the settings form of the block `node` at `pos` (see `Inspector`), generated
@@ -47,9 +49,24 @@ export function renderBlockSettings(
   };
   const title = node.type.name.replace(/([A-Z])/g, ' $1');
   const body = h('div', { class: 'sv-inspector-body' });
+  // the variables the block may read (a repeat's item inside one), and the lists among them
+  const scope = variablesInScope(host.variables ?? [], repeatsAround(view.state.doc.resolve(pos)));
+  const lists: Suggestion[] = scope
+    .filter((v) => v.type === 'array')
+    .map((v) => ({ value: v.path, label: typeLabel(el, v) }));
   for (const [key, spec] of Object.entries(def.attrs))
-    body.append(field(key, spec, node.attrs[key], (v) => set(pos, def, key, v), host));
-  if ('showIf' in node.attrs) body.append(conditionField(node.attrs.showIf, (c) => setCondition(pos, c), el));
+    body.append(
+      field(
+        key,
+        spec,
+        node.attrs[key],
+        (v) => set(pos, def, key, v),
+        host,
+        spec.kind === 'text' && spec.list ? lists : undefined,
+      ),
+    );
+  if ('showIf' in node.attrs)
+    body.append(conditionField(node.attrs.showIf, (c) => setCondition(pos, c), el, scope));
   if (def.inspectChildren) {
     node.forEach((child, offset, i) => {
       const childDef = blocks.get(child.type.name);
@@ -66,7 +83,7 @@ export function renderBlockSettings(
           field(key, spec, child.attrs[key], (v) => set(pos + 1 + offset, childDef, key, v), host),
         );
       if ('showIf' in child.attrs)
-        group.append(conditionField(child.attrs.showIf, (c) => setCondition(pos + 1 + offset, c), el));
+        group.append(conditionField(child.attrs.showIf, (c) => setCondition(pos + 1 + offset, c), el, scope));
       body.append(group);
     });
   }

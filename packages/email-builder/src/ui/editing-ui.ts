@@ -9,6 +9,8 @@ import { dropCursor } from 'prosemirror-dropcursor';
 import { gapCursor } from 'prosemirror-gapcursor';
 import type { Plugin } from 'prosemirror-state';
 
+export { scopedVariableItems, variableItems } from '../nodes/variable/items.js';
+
 export { BlockInspector } from './block-inspector.js';
 export { BlockMenu } from './block-menu.js';
 export { renderEmailSettings } from './email-settings.js';

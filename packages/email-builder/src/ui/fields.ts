@@ -4,6 +4,7 @@ import { EDITING_ICONS } from '../icons/editing.js';
 import type { AttrSpec } from '../model/attrs.js';
 import { isHexColor } from '../primitives/color.js';
 import { normalizeImageInput, normalizeUserUrl } from '../primitives/url.js';
+import type { VariableOption } from '../variables/shape.js';
 import { h, uid } from './dom.js';
 
 /** Facilities a field may need from the editor. */
@@ -17,6 +18,23 @@ export interface FieldHost {
   readonly offReason: string;
   /** An element of the editor, whose language the fields speak (English without it). */
   readonly where?: Element;
+  /** The `variables` option, checked: what a variable's field offers (see `variables/scope.ts`). */
+  readonly variables?: readonly VariableOption[];
+}
+
+/** A value a text field offers (a `<datalist>` option): a variable's path and what it holds. */
+export interface Suggestion {
+  value: string;
+  label: string;
+}
+
+/** A `<datalist>` of `suggestions` for `input`, or `null` without any. */
+export function suggest(input: HTMLElement, suggestions: readonly Suggestion[] = []): HTMLElement | null {
+  if (suggestions.length === 0) return null;
+  const list = h('datalist', { id: uid('sv-list') });
+  for (const s of suggestions) list.append(h('option', { value: s.value, label: s.label }));
+  input.setAttribute('list', list.id);
+  return list;
 }
 
 /**
@@ -29,6 +47,7 @@ export function field(
   value: unknown,
   onChange: (value: unknown) => void,
   host: FieldHost,
+  suggestions?: readonly Suggestion[],
 ): HTMLElement {
   const id = uid(`sv-f-${key}`);
   const label = h('label', { for: id, class: 'sv-label' }, spec.label ?? key);
@@ -41,6 +60,8 @@ export function field(
       input.value = String(value ?? '');
       input.addEventListener('input', () => onChange(input.value));
       wrap.append(input);
+      const list = suggest(input, suggestions);
+      if (list) wrap.append(list);
       break;
     }
     case 'link':

@@ -83,7 +83,8 @@ export class SlashMenu {
 
   constructor(
     private readonly container: HTMLElement,
-    private readonly items: readonly SlashItem[] | ((query: string) => SlashItem[]),
+    /** The items, or what a query finds at the caret of `state`, best first. */
+    private readonly items: readonly SlashItem[] | ((query: string, state: EditorState) => SlashItem[]),
     private readonly host: () => EditorHost,
     private readonly options: {
       pattern?: RegExp;
@@ -117,7 +118,7 @@ export class SlashMenu {
           }
           // a space after a query that finds nothing: the "/" was part of the writing
           const trigger = findTrigger(state, this.options.pattern);
-          if (trigger && /\s$/.test(trigger.query) && this.search(trigger.query).length === 0)
+          if (trigger && /\s$/.test(trigger.query) && this.search(trigger.query, state).length === 0)
             dismissed = trigger.from;
           return dismissed === value.dismissed ? value : { dismissed };
         },
@@ -139,10 +140,10 @@ export class SlashMenu {
   }
 
   /** The items the query finds, best first (the popup shows them under their groups' headings). */
-  private search(query: string): SlashItem[] {
+  private search(query: string, state: EditorState): SlashItem[] {
     const items = this.items;
     const q = query.trim();
-    return typeof items === 'function' ? items(q) : filterItems(items, q);
+    return typeof items === 'function' ? items(q, state) : filterItems(items, q);
   }
 
   private update(): void {
@@ -156,7 +157,7 @@ export class SlashMenu {
         if (view.isDestroyed) return;
         this.popup ??= new SlashPopup(view, this.container, {
           ...this.options,
-          search: (query) => this.search(query),
+          search: (query) => this.search(query, view.state),
           run: (item, from, to) => item.run(this.host(), from, to),
           dismiss: (from) => view.dispatch(view.state.tr.setMeta(this.key, { dismissed: from })),
         });

@@ -6,7 +6,7 @@ import { htmlMarker } from '../marker.js';
 import { defineRendering } from '../rendering.js';
 
 const ATTRS = {
-  each: a.text('items', 'List to repeat (a variable holding a list)', 64),
+  each: { ...a.text('items', 'List to repeat (a variable holding a list)', 64), list: true },
   empty: a.text('', 'Shown when the list is empty', 500),
   max: a.number(50, 1, MAX_EACH, 'Most items shown', ''),
 };

@@ -1,30 +1,13 @@
 import { InputRule } from 'prosemirror-inputrules';
 import { Fragment, type Node as PMNode, type Schema } from 'prosemirror-model';
-import {
-  cleanFallback,
-  formatVariable,
-  isVariableName,
-  VARIABLE_NAME,
-  VARIABLE_TAG,
-} from '../../primitives/merge-tags.js';
+import { cleanFallback, isVariableName, VARIABLE_NAME, VARIABLE_TAG } from '../../primitives/merge-tags.js';
+import type { VariableOption } from '../../variables/shape.js';
 import { insertInline } from '../commands.js';
-import { defineBlock, type SlashItem } from '../define.js';
+import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
 import { variableRendering } from './render.js';
 
-/** A variable the host offers in the `{{` menu (option `variables`). */
-export interface VariableOption {
-  name: string;
-  /** What the menu shows (default: the name). */
-  label?: string;
-  /** Fallback filled in when the variable is inserted. */
-  fallback?: string;
-  /**
-   * A made-up value the editor's preview shows for it ("Ada"), never part of `getHTML()`; a list
-   * (`[{ name: 'Tea' }]`) for a list a repeat shows, a number for a condition that compares.
-   */
-  sample?: string | number | boolean | readonly unknown[];
-}
+export type { VariableOption } from '../../variables/shape.js';
 
 /** Offered when the host lists none. */
 export const DEFAULT_VARIABLES: readonly VariableOption[] = [
@@ -89,36 +72,6 @@ export const variable = defineBlock({
     },
   ],
 });
-
-/** The menu item that inserts the host's variable `v` (with its fallback) in place of the typed trigger. */
-export function variableItem(v: VariableOption): SlashItem {
-  return {
-    id: `var-${v.name.replace(/\./g, '-')}`,
-    group: 'Variables',
-    title: v.label ?? v.name,
-    description: formatVariable(v.name, v.fallback),
-    keywords: [v.name],
-    icon: 'variable',
-    run: (host, from, to) =>
-      insertInline(
-        host,
-        from,
-        to,
-        host.view.state.schema.nodes.variable!.create({ name: v.name, fallback: cleanFallback(v.fallback) }),
-      ),
-  };
-}
-
-/** The `{{` menu: the host's variables filtered by the typed name, and the typed name itself. */
-export function variableItems(options: readonly VariableOption[], query: string): SlashItem[] {
-  const q = query.toLowerCase();
-  const found = options.filter(
-    (v) => v.name.toLowerCase().includes(q) || (v.label ?? '').toLowerCase().includes(q),
-  );
-  const exact = options.some((v) => v.name === query);
-  if (isVariableName(query) && !exact) found.push({ name: query, label: `Insert {{${query}}}` });
-  return found.map(variableItem);
-}
 
 export const VARIABLE_TRIGGER = /\{\{\s*([A-Za-z0-9_.]{0,64})$/;
 
