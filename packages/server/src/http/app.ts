@@ -22,6 +22,7 @@ import type { Tracing } from '../telemetry/tracing.js';
 import { WEBHOOK_SCHEMAS } from '../webhook/schemas.js';
 import { handleClientError, MAX_HEADER_BYTES } from './client-error.js';
 import { errorEnvelope, handleError } from './error-handler.js';
+import { buildLazyValidator } from './lazy-validation.js';
 import { batchedStdout } from './log-destination.js';
 import { protectedApi, rateLimitPerKey } from './protected-api.js';
 import { Readiness } from './readiness.js';
@@ -92,6 +93,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     requestIdHeader: false,
     logController: new RequestLog(),
     genReqId: requestId,
+    // request schemas compiled on first use, by one ajv per process (lazy-validation.ts)
+    schemaController: { compilersFactory: { buildValidator: buildLazyValidator } },
     ajv: {
       // Strict validation: no silent coercion of types, no silent removal of unknown
       // properties, and every problem reported at once.

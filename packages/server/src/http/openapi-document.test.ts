@@ -29,7 +29,11 @@ test('cli openapi prints the served document without opening a database or writi
 
   const server = await startTestServer();
   try {
-    const served = await (await fetch(`${server.url}/openapi.json`)).json();
+    const served = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: unknown;
+    };
     const printed = JSON.parse(result.stdout);
     assert.equal(printed.openapi, served.openapi);
     assert.deepEqual(Object.keys(printed.paths).sort(), Object.keys(served.paths).sort());
