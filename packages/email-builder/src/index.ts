@@ -22,7 +22,6 @@ export {
 } from './model/condition.js';
 export type { DocSettings } from './model/doc.js';
 export type { JSONMark, JSONNode } from './model/types.js';
-export type { VariableOption, VariableType } from './variables/shape.js';
 export type {
   BrandSettings,
   ColorScheme,
@@ -66,3 +65,4 @@ export {
   type TemplateProblem,
   type TemplateProblemCode,
 } from './variables/render-template.js';
+export type { VariableOption, VariableType } from './variables/shape.js';

@@ -47,6 +47,14 @@ const DOC = {
         { type: 'text', text: ' world' },
       ],
     },
+    // a merge tag's tooltip (its fallback) is chrome drawn inside the email
+    {
+      type: 'paragraph',
+      content: [
+        { type: 'variable', attrs: { name: 'first_name', fallback: 'there' } },
+        { type: 'variable', attrs: { name: 'company' } },
+      ],
+    },
     { type: 'button', attrs: { text: 'Buy', href: '' } },
     { type: 'image', attrs: { src: '' } },
     { type: 'socialLinks' },
@@ -64,11 +72,12 @@ const unmarked = async (page: Page, where: string): Promise<string[]> => {
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
       for (let n = walker.currentNode; n; n = walker.nextNode()) {
         const el = n instanceof Element ? n : n.parentElement;
-        if (el.closest('.sv-content *') && !el.closest('.sv-image-empty,.sv-upload,.sv-hint[data-problem]')) continue;
+        if (el.closest('.sv-content *') && !el.closest('.sv-image-empty,.sv-upload,.sv-hint[data-problem],.sv-variable')) continue;
         // hidden, the host's, and people's own text: a link's address, a template's name
         if (el.closest('[hidden], .sv-toolbar-host, .sv-link-url, .sv-tpl-meta strong, .sv-tpl-grid')) continue;
         if (n.nodeType === 3) out.push(n.data.trim());
-        else for (const a of ['aria-label', 'title', 'placeholder']) out.push(el.getAttribute(a) || '');
+        // label: a datalist's suggestion (a variable's type)
+        else for (const a of ['aria-label', 'title', 'placeholder', 'label']) out.push(el.getAttribute(a) || '');
       }
     }
     return out;
@@ -102,6 +111,10 @@ it('marks every word of the chrome: toolbar, menus, settings, bubble, link card,
   await page.keyboard.type(' {{');
   await page.waitForSelector('.sv-slash:not([hidden]) .sv-slash-item');
   found.push(...(await unmarked(page, '{{ menu')));
+  // a name no variable has: "Insert {{zz}}"
+  await page.keyboard.type('zz');
+  await page.waitForSelector('.sv-slash:not([hidden]) .sv-slash-item[data-id="var-zz"]');
+  found.push(...(await unmarked(page, '{{ menu, a new name')));
   await page.keyboard.press('Escape');
 
   for (const block of [

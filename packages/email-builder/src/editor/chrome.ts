@@ -103,7 +103,7 @@ export class EditorChrome {
     );
     this.variableMenu = new SlashMenu(
       root,
-      (q, state) => loadedUi()?.variableItems(variables, q, state.selection.$from) ?? [],
+      (q, state) => loadedUi()?.variableItems(variables, q, state.selection.$from, root) ?? [],
       () => actions.host(),
       { pattern: VARIABLE_TRIGGER, label: 'Insert variable', header: toolbar },
     );

@@ -7,6 +7,7 @@ import { DOC_ATTRS } from '../model/doc.js';
 import { DEFAULT_VARIABLES } from '../nodes/variable/index.js';
 import { PROBLEM_HINTS } from '../problems.js';
 import { BUILT_IN } from '../registry/block-set.js';
+import { UPLOAD_NOT_LOADED } from '../upload/editor-uploads.js';
 import { ENGLISH } from './en.js';
 import { LOCALES, loadTexts, matchLocale, resolveLocale } from './locales.js';
 import { t } from './translate.js';
@@ -56,15 +57,10 @@ describe('the catalogues', () => {
     }
     for (const key of ['backdrop', 'canvas', 'border', 'padding', 'radius', 'width', 'preheader'] as const)
       attrs({ [key]: DOC_ATTRS[key] });
-    // the hints the editor shows on blocks (`problemHints` and the image's view)
-    for (const code of [
-      'SEB_PROBLEM_NO_IMAGE',
-      'SEB_PROBLEM_NO_ADDRESS',
-      'SEB_PROBLEM_NO_UNSUBSCRIBE',
-      'SEB_PROBLEM_NO_SENDER_NAME',
-      'SEB_PROBLEM_NO_SOCIAL_LINKS',
-    ] as const)
-      shown.add(PROBLEM_HINTS[code]);
+    // the hints the editor may show on blocks (`problemHints` and the image's view), every one
+    for (const hint of Object.values(PROBLEM_HINTS)) shown.add(hint);
+    // what an upload says when its code did not load
+    shown.add(UPLOAD_NOT_LOADED);
     // the default merge variables' labels, in the slash and `{{` menus
     for (const v of DEFAULT_VARIABLES) if (v.label) shown.add(v.label);
     // names of brands and networks stay as they are in every language

@@ -30,6 +30,7 @@ export const ENGLISH = [
   'No blocks match “{query}”',
   'Insert variable',
   'No variables match “{query}”',
+  'Insert {tag}',
   'First name',
   'Last name',
   'Email address',
@@ -39,6 +40,9 @@ export const ENGLISH = [
   'Brand',
   'Variables',
   'More',
+  // a merge tag's tooltip in the email
+  'Fallback: {fallback}',
+  'No fallback',
   // the blocks: slash commands
   'Plain paragraph',
   'Heading 1',
@@ -235,10 +239,13 @@ export const ENGLISH = [
   'Uploading {name}',
   'Dismiss',
   'Not in the email until an image is added',
+  'The upload could not start: the editor’s upload code did not load.',
   // a block's problems, shown on it
   'Add your postal address',
   'Unsubscribe line: not in the email until it has a link',
   'Add your name',
+  'Add the link',
+  'Name the list to repeat',
   'Not in the email until a profile address is added',
   'Uploads are off: this editor has no upload service (its host turns them on with the upload or imageServiceUrl option). Paste an image URL instead.',
   'Image upload is not configured: pass imageServiceUrl or upload',

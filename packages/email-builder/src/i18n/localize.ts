@@ -1,4 +1,4 @@
-import { type Catalogue, setCatalogue } from './translate.js';
+import { type Catalogue, setCatalogue, t } from './translate.js';
 
 /** The attributes of the chrome that hold words: names, tooltips, placeholders. */
 const WORDED = ['aria-label', 'title', 'placeholder'];
@@ -11,6 +11,26 @@ const WORDED = ['aria-label', 'title', 'placeholder'];
  * ProseMirror's to redraw.
  */
 const ISLANDS = '.sv-image-empty,.sv-upload,.sv-hint[data-problem]';
+
+/**
+ * The merge tags' chips in the email (`.sv-variable`): their tooltip (their fallback) is chrome,
+ * drawn by the node's `toDOM` in English; ProseMirror ignores changes to an atom's attributes.
+ */
+const CHIPS = '.sv-variable';
+
+/** A chip's tooltip in the catalogue's language: its fallback, read from its marker. */
+function chipTitle(chip: Element, catalogue: Catalogue): void {
+  let fallback: unknown;
+  try {
+    fallback = JSON.parse(chip.getAttribute('data-attrs') ?? '{}').fallback;
+  } catch {}
+  chip.setAttribute(
+    'title',
+    fallback
+      ? t(catalogue, 'Fallback: {fallback}', { fallback: String(fallback) })
+      : t(catalogue, 'No fallback'),
+  );
+}
 
 /**
  * Puts the chrome in `owner` (an editor's root, a dialog's overlay) in `catalogue`'s language,
@@ -33,7 +53,11 @@ export function localize(owner: HTMLElement, catalogue: Catalogue): () => void {
   };
   const visit = (node: Node) => {
     if (skip(node)) {
-      if (node instanceof Element) node.querySelectorAll(ISLANDS).forEach(visit);
+      if (node instanceof Element) {
+        node.querySelectorAll(ISLANDS).forEach(visit);
+        for (const chip of node.matches(CHIPS) ? [node] : node.querySelectorAll(CHIPS))
+          chipTitle(chip, catalogue);
+      }
       return;
     }
     if (node.nodeType === 3) {

@@ -19,8 +19,8 @@ export interface UploadHost {
   emit(event: UploadEvent): void;
 }
 
-/** Said when the upload code did not load (a chunk the host did not serve). */
-const NOT_LOADED = 'The upload could not start: the editor’s upload code did not load.';
+/** Said when the upload code did not load (a chunk the host did not serve); a message key. */
+export const UPLOAD_NOT_LOADED = 'The upload could not start: the editor’s upload code did not load.';
 
 /**
  * Every way an image reaches the editor besides a URL: the file picker (image blocks, settings
@@ -59,7 +59,7 @@ export class EditorUploads {
     this.withCode(
       (code) => code.uploadFile(this, file, done, onState),
       () => {
-        if (this.host.alive()) onState?.({ phase: 'error', message: NOT_LOADED });
+        if (this.host.alive()) onState?.({ phase: 'error', message: UPLOAD_NOT_LOADED });
       },
     );
   }

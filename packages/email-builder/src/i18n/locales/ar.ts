@@ -282,6 +282,13 @@ const ar: Translations = {
   'No saved template with id "{id}"': 'لا يوجد قالب محفوظ بالمعرّف «{id}»',
   'The template store failed: {reason}': 'فشل مخزن القوالب: {reason}',
   'The purchased templates could not be loaded: {reason}': 'تعذّر تحميل القوالب المشتراة: {reason}',
+  'Fallback: {fallback}': 'القيمة البديلة: {fallback}',
+  'No fallback': 'لا توجد قيمة بديلة',
+  'Insert {tag}': 'إدراج {tag}',
+  'The upload could not start: the editor’s upload code did not load.':
+    'تعذّر بدء الرفع: لم تُحمَّل شيفرة الرفع الخاصة بالمحرر.',
+  'Add the link': 'أضف الرابط',
+  'Name the list to repeat': 'حدّد القائمة المراد تكرارها',
 };
 
 export default ar;

@@ -286,6 +286,13 @@ const de: Translations = {
   'The template store failed: {reason}': 'Der Vorlagenspeicher ist fehlgeschlagen: {reason}',
   'The purchased templates could not be loaded: {reason}':
     'Die gekauften Vorlagen konnten nicht geladen werden: {reason}',
+  'Fallback: {fallback}': 'Ersatz: {fallback}',
+  'No fallback': 'Kein Ersatz',
+  'Insert {tag}': '{tag} einfügen',
+  'The upload could not start: the editor’s upload code did not load.':
+    'Das Hochladen konnte nicht beginnen: Der Upload-Code des Editors wurde nicht geladen.',
+  'Add the link': 'Link hinzufügen',
+  'Name the list to repeat': 'Zu wiederholende Liste angeben',
 };
 
 export default de;

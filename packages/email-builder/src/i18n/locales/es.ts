@@ -287,6 +287,13 @@ const es: Translations = {
   'The template store failed: {reason}': 'Falló el almacén de plantillas: {reason}',
   'The purchased templates could not be loaded: {reason}':
     'No se pudieron cargar las plantillas compradas: {reason}',
+  'Fallback: {fallback}': 'Alternativa: {fallback}',
+  'No fallback': 'Sin alternativa',
+  'Insert {tag}': 'Insertar {tag}',
+  'The upload could not start: the editor’s upload code did not load.':
+    'No se pudo empezar a subir: el código de subida del editor no se cargó.',
+  'Add the link': 'Añade el enlace',
+  'Name the list to repeat': 'Indica la lista que repetir',
 };
 
 export default es;

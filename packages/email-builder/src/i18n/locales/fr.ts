@@ -286,6 +286,13 @@ const fr: Translations = {
   'The template store failed: {reason}': 'Le stockage des modèles a échoué : {reason}',
   'The purchased templates could not be loaded: {reason}':
     'Les modèles achetés n’ont pas pu être chargés : {reason}',
+  'Fallback: {fallback}': 'Valeur de repli : {fallback}',
+  'No fallback': 'Aucune valeur de repli',
+  'Insert {tag}': 'Insérer {tag}',
+  'The upload could not start: the editor’s upload code did not load.':
+    'Le téléversement n’a pas pu commencer : le code de téléversement de l’éditeur ne s’est pas chargé.',
+  'Add the link': 'Ajoutez le lien',
+  'Name the list to repeat': 'Indiquez la liste à répéter',
 };
 
 export default fr;

@@ -286,6 +286,13 @@ const ja: Translations = {
   'The template store failed: {reason}': 'テンプレートの保存先でエラーが発生しました：{reason}',
   'The purchased templates could not be loaded: {reason}':
     '購入したテンプレートを読み込めませんでした：{reason}',
+  'Fallback: {fallback}': '代替値: {fallback}',
+  'No fallback': '代替値なし',
+  'Insert {tag}': '{tag} を挿入',
+  'The upload could not start: the editor’s upload code did not load.':
+    'アップロードを開始できませんでした: エディターのアップロード用コードが読み込まれませんでした。',
+  'Add the link': 'リンクを追加してください',
+  'Name the list to repeat': '繰り返すリストを指定してください',
 };
 
 export default ja;

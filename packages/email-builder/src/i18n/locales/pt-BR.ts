@@ -286,6 +286,13 @@ const ptBR: Translations = {
   'The template store failed: {reason}': 'O armazenamento de modelos falhou: {reason}',
   'The purchased templates could not be loaded: {reason}':
     'Não foi possível carregar os modelos comprados: {reason}',
+  'Fallback: {fallback}': 'Valor alternativo: {fallback}',
+  'No fallback': 'Sem valor alternativo',
+  'Insert {tag}': 'Inserir {tag}',
+  'The upload could not start: the editor’s upload code did not load.':
+    'Não foi possível iniciar o envio: o código de envio do editor não foi carregado.',
+  'Add the link': 'Adicione o link',
+  'Name the list to repeat': 'Informe a lista a repetir',
 };
 
 export default ptBR;

@@ -1,4 +1,5 @@
 import type { ResolvedPos } from 'prosemirror-model';
+import { t } from '../../i18n/translate.js';
 import { cleanFallback, formatVariable, isVariableName } from '../../primitives/merge-tags.js';
 import { type ScopedVariable, variablesInScope } from '../../variables/scope.js';
 import type { VariableOption } from '../../variables/shape.js';
@@ -50,12 +51,14 @@ export function scopedVariableItems(options: readonly VariableOption[], $pos: Re
 
 /**
  * The `{{` menu at `$pos`: the variables there (see {@link scopedVariableItems}) filtered by the
- * typed name, and the typed name itself when no variable has it.
+ * typed name, and the typed name itself when no variable has it ("Insert {{name}}", in the
+ * language of `where`, the editor's root).
  */
 export function variableItems(
   options: readonly VariableOption[],
   query: string,
   $pos: ResolvedPos,
+  where?: Element,
 ): SlashItem[] {
   const q = query.toLowerCase();
   const scope = variablesInScope(options, repeatsAround($pos)).filter((v) => v.writable);
@@ -64,6 +67,6 @@ export function variableItems(
   );
   const exact = scope.some((v) => v.path === query);
   if (isVariableName(query) && !exact)
-    found.push({ path: query, label: `Insert {{${query}}}` } as ScopedVariable);
+    found.push({ path: query, label: t(where, 'Insert {tag}', { tag: `{{${query}}}` }) } as ScopedVariable);
   return found.map(variableItem);
 }
