@@ -7,6 +7,7 @@
  * `pg_ctl`, so its pid is ours to stop; an exit guard stops it if the test process dies first.
  * initdb and postgres refuse to run as root, so as root both run as the `postgres` user.
  */
+import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -53,8 +54,11 @@ export interface PostgresServer {
   readonly pid: number | undefined;
   /** The private cluster's directory (data, socket, `postgres.log`); `undefined` for a `TEST_DATABASE_URL` server. */
   readonly dir: string | undefined;
-  /** Create a fresh, empty database and return its URL. */
-  createDatabase(): Promise<string>;
+  /**
+   * Create a fresh database and return its URL: empty, or a copy of `template` (a database
+   * created here, with no connection open to it).
+   */
+  createDatabase(options?: { template?: string }): Promise<string>;
   /**
    * A private cluster: shut it down (fast shutdown, waiting for every process to exit) and
    * delete its directory. A `TEST_DATABASE_URL` server: drop the databases created here.
@@ -111,13 +115,24 @@ abstract class Databases {
 
   abstract readonly url: string;
 
-  async createDatabase(): Promise<string> {
+  async createDatabase(options: { template?: string } = {}): Promise<string> {
     const name = `test_${randomBytes(8).toString('hex')}`;
     if (!this.pool) {
       this.pool = testPool(this.url, 2);
     }
-    // The name is ours (hex), so quoting it is enough; CREATE DATABASE takes no parameters.
-    await this.pool.query(`CREATE DATABASE "${name}"`);
+    // The names are ours (hex), so quoting them is enough; CREATE DATABASE takes no parameters.
+    const template = options.template === undefined ? '' : ` TEMPLATE "${databaseName(options.template)}"`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.pool.query(`CREATE DATABASE "${name}"${template}`);
+        break;
+      } catch (error) {
+        // 55006: a connection to the template was closed by its client, and its server process
+        // has not exited yet (PostgreSQL copies only a database nobody is connected to)
+        if ((error as { code?: string }).code !== '55006' || attempt === 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
     this.created.push(name);
     const url = new URL(this.url);
     url.pathname = `/${name}`;
@@ -338,4 +353,11 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The database a `postgres://…/name` URL names. */
+function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  assert.match(name, /^test_[0-9a-f]{16}$/, 'a template is a database createDatabase made');
+  return name;
 }

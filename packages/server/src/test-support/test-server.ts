@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../config.js';
 import { generateApiKey } from '../domain/api-key.js';
 import { type RunningServer, startServer } from '../server.js';
+import { openStore } from '../store/open.js';
 import { testDkimKeys } from './dkim-test-keys.js';
 import { loadOpenApi, type OpenApiChecker } from './openapi.js';
 import { type PostgresServer, startPostgres } from './postgres.js';
@@ -53,11 +54,27 @@ export const TEST_BACKEND: 'sqlite' | 'postgres' =
   process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 let postgres: Promise<PostgresServer> | undefined;
 
-/** A fresh database for one test server: `DATABASE_URL` to use, or none for SQLite. */
-export async function testDatabaseUrl(): Promise<string | undefined> {
+let migrated: Promise<string> | undefined;
+
+/**
+ * A fresh database for one test server: `DATABASE_URL` to use, or none for SQLite. Empty, or with
+ * `migrated` a copy of one this process migrated once: a server brought an empty PostgreSQL
+ * database up to date in 0.3–1.9 s (its server's CPU about 0.12 s), for every test server of
+ * every PostgreSQL test file (issue 41). Migrating an empty database stays tested: the copy's
+ * original, and every test asking for an empty one.
+ */
+export async function testDatabaseUrl(options: { migrated?: boolean } = {}): Promise<string | undefined> {
   if (TEST_BACKEND !== 'postgres') return undefined;
   postgres ??= startPostgres();
-  return (await postgres).createDatabase();
+  const cluster = await postgres;
+  if (!options.migrated) return cluster.createDatabase();
+  migrated ??= (async () => {
+    const url = await cluster.createDatabase();
+    const store = await openStore({ dataDir: tmpdir(), databaseUrl: url, poolSize: 1 });
+    await store.close();
+    return url;
+  })();
+  return cluster.createDatabase({ template: await migrated });
 }
 
 /**
@@ -69,7 +86,7 @@ export async function startTestServer(
   options: { logLevel?: 'info' | 'error' } = {},
 ): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'service-test-'));
-  const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
+  const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl({ migrated: true }));
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
