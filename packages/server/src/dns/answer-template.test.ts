@@ -10,6 +10,7 @@ import dnsPacket, { type Packet, type SoaAnswer, type TxtAnswer } from 'dns-pack
 import { decodeReply, query } from '../test-support/dns-client.js';
 import { answerMessage } from './answer.js';
 import { answerFromTemplate } from './answer-template.js';
+import { ServerCookies } from './cookie.js';
 import { KeyCache, NOT_CACHED } from './key-cache.js';
 import { DkimZone, type ZoneContent } from './zone.js';
 
@@ -23,7 +24,10 @@ const content: Omit<ZoneContent, 'keys' | 'serial'> = {
   extraTxt: new Map([['_dck1', ['a=b']]]),
   extraMx: new Map([['return-path', [{ preference: 10, exchange: 'mx.provider.test' }]]]),
 };
-const UDP = { transport: 'udp', transferAllowed: false } as const;
+/** Server cookies on a fixed clock, so both paths make the same one. */
+const maker = new ServerCookies(Buffer.alloc(16, 7), () => 1_700_000_000_000);
+const CLIENT = '192.0.2.53';
+const UDP = { transport: 'udp', transferAllowed: false, cookies: { maker, address: CLIENT } } as const;
 
 /** A key table the cache reads from: token → public key (`null`: revoked). */
 function keyTable(keys: Record<string, string | null>) {
@@ -60,11 +64,15 @@ function shapes(name: string): Buffer[] {
     for (const type of types)
       for (const edns of [undefined, 100, 512, 1232, 4096])
         for (const flags of [0, dnsPacket.RECURSION_DESIRED, dnsPacket.CHECKING_DISABLED])
-          for (const dnssecOk of edns === undefined ? [false] : [false, true]) {
-            const packet = query(spelling, type, { id: id++, flags, ...(edns !== undefined && { edns }) });
-            if (dnssecOk) (packet.additionals![0] as { flags: number }).flags = dnsPacket.DNSSEC_OK;
-            out.push(dnsPacket.encode(packet));
-          }
+          // RFC 7873: a client cookie alone, or with a server cookie (valid or not, answered alike)
+          for (const dnssecOk of edns === undefined ? [false] : [false, true])
+            for (const cookie of edns === undefined ? [undefined] : [undefined, 8, 24, 40]) {
+              const packet = query(spelling, type, { id: id++, flags, ...(edns !== undefined && { edns }) });
+              const opt = packet.additionals?.[0] as { flags: number; options?: object[] } | undefined;
+              if (dnssecOk) opt!.flags = dnsPacket.DNSSEC_OK;
+              if (cookie) opt!.options = [{ code: 10, data: Buffer.alloc(cookie, id) }];
+              out.push(dnsPacket.encode(packet));
+            }
   return out;
 }
 
@@ -74,7 +82,7 @@ function compare(zone: DkimZone, messages: Buffer[]): number {
   for (const message of messages) {
     // twice: the first makes the template, the second is answered from it
     for (let i = 0; i < 2; i++) {
-      const ready = answerFromTemplate(message, zone);
+      const ready = answerFromTemplate(message, zone, maker, CLIENT);
       const slow = answerMessage(message, zone, UDP)[0];
       if (ready === undefined) continue;
       fast++;
@@ -125,7 +133,16 @@ test('what the fast path leaves to the slow one: outside the zone, not held, oth
     ['AXFR', plain(query('dkim.provider.test', 'AXFR'))],
     ['IXFR', plain(query('dkim.provider.test', 'IXFR'))],
     ['EDNS version 1', withOpt({ ednsVersion: 1 })],
-    ['a COOKIE', withOpt({ options: [{ code: 10, data: Buffer.alloc(8, 1) }] })],
+    ['a COOKIE of a wrong length (FORMERR)', withOpt({ options: [{ code: 10, data: Buffer.alloc(12, 1) }] })],
+    [
+      'two COOKIEs',
+      withOpt({
+        options: [
+          { code: 10, data: Buffer.alloc(8, 1) },
+          { code: 10, data: Buffer.alloc(8, 2) },
+        ],
+      }),
+    ],
     ['another option', withOpt({ options: [{ code: 12, data: Buffer.alloc(4) }] })],
     [
       'two questions',
@@ -139,7 +156,13 @@ test('what the fast path leaves to the slow one: outside the zone, not held, oth
     ['a dot inside a label', plain(query('a\\.b.dkim.provider.test', 'TXT'))],
     ['trailing bytes', Buffer.concat([plain(query(name, 'TXT')), Buffer.from([0])])],
   ];
-  for (const [what, message] of left) assert.equal(answerFromTemplate(message, zone), undefined, what);
+  for (const [what, message] of left)
+    assert.equal(answerFromTemplate(message, zone, maker, CLIENT), undefined, what);
+  // a COOKIE with no cookie maker to answer it
+  assert.equal(
+    answerFromTemplate(withOpt({ options: [{ code: 10, data: Buffer.alloc(8, 1) }] }), zone),
+    undefined,
+  );
   // and these are answered by it
   assert.ok(answerFromTemplate(plain(query(name, 'TXT')), zone));
   assert.ok(answerFromTemplate(plain(query(name, 'TXT', { edns: 1232 })), zone));

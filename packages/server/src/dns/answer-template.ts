@@ -6,8 +6,10 @@
  *
  * The plain shape: opcode QUERY, QR clear, one question of class IN whose name has only letters,
  * digits, `-` and `_` (no compression pointer), no answer or authority records, and nothing after
- * the question but one OPT record (RFC 6891) of version 0 without options. A COOKIE (RFC 7873)
- * or any other option, TCP, a zone transfer, a second record: the slow path.
+ * the question but one OPT record (RFC 6891) of version 0 with no option, or with one well-formed
+ * COOKIE (RFC 7873 §5.2, what resolvers that use cookies send), answered with the client cookie
+ * and a fresh server cookie as `answerMessage` answers it. Any other option, TCP, a zone
+ * transfer, a second record: the slow path.
  *
  * A template is `answerMessage`'s own answer to the same question over TCP (so never truncated)
  * without EDNS, made twice, for the name in lower case and in upper case: the bytes that differ
@@ -24,6 +26,8 @@
  * apex, names below a key, a zone whose keys are a table) are kept per zone version, bounded.
  */
 import { answerMessage, CLASSIC_UDP_PAYLOAD, MAX_UDP_PAYLOAD, type QueryContext } from './answer.js';
+import { normalizeAddress } from './client-address.js';
+import { CLIENT_COOKIE_BYTES, COOKIE_OPTION, SERVER_COOKIE_BYTES, type ServerCookies } from './cookie.js';
 import { NOT_CACHED } from './key-cache.js';
 import { DkimZone } from './zone.js';
 import type { ServedZones } from './zone-set.js';
@@ -37,6 +41,8 @@ const CLASS_IN = 1;
 const MAX_NAME_BYTES = 255;
 /** An OPT record without options: root name, type, payload, extended RCODE, version, flags, RDLENGTH. */
 const OPT_BYTES = 11;
+/** An answer's COOKIE option: code, length, client cookie, server cookie (RFC 7873 §4). */
+const COOKIE_BYTES = 4 + CLIENT_COOKIE_BYTES + SERVER_COOKIE_BYTES;
 const FLAG_TC = 0x02;
 const FLAG_RD = 0x01;
 const FLAG_CD = 0x10;
@@ -60,6 +66,8 @@ interface PlainQuery {
   /** The client's UDP payload size (with EDNS). */
   payload: number;
   dnssecOk: boolean;
+  /** Where the client cookie starts in the query, or -1 without a COOKIE option. */
+  cookieAt: number;
 }
 
 /** Where templates are kept: a key cache entry (`HeldKey`), or a name of a zone version. */
@@ -81,10 +89,14 @@ export class AnswerTemplate {
     readonly serial: number | undefined,
   ) {}
 
-  /** The answer to `message` (read into `query`): its ID, RD, CD, spelling, EDNS and payload. */
-  compose(message: Buffer, query: PlainQuery): Buffer {
+  /**
+   * The answer to `message` (read into `query`): its ID, RD, CD, spelling, EDNS and payload, and
+   * its cookie with a server cookie from `maker` for `address`.
+   */
+  compose(message: Buffer, query: PlainQuery, maker?: ServerCookies, address?: string): Buffer {
     const wire = this.wire;
-    const opt = query.edns ? OPT_BYTES : 0;
+    const cookie = query.cookieAt >= 0 ? COOKIE_BYTES : 0;
+    const opt = query.edns ? OPT_BYTES + cookie : 0;
     const limit = query.edns
       ? Math.min(Math.max(query.payload, CLASSIC_UDP_PAYLOAD), MAX_UDP_PAYLOAD)
       : CLASSIC_UDP_PAYLOAD;
@@ -114,8 +126,21 @@ export class AnswerTemplate {
       reply[body + 6] = 0; // version
       reply[body + 7] = query.dnssecOk ? DO_HIGH : 0;
       reply[body + 8] = 0;
-      reply[body + 9] = 0; // RDLENGTH
-      reply[body + 10] = 0;
+      reply.writeUInt16BE(cookie, body + 9); // RDLENGTH
+    }
+    if (cookie > 0) {
+      // the option's data: the client cookie, then ours for it and the client's address
+      const at = body + OPT_BYTES;
+      reply.writeUInt16BE(COOKIE_OPTION, at);
+      reply.writeUInt16BE(CLIENT_COOKIE_BYTES + SERVER_COOKIE_BYTES, at + 2);
+      message.copy(reply, at + 4, query.cookieAt, query.cookieAt + CLIENT_COOKIE_BYTES);
+      maker!.makeInto(
+        message,
+        query.cookieAt,
+        normalizeAddress(address!),
+        reply,
+        at + 4 + CLIENT_COOKIE_BYTES,
+      );
     }
     return reply;
   }
@@ -130,6 +155,7 @@ const query: PlainQuery = {
   edns: false,
   payload: 0,
   dnssecOk: false,
+  cookieAt: -1,
 };
 /** The question's name in lower case with dots, as it is read. */
 const nameBytes = Buffer.alloc(MAX_NAME_BYTES);
@@ -137,10 +163,17 @@ const nameBytes = Buffer.alloc(MAX_NAME_BYTES);
 /**
  * The answer to `message` from a ready-made one, or `undefined` when the slow path must answer
  * it (see the file's comment). A template missing for a held name is made here, from
- * `answerMessage`, and kept.
+ * `answerMessage`, and kept. With a cookie `maker` and the client's `address` (as received), a
+ * COOKIE option is answered (RFC 7873); without, a query with one is left to the slow path.
  */
-export function answerFromTemplate(message: Buffer, served: ServedZones): Buffer | undefined {
+export function answerFromTemplate(
+  message: Buffer,
+  served: ServedZones,
+  maker?: ServerCookies,
+  address?: string,
+): Buffer | undefined {
   if (!(served instanceof DkimZone) || !readPlainQuery(message, query)) return undefined;
+  if (query.cookieAt >= 0 && (maker === undefined || address === undefined)) return undefined;
   const zone = served;
   const origin = originOf(zone);
   const n = query.length;
@@ -160,7 +193,7 @@ export function answerFromTemplate(message: Buffer, served: ServedZones): Buffer
     if (template === undefined) return undefined;
     keep(shelf, template);
   }
-  return template.compose(message, query);
+  return template.compose(message, query, maker, address);
 }
 
 /** Reads a plain query into `into`; `false` for any other message. */
@@ -200,11 +233,21 @@ function readPlainQuery(m: Buffer, into: PlainQuery): boolean {
   if (m[11] === 0) {
     if (end !== length) return false;
     into.edns = false;
+    into.cookieAt = -1;
   } else {
-    // the OPT record: root name, type 41, version 0, no options, nothing after it
-    if (end + OPT_BYTES !== length || m[end] !== 0 || m[end + 1] !== 0 || m[end + 2] !== TYPE_OPT)
-      return false;
-    if (m[end + 6] !== 0 || m[end + 9] !== 0 || m[end + 10] !== 0) return false;
+    // the OPT record: root name, type 41, version 0, nothing after it
+    if (end + OPT_BYTES > length || m[end] !== 0 || m[end + 1] !== 0 || m[end + 2] !== TYPE_OPT) return false;
+    const options = (m[end + 9]! << 8) | m[end + 10]!;
+    if (m[end + 6] !== 0 || end + OPT_BYTES + options !== length) return false;
+    into.cookieAt = -1;
+    if (options > 0) {
+      // one option, a COOKIE of a valid length (RFC 7873 §5.2.2: 8, or 16 to 40 bytes)
+      const at = end + OPT_BYTES;
+      const size = options - 4;
+      if (size < 0 || m.readUInt16BE(at) !== COOKIE_OPTION || m.readUInt16BE(at + 2) !== size) return false;
+      if (size !== CLIENT_COOKIE_BYTES && (size < 16 || size > 40)) return false;
+      into.cookieAt = at + 4;
+    }
     into.edns = true;
     into.payload = (m[end + 3]! << 8) | m[end + 4]!;
     into.dnssecOk = (m[end + 7]! & DO_HIGH) !== 0;

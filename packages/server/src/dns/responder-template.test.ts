@@ -175,6 +175,10 @@ test('dig sees the ready answers’ flags: AA, RD echoed, TC without EDNS (then 
   assert.match(await dig('+bufsize=512', '+ignore', name, 'TXT'), /flags: qr aa tc rd;/);
   assert.match(await dig('+dnssec', name, 'TXT'), /EDNS: version: 0, flags: do; udp: 1232/);
   assert.match(await dig(name, 'TXT'), /EDNS: version: 0, flags:; udp: 1232/);
+  // RFC 7873: the client cookie comes back with a server cookie, and dig sees it is its own
+  const cookie = await dig('+cookie', name, 'TXT');
+  assert.match(cookie, /; COOKIE: [0-9a-f]{48} \(good\)/);
+  assert.match(cookie, /ANSWER: 1,/);
 });
 
 test('the rate limiter still counts the ready answers', async () => {

@@ -6,6 +6,9 @@
  * answered over both, bound to the client's address. A question whose key is not in the
  * zone's key cache (issue 39) waits for its load and is answered then (SERVFAIL when the
  * database cannot say); a zone transfer of such a zone is streamed from the database.
+ *
+ * Over UDP a plain query of a name held is answered first from a ready answer, read and written
+ * at the wire (`answer-template.ts`); everything else goes through `answerMessage`.
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -109,7 +112,7 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
         );
   socket.on('message', (message, remote) => {
     // the plain query of a name held: a ready answer, no decoding (`answer-template.ts`)
-    const ready = answerFromTemplate(message, options.zone());
+    const ready = answerFromTemplate(message, options.zone(), maker, remote.address);
     if (ready !== undefined) {
       if (limiter !== undefined)
         return sendAnswer(message, ready, remote, { maker, address: normalizeAddress(remote.address) });
@@ -132,7 +135,7 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
             ...(pending && { pending }),
           })[0]
         : // a key just loaded: its ready answer made now, the first of many
-          (answerFromTemplate(message, options.zone()) ??
+          (answerFromTemplate(message, options.zone(), maker, address) ??
           answerUdpCached(message, options.zone(), cookies, pending));
     const pending: Pending = {};
     const reply = answer(pending);
