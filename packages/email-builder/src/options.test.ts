@@ -152,6 +152,25 @@ describe('the variables at a place of the email', () => {
     assert.deepEqual(paths(['unknown']), paths(), 'a list nobody describes adds no item');
   });
 
+  it('reads an undeclared object’s fields from its sample, at most 4 deep', () => {
+    const sample: Record<string, unknown> = { name: 'Ada' };
+    sample.self = sample;
+    assert.deepEqual(
+      variablesInScope([{ name: 'me', sample }]).map((v) => v.path),
+      [
+        'me',
+        'me.name',
+        'me.self',
+        'me.self.name',
+        'me.self.self',
+        'me.self.self.name',
+        'me.self.self.self',
+        'me.self.self.self.name',
+        'me.self.self.self.self',
+      ],
+    );
+  });
+
   it('reads an undeclared list’s items from its sample, and a list of plain values as item', () => {
     const scope = variablesInScope(
       [

@@ -111,6 +111,18 @@ describe('variables with a shape', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('inserts the first value with the slash menu’s Variable, not a list or an object', async () => {
+    await setContent({ type: 'doc', content: [{ type: 'paragraph' }] });
+    await page.click('.sv-content p');
+    await page.keyboard.type('/variable');
+    await page.click('.sv-slash:not([hidden]) .sv-slash-item[data-id="variable"]');
+    await page.waitForSelector('.sv-content .sv-variable');
+    assert.deepEqual((await json()).content?.[0]?.content, [
+      { type: 'variable', attrs: { name: 'total', fallback: '' } },
+    ]);
+    await page.keyboard.press('Escape');
+  });
+
   it('offers the lists for a repeat, and every path with its type for a condition', async () => {
     await setContent({
       type: 'doc',

@@ -4,6 +4,7 @@ import type { Command } from 'prosemirror-state';
 import type { EditorView, NodeView } from 'prosemirror-view';
 import type { AttrTable } from '../model/attrs.js';
 import { PROBLEM_HINTS, type ProblemCode } from '../problems.js';
+import type { VariableOption } from '../variables/shape.js';
 import type { BlockRendering } from './rendering.js';
 
 /** The editor facilities a slash command or node view may use (kept small so blocks stay portable). */
@@ -22,8 +23,11 @@ export interface EditorHost {
    * networks, button colour, footer and signature details); `{}` without branding.
    */
   branded(type: string): Record<string, unknown>;
-  /** The merge variables the host offers; the first is what the "Variable" command inserts. */
-  variables: readonly { name: string; fallback?: string }[];
+  /**
+   * The merge variables the host offers (`variables` option); the first that is not an object
+   * or a list is what the "Variable" command inserts.
+   */
+  variables: readonly VariableOption[];
 }
 
 /** Why an upload control is disabled, shown beside it: what the author and the host can do. */

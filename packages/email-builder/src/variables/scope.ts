@@ -35,11 +35,12 @@ function fieldsOf(sample: unknown): VariableOption[] {
 }
 
 /**
- * `v` at `path` and what it reaches: an object's fields at `path.field`. An object or a list
- * declared as such (`type`, `fields`, `of`) is not written as a tag; a variable declaring
- * nothing is listed as it always was (`top`), whatever its sample.
+ * `v` at `path` and what it reaches: an object's fields at `path.field`, at most 4 deep (a
+ * sample may refer to itself). An object or a list declared as such (`type`, `fields`, `of`) is
+ * not written as a tag; a variable declaring nothing is listed as it always was (`top`),
+ * whatever its sample.
  */
-function describe(v: VariableOption, path: string, top: boolean): ScopedVariable[] {
+function describe(v: VariableOption, path: string, top: boolean, depth = 0): ScopedVariable[] {
   const declared = declaredType(v);
   const type = declared ?? typeOf(v.sample);
   const self: ScopedVariable = {
@@ -50,9 +51,9 @@ function describe(v: VariableOption, path: string, top: boolean): ScopedVariable
     writable: (type !== 'object' && type !== 'array') || (top && declared === undefined),
   };
   if (type === 'array') self.of = v.of ?? fieldsOf(v.sample);
-  if (type !== 'object') return [self];
+  if (type !== 'object' || depth > 3) return [self];
   const fields = v.fields ?? fieldsOf(v.sample);
-  return [self, ...fields.flatMap((f) => describe(f, `${path}.${f.name}`, false))];
+  return [self, ...fields.flatMap((f) => describe(f, `${path}.${f.name}`, false, depth + 1))];
 }
 
 /**

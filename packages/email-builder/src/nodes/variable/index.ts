@@ -1,7 +1,7 @@
 import { InputRule } from 'prosemirror-inputrules';
 import { Fragment, type Node as PMNode, type Schema } from 'prosemirror-model';
 import { cleanFallback, isVariableName, VARIABLE_NAME, VARIABLE_TAG } from '../../primitives/merge-tags.js';
-import type { VariableOption } from '../../variables/shape.js';
+import { declaredType, type VariableOption } from '../../variables/shape.js';
 import { insertInline } from '../commands.js';
 import { defineBlock } from '../define.js';
 import { domMarker, markerRule } from '../marker.js';
@@ -66,7 +66,10 @@ export const variable = defineBlock({
           host,
           from,
           to,
-          host.view.state.schema.nodes.variable!.create(host.variables[0] ?? null),
+          // the first that is a value: not an object or a list (their fields are the values)
+          host.view.state.schema.nodes.variable!.create(
+            host.variables.find((v) => !/^[oa]/.test(declaredType(v) ?? '')) ?? null,
+          ),
           true,
         ),
     },
