@@ -26,6 +26,7 @@ const DOC = {
   content: [
     { type: 'paragraph', content: [{ type: 'text', text: LONG }] },
     { type: 'button', attrs: { text: 'Buy', href: 'https://shop.example' } },
+    { type: 'paragraph', content: [{ type: 'variable', attrs: { name: 'first_name', fallback: 'there' } }] },
     { type: 'image', attrs: { src: '', alt: '' } },
     { type: 'paragraph' },
     { type: 'footer' },
@@ -126,6 +127,8 @@ describe('a German editor (locale: "de")', () => {
       await page.textContent('.sv-content .sv-hint[data-problem="SEB_PROBLEM_NO_ADDRESS"]'),
       'Postanschrift hinzufügen',
     );
+    // a merge tag's tooltip, its fallback
+    assert.equal(await page.getAttribute('.sv-content .sv-variable', 'title'), 'Ersatz: there');
     await page.click('.sv-content > p >> nth=-1');
     assert.equal(
       await page.getAttribute('.sv-content .sv-empty', 'data-placeholder'),
