@@ -2,8 +2,8 @@
  * One SQLite connection as the service opens it, on the main thread as in the writer thread
  * (`sqlite-writer-thread.js`): the settings every connection needs, and its prepared
  * statements reused. Plain JavaScript on purpose: worker threads start without the TypeScript
- * loader the tests run under, so this file must run as it is, from `src` as from `dist` (its
- * types are in the JSDoc).
+ * loader the tests run under, so this file must run as it is, from `src` as from `dist`
+ * (types: `sqlite-connection.d.ts`).
  */
 import SQLite from 'better-sqlite3';
 
