@@ -18,11 +18,8 @@
  *   and keeps answering what it holds. Past {@link MAX_LOADING} tokens loading at once (a
  *   flood of random names), a miss fails at once instead of queueing.
  *
- * Least recently used entries go first, nearly: a `Map` keeps insertion order, and a hit moves
- * its entry to the end when it is in the older half of the order. A hit in the newer half moves
- * nothing: such an entry is evicted after half the cache's size of other entries at the
- * earliest, and moving every hit (a delete and an insert on a map of 100,000 entries) cost the
- * responder more per answer than the rest of a ready answer.
+ * Least recently used entries go first: a `Map` keeps insertion order, and a hit moves its
+ * entry to the end.
  *
  * Beside each entry the responder keeps the answers it made from it (`answer-template.ts`), so
  * a busy name is answered without being read or encoded again; they go with the entry, on a
@@ -61,11 +58,7 @@ export class HeldKey {
   /** Ready answers made from this entry (`answer-template.ts`), dropped with it. */
   answers: AnswerTemplate[] | undefined = undefined;
 
-  constructor(
-    readonly entry: Entry,
-    /** When it was put at the end of the order (the cache's count of placings). */
-    public placed: number,
-  ) {}
+  constructor(readonly entry: Entry) {}
 }
 
 export interface KeyCacheOptions {
@@ -85,8 +78,6 @@ export class KeyCache {
   /** Tokens waiting for the next load query, with who waits. */
   private queued = new Map<string, { resolve: (loaded: boolean) => void }[]>();
   private flushScheduled = false;
-  /** Entries put at the end of the order so far (stored or moved there). */
-  private placings = 0;
   /** Raised by every invalidation: a load that saw it move stores nothing. */
   private epoch = 0;
   private readonly maxEntries: number;
@@ -132,12 +123,9 @@ export class KeyCache {
       }
       return held;
     }
-    // recently used: to the end, when it was in the older half
-    if (this.placings - held.placed > this.maxEntries >> 1) {
-      this.entries.delete(token);
-      this.entries.set(token, held);
-      held.placed = ++this.placings;
-    }
+    // most recently used: to the end
+    this.entries.delete(token);
+    this.entries.set(token, held);
     return held;
   }
 
@@ -240,7 +228,7 @@ export class KeyCache {
 
   private store(token: string, entry: Entry): void {
     this.entries.delete(token);
-    this.entries.set(token, new HeldKey(entry, ++this.placings));
+    this.entries.set(token, new HeldKey(entry));
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 }
