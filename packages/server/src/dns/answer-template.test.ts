@@ -49,7 +49,10 @@ async function cachedZone(keys: Record<string, string | null>, tokens: string[],
 const spell = (name: string, pick: (i: number) => boolean) =>
   [...name].map((c, i) => (pick(i) ? c.toUpperCase() : c.toLowerCase())).join('');
 
-/** Queries of many shapes for `name`. */
+/**
+ * Queries of many shapes for `name`; with EDNS, without a cookie and with a client cookie alone
+ * or followed by a server cookie (RFC 7873 §4: valid or not, it is answered alike).
+ */
 function shapes(name: string): Buffer[] {
   const spellings = [
     name,
@@ -64,7 +67,6 @@ function shapes(name: string): Buffer[] {
     for (const type of types)
       for (const edns of [undefined, 100, 512, 1232, 4096])
         for (const flags of [0, dnsPacket.RECURSION_DESIRED, dnsPacket.CHECKING_DISABLED])
-          // RFC 7873: a client cookie alone, or with a server cookie (valid or not, answered alike)
           for (const dnssecOk of edns === undefined ? [false] : [false, true])
             for (const cookie of edns === undefined ? [undefined] : [undefined, 8, 24, 40]) {
               const packet = query(spelling, type, { id: id++, flags, ...(edns !== undefined && { edns }) });
