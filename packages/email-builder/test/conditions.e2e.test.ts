@@ -33,6 +33,21 @@ after(async () => {
   await session?.close();
 });
 
+/**
+ * In the open settings, "Show if plan = trial", typed as a user would; waits until the second
+ * block's JSON holds it.
+ */
+async function showIfPlanIsTrial(): Promise<void> {
+  await page.fill('.sv-inspector [data-field="showIf.var"] input', 'plan');
+  await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'eq');
+  await page.fill('.sv-inspector [data-field="showIf.value"] input', 'trial');
+  await page.waitForFunction(
+    () =>
+      ((window as unknown as Win).editor.getJSON().content?.[1]?.attrs?.showIf as { value?: string })
+        ?.value === 'trial',
+  );
+}
+
 describe('conditions and repeats in the editor', () => {
   it('inserts a repeat from the slash menu, holding a {{item.name}} chip', async () => {
     await setContent({ type: 'doc', content: [{ type: 'paragraph' }] });
@@ -64,14 +79,7 @@ describe('conditions and repeats in the editor', () => {
     await page.click('.sv-content .sv-button');
     await page.locator('.sv-inspector [data-field="showIf.var"] input').waitFor();
     assert.deepEqual(await axeViolations(page), []);
-    await page.fill('.sv-inspector [data-field="showIf.var"] input', 'plan');
-    await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'eq');
-    await page.fill('.sv-inspector [data-field="showIf.value"] input', 'trial');
-    await page.waitForFunction(
-      () =>
-        ((window as unknown as Win).editor.getJSON().content?.[1]?.attrs?.showIf as { value?: string })
-          ?.value === 'trial',
-    );
+    await showIfPlanIsTrial();
     const doc = await json();
     assert.deepEqual(doc.content?.[1]?.attrs?.showIf, { var: 'plan', op: 'eq', value: 'trial' });
     assert.equal(
@@ -123,14 +131,7 @@ describe('conditions and repeats in the editor', () => {
     };
     await openSettings('.sv-content > p >> nth=0');
     assert.deepEqual(await axeViolations(page), []);
-    await page.fill('.sv-inspector [data-field="showIf.var"] input', 'plan');
-    await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'eq');
-    await page.fill('.sv-inspector [data-field="showIf.value"] input', 'trial');
-    await page.waitForFunction(
-      () =>
-        ((window as unknown as Win).editor.getJSON().content?.[1]?.attrs?.showIf as { value?: string })
-          ?.value === 'trial',
-    );
+    await showIfPlanIsTrial();
     await page.keyboard.press('Escape');
     await openSettings('.sv-content > h2');
     await page.fill('.sv-inspector [data-field="showIf.var"] input', 'first_name');
