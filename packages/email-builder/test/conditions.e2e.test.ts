@@ -164,4 +164,61 @@ describe('conditions and repeats in the editor', () => {
     await setContent(out);
     assert.deepEqual(await json(), doc);
   });
+  it('sets a condition on a block inside a repeat from that block’s own handle, not the repeat’s', async () => {
+    await setContent({
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'Your order' }] },
+        {
+          type: 'repeat',
+          attrs: { each: 'items' },
+          content: [
+            { type: 'paragraph', content: [{ type: 'variable', attrs: { name: 'item.name' } }] },
+            { type: 'paragraph', content: [{ type: 'text', text: 'Trial gift' }] },
+          ],
+        },
+      ],
+    });
+    const inner = page.locator('.sv-content .sv-repeat > p >> nth=1');
+    const box = (await inner.boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + box.height / 2);
+    await page.waitForSelector('.sv-handle:not([hidden])');
+    // the handle stands beside the inner paragraph, not at the top of the repeat
+    const handle = (await page.locator('.sv-handle').boundingBox())!;
+    assert.ok(
+      handle.y + handle.height > box.y && handle.y < box.y + box.height,
+      `handle at ${handle.y}..${handle.y + handle.height}, paragraph at ${box.y}..${box.y + box.height}`,
+    );
+    await page.click('.sv-grip');
+    await page.click('.sv-menu [role="menuitem"]:has-text("Settings")');
+    await page.locator('.sv-inspector:not([hidden]) [data-field="showIf.var"] input').waitFor();
+    await page.fill('.sv-inspector [data-field="showIf.var"] input', 'plan');
+    await page.selectOption('.sv-inspector [data-field="showIf.op"] select', 'eq');
+    await page.fill('.sv-inspector [data-field="showIf.value"] input', 'trial');
+    await page.waitForFunction(() =>
+      JSON.stringify((window as unknown as Win).editor.getJSON()).includes('"trial"'),
+    );
+    const doc = await json();
+    const repeat = doc.content?.[1];
+    assert.deepEqual(repeat?.content?.[1]?.attrs?.showIf, { var: 'plan', op: 'eq', value: 'trial' });
+    assert.equal(repeat?.attrs?.showIf, undefined, 'the repeat itself has no condition');
+    assert.equal(repeat?.content?.[0]?.attrs?.showIf, undefined, 'nor its other block');
+    assert.deepEqual(repeat?.content?.[1]?.content, [{ type: 'text', text: 'Trial gift' }]);
+    assert.match(
+      await html(),
+      /\{\{#each items[^}]*\}\}.*\{\{#if plan == &quot;trial&quot;\}\}.*Trial gift.*\{\{\/if\}\}.*\{\{\/each\}\}/s,
+    );
+    await page.keyboard.press('Escape');
+
+    // its menu moves it among the repeat's blocks, not out of the repeat
+    await page.mouse.move(box.x + 20, box.y + box.height / 2);
+    await page.click('.sv-grip');
+    await page.click('.sv-menu [role="menuitem"]:has-text("Move up")');
+    const moved = await json();
+    assert.equal(moved.content?.length, 2);
+    assert.deepEqual(
+      moved.content?.[1]?.content?.map((n) => n.attrs?.showIf),
+      [{ var: 'plan', op: 'eq', value: 'trial' }, undefined],
+    );
+  });
 });

@@ -26,17 +26,18 @@ function shifted(state: EditorState, tr: Transaction, delta: number): Selection 
 }
 
 /**
- * Swaps the top-level block at `pos` with its neighbour above (`-1`) or below (`1`), the
- * selection inside it going along. Null at the first (or last) block, or when `pos` is no block.
+ * Swaps the block at `pos` with its neighbour above (`-1`) or below (`1`) in the same parent
+ * (the document, or a repeat for a block inside one), the selection inside it going along.
+ * Null at the first (or last) block of its parent, or when `pos` is no block.
  */
 export function moveBlock(state: EditorState, pos: number, dir: -1 | 1): Transaction | null {
   const { doc } = state;
   const node = doc.nodeAt(pos);
   const $pos = doc.resolve(pos);
-  if (!node || $pos.depth !== 0) return null;
-  const index = $pos.index(0);
-  if (index + dir < 0 || index + dir >= doc.childCount) return null;
-  const neighbour = doc.child(index + dir);
+  if (!node?.isBlock) return null;
+  const index = $pos.index();
+  if (index + dir < 0 || index + dir >= $pos.parent.childCount) return null;
+  const neighbour = $pos.parent.child(index + dir);
   const target = dir === -1 ? pos - neighbour.nodeSize : pos + neighbour.nodeSize;
   const tr = state.tr.delete(pos, pos + node.nodeSize).insert(target, node);
   const inside = state.selection.from >= pos && state.selection.to <= pos + node.nodeSize;
@@ -51,12 +52,14 @@ export function moveBlock(state: EditorState, pos: number, dir: -1 | 1): Transac
 }
 
 /**
- * Inserts a copy of the top-level block at `pos` right after it; the selection moves into the
- * copy, at the same place, so a repeated Mod-D makes copies in a row.
+ * Inserts a copy of the block at `pos` right after it, in the same parent (the document, or a
+ * repeat); the selection moves into the copy, at the same place, so a repeated Mod-D makes copies
+ * in a row.
  */
 export function duplicateBlock(state: EditorState, pos: number): Transaction | null {
   const node = state.doc.nodeAt(pos);
-  if (!node || state.doc.resolve(pos).depth !== 0) return null;
+  const $pos = state.doc.resolve(pos);
+  if (!node?.isBlock || !$pos.parent.canReplaceWith($pos.index(), $pos.index(), node.type)) return null;
   const tr = state.tr.insert(pos + node.nodeSize, node.copy(node.content));
   const inside = state.selection.from >= pos && state.selection.to <= pos + node.nodeSize;
   if (inside) tr.setSelection(shifted(state, tr, node.nodeSize));

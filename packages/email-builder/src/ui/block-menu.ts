@@ -7,11 +7,16 @@ import type { duplicateBlock, moveBlock } from '../input/block-moves.js';
 import { h, iconButton } from './dom.js';
 import { followViewport, place } from './place.js';
 
-/** Finds the top-level block under a viewport y coordinate (binary search over the blocks). */
-export function blockAtY(
-  view: EditorView,
-  y: number,
-): { pos: number; node: PMNode; dom: HTMLElement } | null {
+/** The block under a viewport y coordinate: a top-level one, or one inside a repeat. */
+export type BlockAt = { pos: number; node: PMNode; dom: HTMLElement };
+
+/**
+ * Finds the block under a viewport y coordinate: the top-level block there (binary search over
+ * the blocks, 8 px of slack between them), and inside a repeat the block of the repeat under
+ * `y` (so each block of a repeat has its own handle, menu and settings); the repeat itself on
+ * its frame, above or below its blocks.
+ */
+export function blockAtY(view: EditorView, y: number): BlockAt | null {
   const positions: number[] = [];
   view.state.doc.forEach((_node, offset) => {
     positions.push(offset);
@@ -26,9 +31,23 @@ export function blockAtY(
     const rect = dom.getBoundingClientRect();
     if (y < rect.top - 8) hi = mid - 1;
     else if (y > rect.bottom + 8) lo = mid + 1;
-    else return { pos, node: view.state.doc.nodeAt(pos)!, dom };
+    else return innerBlockAtY(view, { pos, node: view.state.doc.nodeAt(pos)!, dom }, y);
   }
   return null;
+}
+
+/** Inside a repeat (nested ones too), the block whose box holds `y`; else `outer` itself. */
+function innerBlockAtY(view: EditorView, outer: BlockAt, y: number): BlockAt {
+  if (outer.node.type.name !== 'repeat') return outer;
+  let found: BlockAt | null = null;
+  outer.node.forEach((node, offset) => {
+    if (found) return;
+    const pos = outer.pos + 1 + offset;
+    const dom = view.nodeDOM(pos) as HTMLElement | null;
+    const rect = dom?.getBoundingClientRect?.();
+    if (dom && rect && y >= rect.top && y <= rect.bottom) found = { pos, node, dom };
+  });
+  return found ? innerBlockAtY(view, found, y) : outer;
 }
 
 /**
@@ -39,7 +58,7 @@ export function blockAtY(
 export class BlockMenu {
   readonly el: HTMLElement;
   private readonly menu: HTMLElement;
-  private current: { pos: number; node: PMNode; dom: HTMLElement } | null = null;
+  private current: BlockAt | null = null;
   private frame = 0;
   private unfollow: (() => void) | null = null;
   /**
@@ -173,8 +192,11 @@ export class BlockMenu {
           run();
         },
       });
-    const index = view.state.doc.resolve(current.pos).index(0);
-    const count = view.state.doc.childCount;
+    // a block inside a repeat moves among the repeat's blocks, and its last one stays
+    const $pos = view.state.doc.resolve(current.pos);
+    const index = $pos.index();
+    const count = $pos.parent.childCount;
+    const inside = $pos.depth > 0;
     this.menu.replaceChildren(
       ...(this.canInspect(current.node)
         ? [item(ICONS.settings, 'Settings', () => this.select(current.pos))]
@@ -182,7 +204,7 @@ export class BlockMenu {
       item(EDITING_ICONS.copy, 'Duplicate', () => this.duplicate(current.pos)),
       item(EDITING_ICONS.up, 'Move up', () => this.move(current.pos, -1), index === 0),
       item(EDITING_ICONS.down, 'Move down', () => this.move(current.pos, 1), index === count - 1),
-      item(EDITING_ICONS.trash, 'Delete', () => this.remove(current.pos)),
+      item(EDITING_ICONS.trash, 'Delete', () => this.remove(current.pos), inside && count === 1),
     );
     const position = () => place(this.menu, this.container, this.el.getBoundingClientRect());
     position();
