@@ -21,6 +21,7 @@ import type {
   Store,
 } from './store.js';
 import type { ApiKeysTable, Database } from './tables.js';
+import { executeUnanswered } from './threaded-sqlite-dialect.js';
 import { appendDomainEvents } from './webhook-outbox.js';
 
 /** Records of a fresh registration: three DKIM selectors then DMARC (spec order). */
@@ -348,14 +349,16 @@ async function changeDomainCount(
   by: number,
   keyTurnAt?: number,
 ): Promise<void> {
-  await trx
-    .updateTable('accounts')
-    .set((eb) => ({
-      domain_count: eb('domain_count', '+', by),
-      ...(keyTurnAt !== undefined && { key_turn_at: keyTurnAt }),
-    }))
-    .where('id', '=', accountId)
-    .execute();
+  await executeUnanswered(
+    trx,
+    trx
+      .updateTable('accounts')
+      .set((eb) => ({
+        domain_count: eb('domain_count', '+', by),
+        ...(keyTurnAt !== undefined && { key_turn_at: keyTurnAt }),
+      }))
+      .where('id', '=', accountId),
+  );
 }
 
 async function insertDomain(
@@ -396,9 +399,10 @@ async function insertDomain(
     records.push(freshRecord('return_path', LABELLED_POSITION.return_path, null, request.returnPath));
   if (request.tracking !== undefined)
     records.push(freshRecord('tracking', LABELLED_POSITION.tracking, null, request.tracking));
-  await trx
-    .insertInto('domain_records')
-    .values(
+  // The domain's rows travel with the transaction's next statement on SQLite's writer thread.
+  await executeUnanswered(
+    trx,
+    trx.insertInto('domain_records').values(
       records.map((r) => ({
         domain_id: id,
         position: r.position,
@@ -407,18 +411,20 @@ async function insertDomain(
         label: r.label ?? null,
         status: r.status,
       })),
-    )
-    .execute();
+    ),
+  );
   // The key generator makes keys in turn order: the account's registrations oldest first, and
   // accounts taking turns (`KEY_TURN_MS`).
-  await trx
-    .insertInto('dkim_key_queue')
-    .values(
-      records
-        .filter((r) => r.kind === 'dkim' && r.token !== null)
-        .map((r) => ({ token: r.token!, queued_at: options.now, turn_at: options.keyTurnAt })),
-    )
-    .execute();
+  await executeUnanswered(
+    trx,
+    trx
+      .insertInto('dkim_key_queue')
+      .values(
+        records
+          .filter((r) => r.kind === 'dkim' && r.token !== null)
+          .map((r) => ({ token: r.token!, queued_at: options.now, turn_at: options.keyTurnAt })),
+      ),
+  );
   const domain: StoredDomain = {
     id,
     accountId,

@@ -15,6 +15,7 @@ import { ApiError } from '../errors.js';
 import { startTestServer, TEST_BACKEND } from '../test-support/test-server.js';
 import type { KyselyStore } from './kysely-store.js';
 import { openStore, sqliteFile } from './open.js';
+import { executeUnanswered } from './threaded-sqlite-dialect.js';
 
 const dirs: string[] = [];
 const stores: KyselyStore[] = [];
@@ -144,6 +145,88 @@ describe('SQLite writes on a thread of their own', () => {
     assert.deepEqual(returned.rows[0]!.b, blob);
     const result = await sql`update blobs set b = ${Buffer.from('x')}`.execute(store.db);
     assert.equal(result.numAffectedRows, 1n);
+  });
+
+  test('a write whose answer nobody reads travels with the next statement: one round trip fewer, seen by that statement', async () => {
+    const { store } = await threaded();
+    let answers = 0;
+    store.writerThread!.on('message', () => answers++);
+    const read = await store.db.transaction().execute(async (trx) => {
+      await executeUnanswered(trx, trx.insertInto('accounts').values(account('acc_1')));
+      await executeUnanswered(
+        trx,
+        trx.updateTable('accounts').set({ name: 'renamed' }).where('id', '=', 'acc_1'),
+      );
+      return trx.selectFrom('accounts').select(['id', 'name']).execute();
+    });
+    assert.deepEqual(read, [{ id: 'acc_1', name: 'renamed' }]);
+    // BEGIN, both writes and the read in one message, then COMMIT
+    assert.equal(answers, 2);
+    // the writes left for the commit are committed by it
+    await store.db
+      .transaction()
+      .execute((trx) => executeUnanswered(trx, trx.insertInto('accounts').values(account('acc_2'))));
+    assert.equal(answers, 3);
+    const ids = (await store.db.selectFrom('accounts').select('id').orderBy('id').execute()).map((r) => r.id);
+    assert.deepEqual(ids, ['acc_1', 'acc_2']);
+  });
+
+  test('an unanswered write that fails fails the statement or commit it travelled with, and the whole transaction', async () => {
+    const { store } = await threaded();
+    await store.db.insertInto('accounts').values(account('acc_1')).execute();
+    const duplicate = (error: unknown) => {
+      assert.ok(error instanceof SQLite.SqliteError);
+      assert.equal(error.code, 'SQLITE_CONSTRAINT_PRIMARYKEY');
+      return true;
+    };
+    // failing at the commit
+    await assert.rejects(
+      store.db.transaction().execute(async (trx) => {
+        await trx.insertInto('accounts').values(account('acc_2')).execute();
+        await executeUnanswered(trx, trx.insertInto('accounts').values(account('acc_1')));
+      }),
+      duplicate,
+    );
+    // failing at the next statement, which did not run
+    await assert.rejects(
+      store.db.transaction().execute(async (trx) => {
+        await executeUnanswered(trx, trx.insertInto('accounts').values(account('acc_3')));
+        await executeUnanswered(trx, trx.insertInto('accounts').values(account('acc_1')));
+        await trx.insertInto('accounts').values(account('acc_4')).execute();
+      }),
+      duplicate,
+    );
+    // a rollback drops the writes still waiting to be sent
+    await assert.rejects(
+      store.db.transaction().execute(async (trx) => {
+        await executeUnanswered(trx, trx.insertInto('accounts').values(account('acc_5')));
+        throw new Error('changed my mind');
+      }),
+      /changed my mind/,
+    );
+    const ids = (await store.db.selectFrom('accounts').select('id').execute()).map((r) => r.id);
+    assert.deepEqual(ids, ['acc_1']);
+    // and the connection is usable after all three
+    await store.db.insertInto('accounts').values(account('acc_6')).execute();
+  });
+
+  test('PRAGMA settings travel with the next statement, or after the last one unawaited, in order', async () => {
+    const { store } = await threaded();
+    let answers = 0;
+    store.writerThread!.on('message', () => answers++);
+    await store.db.connection().execute(async (connection) => {
+      await sql`pragma synchronous = normal`.execute(connection);
+      await connection
+        .transaction()
+        .execute((trx) => trx.insertInto('accounts').values(account('acc_1')).execute());
+      await sql`pragma synchronous = full`.execute(connection);
+    });
+    // the setting, BEGIN and the insert; then COMMIT
+    assert.equal(answers, 2);
+    // the last setting was sent before this statement, on the same connection: FULL is 2
+    const [row] = (await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db)).rows;
+    assert.equal(row!.synchronous, 2);
+    assert.equal(answers, 4);
   });
 
   test('a writer thread that dies fails every write after it with 503 (readiness too), says so once, and reads go on', async () => {

@@ -13,10 +13,13 @@
  *
  * A transaction's `BEGIN` goes with its first statement, one message instead of two; each
  * statement is then a round trip to the writer, which costs the event loop a message each
- * way, not the statement's work or the commit's fsync.
+ * way, not the statement's work or the commit's fsync. The write lock is held across those
+ * round trips, so they bound the writes per second: statements whose answer nobody reads
+ * travel with the next one instead (`executeUnanswered`, and `PRAGMA` settings).
  */
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import {
+  type Compilable,
   CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
@@ -32,6 +35,29 @@ import { statementCache } from './sqlite-connection.js';
 import type { SqliteWriter, WriterResult, WriterStatement } from './sqlite-writer.js';
 
 /** The dialect over `reader` (a `query_only` connection on this thread) and `writer`. */
+/** The compiled queries `executeUnanswered` marks (Kysely hands the same object to the driver). */
+const unansweredQueries = new WeakSet<CompiledQuery>();
+
+/**
+ * Runs `query`, a write whose answer the caller does not read (no `RETURNING`, no row count),
+ * in the transaction `trx`. On the writer thread it is not sent on its own: it travels with
+ * the transaction's next statement or its `COMMIT`, a round trip saved while the write lock is
+ * held (issue 37: a registration's transaction went from 8 messages to 5). Its error, if any,
+ * then fails that later statement or the commit, and so the transaction, instead of this
+ * call. Elsewhere (PostgreSQL, the CLI's SQLite) it simply runs.
+ */
+export async function executeUnanswered(
+  trx: { executeQuery(query: CompiledQuery): Promise<unknown> },
+  query: Compilable,
+): Promise<void> {
+  const compiled = query.compile();
+  unansweredQueries.add(compiled);
+  await trx.executeQuery(compiled);
+}
+
+/** `PRAGMA name = value`: a setting, answered with nothing anyone reads. */
+const PRAGMA_SETTING = /^\s*pragma\s+[\w.]+\s*=/i;
+
 export function threadedSqliteDialect(reader: SqliteDatabase, writer: SqliteWriter): Dialect {
   return {
     createDriver: () => new ThreadedSqliteDriver(reader, writer),
@@ -102,6 +128,12 @@ class ThreadedConnection implements DatabaseConnection {
   private pinned = false;
   /** A transaction's `BEGIN`, sent with its first statement. */
   private beginPending = false;
+  /** Inside `begin` … `end`. */
+  private inTransaction = false;
+  /** Statements nobody waits for, sent with the next one (or on release, unawaited). */
+  private deferred: WriterStatement[] = [];
+  /** How many of `deferred` came before the transaction's `BEGIN` (a rollback keeps those). */
+  private deferredBeforeBegin = 0;
 
   constructor(
     private readonly reader: SqliteDatabase,
@@ -117,12 +149,24 @@ class ThreadedConnection implements DatabaseConnection {
       if (statement.readonly) return { rows: statement.all(parameters as unknown[]) as R[] };
     }
     await this.pin();
-    const statements: WriterStatement[] = [{ sql, params: parameters }];
+    if (PRAGMA_SETTING.test(sql) || (this.inTransaction && unansweredQueries.has(query))) {
+      this.deferred.push({ sql, params: parameters });
+      return { rows: [] };
+    }
+    return queryResult<R>(await this.writer.execute(this.withPending({ sql, params: parameters })));
+  }
+
+  /** `last` after what waits to be sent: the deferred settings, the `BEGIN`, the deferred writes. */
+  private withPending(last: WriterStatement): WriterStatement[] {
+    const statements = this.deferred;
     if (this.beginPending) {
-      statements.unshift({ sql: 'begin', params: [] });
+      statements.splice(this.deferredBeforeBegin, 0, { sql: 'begin', params: [] });
       this.beginPending = false;
     }
-    return queryResult<R>(await this.writer.execute(statements));
+    statements.push(last);
+    this.deferred = [];
+    this.deferredBeforeBegin = 0;
+    return statements;
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -138,21 +182,40 @@ class ThreadedConnection implements DatabaseConnection {
   async begin(): Promise<void> {
     await this.pin();
     this.beginPending = true;
+    this.inTransaction = true;
+    this.deferredBeforeBegin = this.deferred.length;
   }
 
-  /** Commits or rolls back; a transaction that ran no statement has nothing to end. */
+  /**
+   * Commits (with the writes still deferred) or rolls back (dropping them); a transaction that
+   * sent nothing has nothing to end.
+   */
   async end(command: 'commit' | 'rollback'): Promise<void> {
-    if (this.beginPending) {
+    this.inTransaction = false;
+    if (command === 'rollback') this.deferred.length = this.beginPending ? this.deferredBeforeBegin : 0;
+    if (this.beginPending && this.deferred.length === this.deferredBeforeBegin) {
       this.beginPending = false;
       return;
     }
-    await this.writer.execute([{ sql: command, params: [] }]);
+    await this.writer.execute(this.withPending({ sql: command, params: [] }));
   }
 
+  /**
+   * Ends the hold on the writer. Settings still deferred (a `PRAGMA` after the last statement)
+   * are sent first, unawaited: the writer runs messages in order, so they apply before the
+   * next holder's statements.
+   */
   release(): void {
     if (!this.pinned) return;
+    if (this.deferred.length > 0) {
+      // settings only here (writes are deferred only inside a transaction, which `end` sent)
+      this.writer.execute(this.deferred).catch(() => {});
+      this.deferred = [];
+    }
     this.pinned = false;
     this.beginPending = false;
+    this.inTransaction = false;
+    this.deferredBeforeBegin = 0;
     this.writeLock.unlock();
   }
 

@@ -16,6 +16,7 @@ import { loadDomainsById, withRecords } from './domain-rows.js';
 import { GroupCommit } from './group-commit.js';
 import { newId } from './ids.js';
 import type { Database, DomainsTable } from './tables.js';
+import { executeUnanswered } from './threaded-sqlite-dialect.js';
 import { appendDomainEvents } from './webhook-outbox.js';
 
 /** One status change of a domain (position `null`) or of one of its records. */
@@ -269,27 +270,30 @@ async function writeCheck(
     .returning('id')
     .executeTakeFirst();
   if (updated === undefined) return;
+  // The records' and history's writes travel with the commit on SQLite's writer thread.
   for (const [position, state] of result.records) {
-    await trx
-      .updateTable('domain_records')
-      .set({
-        status: state.status,
-        reason: state.reason,
-        found: state.found,
-        detail: state.detail,
-        checked_at: state.checkedAt,
-        missing_since: state.missingSince,
-        error_since: state.errorSince,
-        verified_at: state.verifiedAt,
-      })
-      .where('domain_id', '=', domain.id)
-      .where('position', '=', position)
-      .execute();
+    await executeUnanswered(
+      trx,
+      trx
+        .updateTable('domain_records')
+        .set({
+          status: state.status,
+          reason: state.reason,
+          found: state.found,
+          detail: state.detail,
+          checked_at: state.checkedAt,
+          missing_since: state.missingSince,
+          error_since: state.errorSince,
+          verified_at: state.verifiedAt,
+        })
+        .where('domain_id', '=', domain.id)
+        .where('position', '=', position),
+    );
   }
   if (result.events.length > 0) {
-    await trx
-      .insertInto('status_history')
-      .values(
+    await executeUnanswered(
+      trx,
+      trx.insertInto('status_history').values(
         result.events.map((e) => ({
           id: newId('evt'),
           domain_id: domain.id,
@@ -300,8 +304,8 @@ async function writeCheck(
           found: e.found,
           at: e.at,
         })),
-      )
-      .execute();
+      ),
+    );
     await appendDomainEvents(
       trx,
       domain.accountId,
