@@ -1,5 +1,4 @@
 import { ServiceEditorError } from '../errors.js';
-import { renderTemplate } from '../variables/render-template.js';
 import type { PreviewDialog } from './preview-dialog.js';
 
 /** The two preview sizes: the container's full width, or a 375 px phone. */
@@ -41,7 +40,8 @@ function fail(name: string, reason: string): never {
  * sample values (or their fallbacks) by default, or as written. An accessible modal: focus
  * moves in and stays there, Escape closes, focus returns to the opener. Constructing it needs
  * no browser; `show()` does. The dialog's code (`preview-dialog.ts`) loads with the first
- * `show()`, so a page that only might preview does not carry it in its first load.
+ * `show()`, so a page that only might preview does not carry it in its first load; so does the
+ * `renderTemplate` that fills the merge tags with the sample values.
  *
  * @example
  * const preview = new MailPreview({ closeOnOverlayClick: true, variables: { first_name: 'Ada' } });
@@ -166,10 +166,7 @@ export class MailPreview {
       ({ PreviewDialog }) => {
         this.loading = false;
         if (this.destroyed) return;
-        // merge tags filled the way the service fills them for a recipient
-        this.dialog ??= new PreviewDialog(this, (html) =>
-          renderTemplate(html, this.options.variables, { format: 'html' }),
-        );
+        this.dialog ??= new PreviewDialog(this);
         if (this.shown) this.dialog.open();
       },
       (error: unknown) => {

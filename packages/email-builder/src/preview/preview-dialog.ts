@@ -4,7 +4,9 @@ import { t } from '../i18n/translate.js';
 import { svg } from '../icons/chrome.js';
 import { h } from '../ui/dom.js';
 import { Modal } from '../ui/modal.js';
-import type { RenderTemplateResult } from '../variables/render-template.js';
+// Inlined into this module's build (build.mjs): imported as a module of its own, a host's
+// esbuild would keep it in the first load, as `index.ts` re-exports it (issue 38).
+import { renderTemplate } from '../variables/render-template.js';
 import type { PreviewView } from './mail-preview.js';
 import { PhoneFrame } from './phone-frame.js';
 
@@ -17,7 +19,12 @@ type MergeTagView = 'sample' | 'tags';
 
 /** What the dialog reads from and reports to its {@link MailPreview}. */
 export interface PreviewOwner {
-  readonly options: Readonly<{ closeOnOverlayClick: boolean; locale?: string; messages?: object }>;
+  readonly options: Readonly<{
+    closeOnOverlayClick: boolean;
+    locale?: string;
+    messages?: object;
+    variables: Readonly<Record<string, unknown>>;
+  }>;
   getContent(): string;
   getView(): PreviewView;
   setView(view: PreviewView): void;
@@ -71,12 +78,8 @@ export class PreviewDialog {
 
   /**
    * @param owner the preview whose dialog this is
-   * @param fill the email with its merge tags filled with the sample values (or their fallbacks)
    */
-  constructor(
-    private readonly owner: PreviewOwner,
-    private readonly fill: (html: string) => RenderTemplateResult,
-  ) {
+  constructor(private readonly owner: PreviewOwner) {
     const modal = new Modal({
       title: 'Email preview',
       closeLabel: 'Close email preview',
@@ -191,7 +194,8 @@ export class PreviewDialog {
    */
   render(): void {
     const html = this.owner.getContent();
-    const filled = this.fill(html);
+    // merge tags filled the way the service fills them for a recipient
+    const filled = renderTemplate(html, this.owner.options.variables, { format: 'html' });
     const sample = this.merge === 'sample';
     this.frame.srcdoc = sample ? filled.output : html;
     this.mergeGroup.hidden = filled.used.length === 0;
