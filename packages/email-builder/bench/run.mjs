@@ -1,5 +1,6 @@
 // Benchmarks (after `npm run build`): gzip size of JS + CSS as a host app ships them (first load,
-// and the chunks loaded on demand), ours and @maily-to/core's bundled the same way; renderTemplate
+// and the chunks loaded on demand), ours and @maily-to/core's bundled the same way (a plain Vite
+// build; ours split by esbuild too); renderTemplate
 // on a 200-block email with a 100-item repeat, in Node; then, in headless Chromium, time to editable,
 // getHTML() on 200 blocks and keystroke-to-paint on 1,000 blocks. Prints figures and ratios.
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,7 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // run with tsx (npm run bench does), so the tests' TypeScript launcher serves here too
 import { launchChromium } from '../test-support/browser.ts';
-import { bundleSize, FIRST_LOAD_BUDGET, firstLoad, kb } from '../test-support/bundle-size.ts';
+import {
+  bundleSize,
+  FIRST_LOAD_BUDGET,
+  firstLoad,
+  firstLoadEsbuild,
+  kb,
+} from '../test-support/bundle-size.ts';
 import { benchRenderTemplate } from './render-template.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,6 +25,8 @@ const require = createRequire(import.meta.url);
 if (!existsSync(path.join(pkg, 'dist/index.js'))) throw new Error('run `npm run build` first');
 
 const ours = await firstLoad();
+const oursEsbuild = await firstLoadEsbuild();
+oursEsbuild.name += ' (esbuild split)';
 let maily = null;
 try {
   const mailyDir = path.dirname(require.resolve('@maily-to/core/package.json'));
@@ -32,8 +41,8 @@ try {
 } catch (error) {
   console.log(`maily bundle failed: ${error.message}`);
 }
-console.log('bundle, first load (minified JS + CSS, gzip -9; lazy chunks listed apart):');
-for (const r of [ours, maily].filter(Boolean))
+console.log('bundle, first load (Vite build, minified JS + CSS, gzip -9; lazy chunks listed apart):');
+for (const r of [ours, oursEsbuild, maily].filter(Boolean))
   console.log(`  ${r.name.padEnd(40)} ${kb(r.min).padStart(10)} min  ${kb(r.gz).padStart(9)} gzip`);
 for (const c of ours.lazy)
   console.log(
