@@ -5,7 +5,7 @@
 // types come from the server's schemas) and the inputs of the packages it bundles (the server's
 // pages bundle the editor and the client), so an unchanged checkout starts in seconds instead of
 // rebuilding everything. `--force` rebuilds all.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +13,20 @@ import { fileURLToPath } from 'node:url';
 import { ensureNativeModules } from './native-modules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** In build order: each package's folder, the other folders it follows, and the packages it bundles. */
+/**
+ * In build order: each package's folder, the other folders it follows, the packages it bundles,
+ * and its build's steps, each with the packages it waits for. The server's JavaScript needs only
+ * the editor's types, so it compiles while the client builds (two cores, issue 41); its pages
+ * bundle the client, so they wait for it.
+ */
 const PACKAGES = [
-  { name: '@service/email-builder', dir: 'packages/email-builder', follows: [], bundles: [] },
+  {
+    name: '@service/email-builder',
+    dir: 'packages/email-builder',
+    follows: [],
+    bundles: [],
+    steps: [{ script: 'build', after: [] }],
+  },
   // the client's types come from the server's OpenAPI document, made by the server's code (which
   // imports the editor's renderer)
   {
@@ -23,12 +34,17 @@ const PACKAGES = [
     dir: 'packages/client',
     follows: ['packages/server/src'],
     bundles: ['@service/email-builder'],
+    steps: [{ script: 'build', after: ['@service/email-builder'] }],
   },
   {
     name: '@service/server',
     dir: 'packages/server',
     follows: [],
     bundles: ['@service/client', '@service/email-builder'],
+    steps: [
+      { script: 'build:node', after: ['@service/email-builder'] },
+      { script: 'build:web', after: ['@service/client'] },
+    ],
   },
 ];
 /** Not inputs: what builds write, what tests and benches use, and the data. */
@@ -75,8 +91,22 @@ function digest(dirs, upstream) {
 
 const force = process.argv.includes('--force');
 const say = (text) => process.stderr.write(`${text}\n`);
-// Compiles beside the TypeScript builds below (their spawnSync blocks this process, not it).
+// Compiles beside the TypeScript builds below.
 const nativeReady = ensureNativeModules(root, say);
+/** Runs `npm run <script> -w <name>`; resolves when it succeeded, or exits with its status. */
+function runScript(name, script) {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script, '-w', name], { cwd: root, stdio: 'inherit' });
+    child.on('exit', (code) => {
+      if (code === 0) return resolve();
+      say(`${name}: build failed`);
+      process.exit(code ?? 1);
+    });
+  });
+}
+
+/** Each package's finished build (or at once when it is up to date), by name. */
+const finished = new Map();
 const digests = new Map();
 for (const pkg of PACKAGES) {
   const inputs = digest([pkg.dir, ...pkg.follows], pkg.bundles.map((name) => digests.get(name)).join());
@@ -90,24 +120,34 @@ for (const pkg of PACKAGES) {
     readdirSync(dist).length > 0;
   if (built && !force) {
     say(`${pkg.name}: up to date`);
+    finished.set(pkg.name, Promise.resolve());
     continue;
   }
-  say(
-    `${pkg.name}: building${force ? '' : !existsSync(stamp) ? ' (first build)' : readFileSync(stamp, 'utf8') === inputs ? ' (its dist/ is missing)' : ' (its sources changed)'}…`,
-  );
-  const started = Date.now();
-  const result = spawnSync('npm', ['run', '--silent', 'build', '-w', pkg.name], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) {
-    say(`${pkg.name}: build failed`);
-    process.exit(result.status ?? 1);
-  }
-  mkdirSync(STAMPS, { recursive: true });
-  writeFileSync(stamp, inputs);
-  say(`${pkg.name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const why = force
+    ? ''
+    : !existsSync(stamp)
+      ? ' (first build)'
+      : readFileSync(stamp, 'utf8') === inputs
+        ? ' (its dist/ is missing)'
+        : ' (its sources changed)';
+  const build = (async () => {
+    let started;
+    // one step after the other, each once the packages it needs are built
+    for (const { script, after } of pkg.steps) {
+      await Promise.all(after.map((name) => finished.get(name)));
+      if (started === undefined) {
+        say(`${pkg.name}: building${why}…`);
+        started = Date.now();
+      }
+      await runScript(pkg.name, script);
+    }
+    mkdirSync(STAMPS, { recursive: true });
+    writeFileSync(stamp, inputs);
+    say(`${pkg.name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  })();
+  finished.set(pkg.name, build);
 }
+await Promise.all(finished.values());
 try {
   await nativeReady;
 } catch (error) {

@@ -16,7 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureSystemPackages } from './system-deps.mjs';
-import { ensureTestKeys } from './test-keys.mjs';
+import { testKeysFile } from './test-keys.mjs';
 import { buildTestTree } from './test-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,19 +58,17 @@ function memoryScratch() {
   }
 }
 
+let testKeys;
 try {
   ensureSystemPackages();
+  // shared by every test process's servers (issue 41; scripts/test-keys.mjs says why checked in)
+  testKeys = testKeysFile();
 } catch (error) {
   console.error(error.message);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
-// Generated once, shared by every test process's servers (issue 41: a fifth of the run's CPU
-// went to fresh RSA keys per registered domain). On a fresh clone they are made on libuv's
-// threads while the build runs, which is mostly one core of tsc (about 30 s sooner).
-const testKeysReady = ensureTestKeys(path.join(root, 'node_modules/.cache/service-test'));
 run('npm', ['run', '--silent', 'build']);
-const testKeys = await testKeysReady;
 // Every temporary file of the run in memory where the machine has a tmpfs (issue 41): the
 // test servers' SQLite databases commit with an fsync each (synchronous=FULL, as in
 // production), 3.3 ms each on this machine's disk against 0.02 ms on tmpfs, and two test files
