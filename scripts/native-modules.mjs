@@ -1,24 +1,32 @@
-// The one native module, better-sqlite3, compiled where `npm ci --ignore-scripts` (a common
-// supply-chain precaution) left it uncompiled, so `npm start` and `npm test` work after such an
-// install too. It has no prebuilt binary reachable here, so compiling SQLite from source takes
-// about a minute of one core; run by `npm run build`, it goes beside the TypeScript builds and
-// the tests' key generation, on the other core. After a plain `npm ci` it is already compiled
-// and nothing happens.
+// The one native module, better-sqlite3, compiled by the build rather than by `npm ci` (issue 41).
+//
+// It has no prebuilt binary reachable here, so compiling SQLite from source takes about a minute
+// of one core. Run by `npm ci` (its install script), that minute came after npm unpacked every
+// package, with the other core idle, and before anything else could start. package.json's
+// `allowScripts` therefore turns its install script off (npm 11 and later), and `npm run build`
+// (which `npm start` and `npm test` run first) runs that same script here, beside the TypeScript
+// builds, with make running two compilers at once. `npm ci --ignore-scripts` (a common
+// supply-chain precaution) and older npm (which ignores `allowScripts` and compiles during the
+// install) end the same way: when the binding is there, nothing happens.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /**
  * Starts compiling better-sqlite3 if its binding is missing; returns a promise that settles when
- * it is there (at once when it already is), or rejects with npm's output.
+ * it is there (at once when it already is), or rejects with the compiler's output.
  */
 export function ensureNativeModules(root, say) {
-  const binding = path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+  const pkg = path.join(root, 'node_modules/better-sqlite3');
+  const binding = path.join(pkg, 'build/Release/better_sqlite3.node');
   if (existsSync(binding)) return Promise.resolve();
-  say('better-sqlite3: compiling SQLite (npm ci ran without install scripts)…');
+  say('better-sqlite3: compiling SQLite (about a minute, once)…');
   const started = Date.now();
-  const child = spawn('npm', ['rebuild', 'better-sqlite3', '--ignore-scripts=false'], {
-    cwd: root,
+  // the package's own install script: a prebuilt binary where one can be downloaded, else node-gyp
+  const child = spawn('npm', ['run', '--silent', 'install'], {
+    cwd: pkg,
+    env: { ...process.env, JOBS: String(Math.max(2, availableParallelism())) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -30,7 +38,8 @@ export function ensureNativeModules(root, say) {
       if (code === 0 && existsSync(binding)) {
         say(`better-sqlite3: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         resolve();
-      } else reject(new Error(`better-sqlite3 did not compile (npm rebuild exited ${code}):\n${output}`));
+      } else
+        reject(new Error(`better-sqlite3 did not compile (its install script exited ${code}):\n${output}`));
     });
   });
 }
