@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { emailStatus } from './email/status.js';
-import { type AttemptOutcome, EmailStore } from './store/email-store.js';
+import { EmailStore } from './store/email-store.js';
+import type { AttemptOutcome } from './store/emails/types.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { waitUntil } from './test-support/wait.js';
 

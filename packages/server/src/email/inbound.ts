@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import type { SMTPServerAddress, SMTPServerSession } from 'smtp-server';
 import type { HostPort } from '../config.js';
-import type { Feedback } from '../store/email-store.js';
+import type { Feedback } from '../store/emails/types.js';
 import { readFeedbackReport } from './feedback-report.js';
 import { type ReturnPathPurpose, readReturnPath } from './return-path.js';
 

@@ -16,7 +16,7 @@ import { Resolver } from 'node:dns/promises';
 import { generateDkimKeyPair, privateKeyObject } from '../dkim/key-pair.js';
 import { signMessage } from '../dkim/sign.js';
 import { lazy } from '../lazy.js';
-import type { AttemptOutcome, ClaimedRecipient } from '../store/email-store.js';
+import type { AttemptOutcome, ClaimedRecipient } from '../store/emails/types.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { DnsResolve } from '../verify/resolver.js';
 import { classifyRefusal } from './bounce.js';

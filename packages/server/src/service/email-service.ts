@@ -28,14 +28,10 @@ import { readUnsubscribeToken } from '../email/unsubscribe.js';
 import { type Envelope, failed, ok } from '../envelope.js';
 import { ApiError, type ApiErrorBody, ERROR_CATALOGUE } from '../errors.js';
 import type { ComposeInput, ComposeOutput } from '../render/pool.js';
-import {
-  type EmailFilter,
-  type EmailStore,
-  type Engagement,
-  IdempotencyConflict,
-  type NewEmail,
-  type StoredEmail,
-} from '../store/email-store.js';
+import type { EmailStore } from '../store/email-store.js';
+import { IdempotencyConflict } from '../store/emails/accept.js';
+import type { EmailFilter } from '../store/emails/listing.js';
+import type { Engagement, NewEmail, StoredEmail } from '../store/emails/types.js';
 import { newId } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import type { TemplateService } from './template-service.js';
