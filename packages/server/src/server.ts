@@ -19,6 +19,7 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { loadEditorBlocks } from './render/editor-blocks.js';
 import { createServices, routeServices, type Services } from './services.js';
 import { CacheListener } from './store/cache-listener.js';
+import { KeyStateBackfill } from './store/key-state-backfill.js';
 import type { KyselyStore } from './store/kysely-store.js';
 import { openStore } from './store/open.js';
 import type { Tracing } from './telemetry/tracing.js';
@@ -174,6 +175,9 @@ export async function startServer(
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (config.publicUrl === undefined) services.hooks.baseUrl = () => `http://${host}:${port}`;
   if (config.sending.enabled) sending.sender.start();
+  // Key roles that migration 0014 left to fill after start-up (issue 39): in the background,
+  // in batches; reads fill what they touch first. Ends at once when there is nothing to fill.
+  const keyStateBackfill = new KeyStateBackfill(store.db, { log: app.log }).start();
   let inbound: InboundListener | undefined;
   if (config.sending.returnPath.listen) {
     try {
@@ -183,7 +187,7 @@ export async function startServer(
       });
       app.log.info({ inbound: `${inbound.address.host}:${inbound.address.port}` }, 'inbound SMTP listening');
     } catch (error) {
-      await Promise.allSettled([app.close(), services.close(), hosted.close()]);
+      await Promise.allSettled([app.close(), services.close(), hosted.close(), keyStateBackfill.stop()]);
       await store.close();
       await tracing?.shutdown();
       throw error;
@@ -205,7 +209,13 @@ export async function startServer(
         'tracking hosts served over HTTPS',
       );
     } catch (error) {
-      await Promise.allSettled([inbound?.close(), app.close(), services.close(), hosted.close()]);
+      await Promise.allSettled([
+        inbound?.close(),
+        app.close(),
+        services.close(),
+        hosted.close(),
+        keyStateBackfill.stop(),
+      ]);
       await store.close();
       await tracing?.shutdown();
       throw error;
@@ -240,6 +250,7 @@ export async function startServer(
         app.close(),
         services.close(),
         hosted.close(),
+        keyStateBackfill.stop(),
       ]);
       await store.close();
       await tracing?.shutdown();
@@ -271,6 +282,7 @@ export async function startServer(
         await listener?.close();
         await services.close();
         await hosted.close();
+        await keyStateBackfill.stop();
         await store.close();
         // last: the spans of everything above are sent before it returns
         await tracing?.shutdown();

@@ -4,6 +4,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { KeyState, VerificationStatus } from '../domain/model.js';
+import { keyStatesFilled } from './key-state-backfill.js';
 import type { Database } from './tables.js';
 
 /** Tokens per query of {@link DkimKeyStore.publishedKeys} (SQLite allows 32,766 parameters). */
@@ -354,7 +355,9 @@ export class DkimKeyStore {
  * The DKIM records of these domains with their keys, by domain then position: what signing
  * and rotation read.
  */
-export function dkimSelectorRows(db: Kysely<Database>, domainIds: string[]) {
+export async function dkimSelectorRows(db: Kysely<Database>, domainIds: string[]) {
+  // key roles migration 0014 left to the background: filled for these domains first
+  await keyStatesFilled(db, domainIds);
   return db
     .selectFrom('domain_records as r')
     .leftJoin('dkim_keys as k', 'k.token', 'r.token')

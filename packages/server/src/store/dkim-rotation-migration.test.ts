@@ -1,13 +1,15 @@
 /**
- * Migration 0014 over a database that already holds keys: each selector gets its role and its
- * key's time, and every domain with keys becomes due for the rotation worker, on SQLite and on
- * PostgreSQL.
+ * Migration 0014 over a database that already holds keys: once its backfill has run (after
+ * start-up, `key-state-backfill.ts`), each selector has its role and its key's time, and every
+ * domain with keys is due for the rotation worker, on SQLite and on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { migrationDatabases } from '../test-support/migration-database.js';
+import { KeyStateBackfill } from './key-state-backfill.js';
 import { migrationProvider } from './migrations/index.js';
+import type { Database } from './tables.js';
 
 const databases = migrationDatabases('migration-0014-');
 after(() => databases.stop());
@@ -34,6 +36,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           db,
         );
         assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await new KeyStateBackfill(db as Kysely<Database>).start().done();
 
         const records = await sql<{
           token: string | null;

@@ -13,6 +13,7 @@ import type {
   StoredRecord,
   VerificationStatus,
 } from '../domain/model.js';
+import { keyStatesFilled } from './key-state-backfill.js';
 import type { Database, DomainRecordsTable, DomainsTable } from './tables.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -46,6 +47,8 @@ export async function loadDomainsById(db: Db, ids: string[]): Promise<StoredDoma
 export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Promise<StoredDomain[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
+  // key roles migration 0014 left to the background: filled for these domains first
+  await keyStatesFilled(db, ids);
   // On PostgreSQL one array parameter: a list of 1,000 parameters (a claim's) cost more to
   // parse and plan than to run, 10–44 ms against 5–21 ms at a million domains.
   const recordRows = await db

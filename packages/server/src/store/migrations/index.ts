@@ -29,6 +29,7 @@ import * as m0023 from './0023-key-domains.js';
 import * as m0024 from './0024-email-retention.js';
 import * as m0025 from './0025-tracking.js';
 import * as m0026 from './0026-dns-providers.js';
+import * as m0027 from './0027-migration-backfills.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-email-retention': m0024,
   '0025-tracking': m0025,
   '0026-dns-providers': m0026,
+  '0027-migration-backfills': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {
