@@ -189,6 +189,26 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       }
     });
 
+    test('a database that ran 0014 when it filled the roles itself gets the table from 0027, with nothing to fill', async () => {
+      const connect = await freshDatabase(backend);
+      const db = connect();
+      try {
+        await seedAt0013(db);
+        const migrator = new Migrator({ db, provider: migrationProvider });
+        assert.equal((await migrator.migrateTo('0026-dns-providers')).error, undefined);
+        // as the first 0014 left it: filled, and no table
+        await oldBackfill(db);
+        await sql`drop table migration_backfills`.execute(db);
+        const filled = await snapshot(db);
+        await migrateToLatest(db);
+        assert.equal(await progress(db), undefined);
+        assert.equal((await loadDomainsById(db, ['d000']))[0]?.records[0]?.key?.state, 'active');
+        assert.deepEqual(await snapshot(db), filled);
+      } finally {
+        await db.destroy();
+      }
+    });
+
     test('reads before and during the backfill answer as after the old migration; after it, every column matches', async () => {
       const { db, reference } = await upgradedPair(backend);
       try {
