@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -295,6 +296,7 @@ if (cpu.length > 0) {
 }
 // Every file's wall time, start and CPU, for a closer look than the two lists above.
 const report = path.join(root, 'node_modules/.cache/service-test/last-run.json');
+mkdirSync(path.dirname(report), { recursive: true });
 const cpuOf = new Map(cpu.map((c) => [named(c.file), c.cpuMs]));
 writeFileSync(
   report,

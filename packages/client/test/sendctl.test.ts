@@ -156,6 +156,9 @@ describe('sendctl domains', () => {
     assert.match(stuck.stderr, /timed out after 500ms; still pending/);
   });
 
+  /** A redraw of `domains wait`'s clock between checks: its seconds and its countdown. */
+  const COUNTDOWN = /\[(\d+)s\] waiting for 1 domain · next check in (\d+)s/g;
+
   test('wait on a terminal redraws every second between checks; Ctrl-C prints where things stand (exit 130)', async () => {
     await sendctl(['domains', 'add', 'ctrlc.cli.test']);
     const waiting = sendctl(
@@ -165,8 +168,10 @@ describe('sendctl domains', () => {
         let seen = '';
         const pressCtrlC = (data: Buffer) => {
           seen += data;
-          // after two redraws of the clock, with no check between them, press Ctrl-C once
-          if (!seen.includes('[2s]')) return;
+          // after the countdown's redraws at two seconds, with no check between them, press
+          // Ctrl-C once
+          const seconds = new Set([...seen.matchAll(COUNTDOWN)].map(([, elapsed]) => elapsed));
+          if (seconds.size < 2) return;
           child.stderr!.off('data', pressCtrlC);
           child.kill('SIGINT');
         };
@@ -175,11 +180,25 @@ describe('sendctl domains', () => {
     );
     const interrupted = await waiting;
     assert.equal(interrupted.code, 130, interrupted.stderr);
-    assert.match(interrupted.stderr, /\[0s\] waiting for 1 domain · next check in 10s/);
-    assert.match(interrupted.stderr, /\[1s\] waiting for 1 domain · next check in 9s/);
+    // Between checks the clock redraws each second and counts down from the 10 s interval. The
+    // countdown starts when the first check has answered, which on a loaded machine comes after
+    // the [0s] or even the [1s] redraw (those say "checking now"), and a redraw may then still
+    // round to 10s: checked is its shape (seconds going up, the countdown going down), not values.
+    const draws = [...interrupted.stderr.matchAll(COUNTDOWN)].map(([, elapsed, next]) => ({
+      elapsed: Number(elapsed),
+      next: Number(next),
+    }));
+    assert.equal(draws[0]?.next, 10, interrupted.stderr);
+    // two redraws a second apart, not one per check (a check is 10 s apart)
+    const [first, second] = [...new Set(draws.map((d) => d.elapsed))];
+    assert.equal(second, first! + 1, JSON.stringify(draws));
+    assert.ok(
+      draws.every((d, i) => i === 0 || (d.elapsed >= draws[i - 1]!.elapsed && d.next <= draws[i - 1]!.next)),
+      `the clock went back or the countdown went up: ${JSON.stringify(draws)}`,
+    );
     // each redraw goes back to the drawing's first line and clears below it
-    assert.match(interrupted.stderr.replaceAll('\u001b', 'ESC'), /ESC\[\d+FESC\[J\[1s\]/);
-    assert.match(interrupted.stderr, /interrupted after 2s; where things stand:/);
+    assert.match(interrupted.stderr.replaceAll('\u001b', 'ESC'), /ESC\[\d+FESC\[J\[\d+s\]/);
+    assert.match(interrupted.stderr, /interrupted after \d+s; where things stand:/);
     // lines are cut to the terminal's width (80 without one), so the redraw can count them
     assert.ok(
       interrupted.stderr.split('\n').every((line) => line.length < 160),
