@@ -41,10 +41,11 @@ const NAMES = Array.from({ length: 12 }, (_, i) => `d${i}.${ZONE}`);
 /**
  * A bound only broken behaviour reaches: a switch lands within a tick of being asked for, or of
  * its next key's TTL wait (3 s) ending. Slowness is not what this file tests (issue 41: 36 keys
- * took over 25 s on a loaded 2-core run); a deadlock or a lost claim is, and every process's log
- * is searched for those at the end.
+ * took over 25 s on a loaded 2-core run, and over 90 s at a load average of 20, their generator
+ * running at the lowest priority); a deadlock or a lost claim is, and every process's log is
+ * searched for those at the end.
  */
-const SWITCH_DEADLINE_MS = 90_000;
+const SWITCH_DEADLINE_MS = 240_000;
 /** Shared by the server processes and the CLI, which opens the sealed private keys to sign. */
 const SECRET_KEY = randomBytes(32).toString('base64');
 
