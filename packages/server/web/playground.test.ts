@@ -493,7 +493,12 @@ describe('the playground on a phone (375 × 812)', () => {
     phone = await openPage(browser, server.url, { viewport: { width: 375, height: 812 } });
     p = phone.page;
     await p.goto(`${server.url}/`);
-    await p.locator('#editor .sv-content').waitFor();
+    await p
+      .locator('#editor .sv-content')
+      .waitFor()
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nthe page's problems: ${phone.problems.join(' | ') || 'none'}`);
+      });
   });
   after(() => phone?.context.close());
 
