@@ -92,7 +92,10 @@ function digest(dirs, upstream) {
 const force = process.argv.includes('--force');
 const say = (text) => process.stderr.write(`${text}\n`);
 // Compiles beside the TypeScript builds below.
-const nativeReady = ensureNativeModules(root, say);
+// `npm test` compiles it itself (SERVICE_NATIVE_BUILD=test-runner) and starts the tests that do
+// not need it while it compiles; the build then does not wait for it.
+const nativeReady =
+  process.env.SERVICE_NATIVE_BUILD === 'test-runner' ? Promise.resolve() : ensureNativeModules(root, say);
 /** Runs `npm run <script> -w <name>`; resolves when it succeeded, or exits with its status. */
 function runScript(name, script) {
   return new Promise((resolve) => {
