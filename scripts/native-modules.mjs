@@ -10,14 +10,21 @@
 // install) end the same way: when the binding is there, nothing happens.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import path from 'node:path';
 
 /**
  * Starts compiling better-sqlite3 if its binding is missing; returns a promise that settles when
- * it is there (at once when it already is), or rejects with the compiler's output.
+ * it is there (at once when it already is), or rejects with the compiler's output. `jobs`: the
+ * compilers make runs at once (default: one per core); `priority`: a nice value for the compile,
+ * where the system allows it (the test runner raises it, so the tests it runs beside do not slow
+ * what every other test waits for).
  */
-export function ensureNativeModules(root, say) {
+export function ensureNativeModules(
+  root,
+  say,
+  { jobs = Math.max(2, availableParallelism()), priority } = {},
+) {
   const pkg = path.join(root, 'node_modules/better-sqlite3');
   const binding = path.join(pkg, 'build/Release/better_sqlite3.node');
   if (existsSync(binding)) return Promise.resolve();
@@ -26,9 +33,17 @@ export function ensureNativeModules(root, say) {
   // the package's own install script: a prebuilt binary where one can be downloaded, else node-gyp
   const child = spawn('npm', ['run', '--silent', 'install'], {
     cwd: pkg,
-    env: { ...process.env, JOBS: String(Math.max(2, availableParallelism())) },
+    env: { ...process.env, JOBS: String(jobs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (priority !== undefined) {
+    try {
+      // before npm starts make: the compilers inherit it
+      setPriority(child.pid, priority);
+    } catch {
+      // not allowed (not root): the compile runs at the usual priority
+    }
+  }
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

@@ -72,7 +72,10 @@ try {
 }
 // better-sqlite3 compiles (on a fresh clone: a minute, mostly one compiler on one core) beside
 // the builds and then beside the tests that need no database; see scripts/native-gate.mjs.
-const nativeReady = ensureNativeModules(root, (text) => console.error(text));
+// One compiler at a time, ahead of the tests beside it: SQLite's single big file is most of the
+// minute either way, and a compile slowed by the tests beside it held every other test back
+// (110 s instead of 60 on a fresh clone).
+const nativeReady = ensureNativeModules(root, (text) => console.error(text), { jobs: 1, priority: -10 });
 let nativeDone = false;
 nativeReady.then(
   () => (nativeDone = true),
