@@ -189,6 +189,7 @@ runs.sort((a, b) => waits(a) - waits(b) || seconds(b) - seconds(a) || a.file.loc
 // Five at a time on two cores (issue 41): the files wait on timers, browsers and other
 // processes, so fewer left the cores idle: at three they used about 76 % of the cores' time. On
 // fresh clones: files 594 s at 3, 529–567 s at 4, 504 s at 5, every test passing each time.
+// At 6 they cost more CPU than they saved in waits (549 s at 5 against 573 s at 6, same code).
 const concurrency = process.env.TEST_CONCURRENCY ?? '5';
 const onPostgres = runs.filter((r) => r.backend === 'postgres').length;
 console.log(
