@@ -5,6 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { EmailStatus } from '../../email/status.js';
 import type { Database } from '../tables.js';
+import type { StoredEmail } from './types.js';
 
 /** How many recipients a listed message names (the first, in request order). */
 export const LISTED_RECIPIENTS = 10;
@@ -26,14 +27,9 @@ export interface EmailFilter {
   domainIds?: string[];
 }
 
-/** A message as listed. */
-export interface ListedEmail {
-  id: string;
-  fromAddress: string;
-  subject: string;
-  tags: { name: string; value: string }[];
-  createdAt: number;
-  scheduledAt: number | null;
+/** A message as listed: what is stored of it, without its recipients' rows and events. */
+export interface ListedEmail
+  extends Pick<StoredEmail, 'id' | 'fromAddress' | 'subject' | 'tags' | 'createdAt' | 'scheduledAt'> {
   status: EmailStatus;
   /** Its first {@link LISTED_RECIPIENTS} envelope recipients. */
   to: string[];
