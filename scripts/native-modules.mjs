@@ -8,9 +8,17 @@
 // builds, with make running two compilers at once. `npm ci --ignore-scripts` (a common
 // supply-chain precaution) and older npm (which ignores `allowScripts` and compiles during the
 // install) end the same way: when the binding is there, nothing happens.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { availableParallelism, setPriority } from 'node:os';
+//
+// A compiled binding is also kept in a per-user cache (~/.cache/service-native, as node-gyp keeps
+// Node's headers in ~/.cache/node-gyp and prebuild-install its downloads in npm's cache), under a
+// name made of the package's integrity from package-lock.json, Node's version, the platform and
+// the architecture: a second clone on the same machine copies it (milliseconds) instead of
+// compiling for a minute. A copy that does not load is thrown away and the package compiled as
+// usual. SERVICE_NATIVE_CACHE names another folder, or `off` turns the cache off.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { availableParallelism, homedir, setPriority } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -28,6 +36,11 @@ export function ensureNativeModules(
   const pkg = path.join(root, 'node_modules/better-sqlite3');
   const binding = path.join(pkg, 'build/Release/better_sqlite3.node');
   if (existsSync(binding)) return Promise.resolve();
+  const cached = cachedBinding(root);
+  if (cached !== undefined && restore(cached, binding)) {
+    say(`better-sqlite3: copied from ${cached}`);
+    return Promise.resolve();
+  }
   say('better-sqlite3: compiling SQLite (about a minute, once)…');
   const started = Date.now();
   // the package's own install script: a prebuilt binary where one can be downloaded, else node-gyp
@@ -52,9 +65,61 @@ export function ensureNativeModules(
     child.on('exit', (code) => {
       if (code === 0 && existsSync(binding)) {
         say(`better-sqlite3: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        if (cached !== undefined) keep(binding, cached);
         resolve();
       } else
         reject(new Error(`better-sqlite3 did not compile (its install script exited ${code}):\n${output}`));
     });
   });
+}
+
+/** Where this checkout's binding is cached, or undefined when the cache is off or unknowable. */
+function cachedBinding(root) {
+  const folder =
+    process.env.SERVICE_NATIVE_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'service-native');
+  if (folder === 'off') return undefined;
+  let integrity;
+  try {
+    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+    integrity = lock.packages['node_modules/better-sqlite3'].integrity;
+  } catch {
+    return undefined;
+  }
+  if (typeof integrity !== 'string') return undefined;
+  const key = createHash('sha256')
+    .update([integrity, process.version, process.platform, process.arch].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  return path.join(
+    folder,
+    `better-sqlite3-${process.version}-${process.platform}-${process.arch}-${key}.node`,
+  );
+}
+
+/** Copies a cached binding into place; true when it is there and loads in a fresh Node. */
+function restore(cached, binding) {
+  if (!existsSync(cached)) return false;
+  try {
+    mkdirSync(path.dirname(binding), { recursive: true });
+    copyFileSync(cached, binding);
+    const load = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(binding)})`], {
+      stdio: 'ignore',
+    });
+    if (load.status === 0) return true;
+  } catch {}
+  // unreadable, truncated or built for something else: forget it and compile
+  rmSync(binding, { force: true });
+  rmSync(cached, { force: true });
+  return false;
+}
+
+/** Keeps a fresh binding in the cache; a cache that cannot be written is only a slower next clone. */
+function keep(binding, cached) {
+  try {
+    mkdirSync(path.dirname(cached), { recursive: true });
+    const partial = `${cached}.${process.pid}.partial`;
+    copyFileSync(binding, partial);
+    renameSync(partial, cached);
+  } catch {}
 }
