@@ -1,7 +1,7 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
-import { type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
-import { AddMarkStep, RemoveMarkStep } from 'prosemirror-transform';
+import { type EditorState, Plugin, PluginKey } from 'prosemirror-state';
 import { Decoration, DecorationSet } from 'prosemirror-view';
+import { changedBlocks } from '../model/changed-blocks.js';
 import { type DocSettings, docSettings } from '../model/doc.js';
 import { isHexColor } from '../primitives/color.js';
 import { darkSurface, darkTextColor, highlightTextColor } from '../primitives/dark-color.js';
@@ -47,33 +47,12 @@ function collect(node: PMNode, start: number, surface: string, s: DocSettings, o
 function decorations(doc: PMNode, from: number, to: number): Decoration[] {
   const s = docSettings(doc.attrs);
   const out: Decoration[] = [];
-  doc.forEach((block, offset) => {
-    if (offset + block.nodeSize > from && offset < to)
-      collect(block, offset + 1, darkSurface(s, false), s, out);
+  // only the blocks in the range are visited (and the loop stops at `to`)
+  doc.nodesBetween(from, to, (block, offset) => {
+    collect(block, offset + 1, darkSurface(s, false), s, out);
+    return false;
   });
   return out;
-}
-
-/** Where in the new document `tr` changed anything, widened to whole top-level blocks; null if nowhere. */
-function changedBlocks(tr: Transaction): [number, number] | null {
-  let from = Number.POSITIVE_INFINITY;
-  let to = Number.NEGATIVE_INFINITY;
-  tr.steps.forEach((step, i) => {
-    const rest = tr.mapping.slice(i + 1);
-    const widen = (start: number, end: number) => {
-      from = Math.min(from, rest.map(start, -1));
-      to = Math.max(to, rest.map(end, 1));
-    };
-    tr.mapping.maps[i]!.forEach((_oldStart, _oldEnd, start, end) => {
-      widen(start, end);
-    });
-    // Adding or removing a mark (a colour or highlight from the bubble menu) moves nothing, so
-    // its step map is empty: its own range is what changed.
-    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) widen(step.from, step.to);
-  });
-  if (from > to) return null;
-  const [$from, $to] = [tr.doc.resolve(from), tr.doc.resolve(to)];
-  return [$from.depth > 0 ? $from.before(1) : from, $to.depth > 0 ? $to.after(1) : to];
 }
 
 const darkColorsChanged = (a: EditorState, b: EditorState) =>
