@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let t: TestServer;
@@ -122,4 +123,26 @@ test('every response carries a request id; a plain client-given one is kept', as
   assert.equal(kept.headers.get('x-request-id'), 'trace-123');
   const replaced = await fetch(`${t.url}/healthz`, { headers: { 'x-request-id': 'bad id\twith<tabs>' } });
   assert.match(replaced.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+});
+
+test('every schema in /openapi.json is valid JSON Schema 2020-12 (as OpenAPI 3.1 requires)', async () => {
+  const doc = (await t.request('GET', '/openapi.json')).body;
+  // the document's own keywords (`example`, `discriminator`) are OpenAPI's: strict mode off
+  const ajv = new Ajv2020({ strict: false });
+  const schemas: [string, unknown][] = Object.entries(doc.components.schemas).map(([name, schema]) => [
+    `components.schemas.${name}`,
+    schema,
+  ]);
+  for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+    for (const [method, operation] of Object.entries(operations))
+      for (const [status, response] of Object.entries(operation.responses as Record<string, any>))
+        for (const [type, content] of Object.entries((response.content ?? {}) as Record<string, any>))
+          schemas.push([`${method.toUpperCase()} ${path} ${status} ${type}`, content.schema]);
+  assert.ok(schemas.length > 50, `only ${schemas.length} schemas found`);
+  const invalid = schemas.flatMap(([where, schema]) =>
+    ajv.validateSchema(schema as object) ? [] : [`${where}: ${ajv.errorsText(ajv.errors)}`],
+  );
+  assert.deepEqual(invalid, []);
+  // and the check can fail: a type that does not exist is refused
+  assert.equal(ajv.validateSchema({ type: 'integr' }), false);
 });
