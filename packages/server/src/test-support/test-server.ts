@@ -39,7 +39,11 @@ export interface TestServer {
     route: string,
     options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<ApiResponse<T>>;
-  openapi: OpenApiChecker;
+  /**
+   * The server's `/openapi.json` as a checker, fetched when first needed: a server whose tests
+   * never call the API skips generating the document (~0.2 s of CPU per server, issue 41).
+   */
+  openapi(): Promise<OpenApiChecker>;
   /** The last 100 lines the server logged (errors only, unless `logLevel` asked for more). */
   logLines(): string[];
   close(): Promise<void>;
@@ -118,13 +122,14 @@ export async function startTestServer(
     logger: { level: options.logLevel ?? 'error', stream },
     ...(keys && { generateDkimKey: keys }),
   });
-  const openapi = await loadOpenApi(server.url);
+  let openapi: Promise<OpenApiChecker> | undefined;
+  const contract = () => (openapi ??= loadOpenApi(server.url));
 
   return {
     server,
     url: server.url,
     dataDir,
-    openapi,
+    openapi: contract,
     logLines: () => [...lines],
     async createKey(options = {}) {
       const generated = generateApiKey();
@@ -158,7 +163,7 @@ export async function startTestServer(
         );
       const pathOnly = route.split('?')[0]!;
       const contractProblems = response.headers.get('content-type')?.includes('json')
-        ? openapi.check(method, pathOnly, response.status, parsed)
+        ? (await contract()).check(method, pathOnly, response.status, parsed)
         : [];
       return { status: response.status, headers: response.headers, body: parsed as any, contractProblems };
     },

@@ -53,7 +53,7 @@ async function upload(u: Upload) {
   if (u.origin) headers.origin = u.origin;
   const response = await fetch(`${server.url}/api/public/images`, { method: 'POST', body: form, headers });
   const body: any = await response.json();
-  assert.deepEqual(server.openapi.check('POST', '/api/public/images', response.status, body), []);
+  assert.deepEqual((await server.openapi()).check('POST', '/api/public/images', response.status, body), []);
   return { status: response.status, body, headers: response.headers };
 }
 
