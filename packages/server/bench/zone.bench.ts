@@ -10,9 +10,10 @@
  * - queries/s with dnsperf over 100,000 random names of the zone, against BIND 9 serving those
  *   names from a zone file (its `dkim.bench.ts` settings).
  *
- * Seeded: the domains of one account, their three DKIM records each, and the keys; not their
- * other records nor their history. Every key is a copy of one public key (real size);
- * `changed_at` is spread 10 ms apart (BENCH_ZONE_SPREAD_MS), as keys made over time are.
+ * Seeded by `seed.ts` (as the scale bench's PostgreSQL): the domains of one account, verified,
+ * with their four records each, and the keys; not their history. Every key is a copy of one
+ * public key (real size); `changed_at` is spread 10 ms apart (BENCH_ZONE_SPREAD_MS), as keys
+ * made over time are.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -21,18 +22,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import dnsPacket from 'dns-packet';
-import pg from 'pg';
 import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { openStore } from '../src/store/open.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
+import { seedDomains, tokenOf } from './seed.js';
 import { dnsperf, fmt, freePort, namedConf, repoRoot } from './support.js';
 
 const ORIGIN = 'dkim.provider.bench';
 const PUBLIC_KEY = randomBytes(294).toString('base64');
 /** How far apart the seeded keys' `changed_at` are (BENCH_ZONE_SPREAD_MS, ms). */
 const SPREAD_MS = Number(process.env.BENCH_ZONE_SPREAD_MS ?? 10);
-const token = (i: number) => `k${String(i).padStart(12, '0')}`;
+/** Key i of the zone: domain i / 3's DKIM record at position i % 3. */
+const token = (i: number) => tokenOf(Math.floor(i / 3), i % 3);
 
 export async function runZoneBench(): Promise<void> {
   const domains = Number(process.env.BENCH_ZONE_DOMAINS ?? 1_000_000);
@@ -48,7 +50,12 @@ export async function runZoneBench(): Promise<void> {
     const databaseUrl = await postgres.createDatabase();
     const accountId = await migrate(dataDir, databaseUrl);
     const t = performance.now();
-    await seed(databaseUrl, accountId, keys);
+    await seedDomains(databaseUrl, accountId, domains, {
+      publicKey: PUBLIC_KEY,
+      privateKeyEnc: 'sealed'.repeat(300),
+      verified: true,
+      keySpreadMs: SPREAD_MS,
+    });
     console.log(`seeded in SQL in ${fmt((performance.now() - t) / 1000, 1)} s`);
     // alternated, so that neither build always runs on the warmer cache
     for (let round = 0; round < rounds; round++)
@@ -96,45 +103,6 @@ async function migrate(dataDir: string, databaseUrl: string): Promise<string> {
   });
   await store.close();
   return accountId;
-}
-
-/**
- * `count / 3` domains of `accountId`, each with its three DKIM records and their keys, a million
- * rows per statement (generate_series), then ANALYZE.
- */
-async function seed(databaseUrl: string, accountId: string, count: number): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const now = Date.now();
-    const step = 999_999;
-    for (let from = 0; from < count; from += step) {
-      const to = Math.min(count, from + step) - 1;
-      const range = [from / 3, (to + 1) / 3 - 1];
-      await client.query(
-        `insert into domains (id, account_id, name, type, status, created_at, updated_at, next_check_at)
-         select 'dom' || i, $1, 'd' || i || '.zone.example', 'Marketing', 'verified', $2::bigint, $2::bigint, $2::bigint + 31536000000
-         from generate_series($3::bigint, $4::bigint) as i`,
-        [accountId, now, ...range],
-      );
-      await client.query(
-        `insert into domain_records (domain_id, position, kind, token, status, key_state)
-         select 'dom' || (i / 3), i % 3, 'dkim', 'k' || lpad(i::text, 12, '0'), 'verified',
-                case when i % 3 = 0 then 'active' else 'next' end
-         from generate_series($1::bigint, $2::bigint) as i`,
-        [from, to],
-      );
-      await client.query(
-        `insert into dkim_keys (token, public_key, private_key_enc, created_at, revoked_at, changed_at)
-         select 'k' || lpad(i::text, 12, '0'), $1, $2, $3::bigint - i * $6::bigint, null, $3::bigint - i * $6::bigint
-         from generate_series($4::bigint, $5::bigint) as i`,
-        [PUBLIC_KEY, 'sealed'.repeat(300), now, from, to, SPREAD_MS],
-      );
-    }
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
 }
 
 interface Started {
