@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -171,7 +172,9 @@ const line = (label, m, n, target) =>
     `  ${label.padEnd(36)} ${f(pct(m.lat, 0.5)).padStart(9)} median, p90 ${f(pct(m.lat, 0.9)).padStart(9)}` +
       `  (5 blocks: p90 ${f(pct(n.lat, 0.9))}, ratio ${(pct(m.lat, 0.9) / pct(n.lat, 0.9)).toFixed(2)})${target}`,
   );
-console.log(`keystroke on 1,000 blocks, ${KEYS} keys each (headless Chromium):`);
+console.log(
+  `keystroke on 1,000 blocks, ${KEYS} keys each (headless Chromium; load average ${loadavg()[0].toFixed(1)} at the end):`,
+);
 const p90 = pct(onDemand[1000].lat, 0.9);
 line(
   'keystroke → frame (frames on demand)',
