@@ -165,7 +165,7 @@ if (!keystrokeOnly) {
 const KEYS = 150;
 const ROUND = 25;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)];
-const onDemand = await keystrokes(['--disable-frame-rate-limit']);
+const onDemand = await keystrokes(['--disable-frame-rate-limit'], true);
 const locked = await keystrokes([]);
 const line = (label, m, n, target) =>
   console.log(
@@ -185,14 +185,38 @@ line(
 console.log(
   `    Event Timing, keydown → presented frame ≥ 16 ms: ${onDemand[1000].slow} of ${KEYS} keystrokes (5 blocks: ${onDemand[5].slow})`,
 );
+const cpu = (m) => f(m.cpu.reduce((a, b) => a + b, 0) / m.cpu.length);
+console.log(
+  `    renderer main thread CPU per keystroke: ${cpu(onDemand[1000])} (5 blocks: ${cpu(onDemand[5])}), ${2 * ROUND} keys traced`,
+);
 line('keystroke → frame (display-locked)', locked[1000], locked[5], '');
 console.log(
   '    display-locked: includes waiting for the next 60 Hz frame (0–16.7 ms), the 5-block p90 is its floor',
 );
 server.close();
 
-/** Latencies of KEYS keystrokes at the end of a heading, on 5 and on 1,000 blocks, in Chromium launched with `flags`. */
-async function keystrokes(flags) {
+/** CPU time (ms) of the tasks a trace's renderer main thread ran, nested ones counted once. */
+function mainThreadCpu(trace) {
+  const events = trace.traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain');
+  const tasks = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'RunTask')
+    .sort((a, b) => a.ts - b.ts);
+  let total = 0;
+  let end = 0;
+  for (const t of tasks) {
+    if (t.ts < end) continue;
+    end = t.ts + t.dur;
+    total += (t.tdur ?? t.dur) / 1000;
+  }
+  return total;
+}
+
+/**
+ * Latencies of KEYS keystrokes at the end of a heading, on 5 and on 1,000 blocks, in Chromium
+ * launched with `flags`; with `cpu`, the main thread's CPU time per keystroke too.
+ */
+async function keystrokes(flags, cpu = false) {
   // the arguments of test-support/browser.ts's launchChromium, and `flags`
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -226,27 +250,40 @@ async function keystrokes(flags) {
           if (e.interactionId && e.name.startsWith('key')) window.__slow.add(e.interactionId);
       }).observe({ type: 'event', durationThreshold: 16 });
     });
-    const out = { 5: { lat: [], slow: 0 }, 1000: { lat: [], slow: 0 } };
-    for (let round = 0; round < KEYS / ROUND; round++)
+    /**
+     * Types ROUND keys at the end of the first heading of `blocks` blocks: their latencies and
+     * slow keystrokes, and if `traced` the main thread's CPU time per keystroke.
+     */
+    const round = async (blocks, traced = false) => {
+      await tab.evaluate((json) => window.__editor.setContent(json), doc(blocks));
+      await tab.click('.sv-content h2');
+      await tab.keyboard.press('End');
+      await tab.evaluate(() => {
+        window.__lat = [];
+        window.__slow.clear();
+      });
+      if (traced) await browser.startTracing(tab, { categories: ['disabled-by-default-devtools.timeline'] });
+      for (let i = 0; i < ROUND; i++) {
+        await tab.keyboard.type('x');
+        await tab.waitForTimeout(30);
+      }
+      // the last keystroke's frame and its Event Timing entries
+      await tab.waitForFunction((n) => window.__lat.length >= n, ROUND);
+      await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      const cpu = traced ? mainThreadCpu(JSON.parse((await browser.stopTracing()).toString())) / ROUND : 0;
+      return { ...(await tab.evaluate(() => ({ lat: window.__lat, slow: window.__slow.size }))), cpu };
+    };
+    const out = { 5: { lat: [], slow: 0, cpu: [] }, 1000: { lat: [], slow: 0, cpu: [] } };
+    for (let r = 0; r < KEYS / ROUND; r++)
       for (const blocks of [5, 1000]) {
-        await tab.evaluate((json) => window.__editor.setContent(json), doc(blocks));
-        await tab.click('.sv-content h2');
-        await tab.keyboard.press('End');
-        await tab.evaluate(() => {
-          window.__lat = [];
-          window.__slow.clear();
-        });
-        for (let i = 0; i < ROUND; i++) {
-          await tab.keyboard.type('x');
-          await tab.waitForTimeout(30);
-        }
-        // the last keystroke's frame and its Event Timing entries
-        await tab.waitForFunction((n) => window.__lat.length >= n, ROUND);
-        await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
-        const got = await tab.evaluate(() => ({ lat: window.__lat, slow: window.__slow.size }));
+        const got = await round(blocks);
         out[blocks].lat.push(...got.lat);
         out[blocks].slow += got.slow;
       }
+    // Then, traced (not timed: tracing costs time too), the renderer's main-thread CPU time per
+    // keystroke, which the machine's load barely moves where it stretches wall-clock time.
+    for (let r = 0; cpu && r < 2; r++)
+      for (const blocks of [5, 1000]) out[blocks].cpu.push((await round(blocks, true)).cpu);
     return out;
   } finally {
     await browser.close();
