@@ -157,7 +157,7 @@ if (!keystrokeOnly) {
 // arrives just after a frame began waits up to 16.7 ms for the next one, whatever the editor
 // does: measured that way ("display-locked"), 5 blocks already have a p90 near 16 ms. With
 // `--disable-frame-rate-limit` the next frame begins as soon as the keystroke asks for one (the
-// 5-block p90 drops to ~5 ms), so keydown → the frame's main-thread work done is the editor's
+// 5-block p90 drops to ~5 ms; `--disable-gpu-vsync` alone changes nothing, the GPU being off), so keydown → the frame's main-thread work done is the editor's
 // own work and Chromium's for the keystroke: that figure is held to ≤ 16 ms (one 60 Hz frame).
 // Both are printed, each beside 5 blocks measured in the same run, alternated in rounds so the
 // shared machine's load falls on both alike. Event Timing adds how many keystrokes took ≥ 16 ms
