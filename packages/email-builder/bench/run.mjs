@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 // run with tsx (npm run bench does), so the tests' TypeScript launcher serves here too
 import { launchChromium } from '../test-support/browser.ts';
 import {
@@ -217,18 +216,7 @@ function mainThreadCpu(trace) {
  * launched with `flags`; with `cpu`, the main thread's CPU time per keystroke too.
  */
 async function keystrokes(flags, cpu = false) {
-  // the arguments of test-support/browser.ts's launchChromium, and `flags`
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      ...flags,
-    ],
-  });
+  const browser = await launchChromium(flags);
   try {
     const tab = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);
