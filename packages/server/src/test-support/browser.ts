@@ -89,8 +89,27 @@ export async function axeViolations(
   try {
     if (options.init) await context.addInitScript(options.init);
     const page = await context.newPage();
+    // What the page did, told when `ready` never shows (twice in ~15 full runs the playground's
+    // editor did not appear in 30 s, on the phone viewport; never alone): errors, requests that
+    // failed or answered an error, and where loading stood.
+    const seen: string[] = [];
+    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+    page.on('console', (m) => m.type() === 'error' && seen.push(`console error: ${m.text()}`));
+    page.on('requestfailed', (r) => seen.push(`failed: ${r.url()} (${r.failure()?.errorText})`));
+    page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()}: ${r.url()}`));
     await page.goto(url);
-    await page.locator(options.ready).first().waitFor();
+    try {
+      await page.locator(options.ready).first().waitFor();
+    } catch (error) {
+      const state = await page
+        .evaluate(
+          `document.readyState + '; ' + (document.querySelector('#editor')?.outerHTML ?? '').slice(0, 300)`,
+        )
+        .catch((e: Error) => `(page not readable: ${e.message})`);
+      throw new Error(
+        `${(error as Error).message}\nthe page: ${state}\nwhat it did: ${seen.join(' | ') || 'nothing reported'}`,
+      );
+    }
     await options.prepare?.(page);
     await page.addScriptTag({ path: fileURLToPath(import.meta.resolve('axe-core/axe.min.js')) });
     const exclude = JSON.stringify((options.exclude ?? []).map((s) => [s]));
