@@ -2,13 +2,15 @@
  * Issue 39: the DKIM zone at scale, on PostgreSQL. Seeds BENCH_ZONE_DOMAINS domains' keys (three
  * each, default 1,000,000 domains) straight in SQL, then, for each server in BENCH_ZONE_ROOTS
  * (checkouts, comma-separated; this one by default, so an older build can be measured beside
- * it), BENCH_ZONE_ROUNDS times in turn, run from source with `tsx`:
+ * it), BENCH_ZONE_ROUNDS times in turn, each from its build (`dist`, which `npm run bench`
+ * makes first for this one) or, for a checkout without one, from source under `tsx`:
  * - start-up: from spawning the process to `/healthz` answering (the server waits for its DNS
  *   responder), on the seeded database and, for scale, on an empty one; and its RSS then;
  * - responder latency for random keys, cold (each name asked once, one at a time, just after
  *   start): p50, p99;
  * - queries/s with dnsperf over 100,000 random names of the zone, against BIND 9 serving those
- *   names from a zone file (its `dkim.bench.ts` settings).
+ *   names from a zone file (its `dkim.bench.ts` settings), and against `udp-floor.mjs`, the
+ *   least a Node UDP answerer does per query: the ceiling of any responder in one Node thread.
  *
  * Seeded by `seed.ts` (as the scale bench's PostgreSQL): the domains of one account, verified,
  * with their four records each, and the keys; not their history. Every key is a copy of one
@@ -18,9 +20,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import dnsPacket from 'dns-packet';
 import { dkimKeyRecord, txtStrings } from '../src/dns/key-record.js';
 import { openStore } from '../src/store/open.js';
@@ -28,6 +31,8 @@ import { findFreeDnsPort } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { seedDomains, tokenOf } from './seed.js';
 import { dnsperf, fmt, freePort, namedConf, repoRoot } from './support.js';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
 const ORIGIN = 'dkim.provider.bench';
 const PUBLIC_KEY = randomBytes(294).toString('base64');
@@ -73,7 +78,9 @@ async function measure(
   databaseUrl: string,
   keys: number,
 ): Promise<void> {
-  console.log(`\n### the server at ${root}`);
+  console.log(
+    `\n### the server at ${root} (${serverArgs(root).length === 1 ? 'its build' : 'from source, under tsx'})`,
+  );
   const emptyStart = await startServer(root, dataDir, empty);
   console.log(`empty database:  start ${fmt(emptyStart.seconds, 2)} s, RSS ${fmt(emptyStart.rssMb)} MB`);
   await emptyStart.stop();
@@ -113,11 +120,21 @@ interface Started {
   stop(): Promise<void>;
 }
 
+/**
+ * How a checkout's server is run: its build when it has one (`npm run bench` builds this one
+ * first), as in production; from source under tsx otherwise, which costs start-up time and
+ * about 85 MB of RSS (the loader, in each of the server's threads).
+ */
+function serverArgs(root: string): string[] {
+  const built = path.join(root, 'packages/server/dist/main.js');
+  return existsSync(built) ? [built] : ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')];
+}
+
 async function startServer(root: string, dataDir: string, databaseUrl: string): Promise<Started> {
   const port = await freePort();
   const dnsPort = await findFreeDnsPort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+  const child = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     env: {
       ...process.env,
@@ -211,9 +228,8 @@ async function versusBind(ourPort: number, keys: number): Promise<void> {
     path.join(dir, 'queries.txt'),
     `${[...names].map((i) => `${token(i)}.${ORIGIN} TXT`).join('\n')}\n`,
   );
-  const strings = txtStrings(dkimKeyRecord(PUBLIC_KEY))
-    .map((s) => `"${s}"`)
-    .join(' ');
+  const texts = txtStrings(dkimKeyRecord(PUBLIC_KEY));
+  const strings = texts.map((s) => `"${s}"`).join(' ');
   writeFileSync(
     path.join(dir, 'zone.db'),
     [
@@ -249,13 +265,37 @@ async function versusBind(ourPort: number, keys: number): Promise<void> {
     const warmUp = dnsperf(ourPort, dir, undefined, true);
     const theirs = dnsperf(bindPort, dir);
     const oursAgain = dnsperf(ourPort, dir);
+    const floor = await nodeFloor(dir, texts);
     console.log(
       `dnsperf, 100,000 names, 10 s each: responder ${fmt(ours)} q/s from cold, ${fmt(oursAgain)} q/s after a whole pass (${fmt(warmUp)} q/s); BIND ${fmt(theirs)} q/s; ratio ${fmt(ours / theirs, 2)}× cold, ${fmt(oursAgain / theirs, 2)}× warm`,
+    );
+    console.log(
+      `Node's floor (udp-floor.mjs: one fixed answer of the same size, nothing read or decided): ${fmt(floor)} q/s = ${fmt(floor / theirs, 2)}× BIND; the responder warm is ${fmt(oursAgain / floor, 2)}× it`,
     );
   } finally {
     bind.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * dnsperf against `udp-floor.mjs` answering with the key record's `texts` (its TXT strings):
+ * what one Node thread reaches when it does nothing but receive and send.
+ */
+async function nodeFloor(dir: string, texts: string[]): Promise<number> {
+  const port = await findFreeDnsPort();
+  const floor = spawn(process.execPath, [path.join(benchDir, 'udp-floor.mjs'), String(port), ...texts], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      floor.stdout.once('data', () => resolve());
+      floor.once('exit', (code) => reject(new Error(`udp-floor.mjs exited (${code})`)));
+    });
+    return dnsperf(port, dir);
+  } finally {
+    floor.kill('SIGTERM');
   }
 }
 
