@@ -31,7 +31,10 @@ import type { AnswerTemplate } from './answer-template.js';
 /** What {@link KeyCache.get} returns for a token it does not hold: load it first. */
 export const NOT_CACHED: unique symbol = Symbol('not cached');
 
-/** Default most entries held (`DNS_KEY_CACHE_SIZE`): about 60 MB of keys of RSA-2048. */
+/**
+ * Default most entries held (`DNS_KEY_CACHE_SIZE`): about 100 MB of RSS with keys of RSA-2048
+ * and their ready answers (about 1 KB each, measured; docs/decisions.md).
+ */
 export const DEFAULT_KEY_CACHE_SIZE = 100_000;
 /**
  * Longest a token is remembered as absent. Changes invalidate it at once; this bounds how long
