@@ -8,9 +8,11 @@
  *   responder), on the seeded database and, for scale, on an empty one; and its RSS then;
  * - responder latency for random keys, cold (each name asked once, one at a time, just after
  *   start): p50, p99;
- * - queries/s with dnsperf over 100,000 random names of the zone, against BIND 9 serving those
- *   names from a zone file (its `dkim.bench.ts` settings), and against `udp-floor.mjs`, the
- *   least a Node UDP answerer does per query: the ceiling of any responder in one Node thread.
+ * - queries/s with dnsperf over 100,000 random names of the zone, from cold, then warm against
+ *   BIND 9 serving those names from a zone file (its `dkim.bench.ts` settings) and against
+ *   `udp-floor.mjs`, the least a Node UDP answerer does per query (the ceiling of any responder
+ *   in one Node thread): the three in turn, BENCH_ZONE_PASSES times (3), each ratio taken within
+ *   a pass and their medians printed.
  *
  * Seeded by `seed.ts` (as the scale bench's PostgreSQL): the domains of one account, verified,
  * with their four records each, and the keys; not their history. Every key is a copy of one
@@ -40,6 +42,8 @@ const PUBLIC_KEY = randomBytes(294).toString('base64');
 const SPREAD_MS = Number(process.env.BENCH_ZONE_SPREAD_MS ?? 10);
 /** Key i of the zone: domain i / 3's DKIM record at position i % 3. */
 const token = (i: number) => tokenOf(Math.floor(i / 3), i % 3);
+/** Passes of responder, BIND and Node's floor in turn, warm (BENCH_ZONE_PASSES). */
+const PASSES = Number(process.env.BENCH_ZONE_PASSES ?? 3);
 
 export async function runZoneBench(): Promise<void> {
   const domains = Number(process.env.BENCH_ZONE_DOMAINS ?? 1_000_000);
@@ -263,14 +267,31 @@ async function versusBind(ourPort: number, keys: number): Promise<void> {
     // second run began warm and ended on misses: one whole pass first, so the second is the
     // responder with every name of the test in its cache, as BIND has them in memory.
     const warmUp = dnsperf(ourPort, dir, undefined, true);
-    const theirs = dnsperf(bindPort, dir);
-    const oursAgain = dnsperf(ourPort, dir);
-    const floor = await nodeFloor(dir, texts);
+    const floor = await startFloor(dir, texts);
+    // The three in turn, PASSES times: one 10 s run of each swings by ±10 % on this machine
+    // (BIND 108,000–124,000 q/s in one session), so each ratio is taken within a pass and the
+    // median of the passes is printed.
+    const passes: { ours: number; theirs: number; floor: number }[] = [];
+    try {
+      for (let pass = 0; pass < PASSES; pass++)
+        passes.push({
+          ours: dnsperf(ourPort, dir),
+          theirs: dnsperf(bindPort, dir),
+          floor: dnsperf(floor.port, dir),
+        });
+    } finally {
+      floor.stop();
+    }
+    const theirs = median(passes.map((p) => p.theirs));
     console.log(
-      `dnsperf, 100,000 names, 10 s each: responder ${fmt(ours)} q/s from cold, ${fmt(oursAgain)} q/s after a whole pass (${fmt(warmUp)} q/s); BIND ${fmt(theirs)} q/s; ratio ${fmt(ours / theirs, 2)}× cold, ${fmt(oursAgain / theirs, 2)}× warm`,
+      `dnsperf, 100,000 names, 10 s each: responder ${fmt(ours)} q/s from cold (${fmt(ours / theirs, 2)}× BIND's median), then a whole pass (${fmt(warmUp)} q/s)`,
     );
+    for (const [i, p] of passes.entries())
+      console.log(
+        `pass ${i + 1}: responder ${fmt(p.ours)} q/s, BIND ${fmt(p.theirs)}, Node's floor ${fmt(p.floor)}: responder ${fmt(p.ours / p.theirs, 2)}× BIND and ${fmt(p.ours / p.floor, 2)}× the floor; the floor ${fmt(p.floor / p.theirs, 2)}× BIND`,
+      );
     console.log(
-      `Node's floor (udp-floor.mjs: one fixed answer of the same size, nothing read or decided): ${fmt(floor)} q/s = ${fmt(floor / theirs, 2)}× BIND; the responder warm is ${fmt(oursAgain / floor, 2)}× it`,
+      `median of ${PASSES} passes, warm: responder ${fmt(median(passes.map((p) => p.ours / p.theirs)), 2)}× BIND, ${fmt(median(passes.map((p) => p.ours / p.floor)), 2)}× Node's floor (udp-floor.mjs: one fixed answer of the same size, nothing read or decided), which is ${fmt(median(passes.map((p) => p.floor / p.theirs)), 2)}× BIND`,
     );
   } finally {
     bind.kill('SIGTERM');
@@ -280,23 +301,26 @@ async function versusBind(ourPort: number, keys: number): Promise<void> {
 }
 
 /**
- * dnsperf against `udp-floor.mjs` answering with the key record's `texts` (its TXT strings):
- * what one Node thread reaches when it does nothing but receive and send.
+ * `udp-floor.mjs` answering with the key record's `texts` (its TXT strings), for dnsperf: what
+ * one Node thread reaches when it does nothing but receive and send.
  */
-async function nodeFloor(dir: string, texts: string[]): Promise<number> {
+async function startFloor(dir: string, texts: string[]): Promise<{ port: number; stop: () => void }> {
   const port = await findFreeDnsPort();
   const floor = spawn(process.execPath, [path.join(benchDir, 'udp-floor.mjs'), String(port), ...texts], {
+    cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      floor.stdout.once('data', () => resolve());
-      floor.once('exit', (code) => reject(new Error(`udp-floor.mjs exited (${code})`)));
-    });
-    return dnsperf(port, dir);
-  } finally {
-    floor.kill('SIGTERM');
-  }
+  await new Promise<void>((resolve, reject) => {
+    floor.stdout.once('data', () => resolve());
+    floor.once('exit', (code) => reject(new Error(`udp-floor.mjs exited (${code})`)));
+  });
+  return { port, stop: () => floor.kill('SIGTERM') };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function residentMegabytes(pid: number): number {
