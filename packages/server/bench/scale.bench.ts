@@ -1,8 +1,7 @@
 /**
  * Issues 19 and 39: what happens as one account's data grows. Loads registered domains (each
  * with its four records and three DKIM keys of real size): on PostgreSQL in SQL (`seed.ts`), on
- * SQLite through the store's database handle in multi-row inserts. Then measures, for each size: status p99 over random domains
- * (on PostgreSQL twice: just after start-up, then with the status tables in the page cache),
+ * SQLite through the store's database handle in multi-row inserts. Then measures, for each size: status p99 over random domains,
  * registration p99, the scheduler's claim of 1,000 due domains (with its plan), the first and
  * the 10,000th page of the listing, the key generator's queue query, bytes on disk per domain,
  * and start-up time (the DKIM responder listening) and memory with that database.
@@ -22,7 +21,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { generateDkimKeyPair } from '../src/dkim/key-pair.js';
 import { seal } from '../src/dkim/secret-box.js';
 import { DkimKeyStore } from '../src/store/dkim-key-store.js';
@@ -58,13 +56,8 @@ interface Figures {
   startSeconds: number;
   /** The server's resident memory after start-up (its zone holds every key). */
   rssMb: number;
-  /** At {@link STATUS_RATE} per second, an open loop, just after start-up (pages read from disk). */
+  /** At {@link STATUS_RATE} per second, an open loop. */
   status: LoadResult;
-  /**
-   * PostgreSQL: the same once the tables and indexes a status poll reads are in the page cache
-   * (`pg_prewarm`), as on a server that has answered polls for a while; and their size.
-   */
-  statusInMemory?: { result: LoadResult; tableBytes: number; prewarmSeconds: number };
   /** As many as 10 connections get answered, a closed loop. */
   statusCapacity: LoadResult;
   /** At {@link REGISTRATION_RATE} per second, an open loop. */
@@ -171,7 +164,6 @@ async function measure(
   const headers = { authorization: key, 'content-type': 'application/json' };
   let status: LoadResult;
   let statusCapacity: LoadResult;
-  let statusInMemory: Figures['statusInMemory'];
   let registration: LoadResult;
   let registrationCapacity: LoadResult;
   try {
@@ -183,14 +175,9 @@ async function measure(
     // a closed loop at saturation measures its own queue, not the request.
     const statusUrl = `${url}/status`;
     const statusPoll = { url: statusUrl, method: 'POST', headers, body: randomStatus, rate: STATUS_RATE };
-    // 2 s first, not measured: the database pool's connections (closed after 10 s idle, as the
-    // prewarm below leaves them) and the code paths warm, as on a server answering polls
-    const measureStatus = async () => {
-      await poll({ ...statusPoll, seconds: 2 });
-      return poll({ ...statusPoll, seconds: 10 });
-    };
-    status = await measureStatus();
-    if (databaseUrl) statusInMemory = await prewarmed(databaseUrl, measureStatus);
+    // 2 s first, not measured: the database pool's connections and the code paths warm
+    await poll({ ...statusPoll, seconds: 2 });
+    status = await poll({ ...statusPoll, seconds: 10 });
     statusCapacity = await load({
       url: statusUrl,
       method: 'POST',
@@ -242,7 +229,6 @@ async function measure(
       rssMb,
       status: status!,
       statusCapacity: statusCapacity!,
-      ...(statusInMemory && { statusInMemory }),
       registration: registration!,
       registrationCapacity: registrationCapacity!,
       claimMs: claims.sort((a, b) => a - b)[2]!,
@@ -491,46 +477,8 @@ async function median(times: number, run: () => Promise<unknown>): Promise<numbe
   return ms.sort((a, b) => a - b)[Math.floor(times / 2)]!;
 }
 
-/** The relations a status poll reads: the registrations and their records, with their indexes. */
-const STATUS_RELATIONS = ['domains', 'domain_records'];
-
-/**
- * `measure` run once the status poll's relations are in the OS page cache: read whole by
- * `pg_prewarm` (PostgreSQL's contrib module, mode `read`). At ten million domains the database
- * (33 GB) is larger than this machine's memory and a poll of a random domain just after start
- * reads about 2.5 pages from disk; a server that has answered polls for a while holds the pages
- * they read, which is what this measures.
- */
-async function prewarmed(
-  databaseUrl: string,
-  measure: () => Promise<LoadResult>,
-): Promise<NonNullable<Figures['statusInMemory']>> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
-    const relations = `SELECT c.oid FROM pg_class c WHERE c.oid IN (SELECT unnest($1::regclass[]))
-      OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = ANY($1::regclass[]))`;
-    const t = performance.now();
-    const { rows } = await client.query<{ bytes: string }>(
-      `SELECT sum(pg_relation_size(oid))::text AS bytes, sum(pg_prewarm(oid, 'read')) AS blocks FROM (${relations}) r`,
-      [STATUS_RELATIONS],
-    );
-    const prewarmSeconds = (performance.now() - t) / 1000;
-    return { result: await measure(), tableBytes: Number(rows[0]!.bytes), prewarmSeconds };
-  } finally {
-    await client.end();
-  }
-}
-
 function report(figures: Figures[]): void {
-  const answers = (f: Figures) => [
-    f.status,
-    ...(f.statusInMemory ? [f.statusInMemory.result] : []),
-    f.statusCapacity,
-    f.registration,
-    f.registrationCapacity,
-  ];
+  const answers = (f: Figures) => [f.status, f.statusCapacity, f.registration, f.registrationCapacity];
   const voided = figures.filter((f) => answers(f).some((r) => r.non2xx + r.errors > 0));
   for (const f of voided) console.log(`VOID: ${f.label} had non-2xx answers or errors`);
   const columns: [string, (f: Figures) => string][] = [
@@ -538,20 +486,6 @@ function report(figures: Figures[]): void {
     ['start-up (s)', (f) => fmt(f.startSeconds, 1)],
     ['server RSS (MB)', (f) => fmt(f.rssMb)],
     [`status p99 @${STATUS_RATE}/s (ms)`, (f) => `${fmt(f.status.p99, 1)} (p50 ${fmt(f.status.p50, 1)})`],
-    [
-      'status p99, in memory',
-      (f) =>
-        f.statusInMemory
-          ? `${fmt(f.statusInMemory.result.p99, 1)} (p50 ${fmt(f.statusInMemory.result.p50, 1)})`
-          : '–',
-    ],
-    [
-      'status tables (MB)',
-      (f) =>
-        f.statusInMemory
-          ? `${fmt(f.statusInMemory.tableBytes / 2 ** 20)} (read in ${fmt(f.statusInMemory.prewarmSeconds, 1)} s)`
-          : '–',
-    ],
     ['status capacity (req/s)', (f) => fmt(f.statusCapacity.rps)],
     [
       `registration p99 @${REGISTRATION_RATE}/s`,
