@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { requestObserver } from '../src/metrics/http-metrics.js';
 import { ServiceMetrics } from '../src/metrics/service-metrics.js';
-import { fmt, freePort, type LoadResult, load, type Proc, startService } from './support.js';
+import { fmt, freePort, type LoadResult, load, median, type Proc, startService } from './support.js';
 
 const RUNS = 5;
 const DOMAIN = 'poll.bench.example';
@@ -162,11 +162,11 @@ export async function runMetricsBench(): Promise<void> {
   const medians = new Map<string, number>();
   for (const [name, runs] of results) {
     const rps = runs.map((r) => r.rps).sort((a, b) => a - b);
-    const median = rps[Math.floor(rps.length / 2)]!;
-    medians.set(name, median);
+    const middle = rps[Math.floor(rps.length / 2)]!;
+    medians.set(name, middle);
     const failed = runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
     console.log(
-      `  ${name.padEnd(24)} median ${fmt(median).padStart(7)} req/s  spread ${fmt(rps[0]!)}–${fmt(rps.at(-1)!)}${failed ? `  VOID: ${failed} non-2xx or errors` : ''}`,
+      `  ${name.padEnd(24)} median ${fmt(middle).padStart(7)} req/s  spread ${fmt(rps[0]!)}–${fmt(rps.at(-1)!)}${failed ? `  VOID: ${failed} non-2xx or errors` : ''}`,
     );
   }
   scrapeMs = scrapeMs.sort((a, b) => a - b);
@@ -184,7 +184,6 @@ export async function runMetricsBench(): Promise<void> {
     console.log(`  throughput, ${name} / on: ${fmt(medians.get(name)! / on, 3)}×`);
   // Throughput on this shared machine varies by ±40 % from one 5 s load to the next, whatever
   // the case: the verdict is read from CPU time, which that noise hardly moves.
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const perPoll = { off: median(requestCpu.off), on: median(requestCpu.on) };
   console.log(
     `  server CPU per poll: off ${fmt(perPoll.off * 1000, 1)} µs, on ${fmt(perPoll.on * 1000, 1)} µs (${POLLS_FOR_CPU.toLocaleString('en')} polls, median of ${RUNS})`,

@@ -12,7 +12,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { eachBody, fmt, type LoadResult, load, newDomainBody, repoRoot, row, startNode } from './support.js';
+import {
+  eachBody,
+  fmt,
+  type LoadResult,
+  load,
+  median,
+  newDomainBody,
+  repoRoot,
+  row,
+  startNode,
+} from './support.js';
 
 /** The service of the checkout at `root`, on a fresh SQLite data directory, with a full key. */
 async function startBuild(root: string, profileDir: string | undefined) {
@@ -73,7 +83,6 @@ export async function runRegistrationBench(): Promise<void> {
     }
   }
   for (const [name, list] of results) {
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `${name.padEnd(10)} median ${fmt(median(list.map((r) => r.rps)))} req/s, p99 ${fmt(median(list.map((r) => r.p99)), 1)} ms`,
     );

@@ -240,6 +240,12 @@ export async function benchBackends(postgres: {
   ];
 }
 
+/** The middle of `values` (the upper of the two middles for an even count); does not reorder them. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError('the median of no values');
+  return [...values].sort((a, b) => a - b)[values.length >> 1]!;
+}
+
 /**
  * Queries per second dnsperf reaches against a DNS server on loopback `port`, 10 s of
  * `dir/queries.txt` from 4 clients with 200 outstanding each; with `clientCookie`, every query

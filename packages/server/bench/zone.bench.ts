@@ -32,7 +32,7 @@ import { openStore } from '../src/store/open.js';
 import { findFreeDnsPort } from '../src/test-support/bind.js';
 import { startPostgres } from '../src/test-support/postgres.js';
 import { seedDomains, tokenOf } from './seed.js';
-import { dnsperf, fmt, freePort, namedConf, repoRoot } from './support.js';
+import { dnsperf, fmt, freePort, median, namedConf, repoRoot } from './support.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -44,6 +44,8 @@ const SPREAD_MS = Number(process.env.BENCH_ZONE_SPREAD_MS ?? 10);
 const token = (i: number) => tokenOf(Math.floor(i / 3), i % 3);
 /** Passes of responder, BIND and Node's floor in turn, warm (BENCH_ZONE_PASSES). */
 const PASSES = Number(process.env.BENCH_ZONE_PASSES ?? 3);
+if (!Number.isInteger(PASSES) || PASSES < 1)
+  throw new RangeError(`BENCH_ZONE_PASSES is a whole number ≥ 1, not ${PASSES}`);
 
 export async function runZoneBench(): Promise<void> {
   const domains = Number(process.env.BENCH_ZONE_DOMAINS ?? 1_000_000);
@@ -315,12 +317,6 @@ async function startFloor(dir: string, texts: string[]): Promise<{ port: number;
     floor.once('exit', (code) => reject(new Error(`udp-floor.mjs exited (${code})`)));
   });
   return { port, stop: () => floor.kill('SIGTERM') };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function residentMegabytes(pid: number): number {

@@ -216,6 +216,27 @@ test('a change to a key drops its ready answers with it: a revocation, a deletio
   assert.equal(text(answerFromTemplate(ask, zone)), `v=DKIM1; k=rsa; p=${'N'.repeat(392)}`);
 });
 
+test('a name keeps one ready answer per type, the eight asked last, each still right', async () => {
+  const { cache, zone } = await cachedZone({ [TOKEN]: KEY }, [TOKEN]);
+  const types = { TXT: 16, A: 1, AAAA: 28, MX: 15, NS: 2, SOA: 6, CNAME: 5, SRV: 33, CAA: 257, HINFO: 13 };
+  const kept = () => {
+    const qtypes: number[] = [];
+    for (let t = cache.held(TOKEN)?.answers; t !== undefined; t = t.next) qtypes.push(t.qtype);
+    return qtypes;
+  };
+  for (let round = 0; round < 2; round++)
+    for (const [type, code] of Object.entries(types)) {
+      const ask = dnsPacket.encode(query(`${TOKEN}.dkim.provider.test`, type as 'TXT', { edns: 1232 }));
+      const [expected] = answerMessage(ask, zone, UDP);
+      assert.deepEqual(answerFromTemplate(ask, zone), expected, `${type}, round ${round + 1}`);
+      const qtypes = kept();
+      assert.ok(qtypes.length <= 8, `at most eight kept, not ${qtypes.length}`);
+      assert.equal(new Set(qtypes).size, qtypes.length, 'one per type');
+      assert.equal(qtypes[0], code, 'the type asked last first');
+    }
+  assert.equal(kept().length, 8);
+});
+
 test('an eviction from the key cache takes the ready answers too', async () => {
   const cache = new KeyCache({ keys: keyTable({ a: KEY, b: KEY }), maxEntries: 1 });
   const zone = new DkimZone({ ...content, serial: 1, keys: cache });
