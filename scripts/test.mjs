@@ -216,6 +216,18 @@ if (
     process.exit(1);
   }
 }
+// The loopback addresses test servers claim (BIND on port 53, Postfix on 25), on `lo` from before
+// the first test file to after the last: Chromium aborts the requests it has in flight whenever
+// the machine's addresses change, and an address added beside a browser test cost that test a
+// script now and then (packages/server/src/test-support/loopback.ts).
+{
+  const { tsImport } = await import('tsx/esm/api');
+  const { holdLoopbackPool } = await tsImport(
+    '../packages/server/src/test-support/loopback.ts',
+    import.meta.url,
+  );
+  process.on('exit', holdLoopbackPool());
+}
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), 'test-summary-')), 'summary.json');
 const cpuDir = mkdtempSync(path.join(tmpdir(), 'test-cpu-'));
 const manifest = path.join(path.dirname(summaryFile), 'files.json');

@@ -7,13 +7,13 @@
  * resolver-only check of before), the DNS queries one check sends, and checks/s for 1,000
  * domains through this path (target ≥ 500/s, issue 36). Needs root (it adds a loopback address).
  */
-import { randomInt } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { addLoopbackAddress, type BindServer, startBind } from '../src/test-support/bind.js';
+import { type BindServer, startBind } from '../src/test-support/bind.js';
+import { claimLoopbackAddress } from '../src/test-support/loopback.js';
 import { registerHalfPublished, waitForChecks } from './checks.js';
 import { apiKey, fmt } from './support.js';
 
@@ -24,8 +24,8 @@ export async function runAuthoritativeBench(): Promise<void> {
   console.log(
     `\n## Authoritative checks (a caching resolver in front of the customer's server, negative TTL ${NEGATIVE_TTL} s)`,
   );
-  const hosts = [0, 1].map(() => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`);
-  const removeAddresses = await Promise.all(hosts.map((host) => addLoopbackAddress(host)));
+  const claims = [await claimLoopbackAddress(), await claimLoopbackAddress()];
+  const hosts = claims.map((claim) => claim.address);
   const nameServers = ['ns1.bench.test', 'ns2.bench.test'];
   const customer = await Promise.all(
     hosts.map((host) =>
@@ -49,7 +49,7 @@ export async function runAuthoritativeBench(): Promise<void> {
   } finally {
     await resolver.close();
     await Promise.all(customer.map((server) => server.close()));
-    for (const remove of removeAddresses) await remove();
+    for (const claim of claims) claim.release();
   }
 }
 

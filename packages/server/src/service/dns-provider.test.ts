@@ -6,10 +6,10 @@
  * loopback address, so nothing leaves the machine).
  */
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { DNS_PROVIDERS } from '../domain/dns-providers.js';
-import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
+import { type BindServer, startBind } from '../test-support/bind.js';
+import { claimLoopbackAddress } from '../test-support/loopback.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /** NS names as each provider hands them out (several zones share them, as at the providers). */
@@ -42,9 +42,9 @@ const MIXED = 'mixed.provider-zone.test';
 const MIXED_NS = [PROVIDER_NS.cloudflare![0]!, ...PROVIDER_NS.route53!.slice(0, 2)];
 const UNKNOWN = 'unknown.provider-zone.test';
 
-// Each test process its own address: the suite runs this file on both backends at once.
-const AUTH_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-let removeAddress: () => Promise<void>;
+// Each test process its own address (loopback.ts).
+const authAddress = await claimLoopbackAddress();
+const AUTH_HOST = authAddress.address;
 let customer: BindServer;
 let resolver: BindServer;
 let api: TestServer;
@@ -58,7 +58,6 @@ before(async () => {
     [UNKNOWN]: UNKNOWN_NS,
   };
   const zones = Object.keys(nameServers);
-  removeAddress = await addLoopbackAddress(AUTH_HOST);
   customer = await startBind({ host: AUTH_HOST, port: 53, zones, nameServers });
   resolver = await startBind({
     recursion: true,
@@ -72,7 +71,7 @@ after(async () => {
   await api?.close();
   await resolver?.close();
   await customer?.close();
-  await removeAddress?.();
+  authAddress.release();
 });
 
 const call = async (path: string, body: unknown) => {

@@ -7,7 +7,6 @@
  * without a record typed by hand.
  */
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
@@ -15,12 +14,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
+import { type BindServer, startBind } from '../test-support/bind.js';
 import {
   type DomainConnectProvider,
   type ProviderTemplate,
   startDomainConnectProvider,
 } from '../test-support/domain-connect-provider.js';
+import { claimLoopbackAddress } from '../test-support/loopback.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 const CONNECTED = 'connect.test'; // its provider supports our template
@@ -28,8 +28,8 @@ const UNSUPPORTED = 'unsupported.test'; // its provider does not (yet)
 const PLAIN = 'plain.test'; // no Domain Connect at all
 const INTERNAL = 'internal.test'; // its _domainconnect record points at an internal address
 
-const AUTH_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-let removeAddress: () => Promise<void>;
+const authAddress = await claimLoopbackAddress();
+const AUTH_HOST = authAddress.address;
 let customer: BindServer;
 let resolver: BindServer;
 let provider: DomainConnectProvider;
@@ -39,7 +39,6 @@ let key: string;
 
 before(async () => {
   const zones = [CONNECTED, UNSUPPORTED, PLAIN, INTERNAL];
-  removeAddress = await addLoopbackAddress(AUTH_HOST);
   customer = await startBind({ host: AUTH_HOST, port: 53, zones });
   resolver = await startBind({
     recursion: true,
@@ -90,7 +89,7 @@ after(async () => {
   await otherProvider?.close();
   await resolver?.close();
   await customer?.close();
-  await removeAddress?.();
+  authAddress.release();
 });
 
 const register = async (domain: string) =>

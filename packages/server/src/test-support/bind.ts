@@ -43,9 +43,10 @@ export interface StartBindOptions {
   /** The DNS port; by default a free one. Pick one with {@link findFreeDnsPort} to break a NOTIFY cycle. */
   port?: number;
   /**
-   * The loopback address to listen on (`127.0.0.1` by default). Another one (`127.0.0.77`, added
-   * with {@link addLoopbackAddress}) lets a server answer on port 53, where a resolver's
-   * delegation reaches it, as a customer's authoritative server is reached.
+   * The loopback address to listen on (`127.0.0.1` by default). Another one, claimed with
+   * `claimLoopbackAddress` (loopback.ts), lets a server answer on port 53, where a resolver's
+   * delegation reaches it, as a customer's authoritative server is reached: named listens only
+   * on addresses an interface holds.
    */
   host?: string;
   /**
@@ -792,17 +793,6 @@ function loopbackAddress(host: string): string {
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
     throw new RangeError(`expected a 127.x.y.z address, got ${host}`);
   return host;
-}
-
-/**
- * Give the loopback interface another address (`ip addr add 127.0.0.77/32 dev lo`, as root), so
- * a server can listen on port 53 there without taking the machine's own port 53; named listens
- * only on addresses an interface holds. Returns a function that removes it again.
- */
-export async function addLoopbackAddress(host: string): Promise<() => Promise<void>> {
-  loopbackAddress(host);
-  await run('ip', ['addr', 'add', `${host}/32`, 'dev', 'lo']);
-  return () => run('ip', ['addr', 'del', `${host}/32`, 'dev', 'lo']).then(() => undefined);
 }
 
 /** Run a command to completion; rejects with its output when it exits non-zero. */

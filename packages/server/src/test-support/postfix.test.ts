@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import nodemailer from 'nodemailer';
 import { childImport } from './child-import.js';
+import { addressesOnLoopback, claimLoopbackAddress, isLoopbackClaimed } from './loopback.js';
 import { type PostfixServer, startPostfix } from './postfix.js';
 
 /** Whether `lo` holds `address` right now. */
 function onLoopback(address: string): boolean {
-  return execFileSync('ip', ['-o', '-4', 'addr', 'show', 'dev', 'lo'], { encoding: 'utf8' }).includes(
-    `inet ${address}/`,
-  );
+  return addressesOnLoopback().has(address);
 }
 
 /** A pid that is gone or a zombie no longer runs. */
@@ -256,8 +254,11 @@ describe('a relay without a next hop', () => {
 
 describe('several instances', () => {
   test('run at once on different addresses, each with its own Maildir, and leave nothing behind', async (t) => {
-    // outside the default 127.0.25.x, random so that concurrent runs of this file do not collide
-    const chosen = `127.0.26.${randomInt(1, 255)}`;
+    // given, as a caller gives one it claimed itself
+    const chosenClaim = await claimLoopbackAddress();
+    const chosen = chosenClaim.address;
+    // the test runner holds the whole pool on lo for the run; alone, each claim adds its address
+    const heldBefore = addressesOnLoopback();
     const t0 = performance.now();
     const [a, b, c] = await Promise.all([
       startPostfix({ domains: ['a.test'] }),
@@ -282,25 +283,31 @@ describe('several instances', () => {
       await Promise.all(all.map((s) => s.close()));
       for (const server of all) {
         assert.ok(!existsSync(server.dir), `${server.dir} removed`);
-        assert.ok(!onLoopback(server.address), `${server.address} removed from lo`);
+        assert.equal(
+          onLoopback(server.address),
+          heldBefore.has(server.address),
+          `lo as before for ${server.address}`,
+        );
       }
       for (const pid of pids) {
         assert.ok(!isRunning(pid), `master ${pid} stopped`);
         assert.deepEqual(groupMembers(pid), [], `the daemons of master ${pid} stopped`);
       }
+      assert.ok(!isLoopbackClaimed(a!.address) && !isLoopbackClaimed(b!.address), 'claims given back');
+      chosenClaim.release();
     }
   });
 
   test('refuse an address whose port another process holds', async () => {
-    const address = `127.0.26.${randomInt(1, 255)}`;
-    execFileSync('ip', ['addr', 'add', `${address}/32`, 'dev', 'lo']);
+    const claim = await claimLoopbackAddress();
+    const address = claim.address;
     const holder = net.createServer().listen(25, address);
     await once(holder, 'listening');
     try {
       await assert.rejects(startPostfix({ domains: ['a.test'], address }), /in use by another process/);
     } finally {
       holder.close();
-      execFileSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo']);
+      claim.release();
     }
   });
 
@@ -309,14 +316,14 @@ describe('several instances', () => {
       const subject = childImport(import.meta.url, './postfix.ts');
       const script = `
         import { startPostfix } from ${JSON.stringify(subject.href)};
-        const mx = await startPostfix({ domains: ['orphan.test'], address: process.env.ADDRESS });
+        const mx = await startPostfix({ domains: ['orphan.test'] });
         console.log(JSON.stringify({ pid: mx.pid, dir: mx.dir, address: mx.address }));
         if (process.env.ENDING === 'crashes') setTimeout(() => { throw new Error('boom'); }, 50);
         else setInterval(() => {}, 1000);
       `;
+      const heldBefore = addressesOnLoopback();
       const child = spawn(process.execPath, [...subject.nodeArgs, '--input-type=module', '-e', script], {
-        // an address of its own: a concurrent run could claim a default one as soon as it is freed
-        env: { ...process.env, ENDING: ending, ADDRESS: `127.0.26.${randomInt(1, 255)}` },
+        env: { ...process.env, ENDING: ending },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -334,14 +341,16 @@ describe('several instances', () => {
       await waitFor(() => !isRunning(pid) && groupMembers(pid).length === 0, 5000).catch(() => {});
       assert.ok(!isRunning(pid), `master ${pid} survived`);
       assert.deepEqual(groupMembers(pid), [], 'postfix daemons survived');
-      // An exit handler can remove the directory and the address; after SIGKILL only the kernel
-      // acts, and both are left for whoever killed the process.
+      // An exit handler can remove the directory and give the address back; after SIGKILL only
+      // the kernel acts, and both are left for whoever killed the process (a claim whose process
+      // is gone counts for nothing: the next claim takes it over).
+      assert.equal(isLoopbackClaimed(address), false);
       if (ending === 'crashes') {
         assert.equal(existsSync(dir), false);
-        assert.equal(onLoopback(address), false);
+        assert.equal(onLoopback(address), heldBefore.has(address), 'lo as before');
       } else {
         rmSync(dir, { recursive: true, force: true });
-        execFileSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo']);
+        if (!heldBefore.has(address)) execFileSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo']);
       }
     });
   }

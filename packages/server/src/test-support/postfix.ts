@@ -36,13 +36,14 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { hasSetpriv, PortTakenError, terminate, watchDaemon } from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
+import { addressesOnLoopback, claimLoopbackAddress, type LoopbackClaim } from './loopback.js';
 
 /** Options of {@link startPostfix}. */
 export interface StartPostfixOptions {
   /**
-   * The loopback address to listen on. By default the first of 127.0.25.1–254 that `lo` does not
-   * hold yet is claimed (`ip addr add` fails for an address someone holds, so concurrent test
-   * processes never pick the same one). A given address is added when missing.
+   * The loopback address to listen on. By default one of the test pool, 127.0.25.1–254, is
+   * claimed, so concurrent test processes never pick the same one (loopback.ts). A given address
+   * is added to `lo` when missing (and taken off on close).
    */
   address?: string;
   /** Domains whose mail, for any local part, is delivered into this instance's Maildir. */
@@ -116,7 +117,7 @@ export interface PostfixServer {
   acceptRecipient(address: string): Promise<void>;
   /** The maillog so far (every SMTP session, queue and delivery event). */
   log(): string;
-  /** Stop Postfix, delete the directory and drop the loopback address if we added it. */
+  /** Stop Postfix, delete the directory and give the loopback address back. */
   close(): Promise<void>;
 }
 
@@ -133,7 +134,6 @@ wait $!`;
 const START_TIMEOUT_MS = 10_000;
 /** The queue subdirectories only `postfix` may enter, as `postfix check` (post-install) creates them. */
 const QUEUE_DIRS = 'active bounce corrupt defer deferred flush hold incoming private saved trace'.split(' ');
-const DEFAULT_RANGE = '127.0.25.';
 const DOMAIN =
   /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 const LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
@@ -178,12 +178,6 @@ interface Config {
   relayDomains?: string[];
 }
 
-interface AddressClaim {
-  address: string;
-  /** Whether we added it to `lo` (and so remove it on close). */
-  added: boolean;
-}
-
 class PrivatePostfix implements PostfixServer {
   readonly dir = mkdtempSync(path.join(tmpdir(), 'service-postfix-'));
   readonly address: string;
@@ -199,7 +193,7 @@ class PrivatePostfix implements PostfixServer {
 
   constructor(
     private readonly config: Config,
-    private readonly claim: AddressClaim,
+    private readonly claim: LoopbackClaim,
     readonly port: number,
   ) {
     this.address = claim.address;
@@ -209,11 +203,9 @@ class PrivatePostfix implements PostfixServer {
       if (this.masterPid !== undefined) killGroup(this.masterPid);
       if (this.child?.pid !== undefined) killGroup(this.child.pid);
       rmSync(this.dir, { recursive: true, force: true });
-      if (this.claim.added) {
-        try {
-          execFileSync('ip', ['addr', 'del', `${this.address}/32`, 'dev', 'lo'], { stdio: 'ignore' });
-        } catch {}
-      }
+      try {
+        this.claim.release();
+      } catch {}
     });
   }
 
@@ -269,7 +261,9 @@ class PrivatePostfix implements PostfixServer {
       while (groupExists(this.masterPid) && Date.now() < deadline) await sleep(10);
     }
     rmSync(this.dir, { recursive: true, force: true });
-    if (this.claim.added) await run('ip', ['addr', 'del', `${this.address}/32`, 'dev', 'lo']).catch(() => {});
+    try {
+      this.claim.release();
+    } catch {}
     this.unguard();
   }
 
@@ -625,36 +619,27 @@ function accessKey(address: string): string {
   return key;
 }
 
-/** Take `address` (or the first free one of 127.0.25.x), adding it to `lo` unless it is there. */
-async function claimAddress(address: string | undefined, port: number): Promise<AddressClaim> {
-  const held = await heldAddresses();
-  if (address !== undefined) {
-    const added = !held.has(address);
-    if (added) await run('ip', ['addr', 'add', `${address}/32`, 'dev', 'lo']);
-    if (!(await canListenTcp(port, address))) {
-      if (added) await run('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo']).catch(() => {});
-      throw new PortTakenError(`${address}:${port} is in use by another process`);
-    }
-    return { address, added };
+/**
+ * Take `address`, putting it on `lo` unless it is there, or claim one of the test pool
+ * (loopback.ts) whose `port` is free.
+ */
+async function claimAddress(address: string | undefined, port: number): Promise<LoopbackClaim> {
+  if (address === undefined) return claimLoopbackAddress((candidate) => canListenTcp(port, candidate));
+  const added = !addressesOnLoopback().has(address);
+  if (added) await run('ip', ['addr', 'add', `${address}/32`, 'dev', 'lo']);
+  const claim: LoopbackClaim = {
+    address,
+    release: () => {
+      if (added) execFileSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo'], { stdio: 'ignore' });
+    },
+  };
+  if (!(await canListenTcp(port, address))) {
+    try {
+      claim.release();
+    } catch {}
+    throw new PortTakenError(`${address}:${port} is in use by another process`);
   }
-  for (let last = 1; last < 255; last++) {
-    const candidate = `${DEFAULT_RANGE}${last}`;
-    if (held.has(candidate)) continue;
-    // fails ("File exists") when another test process claimed it since we looked
-    const ok = await run('ip', ['addr', 'add', `${candidate}/32`, 'dev', 'lo']).then(
-      () => true,
-      () => false,
-    );
-    if (!ok) continue;
-    if (await canListenTcp(port, candidate)) return { address: candidate, added: true };
-    await run('ip', ['addr', 'del', `${candidate}/32`, 'dev', 'lo']).catch(() => {});
-  }
-  throw new Error(`no free address in ${DEFAULT_RANGE}1-254 (see ip addr show dev lo)`);
-}
-
-async function heldAddresses(): Promise<Set<string>> {
-  const out = await run('ip', ['-o', '-4', 'addr', 'show', 'dev', 'lo']);
-  return new Set([...out.matchAll(/inet (\d+\.\d+\.\d+\.\d+)\//g)].map((m) => m[1]!));
+  return claim;
 }
 
 let ids: { uid: number; gid: number } | undefined;

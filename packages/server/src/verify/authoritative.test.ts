@@ -6,29 +6,27 @@
  * resolver keeps "no such name" for ten minutes after it first answered it.
  */
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { after, before, test } from 'node:test';
-import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
+import { type BindServer, startBind } from '../test-support/bind.js';
+import { claimLoopbackAddress } from '../test-support/loopback.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { createAuthoritativeResolve } from './authoritative.js';
 import { checkRecords } from './check-records.js';
 import { describeLookupError } from './resolver.js';
 
-// Each test process its own address: the suite runs this file on both backends at once.
-const AUTH_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+// Each test process its own addresses (loopback.ts).
+const authAddress = await claimLoopbackAddress();
+const AUTH_HOST = authAddress.address;
 /** A DMARC vendor's own server (`vendor.test`), elsewhere as vendors are. */
-const VENDOR_HOST = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-let removeAddress: () => Promise<void>;
-let removeVendorAddress: () => Promise<void>;
+const vendorAddress = await claimLoopbackAddress();
+const VENDOR_HOST = vendorAddress.address;
 let customer: BindServer;
 let vendor: BindServer;
 let resolver: BindServer;
 const servers: TestServer[] = [];
 
 before(async () => {
-  removeAddress = await addLoopbackAddress(AUTH_HOST);
-  removeVendorAddress = await addLoopbackAddress(VENDOR_HOST);
   customer = await startBind({
     host: AUTH_HOST,
     port: 53,
@@ -49,8 +47,8 @@ after(async () => {
   await resolver?.close();
   await customer?.close();
   await vendor?.close();
-  await removeAddress?.();
-  await removeVendorAddress?.();
+  authAddress.release();
+  vendorAddress.release();
 });
 
 const authoritative = () =>

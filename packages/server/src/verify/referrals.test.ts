@@ -8,27 +8,23 @@
  * answer, SERVFAIL and REFUSED in turn).
  */
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { Answer } from 'dns-packet';
-import { addLoopbackAddress, type BindServer, startBind } from '../test-support/bind.js';
+import { type BindServer, startBind } from '../test-support/bind.js';
+import { claimLoopbackAddress, type LoopbackClaim } from '../test-support/loopback.js';
 import { type QuirkyServer, startQuirkyServer } from '../test-support/quirky-dns-server.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { createAuthoritativeResolve } from './authoritative.js';
 import { checkRecords } from './check-records.js';
 
-// Each test process its own addresses: the suite may run this file on both backends at once.
-const address = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-const HOSTS = {
-  customer: address(),
-  second: address(),
-  vendor: address(),
-  lame: address(),
-  formerr: address(),
-  truncating: address(),
-  flaky: address(),
-};
-const removals: (() => Promise<void>)[] = [];
+// Each test process its own addresses (loopback.ts).
+const ROLES = ['customer', 'second', 'vendor', 'lame', 'formerr', 'truncating', 'flaky'] as const;
+const claims: LoopbackClaim[] = [];
+for (const _ of ROLES) claims.push(await claimLoopbackAddress());
+const HOSTS = Object.fromEntries(ROLES.map((role, i) => [role, claims[i]!.address])) as Record<
+  (typeof ROLES)[number],
+  string
+>;
 const quirky: QuirkyServer[] = [];
 const servers: TestServer[] = [];
 let customer: BindServer;
@@ -42,7 +38,6 @@ const FLAKY_NS = ['a.flaky-ns.test', 'b.flaky-ns.test'];
 const txt = (name: string, value: string): Answer => ({ name, type: 'TXT', ttl: 60, data: value });
 
 before(async () => {
-  for (const host of Object.values(HOSTS)) removals.push(await addLoopbackAddress(host));
   customer = await startBind({
     host: HOSTS.customer,
     port: 53,
@@ -116,7 +111,7 @@ after(async () => {
   await Promise.all(servers.map((s) => s.close()));
   await Promise.all(quirky.map((s) => s.close()));
   await Promise.all([resolver, customer, second, vendor].map((s) => s?.close()));
-  for (const remove of removals) await remove();
+  for (const claim of claims) claim.release();
 });
 
 const authoritative = () =>
