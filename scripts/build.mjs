@@ -44,6 +44,7 @@ const PACKAGES = [
     steps: [
       { script: 'build:node', after: ['@service/email-builder'] },
       { script: 'build:web', after: ['@service/client'] },
+      { script: 'build:native', after: [] },
     ],
   },
 ];

@@ -1,10 +1,11 @@
 /**
- * The floor under any DNS responder written for Node: the least a UDP answerer can do per query
- * on this Node, measured by the zone bench beside our responder and BIND. It reads no zone and
- * decides nothing: every query is answered with one fixed TXT record (the bench's key record,
- * so the answer has our responder's size), its ID, flags and question copied, and an OPT record
- * when the query had one. What it reaches is the most our responder could reach in one thread,
- * whatever its own work cost.
+ * The floor under any DNS responder that reads UDP through Node's `dgram`: the least such an
+ * answerer does per query, measured by the zone bench beside our responder and BIND. It reads no
+ * zone and decides nothing: every query is answered with one fixed TXT record (the bench's key
+ * record, so the answer has our responder's size), its ID, flags and question copied, and an OPT
+ * record when the query had one. It was the ceiling of our responder until the responder read
+ * UDP in batches (`native/udp-batch.c`): one system call, callback and address object per
+ * datagram cost more than the responder's whole answer.
  *
  * Usage: `node udp-floor.mjs <port> <txt-string>...`; prints `ready` once bound.
  */

@@ -10,8 +10,8 @@
  *   start): p50, p99;
  * - queries/s with dnsperf over 100,000 random names of the zone, from cold, then warm against
  *   BIND 9 serving those names from a zone file (its `dkim.bench.ts` settings) and against
- *   `udp-floor.mjs`, the least a Node UDP answerer does per query (the ceiling of any responder
- *   in one Node thread): the three in turn, BENCH_ZONE_PASSES times (3), each ratio taken within
+ *   `udp-floor.mjs`, the least a Node UDP answerer on `dgram` does per query (the ceiling the
+ *   responder had before it read UDP in batches, `native/udp-batch.c`): the three in turn, BENCH_ZONE_PASSES times (3), each ratio taken within
  *   a pass and their medians printed.
  *
  * Seeded by `seed.ts` (as the scale bench's PostgreSQL): the domains of one account, verified,
@@ -42,7 +42,7 @@ const PUBLIC_KEY = randomBytes(294).toString('base64');
 const SPREAD_MS = Number(process.env.BENCH_ZONE_SPREAD_MS ?? 10);
 /** Key i of the zone: domain i / 3's DKIM record at position i % 3. */
 const token = (i: number) => tokenOf(Math.floor(i / 3), i % 3);
-/** Passes of responder, BIND and Node's floor in turn, warm (BENCH_ZONE_PASSES). */
+/** Passes of responder, BIND and Node's dgram floor in turn, warm (BENCH_ZONE_PASSES). */
 const PASSES = Number(process.env.BENCH_ZONE_PASSES ?? 3);
 if (!Number.isInteger(PASSES) || PASSES < 1)
   throw new RangeError(`BENCH_ZONE_PASSES is a whole number ≥ 1, not ${PASSES}`);
@@ -290,10 +290,10 @@ async function versusBind(ourPort: number, keys: number): Promise<void> {
     );
     for (const [i, p] of passes.entries())
       console.log(
-        `pass ${i + 1}: responder ${fmt(p.ours)} q/s, BIND ${fmt(p.theirs)}, Node's floor ${fmt(p.floor)}: responder ${fmt(p.ours / p.theirs, 2)}× BIND and ${fmt(p.ours / p.floor, 2)}× the floor; the floor ${fmt(p.floor / p.theirs, 2)}× BIND`,
+        `pass ${i + 1}: responder ${fmt(p.ours)} q/s, BIND ${fmt(p.theirs)}, Node's dgram floor ${fmt(p.floor)}: responder ${fmt(p.ours / p.theirs, 2)}× BIND and ${fmt(p.ours / p.floor, 2)}× the floor; the floor ${fmt(p.floor / p.theirs, 2)}× BIND`,
       );
     console.log(
-      `median of ${PASSES} passes, warm: responder ${fmt(median(passes.map((p) => p.ours / p.theirs)), 2)}× BIND, ${fmt(median(passes.map((p) => p.ours / p.floor)), 2)}× Node's floor (udp-floor.mjs: one fixed answer of the same size, nothing read or decided), which is ${fmt(median(passes.map((p) => p.floor / p.theirs)), 2)}× BIND`,
+      `median of ${PASSES} passes, warm: responder ${fmt(median(passes.map((p) => p.ours / p.theirs)), 2)}× BIND, ${fmt(median(passes.map((p) => p.ours / p.floor)), 2)}× Node's dgram floor (udp-floor.mjs: one fixed answer of the same size through dgram, nothing read or decided), which is ${fmt(median(passes.map((p) => p.floor / p.theirs)), 2)}× BIND`,
     );
   } finally {
     bind.kill('SIGTERM');

@@ -84,3 +84,9 @@ test('bad values name the variable', () => {
     assert.throws(() => loadConfig({ [name]: value }), pattern, `${name}=${value}`);
   }
 });
+
+test('DNS_UDP_BATCH: UDP in batches by default, dgram when false, anything else refused', () => {
+  assert.equal(loadConfig({}).dns.udpBatch, true);
+  assert.equal(loadConfig({ DNS_UDP_BATCH: 'false' }).dns.udpBatch, false);
+  assert.throws(() => loadConfig({ DNS_UDP_BATCH: 'off' }), /DNS_UDP_BATCH must be true or false/);
+});

@@ -336,6 +336,11 @@ export interface DnsConfig {
    * 100,000, about 60 MB); the others are read from the database when asked (issue 39).
    */
   keyCacheSize: number;
+  /**
+   * `DNS_UDP_BATCH`: UDP read and written in batches through the native socket when it was built
+   * (`dns/udp-batch.ts`; default true); false: through Node's `dgram`, as without the build.
+   */
+  udpBatch: boolean;
 }
 
 export interface Limits {
@@ -457,6 +462,7 @@ export function loadConfig(env: Env = process.env): Config {
       tcpMaxConnections: integer(env, 'DNS_TCP_MAX_CONNECTIONS', 256, 1, 100_000),
       tcpMaxPerClient: integer(env, 'DNS_TCP_MAX_PER_CLIENT', 16, 1, 100_000),
       keyCacheSize: integer(env, 'DNS_KEY_CACHE_SIZE', 100_000, 1, 100_000_000),
+      udpBatch: boolean(env, 'DNS_UDP_BATCH', true),
     },
     webhooks: {
       enabled: boolean(env, 'WEBHOOKS_ENABLED', true),

@@ -102,6 +102,7 @@ export async function startHostedDkim(
         secondaries: dns.secondaries,
         listen: dns.listen,
         keyCacheSize: dns.keyCacheSize,
+        udpBatch: dns.udpBatch,
         tcp: { max: dns.tcpMaxConnections, maxPerClient: dns.tcpMaxPerClient },
         rateLimit: dns.rateLimit === 0 ? false : { perSecond: dns.rateLimit, slip: dns.rateLimitSlip },
         // from SECRET_KEY, which every process shares: a server cookie from one is good at all

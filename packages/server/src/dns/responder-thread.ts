@@ -24,6 +24,8 @@ export interface ResponderThreadData {
   listen: HostPort;
   /** Most key records held in memory (`DNS_KEY_CACHE_SIZE`, `key-cache.ts`). */
   keyCacheSize: number;
+  /** `DNS_UDP_BATCH`: UDP through the native batch socket when it was built. */
+  udpBatch: boolean;
   tcp: TcpLimits;
   rateLimit: { perSecond: number; slip: number } | false;
   /**
@@ -47,7 +49,7 @@ export type ToResponder =
 
 /** Messages from the thread. */
 type FromResponder =
-  | { type: 'ready'; address: HostPort; origin: string; serial: number }
+  | { type: 'ready'; address: HostPort; udp: 'batch' | 'dgram'; origin: string; serial: number }
   | { type: 'failed'; error: { message: string; stack?: string; code?: string } }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: object; msg: string }
   | { type: 'reply'; id: number; value: unknown }
@@ -133,23 +135,26 @@ class ThreadHandle implements ResponderThread {
       { ...this.data, listen: this.address } satisfies ResponderThreadData,
       'dkim-responder',
     );
-    const ready = await new Promise<{ address: HostPort; origin: string; serial: number }>(
-      (resolve, reject) => {
-        const onExit = (code: number) =>
-          reject(new Error(`the DKIM responder thread exited (${code}) before it was ready`));
-        worker.once('error', reject);
-        worker.once('exit', onExit);
-        worker.on('message', (message: FromResponder) => {
-          if (message.type === 'ready') {
-            worker.off('exit', onExit);
-            worker.off('error', reject);
-            resolve(message);
-          } else if (message.type === 'failed') {
-            reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
-          } else this.onMessage(worker, message);
-        });
-      },
-    ).catch(async (error) => {
+    const ready = await new Promise<{
+      address: HostPort;
+      udp: 'batch' | 'dgram';
+      origin: string;
+      serial: number;
+    }>((resolve, reject) => {
+      const onExit = (code: number) =>
+        reject(new Error(`the DKIM responder thread exited (${code}) before it was ready`));
+      worker.once('error', reject);
+      worker.once('exit', onExit);
+      worker.on('message', (message: FromResponder) => {
+        if (message.type === 'ready') {
+          worker.off('exit', onExit);
+          worker.off('error', reject);
+          resolve(message);
+        } else if (message.type === 'failed') {
+          reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+        } else this.onMessage(worker, message);
+      });
+    }).catch(async (error) => {
       await worker.terminate();
       throw error;
     });
@@ -159,7 +164,7 @@ class ThreadHandle implements ResponderThread {
     worker.on('error', (error) => this.log.error({ err: error }, 'DKIM responder thread failed'));
     worker.once('exit', (code) => this.onExit(worker, code));
     this.log.info(
-      { zone: ready.origin, listen: ready.address, serial: ready.serial },
+      { zone: ready.origin, listen: ready.address, udp: ready.udp, serial: ready.serial },
       'DKIM DNS responder listening',
     );
   }

@@ -64,6 +64,7 @@ async function start() {
       zone: () => publisher.current(),
       transferAllowed: (address) => allowed.has(address),
       tcp: data.tcp,
+      udpBatch: data.udpBatch,
       responseRateLimit: data.rateLimit && { ...data.rateLimit, exempt: (address) => allowed.has(address) },
       cookieSecret: Buffer.from(data.cookieSecret, 'hex'),
       counters: new DnsCounters(data.counters),
@@ -125,6 +126,7 @@ try {
   port.postMessage({
     type: 'ready',
     address: running.responder.address,
+    udp: running.responder.udp,
     origin: zone.origin,
     serial: zone.serial,
   });

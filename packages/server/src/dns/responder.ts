@@ -28,6 +28,7 @@ import {
 } from './response-rate-limit.js';
 import { TcpConnectionTable, type TcpLimits } from './tcp-connections.js';
 import { FrameReader, framed } from './tcp-frame.js';
+import { nativeUdpBatch, openBatchSocket, type UdpAnswerer, type UdpSender } from './udp-batch.js';
 import type { ServedZones } from './zone-set.js';
 
 export interface DnsResponderOptions {
@@ -50,11 +51,18 @@ export interface DnsResponderOptions {
   cookieSecret?: Uint8Array;
   /** Where queries, rate-limit decisions and TCP connections are counted (issue 39). */
   counters?: DnsCounters;
+  /**
+   * UDP in batches through the native socket when it was built (`udp-batch.ts`; default true);
+   * false: through `dgram`. The answers are the same bytes either way.
+   */
+  udpBatch?: boolean;
 }
 
 export interface DnsResponder {
   /** The bound address (the real port when `listen.port` was 0). */
   readonly address: HostPort;
+  /** How UDP is read and written: in batches through the native socket, or through `dgram`. */
+  readonly udp: 'batch' | 'dgram';
   /** TCP connections held now. */
   tcpConnections(): number;
   close(): Promise<void>;
@@ -68,15 +76,16 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
   const cookies = new ServerCookies(options.cookieSecret);
   for (let attempt = 1; ; attempt++) {
     const udp = await bindUdp(options, cookies);
-    const port = udp.address().port;
+    const port = udp.port;
     try {
       const tcp = await listenTcp(options, cookies, port);
       return {
         address: { host: options.listen.host, port },
+        udp: udp.kind,
         tcpConnections: () => tcp.connections.size,
         close: async () => {
           await Promise.all([
-            new Promise<void>((resolve) => udp.close(() => resolve())),
+            udp.close(),
             new Promise<void>((resolve) => {
               tcp.server.close(() => resolve());
               tcp.connections.closeAll();
@@ -85,7 +94,7 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
         },
       };
     } catch (error) {
-      udp.close();
+      await udp.close();
       // With port 0 the UDP port's TCP twin may be taken: pick another pair.
       if (
         options.listen.port !== 0 ||
@@ -97,11 +106,60 @@ export async function startDnsResponder(options: DnsResponderOptions): Promise<D
   }
 }
 
-function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dgram.Socket> {
+/** The UDP side: its port, and closing it. */
+interface UdpListener {
+  kind: 'batch' | 'dgram';
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Binds UDP at `options.listen`: in batches through the native socket when it was built
+ * (`udp-batch.ts`), else through `dgram`; the same answers either way.
+ */
+async function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<UdpListener> {
+  let sendLater: (reply: Buffer, sender: UdpSender) => void = () => {};
+  const answer = udpAnswerer(options, maker, (reply, sender) => sendLater(reply, sender));
+  const native = options.udpBatch === false ? undefined : nativeUdpBatch();
+  if (native) {
+    const socket = openBatchSocket(native, options.listen.host, options.listen.port, answer);
+    sendLater = socket.sendTo;
+    return { kind: 'batch', port: socket.port, close: async () => socket.close() };
+  }
   const type = net.isIPv6(options.listen.host) ? 'udp6' : 'udp4';
   // A reply goes to the address its query came from, always an IP: no lookup (Node's own
   // costs a check and a tick per datagram).
   const socket = dgram.createSocket({ type, ipv6Only: type === 'udp6', lookup: literalAddress });
+  sendLater = (reply, sender) => socket.send(reply, sender.port, sender.address);
+  socket.on('message', (message, remote) => {
+    const reply = answer(message, remote);
+    if (reply !== undefined) socket.send(reply, remote.port, remote.address);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(options.listen.port, options.listen.host, () => {
+      socket.off('error', reject);
+      // An ICMP error for one client must not stop the socket.
+      socket.on('error', () => {});
+      resolve();
+    });
+  });
+  return {
+    kind: 'dgram',
+    port: socket.address().port,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/**
+ * What answers a UDP query: the answer to send now, or undefined (none, or one that waits for
+ * its key's load and goes out through `sendLater`). Every answer passes the rate limiter.
+ */
+function udpAnswerer(
+  options: DnsResponderOptions,
+  maker: ServerCookies,
+  sendLater: (reply: Buffer, sender: UdpSender) => void,
+): UdpAnswerer {
   const counters = options.counters;
   const limiter =
     options.responseRateLimit === false
@@ -110,49 +168,12 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
           // The zone's secondaries are never limited, as BIND's `exempt-clients`.
           options.responseRateLimit ?? { perSecond: 20, slip: 2, exempt: options.transferAllowed },
         );
-  socket.on('message', (message, remote) => {
-    // the plain query of a name held: a ready answer, no decoding (`answer-template.ts`)
-    const ready = answerFromTemplate(message, options.zone(), maker, remote.address);
-    if (ready !== undefined) {
-      if (limiter !== undefined)
-        return sendAnswer(message, ready, remote, { maker, address: normalizeAddress(remote.address) });
-      counters?.answered(0, message, ready);
-      socket.send(ready, remote.port, remote.address);
-      return;
-    }
-    const address = normalizeAddress(remote.address);
-    const cookies = { maker, address };
-    // A secondary's IXFR is answered for it (the SOA: "ask over TCP"); the cache, which does
-    // not look at who asks, keeps everyone else's REFUSED.
-    const secondaryIxfr = options.transferAllowed(address) && asksIxfr(message);
-    // without a pending (the load failed): SERVFAIL, which no cache keeps
-    const answer = (pending: Pending | undefined) =>
-      secondaryIxfr || pending === undefined
-        ? answerMessage(message, options.zone(), {
-            transport: 'udp',
-            transferAllowed: secondaryIxfr,
-            cookies,
-            ...(pending && { pending }),
-          })[0]
-        : // a key just loaded: its ready answer made now, the first of many
-          (answerFromTemplate(message, options.zone(), maker, address) ??
-          answerUdpCached(message, options.zone(), cookies, pending));
-    const pending: Pending = {};
-    const reply = answer(pending);
-    if (pending.load === undefined) send(reply);
-    else void answerLoaded(pending.load, answer).then(send);
-
-    function send(reply: Buffer | undefined): void {
-      if (!reply) return;
-      sendAnswer(message, reply, remote, cookies);
-    }
-  });
-  const sendAnswer = (
+  /** What to send of `reply`: itself, truncated (a slip) or nothing, as the limiter decides. */
+  const limited = (
     message: Buffer,
     reply: Buffer,
-    remote: dgram.RemoteInfo,
     cookies: { maker: ServerCookies; address: string },
-  ) => {
+  ): Buffer | undefined => {
     let decision = limiter?.decide(cookies.address, message, reply) ?? 'send';
     // A valid server cookie proves the address (a forged one never saw it): answered whatever
     // the rate, as BIND does. Checked only for an answer the limiter holds back, so the usual
@@ -162,18 +183,45 @@ function bindUdp(options: DnsResponderOptions, maker: ServerCookies): Promise<dg
       counters.answered(0, message, reply);
       if (decision !== 'send') counters.rateLimited(decision);
     }
-    const sent = decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
-    if (sent) socket.send(sent, remote.port, remote.address);
+    return decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
   };
-  return new Promise((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(options.listen.port, options.listen.host, () => {
-      socket.off('error', reject);
-      // An ICMP error for one client must not stop the socket.
-      socket.on('error', () => {});
-      resolve(socket);
+  return (message, sender) => {
+    // the plain query of a name held: a ready answer, no decoding (`answer-template.ts`)
+    const ready = answerFromTemplate(message, options.zone(), maker, sender.address);
+    if (ready !== undefined) {
+      if (limiter !== undefined)
+        return limited(message, ready, { maker, address: normalizeAddress(sender.address) });
+      counters?.answered(0, message, ready);
+      return ready;
+    }
+    const address = normalizeAddress(sender.address);
+    const cookies = { maker, address };
+    // A secondary's IXFR is answered for it (the SOA: "ask over TCP"); the cache, which does
+    // not look at who asks, keeps everyone else's REFUSED.
+    const secondaryIxfr = options.transferAllowed(address) && asksIxfr(message);
+    // without a pending (the load failed): SERVFAIL, which no cache keeps
+    const answer = (query: Buffer, pending: Pending | undefined) =>
+      secondaryIxfr || pending === undefined
+        ? answerMessage(query, options.zone(), {
+            transport: 'udp',
+            transferAllowed: secondaryIxfr,
+            cookies,
+            ...(pending && { pending }),
+          })[0]
+        : // a key just loaded: its ready answer made now, the first of many
+          (answerFromTemplate(query, options.zone(), maker, address) ??
+          answerUdpCached(query, options.zone(), cookies, pending));
+    const pending: Pending = {};
+    const reply = answer(message, pending);
+    if (pending.load === undefined) return reply && limited(message, reply, cookies);
+    // The query waits for its key's load: its own copy, as the batch socket reuses its bytes.
+    const kept = Buffer.from(message);
+    void answerLoaded(pending.load, (later) => answer(kept, later)).then((late) => {
+      const sent = late && limited(kept, late, cookies);
+      if (sent) sendLater(sent, sender);
     });
-  });
+    return undefined;
+  };
 }
 
 /** `dgram`'s `lookup` for addresses that are IPs already: handed back as they are, at once. */

@@ -1,0 +1,185 @@
+/**
+ * The responder's UDP in batches (native/udp-batch.c, built by `npm run build`) beside the same
+ * responder on `dgram`: the same bytes for every kind of query, bursts longer than a batch each
+ * answered to its own sender, IPv6, hostile datagrams, and closing.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import { once } from 'node:events';
+import { after, before, test } from 'node:test';
+import dnsPacket from 'dns-packet';
+import { decodeReply, query, udpExchange } from '../test-support/dns-client.js';
+import { type DnsResponder, type DnsResponderOptions, startDnsResponder } from './responder.js';
+import { nativeUdpBatch } from './udp-batch.js';
+import { DkimZone } from './zone.js';
+
+const ORIGIN = 'dkim.provider.test';
+const TOKENS = Array.from({ length: 300 }, (_, i) => i.toString(16).padStart(32, '0'));
+const zone = new DkimZone({
+  origin: ORIGIN,
+  serial: 42,
+  nameServers: ['ns.provider.test'],
+  soaContact: 'hostmaster.provider.test',
+  ttl: 300,
+  keys: TOKENS.map((token) => ({ token, publicKey: randomBytes(294).toString('base64') })),
+});
+const common: Omit<DnsResponderOptions, 'listen'> = {
+  zone: () => zone,
+  transferAllowed: () => false,
+  // the same secret: a cookie either one makes, the other checks alike
+  cookieSecret: randomBytes(16),
+};
+let batched: DnsResponder;
+let plain: DnsResponder;
+before(async () => {
+  batched = await startDnsResponder({ ...common, listen: { host: '127.0.0.1', port: 0 } });
+  plain = await startDnsResponder({ ...common, listen: { host: '127.0.0.1', port: 0 }, udpBatch: false });
+});
+after(async () => {
+  await batched?.close();
+  await plain?.close();
+});
+
+const keyName = (i: number) => `${TOKENS[i]}.${ORIGIN}`;
+/** The reply to `message`, or undefined when none comes within about a second. */
+const ask = (responder: DnsResponder, message: Buffer) =>
+  udpExchange(responder.address, message, { tries: 2, firstWaitMs: 400 });
+
+test('npm run build made the batch socket on this machine (cc and Node headers are here)', () => {
+  assert.ok(nativeUdpBatch(), 'dist/native/udp-batch.node is missing: run npm run build');
+  assert.equal(batched.udp, 'batch');
+  assert.equal(plain.udp, 'dgram');
+});
+
+test('every kind of query gets the same bytes from the batch socket as from dgram', async () => {
+  const header = (id: number, flags: number, questions: number) => {
+    const h = Buffer.alloc(12);
+    h.writeUInt16BE(id, 0);
+    h.writeUInt16BE(flags, 2);
+    h.writeUInt16BE(questions, 4);
+    return h;
+  };
+  const messages: [string, Buffer][] = [
+    ['a key, EDNS 1232', dnsPacket.encode(query(keyName(1), 'TXT', { edns: 1232 }))],
+    ['a key without EDNS (truncated)', dnsPacket.encode(query(keyName(2), 'TXT'))],
+    ['a key in capitals', dnsPacket.encode(query(keyName(3).toUpperCase(), 'TXT', { edns: 1232 }))],
+    ['a key asked for A', dnsPacket.encode(query(keyName(4), 'A', { edns: 1232 }))],
+    ['the apex SOA', dnsPacket.encode(query(ORIGIN, 'SOA', { edns: 1232 }))],
+    ['the apex NS', dnsPacket.encode(query(ORIGIN, 'NS'))],
+    ['a name not held', dnsPacket.encode(query(`${'f'.repeat(32)}.${ORIGIN}`, 'TXT', { edns: 1232 }))],
+    ['outside the zone', dnsPacket.encode(query('example.com', 'A'))],
+    ['ANY at a key', dnsPacket.encode(query(keyName(5), 'ANY', { edns: 4096 }))],
+    ['AXFR over UDP', dnsPacket.encode(query(ORIGIN, 'AXFR'))],
+    ['a header alone', header(7, 0x0100, 0)],
+    ['two questions claimed, none there', header(8, 0x0100, 2)],
+    ['an UPDATE', header(9, 0x2800, 0)],
+    ['a response (QR set)', header(10, 0x8000, 0)],
+    ['five bytes', Buffer.from([1, 2, 3, 4, 5])],
+  ];
+  for (const [what, message] of messages) {
+    const [fromBatch, fromPlain] = await Promise.all([ask(batched, message), ask(plain, message)]);
+    assert.deepEqual(fromBatch, fromPlain, what);
+  }
+  // and the usual answer is one, whole
+  const answer = decodeReply((await ask(batched, messages[0]![1]))!);
+  assert.equal(answer.answers?.length, 1);
+});
+
+test('a burst longer than several batches: each query answered, to its own sender, with its own ID', async () => {
+  const clients = await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      const socket = dgram.createSocket('udp4');
+      socket.bind(0, '127.0.0.1');
+      await once(socket, 'listening');
+      return socket;
+    }),
+  );
+  try {
+    // 200 in all, sent before the responder (in this process) reads one: more than three batches
+    // of 64, and fewer than the ~256 small datagrams a socket's default receive buffer (208 KB)
+    // holds, past which the kernel drops them whoever reads
+    const perClient = 40;
+    const received = clients.map(() => new Map<number, string>());
+    const done = Promise.all(
+      clients.map(
+        (socket, c) =>
+          new Promise<void>((resolve) => {
+            socket.on('message', (wire: Buffer) => {
+              const reply = decodeReply(wire);
+              received[c]!.set(reply.id!, reply.questions![0]!.name);
+              if (received[c]!.size === perClient) resolve();
+            });
+          }),
+      ),
+    );
+    for (let i = 0; i < perClient; i++)
+      for (const [c, socket] of clients.entries()) {
+        const k = c * perClient + i;
+        socket.send(
+          dnsPacket.encode(query(keyName(k), 'TXT', { id: 1000 + k, edns: 1232 })),
+          batched.address.port,
+          '127.0.0.1',
+        );
+      }
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000).unref());
+    assert.notEqual(
+      await Promise.race([done, timeout]),
+      'timeout',
+      `answers to each client: ${received.map((r) => r.size).join(', ')}`,
+    );
+    for (const [c, answers] of received.entries())
+      for (const [id, name] of answers) {
+        const k = id - 1000;
+        assert.equal(Math.floor(k / perClient), c, `answer ${id} reached the client that asked it`);
+        assert.equal(name, keyName(k), `answer ${id} is to its own question`);
+      }
+  } finally {
+    for (const socket of clients) socket.close();
+  }
+});
+
+test('over IPv6 the answer is the one dgram gives', async () => {
+  const options = { ...common, listen: { host: '::1', port: 0 } };
+  const [six, sixPlain] = [
+    await startDnsResponder(options),
+    await startDnsResponder({ ...options, udpBatch: false }),
+  ];
+  try {
+    const message = dnsPacket.encode(query(keyName(7), 'TXT', { edns: 1232 }));
+    const exchange = (port: number) =>
+      new Promise<Buffer>((resolve, reject) => {
+        const socket = dgram.createSocket('udp6');
+        const timer = setTimeout(() => reject(new Error('no answer over IPv6')), 5000);
+        socket.on('message', (reply) => {
+          clearTimeout(timer);
+          socket.close();
+          resolve(reply);
+        });
+        socket.send(message, port, '::1');
+      });
+    const [a, b] = await Promise.all([exchange(six.address.port), exchange(sixPlain.address.port)]);
+    assert.deepEqual(a, b);
+    assert.equal(decodeReply(a).answers?.length, 1);
+  } finally {
+    await six.close();
+    await sixPlain.close();
+  }
+});
+
+test('a datagram longer than a query can be is dropped, and the next query answered', async () => {
+  const huge = Buffer.concat([dnsPacket.encode(query(keyName(9), 'TXT')), Buffer.alloc(5000)]);
+  assert.equal(await udpExchange(batched.address, huge, { tries: 1, firstWaitMs: 300 }), undefined);
+  const next = await ask(batched, dnsPacket.encode(query(keyName(9), 'TXT', { edns: 1232 })));
+  assert.equal(decodeReply(next!).answers?.length, 1);
+});
+
+test('closing frees the port at once', async () => {
+  const responder = await startDnsResponder({ ...common, listen: { host: '127.0.0.1', port: 0 } });
+  const { port } = responder.address;
+  await responder.close();
+  const socket = dgram.createSocket('udp4');
+  socket.bind(port, '127.0.0.1');
+  await once(socket, 'listening');
+  socket.close();
+});
