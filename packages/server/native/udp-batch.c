@@ -20,6 +20,7 @@
  *   lengths  BATCH int32                   its length; 0: no answer
  */
 #define _GNU_SOURCE
+#define NAPI_VERSION 8 /* napi_add_async_cleanup_hook */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -48,6 +49,8 @@ typedef struct {
   napi_ref on_batch;    /* (count) => void */
   napi_async_context async;
   int closing;
+  int torn_down; /* the thread's environment is ending: no more calls into JavaScript */
+  napi_async_cleanup_hook_handle teardown;
   unsigned char *queries;
   int32_t *senders;
   unsigned char *answers;
@@ -58,6 +61,8 @@ typedef struct {
   struct mmsghdr out[BATCH];
   struct iovec out_iov[BATCH];
 } udp_socket;
+
+static void on_teardown(napi_async_cleanup_hook_handle handle, void *arg);
 
 #define CHECK(call)                                                         \
   do {                                                                      \
@@ -190,6 +195,13 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
 static void on_closed(uv_handle_t *handle) {
   udp_socket *s = handle->data;
   napi_env env = s->env;
+  /* the environment, if it is ending, may go on once this handle is closed */
+  napi_remove_async_cleanup_hook(s->teardown);
+  if (s->torn_down) {
+    /* JavaScript is going away with the environment: only memory is ours to free */
+    free(s);
+    return;
+  }
   napi_handle_scope scope;
   if (napi_open_handle_scope(env, &scope) == napi_ok) {
     /* the object may outlive this: unwrapped, a later call finds no socket */
@@ -317,6 +329,7 @@ static napi_value open_socket(napi_env env, napi_callback_info info) {
   uv_poll_init(loop, &s->poll, fd);
   s->poll.data = s;
   uv_poll_start(&s->poll, UV_READABLE, on_readable);
+  CHECK(napi_add_async_cleanup_hook(env, on_teardown, s, &s->teardown));
   return object;
 }
 
@@ -367,19 +380,34 @@ static napi_value send_to(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* close(socket): stops reading and closes the descriptor now (the port is free when this
-   returns); the rest is freed once libuv lets go of the handle */
-static napi_value close_socket(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  udp_socket *s = unwrap(env, info, &argc, argv);
-  if (!s || s->closing) return NULL;
+/* Stops reading and closes the descriptor now (the port is free when this returns); the rest
+   is freed once libuv lets go of the handle. */
+static void stop(udp_socket *s) {
   s->closing = 1;
   /* a stopped poll no longer watches the descriptor, which may then be closed (uv_poll_t) */
   uv_poll_stop(&s->poll);
   close(s->fd);
   s->fd = -1;
   uv_close((uv_handle_t *)&s->poll, on_closed);
+}
+
+/* The thread's environment ends before the socket's handle is closed (a worker terminated, the
+   process exiting): Node closes the thread's loop once on_closed says the handle is gone, and
+   aborts if a handle is left on it. */
+static void on_teardown(napi_async_cleanup_hook_handle handle, void *arg) {
+  (void)handle;
+  udp_socket *s = arg;
+  s->torn_down = 1;
+  if (!s->closing) stop(s);
+}
+
+/* close(socket) */
+static napi_value close_socket(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  udp_socket *s = unwrap(env, info, &argc, argv);
+  if (!s || s->closing) return NULL;
+  stop(s);
   return NULL;
 }
 

@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import dnsPacket from 'dns-packet';
 import { decodeReply, query, udpExchange } from '../test-support/dns-client.js';
 import { type DnsResponder, type DnsResponderOptions, startDnsResponder } from './responder.js';
@@ -178,6 +180,25 @@ test('closing frees the port at once', async () => {
   const responder = await startDnsResponder({ ...common, listen: { host: '127.0.0.1', port: 0 } });
   const { port } = responder.address;
   await responder.close();
+  const socket = dgram.createSocket('udp4');
+  socket.bind(port, '127.0.0.1');
+  await once(socket, 'listening');
+  socket.close();
+});
+
+test('a thread ended with its batch socket open leaves the process running and the port free', async () => {
+  // The responder runs in a worker thread, which a crash or a stop can end with the socket open:
+  // Node then closes the thread's loop, and aborted the whole process while the socket's handle
+  // was still on it.
+  const built = fileURLToPath(new URL('../../dist/native/udp-batch.node', import.meta.url));
+  const worker = new Worker(
+    `const native = require(${JSON.stringify(built)});
+    const socket = native.open('127.0.0.1', 0, () => {});
+    require('node:worker_threads').parentPort.postMessage(socket.port);`,
+    { eval: true },
+  );
+  const [port] = (await once(worker, 'message')) as [number];
+  await worker.terminate();
   const socket = dgram.createSocket('udp4');
   socket.bind(port, '127.0.0.1');
   await once(socket, 'listening');
