@@ -106,9 +106,17 @@ export class AnswerTemplate {
 
   /**
    * The answer to `message` (read into `query`): its ID, RD, CD, spelling, EDNS and payload, and
-   * its cookie with a server cookie from `maker` for `address`.
+   * its cookie with a server cookie from `maker` for `address`. Written at `into[at]` when
+   * given (the batch socket's answer slot, room for any UDP answer), else into a new buffer.
    */
-  compose(message: Buffer, query: PlainQuery, maker?: ServerCookies, address?: string): Buffer {
+  compose(
+    message: Buffer,
+    query: PlainQuery,
+    maker?: ServerCookies,
+    address?: string,
+    into?: Buffer,
+    at = 0,
+  ): Buffer {
     const wire = this.wire;
     const cookie = query.cookieAt >= 0 ? COOKIE_BYTES : 0;
     const opt = query.edns ? OPT_BYTES + cookie : 0;
@@ -118,7 +126,7 @@ export class AnswerTemplate {
     // RFC 1035 §4.2.1, RFC 2181 §9: too long for the client drops every record and sets TC
     const truncated = wire.length + opt > limit;
     const body = truncated ? this.questionEnd : wire.length;
-    const reply = Buffer.allocUnsafe(body + opt);
+    const reply = into ? into.subarray(at, at + body + opt) : Buffer.allocUnsafe(body + opt);
     reply.set(truncated ? wire.subarray(0, body) : wire);
     reply[0] = message[0]!;
     reply[1] = message[1]!;
@@ -187,12 +195,15 @@ const nameBytes = Buffer.alloc(MAX_NAME_BYTES);
  * it (see the file's comment). A template missing for a held name is made here, from
  * `answerMessage`, and kept. With a cookie `maker` and the client's `address` (as received), a
  * COOKIE option is answered (RFC 7873); without, a query with one is left to the slow path.
+ * `into` and `at`: where to write the answer instead of a new buffer (`compose`).
  */
 export function answerFromTemplate(
   message: Buffer,
   served: ServedZones,
   maker?: ServerCookies,
   address?: string,
+  into?: Buffer,
+  at?: number,
 ): Buffer | undefined {
   if (!(served instanceof DkimZone) || !readPlainQuery(message, query)) return undefined;
   if (query.cookieAt >= 0 && (maker === undefined || address === undefined)) return undefined;
@@ -215,7 +226,7 @@ export function answerFromTemplate(
     if (template === undefined) return undefined;
     keep(shelf, template);
   }
-  return template.compose(message, query, maker, address);
+  return template.compose(message, query, maker, address, into, at);
 }
 
 /** Reads a plain query into `into`; `false` for any other message. */

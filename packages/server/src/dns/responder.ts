@@ -185,9 +185,9 @@ function udpAnswerer(
     }
     return decision === 'send' ? reply : decision === 'slip' ? truncatedReply(reply) : undefined;
   };
-  return (message, sender) => {
+  return (message, sender, into, at) => {
     // the plain query of a name held: a ready answer, no decoding (`answer-template.ts`)
-    const ready = answerFromTemplate(message, options.zone(), maker, sender.address);
+    const ready = answerFromTemplate(message, options.zone(), maker, sender.address, into, at);
     if (ready !== undefined) {
       if (limiter !== undefined)
         return limited(message, ready, { maker, address: normalizeAddress(sender.address) });

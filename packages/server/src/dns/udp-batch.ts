@@ -18,8 +18,17 @@ export interface UdpSender {
   port: number;
 }
 
-/** Answers one query now, or returns undefined (no answer, or one sent later with `sendTo`). */
-export type UdpAnswerer = (message: Buffer, sender: UdpSender) => Buffer | undefined;
+/**
+ * Answers one query now, or returns undefined (no answer, or one sent later with `sendTo`). The
+ * answer may be written at `into[at]` (the batch socket's slot for it, room for any UDP answer)
+ * instead of a buffer of its own: a flood then leaves no buffers behind for the collector.
+ */
+export type UdpAnswerer = (
+  message: Buffer,
+  sender: UdpSender,
+  into?: Buffer,
+  at?: number,
+) => Buffer | undefined;
 
 export interface BatchSocket {
   /** The bound port (the real one when 0 was asked). */
@@ -94,10 +103,12 @@ export function openBatchSocket(
         lastAddress[0] = senderInts[at + 1]!;
         for (let w = 0; w < 4; w++) lastAddress[w + 1] = senderInts[at + 4 + w]!;
       }
-      const reply = answer(message, last);
+      const slot = i * ANSWER_SLOT;
+      const reply = answer(message, last, answers, slot);
       if (reply === undefined) continue;
-      if (reply.length <= ANSWER_SLOT) {
-        reply.copy(answers, i * ANSWER_SLOT);
+      if (reply.buffer === answers.buffer && reply.byteOffset === slot) lengths[i] = reply.length;
+      else if (reply.length <= ANSWER_SLOT) {
+        reply.copy(answers, slot);
         lengths[i] = reply.length;
       } else native.sendTo(socket, reply, last.address, last.port);
     }
