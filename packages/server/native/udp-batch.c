@@ -72,15 +72,15 @@ static void on_teardown(napi_async_cleanup_hook_handle handle, void *arg);
     }                                                                       \
   } while (0)
 
-static napi_value throw_errno(napi_env env, const char *what, int error) {
-  char message[160];
-  snprintf(message, sizeof message, "%s: %s", what, strerror(error));
-  napi_value code, text, exception;
-  napi_create_string_utf8(env, error == EADDRINUSE ? "EADDRINUSE" : error == EACCES ? "EACCES" : "ERRNO",
-                          NAPI_AUTO_LENGTH, &code);
-  napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &text);
-  napi_create_error(env, code, text, &exception);
-  napi_set_named_property(env, exception, "code", code);
+/* Throws an Error with `syscall` and `errno` (positive); udp-batch.ts words it as Node's own. */
+static napi_value throw_errno(napi_env env, const char *syscall, int error) {
+  napi_value text, exception, name, number;
+  napi_create_string_utf8(env, strerror(error), NAPI_AUTO_LENGTH, &text);
+  napi_create_error(env, NULL, text, &exception);
+  napi_create_string_utf8(env, syscall, NAPI_AUTO_LENGTH, &name);
+  napi_set_named_property(env, exception, "syscall", name);
+  napi_create_int32(env, error, &number);
+  napi_set_named_property(env, exception, "errno", number);
   napi_throw(env, exception);
   return NULL;
 }

@@ -204,3 +204,19 @@ test('a thread ended with its batch socket open leaves the process running and t
   await once(socket, 'listening');
   socket.close();
 });
+
+test('a port in use is refused as dgram refuses it: bind EADDRINUSE, with its code', async () => {
+  const holder = dgram.createSocket('udp4');
+  holder.bind(0, '127.0.0.1');
+  await once(holder, 'listening');
+  const { port } = holder.address();
+  try {
+    for (const udpBatch of [true, false])
+      await assert.rejects(startDnsResponder({ ...common, listen: { host: '127.0.0.1', port }, udpBatch }), {
+        code: 'EADDRINUSE',
+        message: `bind EADDRINUSE 127.0.0.1:${port}`,
+      });
+  } finally {
+    holder.close();
+  }
+});

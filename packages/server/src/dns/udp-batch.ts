@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { getSystemErrorName } from 'node:util';
 
 /** The sender of a datagram, as `dgram` gives it. */
 export interface UdpSender {
@@ -72,6 +73,32 @@ export function nativeUdpBatch(): NativeModule | undefined {
   return loaded ?? undefined;
 }
 
+/**
+ * `native.open`, its system errors worded and coded as Node's own (`bind EADDRINUSE
+ * 127.0.0.1:53`, `code` 'EADDRINUSE'), as `dgram` would throw them.
+ */
+function openNative(
+  native: NativeModule,
+  host: string,
+  port: number,
+  onBatch: (count: number) => void,
+): NativeSocket {
+  try {
+    return native.open(host, port, onBatch);
+  } catch (error) {
+    const { errno, syscall } = error as { errno?: unknown; syscall?: unknown };
+    if (typeof errno !== 'number' || typeof syscall !== 'string') throw error;
+    const code = getSystemErrorName(-errno);
+    throw Object.assign(new Error(`${syscall} ${code} ${host}:${port}`), {
+      code,
+      errno: -errno,
+      syscall,
+      address: host,
+      port,
+    });
+  }
+}
+
 /** Binds `host:port` (an IP address) and answers each datagram with `answer`. */
 export function openBatchSocket(
   native: NativeModule,
@@ -88,7 +115,7 @@ export function openBatchSocket(
   // One client sends many queries in a row (a resolver): its address text is made once.
   let last: UdpSender = { address: '', port: -1 };
   const lastAddress = new Int32Array(5); // family, then the address's 16 bytes
-  const socket = native.open(host, port, (count) => {
+  const socket = openNative(native, host, port, (count) => {
     for (let i = 0; i < count; i++) {
       const at = i * SENDER_INTS;
       const message = queries.subarray(i * QUERY_SLOT, i * QUERY_SLOT + senderInts[at]!);
