@@ -176,14 +176,19 @@ test('a datagram longer than a query can be is dropped, and the next query answe
   assert.equal(decodeReply(next!).answers?.length, 1);
 });
 
-test('closing frees the port at once', async () => {
-  const responder = await startDnsResponder({ ...common, listen: { host: '127.0.0.1', port: 0 } });
-  const { port } = responder.address;
-  await responder.close();
+/** Binds UDP `port` on 127.0.0.1 and lets it go: throws if someone holds it. */
+async function assertPortFree(port: number): Promise<void> {
   const socket = dgram.createSocket('udp4');
   socket.bind(port, '127.0.0.1');
   await once(socket, 'listening');
   socket.close();
+}
+
+test('closing frees the port at once', async () => {
+  const responder = await startDnsResponder({ ...common, listen: { host: '127.0.0.1', port: 0 } });
+  const { port } = responder.address;
+  await responder.close();
+  await assertPortFree(port);
 });
 
 test('a thread ended with its batch socket open leaves the process running and the port free', async () => {
@@ -199,10 +204,7 @@ test('a thread ended with its batch socket open leaves the process running and t
   );
   const [port] = (await once(worker, 'message')) as [number];
   await worker.terminate();
-  const socket = dgram.createSocket('udp4');
-  socket.bind(port, '127.0.0.1');
-  await once(socket, 'listening');
-  socket.close();
+  await assertPortFree(port);
 });
 
 test('a port in use is refused as dgram refuses it: bind EADDRINUSE, with its code', async () => {
