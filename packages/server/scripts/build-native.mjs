@@ -19,11 +19,9 @@ if (process.platform !== 'linux') skip(`recvmmsg and sendmmsg are Linux's; this 
 if (!existsSync(path.join(include, 'node_api.h'))) skip(`no Node headers at ${include}`);
 mkdirSync(path.dirname(out), { recursive: true });
 try {
-  execFileSync(
-    compiler,
-    ['-O2', '-Wall', '-Wextra', '-shared', '-fPIC', '-I', include, '-o', out, source],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
+  execFileSync(compiler, ['-O2', '-Wall', '-Wextra', '-shared', '-fPIC', '-I', include, '-o', out, source], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 } catch (error) {
   skip(`${compiler} failed: ${error.message.split('\n')[0]}`);
 }
