@@ -13,8 +13,9 @@
  *   queries  BATCH x QUERY_SLOT bytes      the datagrams, each at i * QUERY_SLOT
  *   senders  BATCH x 32 int32              length, family (4 or 6), port, the address's text
  *                                          length, its 16 bytes (an IPv4 address in the first 4),
- *                                          then at byte 32 its text as inet_ntop(3) writes it
- *                                          (the text Node's dgram gives)
+ *                                          its IPv6 scope (0 but for link-local), then at byte 36
+ *                                          its text as Node's dgram gives it: inet_ntop(3), and
+ *                                          for a scope `%` and the interface's name
  *   answers  BATCH x ANSWER_SLOT bytes     JavaScript's answer to query i, at i * ANSWER_SLOT (a
  *                                          longer one goes by sendTo)
  *   lengths  BATCH int32                   its length; 0: no answer
@@ -22,6 +23,8 @@
 #define _GNU_SOURCE
 #define NAPI_VERSION 8 /* napi_add_async_cleanup_hook */
 #include <arpa/inet.h>
+#include <net/if.h>
+#include <stdio.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <node_api.h>
@@ -35,7 +38,7 @@
 #define QUERY_SLOT 4096
 #define ANSWER_SLOT 4096
 #define SENDER_INTS 32
-#define SENDER_TEXT 32
+#define SENDER_TEXT 36
 /* Batches read per wake-up before the loop gets a turn (the thread's other work: loads,
    invalidations, TCP). */
 #define BATCHES_PER_WAKE 8
@@ -97,12 +100,24 @@ static void write_sender(udp_socket *s, int i, int length) {
     slot[1] = 6;
     slot[2] = ntohs(a->sin6_port);
     memcpy(slot + 4, &a->sin6_addr, 16);
-    slot[3] = inet_ntop(AF_INET6, &a->sin6_addr, text, room) ? (int32_t)strlen(text) : 0;
+    slot[8] = (int32_t)a->sin6_scope_id;
+    if (!inet_ntop(AF_INET6, &a->sin6_addr, text, room)) text[0] = 0;
+    if (a->sin6_scope_id != 0) {
+      /* as libuv names it for dgram: the interface's name, else its number */
+      char name[IF_NAMESIZE];
+      size_t used = strlen(text);
+      if (if_indextoname(a->sin6_scope_id, name))
+        snprintf(text + used, room - used, "%%%s", name);
+      else
+        snprintf(text + used, room - used, "%%%u", a->sin6_scope_id);
+    }
+    slot[3] = (int32_t)strlen(text);
   } else {
     struct sockaddr_in *a = (struct sockaddr_in *)&s->from[i];
     slot[1] = 4;
     slot[2] = ntohs(a->sin_port);
     memcpy(slot + 4, &a->sin_addr, 4);
+    slot[8] = 0;
     slot[3] = inet_ntop(AF_INET, &a->sin_addr, text, room) ? (int32_t)strlen(text) : 0;
   }
 }
@@ -174,6 +189,8 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
       napi_open_callback_scope(env, resource, s->async, &callback_scope);
       napi_status status_call = napi_call_function(env, self, callback, 1, &count, &result);
       napi_close_callback_scope(env, callback_scope);
+      /* the answers written before an exception still go; the rest of the batch gets none */
+      send_answers(s, kept);
       if (status_call != napi_ok) {
         /* an exception in the callback: raise it as Node would for an event handler */
         bool pending = false;
@@ -185,7 +202,6 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
         }
         break;
       }
-      send_answers(s, kept);
     }
     if (n < BATCH) break;
   }
@@ -363,6 +379,13 @@ static napi_value send_to(napi_env env, napi_callback_info info) {
   socklen_t to_length;
   struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&to;
   struct sockaddr_in *a4 = (struct sockaddr_in *)&to;
+  /* a link-local sender's scope, as write_sender wrote it: `%` and an interface's name or number */
+  char *scope = strchr(host, '%');
+  if (scope != NULL) {
+    *scope++ = 0;
+    a6->sin6_scope_id = if_nametoindex(scope);
+    if (a6->sin6_scope_id == 0) a6->sin6_scope_id = (uint32_t)strtoul(scope, NULL, 10);
+  }
   if (s->family == AF_INET6 && inet_pton(AF_INET6, host, &a6->sin6_addr) == 1) {
     a6->sin6_family = AF_INET6;
     a6->sin6_port = htons((uint16_t)port);

@@ -3,7 +3,7 @@
 // compiler or the headers it says so and stops without failing the build, and the responder
 // reads UDP through Node's dgram (docs/decisions.md, "The responder's UDP in batches").
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,8 @@ const out = path.join(here, '../dist/native/udp-batch.node');
 const include = path.resolve(path.dirname(process.execPath), '../include/node');
 const compiler = process.env.CC || 'cc';
 
+// a build that cannot be made must not leave the last one in use while saying dgram is
+rmSync(out, { force: true });
 if (process.platform !== 'linux') skip(`recvmmsg and sendmmsg are Linux's; this is ${process.platform}`);
 if (!existsSync(path.join(include, 'node_api.h'))) skip(`no Node headers at ${include}`);
 mkdirSync(path.dirname(out), { recursive: true });

@@ -222,3 +222,47 @@ test('a port in use is refused as dgram refuses it: bind EADDRINUSE, with its co
     holder.close();
   }
 });
+
+test('an exception while answering a batch still sends the answers written before it', async () => {
+  // The module alone in a thread: its callback echoes each datagram, busy for 300 ms on `wait`
+  // (so the next three arrive together, one batch), and throws on `boom`.
+  const built = fileURLToPath(new URL('../../dist/native/udp-batch.node', import.meta.url));
+  const worker = new Worker(
+    `const native = require(${JSON.stringify(built)});
+    const socket = native.open('127.0.0.1', 0, (count) => {
+      const queries = Buffer.from(socket.queries);
+      const senders = new Int32Array(socket.senders);
+      const answers = Buffer.from(socket.answers);
+      const lengths = new Int32Array(socket.lengths);
+      for (let i = 0; i < count; i++) {
+        const at = i * native.QUERY_SLOT;
+        const text = queries.toString('latin1', at, at + senders[i * native.SENDER_INTS]);
+        if (text === 'wait') for (const end = Date.now() + 300; Date.now() < end; );
+        if (text === 'boom') throw new Error('boom');
+        lengths[i] = answers.write(text, i * native.ANSWER_SLOT, 'latin1');
+      }
+    });
+    require('node:worker_threads').parentPort.postMessage(socket.port);`,
+    { eval: true },
+  );
+  const [port] = (await once(worker, 'message')) as [number];
+  const client = dgram.createSocket('udp4');
+  const echoes: string[] = [];
+  client.on('message', (reply) => echoes.push(reply.toString('latin1')));
+  client.bind(0, '127.0.0.1');
+  await once(client, 'listening');
+  try {
+    client.send('wait', port, '127.0.0.1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const text of ['a', 'b', 'boom']) client.send(text, port, '127.0.0.1');
+    const [error] = (await once(worker, 'error')) as [Error];
+    assert.equal(error.message, 'boom');
+    const deadline = Date.now() + 2000;
+    while (echoes.length < 3 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(echoes, ['wait', 'a', 'b']);
+  } finally {
+    client.close();
+    await worker.terminate();
+  }
+});

@@ -114,13 +114,13 @@ export function openBatchSocket(
   let lengths: Int32Array;
   // One client sends many queries in a row (a resolver): its address text is made once.
   let last: UdpSender = { address: '', port: -1 };
-  const lastAddress = new Int32Array(5); // family, then the address's 16 bytes
+  const lastAddress = new Int32Array(6); // family, the address's 16 bytes, its IPv6 scope
   const socket = openNative(native, host, port, (count) => {
     for (let i = 0; i < count; i++) {
       const at = i * SENDER_INTS;
       const message = queries.subarray(i * QUERY_SLOT, i * QUERY_SLOT + senderInts[at]!);
       let sameAddress = senderInts[at + 1] === lastAddress[0];
-      for (let w = 0; w < 4 && sameAddress; w++) sameAddress = senderInts[at + 4 + w] === lastAddress[w + 1];
+      for (let w = 0; w < 5 && sameAddress; w++) sameAddress = senderInts[at + 4 + w] === lastAddress[w + 1];
       if (!sameAddress || senderInts[at + 2] !== last.port) {
         const textAt = at * 4 + SENDER_TEXT;
         const address = sameAddress
@@ -128,7 +128,7 @@ export function openBatchSocket(
           : senderBytes.toString('latin1', textAt, textAt + senderInts[at + 3]!);
         last = { address, port: senderInts[at + 2]! };
         lastAddress[0] = senderInts[at + 1]!;
-        for (let w = 0; w < 4; w++) lastAddress[w + 1] = senderInts[at + 4 + w]!;
+        for (let w = 0; w < 5; w++) lastAddress[w + 1] = senderInts[at + 4 + w]!;
       }
       const slot = i * ANSWER_SLOT;
       const reply = answer(message, last, answers, slot);
@@ -151,6 +151,7 @@ export function openBatchSocket(
     // an answer whose load ended after the close is dropped, as dgram drops it
     sendTo: (reply, sender) => closed || native.sendTo(socket, reply, sender.address, sender.port),
     close: () => {
+      if (closed) return;
       closed = true;
       native.close(socket);
     },
