@@ -318,13 +318,14 @@ describe('several instances', () => {
         import { startPostfix } from ${JSON.stringify(subject.href)};
         const mx = await startPostfix({ domains: ['orphan.test'] });
         console.log(JSON.stringify({ pid: mx.pid, dir: mx.dir, address: mx.address }));
-        if (process.env.ENDING === 'crashes') setTimeout(() => { throw new Error('boom'); }, 50);
+        // it crashes when told, once the test has seen its postfix running (a timer raced the check)
+        if (process.env.ENDING === 'crashes') process.stdin.once('data', () => { throw new Error('boom'); });
         else setInterval(() => {}, 1000);
       `;
       const heldBefore = addressesOnLoopback();
       const child = spawn(process.execPath, [...subject.nodeArgs, '--input-type=module', '-e', script], {
         env: { ...process.env, ENDING: ending },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       let stdout = '';
@@ -336,6 +337,7 @@ describe('several instances', () => {
       const { pid, dir, address } = JSON.parse(stdout) as { pid: number; dir: string; address: string };
       assert.ok(isRunning(pid));
       if (ending === 'is killed') child.kill('SIGKILL');
+      else child.stdin.write('crash\n');
       assert.notEqual(await exited, 0);
       // master dies with the test process (parent-death signal); its daemons notice and follow
       await waitFor(() => !isRunning(pid) && groupMembers(pid).length === 0, 5000).catch(() => {});
