@@ -98,6 +98,11 @@ async function readRow(db: Db): Promise<BackfillRow | undefined> {
   return result.rows[0];
 }
 
+/** Whether every key role is filled (free once it is; until then one read, re-read every few seconds). */
+export async function keyStatesAllFilled(db: Db): Promise<boolean> {
+  return (await progressOf(db)).done;
+}
+
 /**
  * Make sure the key roles of these domains are filled before they are read: free once the
  * backfill is done; until then one select, and a fill of those that are not.

@@ -8,7 +8,7 @@ import { freshRecord, type LabelledKind, type StoredDomain, type StoredRecord } 
 import { type CacheChange, notifyChange } from './cache-notifications.js';
 import { KEY_TURN_MS } from './dkim-key-store.js';
 import { DomainCache } from './domain-cache.js';
-import { loadDomains, withRecords } from './domain-rows.js';
+import { loadDomains, selectDomains } from './domain-rows.js';
 import { newId } from './ids.js';
 import { ReadCache } from './read-cache.js';
 import type {
@@ -208,15 +208,14 @@ export class KyselyStore implements Store {
   }
 
   async listDomains(accountId: string, options: { after?: string; limit: number }): Promise<ListPage> {
-    let query = this.db.selectFrom('domains').selectAll().where('account_id', '=', accountId);
-    if (options.after !== undefined) query = query.where('name', '>', options.after);
-    const rows = await query
-      .orderBy('name')
-      .limit(options.limit + 1)
-      .execute();
-    const page = rows.slice(0, options.limit);
-    const domains = await withRecords(this.db, page);
-    const next = rows.length > options.limit ? page[page.length - 1]!.name : null;
+    // one more than the page, to know whether another follows
+    const found = await selectDomains(this.db, (query) => {
+      const theirs = query.where('domains.account_id', '=', accountId);
+      const after = options.after === undefined ? theirs : theirs.where('domains.name', '>', options.after);
+      return after.orderBy('domains.name').limit(options.limit + 1);
+    });
+    const domains = found.slice(0, options.limit);
+    const next = found.length > options.limit ? domains[domains.length - 1]!.name : null;
     return { domains, next };
   }
 

@@ -1,0 +1,122 @@
+/**
+ * A registration read with its records in one statement (`selectDomains`, the records as one
+ * JSON array per domain) gives what the two-statement read (`withRecords`) gives, on SQLite and
+ * on PostgreSQL: every column, awkward text, large times and nulls, in position order.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { newToken } from '../domain/token.js';
+import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
+import { withRecords } from './domain-rows.js';
+import type { KyselyStore } from './kysely-store.js';
+import { openStore } from './open.js';
+
+let postgres: PostgresServer;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(async () => {
+  await postgres?.stop();
+});
+
+/** Text a DNS answer or a check's detail can hold: quotes, a backslash, a line break, non-ASCII, JSON-looking text. */
+const AWKWARD = 'v=DKIM1; k=rsa; p="MIIB\\Ag=="\nnext line\ttab — ünïcödé ✉️ {"a":[1,2]}';
+/** The largest epoch milliseconds a JSON number still holds exactly. */
+const LATEST = Number.MAX_SAFE_INTEGER;
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  describe(`a registration read in one statement on ${backend}`, () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'domain-rows-'));
+    let store: KyselyStore;
+    let accountId: string;
+    before(async () => {
+      const databaseUrl = backend === 'postgres' ? await postgres.createDatabase() : undefined;
+      store = await openStore({ dataDir, databaseUrl });
+      accountId = (
+        await store.createApiKey({ name: 't', keyHash: newToken(), keyPrefix: 'p', scopes: ['*'] })
+      ).accountId;
+      const outcomes = await store.registerDomains(
+        accountId,
+        ['a.rows.test', 'b.rows.test', 'c.rows.test'].map((name) => ({ name, type: 'Marketing' as const })),
+        { maxDomains: 10, now: Date.now(), newToken: () => newToken() },
+      );
+      assert.ok(outcomes.every((o) => o.ok));
+      const [a] = [...(await store.findDomains(accountId, ['a.rows.test'])).values()];
+      // every column of one record set to what a round trip through JSON could change
+      await store.db
+        .updateTable('domain_records')
+        .set({
+          status: 'failed',
+          reason: 'wrong_value',
+          found: AWKWARD,
+          detail: `found ${AWKWARD}`,
+          checked_at: LATEST,
+          missing_since: 0,
+          error_since: 1,
+          verified_at: null,
+          key_state: 'retired',
+          key_state_since: LATEST - 1,
+          key_created_at: 1_795_931_787_095,
+        })
+        .where('domain_id', '=', a!.id)
+        .where('position', '=', 1)
+        .execute();
+      // a domain whose records are gone reads with none
+      const [c] = [...(await store.findDomains(accountId, ['c.rows.test'])).values()];
+      await store.db.deleteFrom('domain_records').where('domain_id', '=', c!.id).execute();
+    });
+    after(async () => {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    /** The same registrations read the two-statement way, for comparison. */
+    const readInTwo = async (names: string[]) =>
+      withRecords(
+        store.db,
+        await store.db
+          .selectFrom('domains')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('name', 'in', names)
+          .orderBy('name')
+          .execute(),
+      );
+
+    test('gives every column of every record as the two-statement read does', async () => {
+      // a cache in front of the store would hide the read: the listing reads the database each time
+      const { domains } = await store.listDomains(accountId, { limit: 10 });
+      assert.deepEqual(domains, await readInTwo(['a.rows.test', 'b.rows.test', 'c.rows.test']));
+      const a = domains[0]!;
+      assert.deepEqual(
+        a.records.map((r) => r.position),
+        [0, 1, 2, 3],
+      );
+      const changed = a.records[1]!;
+      assert.equal(changed.found, AWKWARD);
+      assert.equal(changed.detail, `found ${AWKWARD}`);
+      assert.equal(changed.checkedAt, LATEST);
+      assert.deepEqual([changed.missingSince, changed.errorSince, changed.verifiedAt], [0, 1, null]);
+      assert.deepEqual(changed.key, { state: 'retired', since: LATEST - 1, createdAt: 1_795_931_787_095 });
+      assert.equal(typeof a.records[0]!.token, 'string');
+      assert.equal(a.records[3]!.token, null);
+      assert.deepEqual(domains[2]!.records, []);
+    });
+
+    test('finds by name and pages the listing as before', async () => {
+      const found = await store.findDomains(accountId, ['b.rows.test', 'a.rows.test', 'none.rows.test']);
+      assert.deepEqual([...found.keys()].sort(), ['a.rows.test', 'b.rows.test']);
+      assert.deepEqual(found.get('b.rows.test'), (await readInTwo(['b.rows.test']))[0]);
+      const first = await store.listDomains(accountId, { limit: 2 });
+      assert.deepEqual(
+        [first.domains.map((d) => d.name), first.next],
+        [['a.rows.test', 'b.rows.test'], 'b.rows.test'],
+      );
+      const last = await store.listDomains(accountId, { after: first.next!, limit: 2 });
+      assert.deepEqual([last.domains.map((d) => d.name), last.next], [['c.rows.test'], null]);
+    });
+  });
+}
