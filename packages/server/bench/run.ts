@@ -15,6 +15,7 @@ import { runSendApiBench } from './send-api.bench.js';
 import { sendFlood } from './send-flood.bench.js';
 import { runSendingBench } from './sending.bench.js';
 import { runSoakBench } from './soak.bench.js';
+import { damonNote } from './support.js';
 import { runTracingBench } from './tracing.bench.js';
 import { runVerificationBench } from './verification.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
@@ -43,6 +44,8 @@ const benches: Record<string, () => Promise<void>> = {
   tracing: runTracingBench,
   zone: runZoneBench,
 };
+const damon = damonNote();
+if (damon) console.log(damon);
 const only = process.env.BENCH_ONLY;
 for (const [name, run] of Object.entries(benches))
   if (only ? only === name : name !== 'send-flood') await run();

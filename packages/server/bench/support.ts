@@ -3,7 +3,7 @@
  * the load generator does not share their event loop), and autocannon runs.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -295,4 +295,37 @@ controls { };
 logging { category default { null; }; };
 zone "${zone}" { type primary; file "zone.db"; };
 `;
+}
+
+/**
+ * A line saying that the kernel's DAMON reclaims memory on this machine, or `undefined`. The VM
+ * these figures come from runs one (kdamond samples page accesses every 500 ms and, every 5 s,
+ * pages out page cache untouched for a minute): a latency tail measured beside it includes
+ * its stalls, which come in bursts every 0.5 s and every 5 s.
+ */
+export function damonNote(root = '/sys/kernel/mm/damon/admin/kdamonds'): string | undefined {
+  const read = (file: string) => readFileSync(path.join(root, file), 'utf8').trim();
+  let daemons: string[];
+  try {
+    daemons = readdirSync(root).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  const running = daemons.filter((d) => read(`${d}/state`) === 'on');
+  if (running.length === 0) return undefined;
+  const context = `${running[0]}/contexts/0`;
+  const attribute = (file: string) => {
+    try {
+      return read(`${context}/${file}`);
+    } catch {
+      return '?';
+    }
+  };
+  const ms = (us: string) => (us === '?' ? us : `${Number(us) / 1000} ms`);
+  return (
+    `note: the kernel's DAMON runs here (${running.length} kdamond, sampling every ` +
+    `${ms(attribute('monitoring_attrs/intervals/sample_us'))}, scheme ${attribute('schemes/0/action')} ` +
+    `every ${ms(attribute('monitoring_attrs/intervals/aggr_us'))}): latency tails include its stalls ` +
+    `(off: echo off > ${root}/${running[0]}/state)`
+  );
 }
