@@ -19,6 +19,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   dbPoolSize: number;
+  /** `DB_PREPARED_STATEMENTS`: PostgreSQL's hottest reads as named statements (off for PgBouncer before 1.21 in transaction mode). */
+  dbPreparedStatements: boolean;
   /** `<token>.dkim.<providerHost>` is the DKIM CNAME target. */
   dkimProviderHost: string;
   /** DMARC policy recommended in the TXT record, without quotes. */
@@ -376,6 +378,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbPreparedStatements: boolean(env, 'DB_PREPARED_STATEMENTS', true),
     dkimProviderHost,
     dmarcPolicy: dmarcPolicy(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

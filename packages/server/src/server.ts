@@ -72,6 +72,7 @@ export async function startServer(
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     poolSize: config.dbPoolSize,
+    preparedStatements: config.dbPreparedStatements,
     cache: config.cache,
     tracing,
     // SQLite's inserts and fsyncs off the event loop (issue 37); the thread ending unasked is logged

@@ -1,13 +1,15 @@
 /**
  * A registration read with its records in one statement (`selectDomains`, the records as one
  * JSON array per domain) gives what the two-statement read (`withRecords`) gives, on SQLite and
- * on PostgreSQL: every column, awkward text, large times and nulls, in position order.
+ * on PostgreSQL: every column, awkward text, large times and nulls, in position order. On
+ * PostgreSQL that statement is a named (prepared) one, unless turned off.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { newToken } from '../domain/token.js';
 import { type PostgresServer, startPostgres } from '../test-support/postgres.js';
 import { withRecords } from './domain-rows.js';
@@ -120,3 +122,46 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+describe('the one-statement read as a named statement on postgres', () => {
+  for (const preparedStatements of [true, false])
+    test(`is prepared on the connection ${preparedStatements ? 'once, and outlives a column a newer version adds' : 'never when turned off'}`, async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'domain-rows-'));
+      // one connection, so the statements it holds are the ones the reads used
+      const store = await openStore({
+        dataDir,
+        databaseUrl: await postgres.createDatabase(),
+        poolSize: 1,
+        preparedStatements,
+      });
+      try {
+        const { accountId } = await store.createApiKey({
+          name: 't',
+          keyHash: newToken(),
+          keyPrefix: 'p',
+          scopes: ['*'],
+        });
+        await store.registerDomains(accountId, [{ name: 'a.rows.test', type: 'Marketing' }], {
+          maxDomains: 10,
+          now: Date.now(),
+          newToken: () => newToken(),
+        });
+        const first = await store.listDomains(accountId, { limit: 10 });
+        await store.listDomains(accountId, { limit: 10 });
+        const held = async () =>
+          (
+            await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(store.db)
+          ).rows.map((r) => r.statement);
+        const reads = (await held()).filter((text) => text.includes('json_agg'));
+        // the registration's lookup by name and the listing, each once however often it ran
+        assert.equal(reads.length, preparedStatements ? 2 : 0);
+        // a newer version's migration, run by another process while this one serves
+        await sql`alter table domains add column added_later text not null default 'x'`.execute(store.db);
+        assert.deepEqual(await store.listDomains(accountId, { limit: 10 }), first);
+        assert.equal((await held()).filter((text) => text.includes('json_agg')).length, reads.length);
+      } finally {
+        await store.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+});

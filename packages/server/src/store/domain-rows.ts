@@ -22,6 +22,7 @@ import type {
   VerificationStatus,
 } from '../domain/model.js';
 import { keyStatesAllFilled, keyStatesFilled } from './key-state-backfill.js';
+import { prepared } from './prepared-statements.js';
 import type { Database, DomainRecordsTable, DomainsTable } from './tables.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -35,7 +36,7 @@ export async function loadDomains(
   const found = new Map<string, StoredDomain>();
   if (names.length === 0) return found;
   const domains = await selectDomains(db, (query) =>
-    query.where('domains.account_id', '=', accountId).where('domains.name', 'in', names),
+    among(db, query.where('domains.account_id', '=', accountId), 'domains.name', names),
   );
   for (const domain of domains) found.set(domain.name, domain);
   return found;
@@ -44,7 +45,22 @@ export async function loadDomains(
 /** Registrations by id (any account). */
 export async function loadDomainsById(db: Db, ids: string[]): Promise<StoredDomain[]> {
   if (ids.length === 0) return [];
-  return selectDomains(db, (query) => query.where('domains.id', 'in', ids));
+  return selectDomains(db, (query) => among(db, query, 'domains.id', ids));
+}
+
+/**
+ * `query` narrowed to rows whose `column` is among `values`: on PostgreSQL one array parameter,
+ * so the statement's text is the same for any number of them (and it can be prepared once).
+ */
+function among<O>(
+  db: Db,
+  query: SelectQueryBuilder<Database, 'domains', O>,
+  column: 'domains.id' | 'domains.name',
+  values: readonly string[],
+): SelectQueryBuilder<Database, 'domains', O> {
+  return isPostgres(db)
+    ? query.where(column, '=', sql<string>`any(${values}::text[])`)
+    : query.where(column, 'in', values);
 }
 
 /**
@@ -63,11 +79,34 @@ export async function selectDomains(
 ): Promise<StoredDomain[]> {
   if (!(await keyStatesAllFilled(db)))
     return withRecords(db, await narrow(db.selectFrom('domains').selectAll()).execute());
-  const rows = await narrow(
-    db.selectFrom('domains').selectAll('domains').select(recordsJson(db).as('records_json')),
-  ).execute();
+  const query = narrow(
+    db.selectFrom('domains').select(DOMAIN_COLUMNS).select(recordsJson(db).as('records_json')),
+  );
+  // a named statement on PostgreSQL: parsed once per connection, not on every poll
+  const { rows } = await db.executeQuery(prepared(query.compile()));
   return rows.map(({ records_json, ...row }) => toStoredDomain(row, recordsFromJson(records_json)));
 }
+
+/** The columns of a domain {@link toStoredDomain} reads, named (see `prepared-statements.ts` for why not `*`). */
+const DOMAIN_COLUMNS = [
+  'id',
+  'account_id',
+  'name',
+  'type',
+  'status',
+  'created_at',
+  'last_checked_at',
+  'next_check_at',
+  'check_count',
+  'zone',
+  'dns_providers',
+  'domain_connect',
+  'dkim_rotated_at',
+  'dkim_next_rotation_at',
+  'dkim_rotation_requested_at',
+] as const satisfies readonly (keyof DomainsTable)[];
+
+type DomainRow = Pick<Selectable<DomainsTable>, (typeof DOMAIN_COLUMNS)[number]>;
 
 /** The columns of a record {@link toStoredRecord} reads: what {@link recordsJson} puts in each object. */
 const RECORD_COLUMNS = [
@@ -141,7 +180,7 @@ export async function withRecords(db: Db, rows: Selectable<DomainsTable>[]): Pro
   return rows.map((row) => toStoredDomain(row, byDomain.get(row.id) ?? []));
 }
 
-function toStoredDomain(row: Selectable<DomainsTable>, records: StoredRecord[]): StoredDomain {
+function toStoredDomain(row: DomainRow, records: StoredRecord[]): StoredDomain {
   return {
     id: row.id,
     accountId: row.account_id,

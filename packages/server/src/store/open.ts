@@ -9,6 +9,7 @@ import { tracedDialect } from '../telemetry/traced-dialect.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { type CacheOptions, KyselyStore } from './kysely-store.js';
 import { migrationProvider } from './migrations/index.js';
+import { nameStatements } from './prepared-statements.js';
 import { openConnection } from './sqlite-connection.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { SqliteWriter } from './sqlite-writer.js';
@@ -22,6 +23,8 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** PostgreSQL pool size per process. */
   poolSize?: number;
+  /** PostgreSQL: the hottest reads as named statements (`prepared-statements.ts`); on unless false. */
+  preparedStatements?: boolean;
   /** Read caching of hot lookups; off when absent. */
   cache?: CacheOptions;
   /** Where queries are traced (issue 39); absent: not traced. */
@@ -45,7 +48,13 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Open, migrate and return the store. */
 export async function openStore(options: StoreOptions): Promise<KyselyStore> {
   const store = isPostgresUrl(options.databaseUrl)
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, options.cache, options.tracing)
+    ? await openPostgres(
+        options.databaseUrl,
+        options.poolSize ?? 10,
+        options.preparedStatements ?? true,
+        options.cache,
+        options.tracing,
+      )
     : await openSqlite(options.dataDir, options.cache, options.tracing, options.writerThread);
   try {
     await migrate(store.db);
@@ -94,6 +103,7 @@ async function openSqlite(
 async function openPostgres(
   url: string,
   poolSize: number,
+  preparedStatements: boolean,
   cache?: CacheOptions,
   tracing?: Tracing,
 ): Promise<KyselyStore> {
@@ -108,7 +118,10 @@ async function openPostgres(
   // Nor one in use: pg emits 'error' on a client whose connection ends mid-query (a server
   // restarting, `pg_terminate_backend`) besides failing the query, and the pool listens only
   // while a client is idle. The query's own rejection reports it; the pool drops the client.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    if (preparedStatements) nameStatements(client);
+  });
   const db = new Kysely<Database>({ dialect: traced(new PostgresDialect({ pool }), tracing, 'postgresql') });
   return new KyselyStore('postgres', db, cache, pool);
 }
