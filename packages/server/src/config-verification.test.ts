@@ -62,3 +62,12 @@ test('VERIFY_AUTHORITATIVE: on unless set to false', () => {
   assert.equal(loadConfig({ VERIFY_AUTHORITATIVE: 'false' }).verification.authoritative, false);
   assert.throws(() => loadConfig({ VERIFY_AUTHORITATIVE: 'maybe' }), ConfigError);
 });
+
+test('DB_PREPARED_STATEMENTS: named statements by default, text when false, anything else refused', () => {
+  assert.equal(loadConfig({}).dbPreparedStatements, true);
+  assert.equal(loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements, false);
+  assert.throws(
+    () => loadConfig({ DB_PREPARED_STATEMENTS: 'off' }),
+    /DB_PREPARED_STATEMENTS must be true or false/,
+  );
+});
