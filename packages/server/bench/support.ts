@@ -311,7 +311,13 @@ export function damonNote(root = '/sys/kernel/mm/damon/admin/kdamonds'): string 
   } catch {
     return undefined;
   }
-  const running = daemons.filter((d) => read(`${d}/state`) === 'on');
+  const running = daemons.filter((d) => {
+    try {
+      return read(`${d}/state`) === 'on';
+    } catch {
+      return false; // not ours to read (root's)
+    }
+  });
   if (running.length === 0) return undefined;
   const context = `${running[0]}/contexts/0`;
   const attribute = (file: string) => {

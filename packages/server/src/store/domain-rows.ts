@@ -66,10 +66,10 @@ function among<O>(
 /**
  * The registrations `narrow` picks from `domains` (a filter, an order, a limit), each with its
  * records, in one statement: a status poll the cache misses waits for one round trip to the
- * database instead of two, and its process writes and parses one query instead of two (at 500
- * polls a second on PostgreSQL the second query's socket write alone was ~12 % of the main
- * thread's time). Until migration 0014's backfill is done the records are read after the
- * domains, whose key roles are filled first ({@link withRecords}).
+ * database instead of two. On PostgreSQL it is a named statement, without which it would cost
+ * the database more than the two it replaces (figures in `prepared-statements.ts`). Until
+ * migration 0014's backfill is done the records are read after the domains, whose key roles are
+ * filled first ({@link withRecords}).
  */
 export async function selectDomains(
   db: Db,
