@@ -109,6 +109,7 @@ describe('ServiceClient', () => {
   });
 
   test('a 429 is retried after Retry-After', async (ctx) => {
+    // A short window, so that the patient client's retry waits about a second, not a minute.
     const limited = await startTestServer({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' });
     ctx.after(() => limited.close());
     const { key } = await limited.createKey();
@@ -116,11 +117,22 @@ describe('ServiceClient', () => {
     const started = Date.now();
     for (let i = 0; i < 4; i++) await patient.listDomains();
     assert.ok(Date.now() - started >= 500, 'the third call waited for the window to pass');
-    const impatient = new ServiceClient({ baseUrl: limited.url, apiKey: key, retries: 0 });
-    await impatient.listDomains().catch(() => {});
-    await impatient.listDomains().catch(() => {});
+    // The client that does not retry gets the 429 itself, from a server whose window is a
+    // minute: with the 1 s one, a loaded machine (five files on two cores) let a window end
+    // between its calls, and the third found a fresh count.
+    const strict = await startTestServer({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' });
+    ctx.after(() => strict.close());
+    const impatient = new ServiceClient({
+      baseUrl: strict.url,
+      apiKey: (await strict.createKey()).key,
+      retries: 0,
+    });
+    await impatient.listDomains();
+    await impatient.listDomains();
     const error = await impatient.listDomains().catch((e: unknown) => e);
-    assert.equal((error as ServiceApiError).code, 'RATE_LIMITED');
+    assert.ok(error instanceof ServiceApiError, String(error));
+    assert.equal(error.status, 429);
+    assert.equal(error.code, 'RATE_LIMITED');
   });
 
   test('a server that does not answer times out; one that is down is a network error', async (ctx) => {
@@ -161,7 +173,14 @@ describe('ServiceClient', () => {
     ]);
     const records = registered!.data!.records.filter((r) => r.type === 'CNAME');
     const progress: string[] = [];
+    // Published once the first status is in, so that it is a pending one: started at once, a
+    // loaded machine could publish every record before the first check looked.
+    let firstStatus = () => {};
+    const reported = new Promise<void>((resolve) => {
+      firstStatus = resolve;
+    });
     const publishing = (async () => {
+      await reported;
       for (const record of records) {
         await new Promise((resolve) => setTimeout(resolve, 150));
         await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
@@ -169,8 +188,12 @@ describe('ServiceClient', () => {
     })();
     const done = await client.waitForVerification(['wait.client.test'], {
       intervalMs: 100,
-      timeoutMs: 20_000,
-      onProgress: (envelopes) => progress.push(envelopes[0]!.data!.status),
+      // a bound only a domain that never verifies reaches, far above a loaded run's (2 cores)
+      timeoutMs: 60_000,
+      onProgress: (envelopes) => {
+        progress.push(envelopes[0]!.data!.status);
+        firstStatus();
+      },
     });
     await publishing;
     assert.equal(done[0]?.data?.status, 'verified');
@@ -329,7 +352,8 @@ test('sendEmail queues from a verified domain (once per idempotency key), getEma
   const [registered] = await client.registerDomains([{ domain, domainType: 'Transactional' }]);
   for (const record of registered!.data!.records.filter((r) => r.type === 'CNAME'))
     await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
-  await client.waitForVerification([domain], { intervalMs: 50, timeoutMs: 10_000 });
+  // a bound only a domain that never verifies reaches, far above a loaded run's (2 cores)
+  await client.waitForVerification([domain], { intervalMs: 50, timeoutMs: 60_000 });
   const message = { from: `Shop <hi@${domain}>`, to: ['ann@example.org'], subject: 'Hi', html: '<p>Hi</p>' };
   const first = await client.sendEmail(message, { idempotencyKey: 'client-test-1' });
   assert.equal(first.status, 'queued');

@@ -16,12 +16,13 @@ import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
+import { MAX_WAIT_MS } from './email/destination-rates.js';
 import { reserveDnsPort, startBind } from './test-support/bind.js';
 import { type PostfixServer, startPostfix } from './test-support/postfix.js';
 import { deliveryStatusReport } from './test-support/reports.js';
 import { createTestCa, type TestCa } from './test-support/test-ca.js';
 import { startTestServer } from './test-support/test-server.js';
-import { waitUntil } from './test-support/wait.js';
+import { DEFAULT_WAIT_MS, waitUntil } from './test-support/wait.js';
 import { startWebhookReceiver, verifiedEvents } from './test-support/webhook-receiver.js';
 
 const DOMAIN = 'mail.customer.test';
@@ -48,10 +49,11 @@ async function withReturnPath(world: Awaited<ReturnType<typeof startWorld>>) {
     if (record.type === 'CNAME') await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
     else await bind.addRecord(record.fqdn, 'TXT', record.value.replace(/^"|"$/g, ''));
   }
+  // (the zone transfers' bound: one only a broken transfer reaches, far above a loaded run's)
   for (const record of registered.data.records.slice(0, 3))
-    await bind.waitFor(record.value, 'TXT', (a) => a.length === 1, 20_000);
+    await bind.waitFor(record.value, 'TXT', (a) => a.length === 1, DEFAULT_WAIT_MS);
   // our zone's SPF record for every return path, carried by BIND as a secondary
-  await bind.waitFor('return-path.dkim.provider.test', 'TXT', (a) => a.length === 1, 20_000);
+  await bind.waitFor('return-path.dkim.provider.test', 'TXT', (a) => a.length === 1, DEFAULT_WAIT_MS);
   const [status] = await call('POST', '/api/public/domain/status', { domains: [RP_DOMAIN] });
   assert.deepEqual([status.data.status, status.data.records[4].status], ['verified', 'verified']);
   return (to: string[]) =>
@@ -206,7 +208,8 @@ async function startWorldParts(
   for (const record of registered.data.records) {
     if (record.type === 'CNAME') {
       await bind.addRecord(record.fqdn, 'CNAME', `${record.value}.`);
-      await bind.waitFor(`${record.value}`, 'TXT', (a) => a.length === 1, 20_000);
+      // a bound only a broken zone transfer reaches, far above a loaded run's (2 cores)
+      await bind.waitFor(`${record.value}`, 'TXT', (a) => a.length === 1, DEFAULT_WAIT_MS);
     } else await bind.addRecord(record.fqdn, 'TXT', record.value.replace(/^"|"$/g, ''));
   }
   const [status] = await call('POST', '/api/public/domain/status', { domains: [DOMAIN] });
@@ -938,19 +941,38 @@ describe('delivery as an MTA delivers (issue 35)', () => {
     await bind.addRecord('paced.recipient.test', 'MX', '10 mx.paced.recipient.test.');
     const sentAt = Date.now();
     const queued = await send({ to: ['first@paced.recipient.test', 'second@paced.recipient.test'] });
-    const byAddress = (email: any, address: string) =>
-      email.recipients.find((r: any) => r.address === address);
     const waiting = await emailWhen(queued.id, 'one sent, the other put back', (e) =>
       e.recipients.some((r: any) => r.status === 'sent'),
     );
-    const later = waiting.recipients.find((r: any) => r.status !== 'sent');
-    assert.deepEqual([later.status, later.attempts, later.events], ['queued', 0, []]);
-    assert.ok(later.nextAttemptAt, 'its turn is set');
+    const seenBy = Date.now();
+    // The second's turn is 5 s after the first was taken, itself after `sentAt`. Put back, it is
+    // taken again MAX_WAIT_MS before its turn and waits the rest in the worker, claimed: read
+    // before `queuedUntil`, it must be waiting in the queue. On a loaded machine (five test files
+    // on two cores) the first delivery and this poll can come later than that, and the second
+    // may be taken already: then its wait was not seen, and only the end state below shows it
+    // (no attempt counted, no event, while the pace held it 5 s).
+    const queuedUntil = sentAt + 5_000 - MAX_WAIT_MS;
+    let putBackFor: number | undefined;
+    if (seenBy < queuedUntil) {
+      const later = waiting.recipients.find((r: any) => r.status !== 'sent');
+      assert.ok(later, `both sent within ${seenBy - sentAt} ms of the send`);
+      assert.deepEqual([later.status, later.attempts, later.events], ['queued', 0, []]);
+      putBackFor = Date.parse(later.nextAttemptAt);
+      assert.ok(putBackFor >= queuedUntil, `its turn is set: ${later.nextAttemptAt}`);
+    } else {
+      t.diagnostic(`the first seen sent ${seenBy - sentAt} ms after the send: the second's wait unseen`);
+    }
     const email = await emailWhen(queued.id, 'both sent', (e) =>
       e.recipients.every((r: any) => r.status === 'sent'),
     );
-    const second = byAddress(email, later.address);
-    assert.deepEqual([second.attempts, second.events.map((e: any) => e.type)], [1, ['sent', 'delivered']]);
+    // one attempt each, and no event but its own: the pace's putting back counted nothing
+    assert.deepEqual(
+      email.recipients.map((r: any) => [r.attempts, r.events.map((e: any) => e.type)]),
+      [
+        [1, ['sent', 'delivered']],
+        [1, ['sent', 'delivered']],
+      ],
+    );
     assert.deepEqual([acceptedAt.length, connectedAt.length], [2, 2]);
     // Turns 5 s apart: the first taken after the send, the second 5 s after it, its session
     // begun no earlier, and not before the time it was put back for. A loaded machine makes
@@ -960,7 +982,7 @@ describe('delivery as an MTA delivers (issue 35)', () => {
       connectedAt[1]! - sentAt >= 5_000,
       `second session ${connectedAt[1]! - sentAt} ms after the send`,
     );
-    assert.ok(connectedAt[1]! >= Date.parse(later.nextAttemptAt), 'not before it was put back for');
+    if (putBackFor !== undefined) assert.ok(connectedAt[1]! >= putBackFor, 'not before it was put back for');
   });
 });
 
