@@ -4,6 +4,7 @@ import dgram from 'node:dgram';
 import { test } from 'node:test';
 import dnsPacket from 'dns-packet';
 import { decodeReply } from '../test-support/dns-client.js';
+import { waitUntil } from '../test-support/wait.js';
 import { sendNotify } from './notify.js';
 import { DkimZone } from './zone.js';
 
@@ -38,7 +39,10 @@ async function secondary(ignore: number) {
 
 test('a NOTIFY carries opcode 4, AA, the zone SOA question and the new serial; lost ones are resent', async () => {
   const deaf = await secondary(2);
-  const acked = await sendNotify(zone, [deaf.target], { timeoutMs: 50, tries: 4 });
+  // Waits of 1, 2 and 4 s, not 50, 100 and 200 ms: the secondary answers in this process, and on
+  // a loaded run (5 files on 2 cores) its answer to the third can be read after a 200 ms wait
+  // has already sent a fourth. Exactly three still shows the resends stop once one is answered.
+  const acked = await sendNotify(zone, [deaf.target], { timeoutMs: 1000, tries: 4 });
   assert.deepEqual(acked, [deaf.target]);
   assert.equal(deaf.received.length, 3);
   const [first] = deaf.received;
@@ -61,14 +65,18 @@ test('NOTIFY leaves from the source address given (the responder’s listen addr
   const listener = await secondary(0);
   listener.socket.on('message', (_message, remote) => heard.push(remote.address));
   const source = '127.0.0.53';
-  assert.deepEqual(await sendNotify(zone, [listener.target], { timeoutMs: 200, tries: 3, source }), [
+  // A first wait of 1 s, not 200 ms, and a resend is no failure: what is tested is the address
+  // every NOTIFY left from (on a loaded run the answer can be read late, after a resend).
+  assert.deepEqual(await sendNotify(zone, [listener.target], { timeoutMs: 1000, tries: 3, source }), [
     listener.target,
   ]);
-  assert.deepEqual(heard, [source]);
+  assert.ok(heard.length >= 1);
+  assert.deepEqual([...new Set(heard)], [source]);
   // a wildcard listen address leaves the choice to the system
   heard.length = 0;
-  await sendNotify(zone, [listener.target], { timeoutMs: 200, tries: 3, source: '0.0.0.0' });
-  assert.deepEqual(heard, ['127.0.0.1']);
+  await sendNotify(zone, [listener.target], { timeoutMs: 1000, tries: 3, source: '0.0.0.0' });
+  assert.ok(heard.length >= 1);
+  assert.deepEqual([...new Set(heard)], ['127.0.0.1']);
   listener.socket.close();
 });
 
@@ -76,8 +84,15 @@ test('a secondary that never answers is given up after the tries, without throwi
   const silent = await secondary(Number.POSITIVE_INFINITY);
   const t0 = performance.now();
   assert.deepEqual(await sendNotify(zone, [silent.target], { timeoutMs: 20, tries: 3 }), []);
+  const tookMs = performance.now() - t0;
+  // The last try's wait ends in a timer, which a process resuming on a loaded run runs before
+  // it reads its sockets: the third NOTIFY, already sent, may not have been read yet. Every
+  // send came before sendNotify returned, so once three are read no fourth is on its way.
+  await waitUntil('the three NOTIFYs to be read', () => silent.received.length >= 3, {
+    seen: () => `${silent.received.length} NOTIFYs`,
+  });
   assert.equal(silent.received.length, 3);
   // three 20 ms tries, not a default timeout's seconds each (a bound far above a loaded run's, issue 41)
-  assert.ok(performance.now() - t0 < 10_000);
+  assert.ok(tookMs < 10_000, `${Math.round(tookMs)} ms`);
   silent.socket.close();
 });

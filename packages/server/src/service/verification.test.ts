@@ -18,6 +18,7 @@ import { openStore } from '../store/open.js';
 import { VerificationStore } from '../store/verification-store.js';
 import { type BindServer, startBind } from '../test-support/bind.js';
 import { startTestServer, type TestServer, testDatabaseUrl } from '../test-support/test-server.js';
+import { waitUntil } from '../test-support/wait.js';
 import { createResolver } from '../verify/resolver.js';
 import { VerificationService } from './verification-service.js';
 
@@ -32,9 +33,18 @@ after(async () => {
   await bind.close();
 });
 
-/** A server checking DNS against the test BIND; by default every status poll re-checks. */
+/**
+ * A server checking DNS against the test BIND; by default every status poll re-checks, and
+ * answers from that check: with the default 2 s wait, a check slowed past it on a loaded run
+ * (5 files on 2 cores) is answered from before it (still `pending`, or the old `lastCheckedAt`).
+ */
 async function serverFor(env: Record<string, string> = {}) {
-  const t = await startTestServer({ DNS_RESOLVERS: bind.address, STATUS_CHECK_MAX_AGE_MS: '0', ...env });
+  const t = await startTestServer({
+    DNS_RESOLVERS: bind.address,
+    STATUS_CHECK_MAX_AGE_MS: '0',
+    STATUS_CHECK_WAIT_MS: '30000',
+    ...env,
+  });
   servers.push(t);
   const { key } = await t.createKey();
   const call = async (path: string, body: unknown) => {
@@ -75,7 +85,9 @@ async function storeWorld(now?: () => number) {
   const verificationStore = new VerificationStore(store.db, store.kind, store.domainCache);
   const service = new VerificationService({
     store: verificationStore,
-    resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 1, concurrency: 8 }),
+    // two tries, not one: on a loaded run (5 files on 2 cores) a query slowed past 2 s gets a
+    // second chance instead of ending as a dns_error
+    resolve: createResolver({ servers: [bind.address], timeoutMs: 2000, tries: 2, concurrency: 8 }),
     settings: { providerHost: 'provider.test', graceMs: 72 * 3600_000, leaseMs: 60_000 },
     ...(now && { now }),
   });
@@ -350,7 +362,11 @@ describe('verification over the wire', () => {
   });
 
   test('with BIND stopped statuses hold (dns_error), and recover when it returns', async () => {
-    const api = await serverFor({ DNS_TIMEOUT_MS: '300', DNS_TRIES: '1' });
+    // The service's own DNS timeout (2 s, 2 tries): a stopped BIND on loopback is refused at
+    // once (ICMP port unreachable), so the outage costs no timeouts; a 300 ms timeout with one
+    // try fails the `verified` and `recovered` checks whenever one answer comes late on a
+    // loaded run.
+    const api = await serverFor();
     const { records } = await api.register('outage.example.test');
     for (const record of records.slice(0, 2)) await publish(record);
     assert.deepEqual(statuses(await api.status('outage.example.test')), [
@@ -402,14 +418,18 @@ describe('scheduling', () => {
     const api = await serverFor({ STATUS_CHECK_MAX_AGE_MS: '3600000', SCHEDULER_INTERVAL_MS: '100' });
     const registered = await api.register('early.example.test');
     assert.equal(registered.lastCheckedAt, null);
-    // Only the listing is read here, and listing never triggers a check.
-    const deadline = Date.now() + 10_000;
+    // Only the listing is read here, and listing never triggers a check. Waited for up to
+    // waitUntil's 60 s, not 10 s: the scheduler's first check only comes late on a loaded run.
     let listed: any;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const res = await api.t.request('GET', '/api/public/domain', { key: api.key });
-      listed = res.body.data.domains.find((d: { domain: string }) => d.domain === 'early.example.test');
-    } while (listed.lastCheckedAt === null && Date.now() < deadline);
+    await waitUntil(
+      'the scheduler to check the registration without being asked',
+      async () => {
+        const res = await api.t.request('GET', '/api/public/domain', { key: api.key });
+        listed = res.body.data.domains.find((d: { domain: string }) => d.domain === 'early.example.test');
+        return listed.lastCheckedAt !== null;
+      },
+      { seen: () => listed },
+    );
     assert.notEqual(listed.lastCheckedAt, null, 'checked without being asked');
     assert.deepEqual(
       listed.records.map((r: { reason: string }) => r.reason),
@@ -455,7 +475,9 @@ describe('scheduling', () => {
           scheduledAt.push(second);
           await service.checkClaimed(due[0]!);
         } else {
-          await service.refresh([domain], 4_000, 2_000);
+          // waiting up to 30 s for the poll's check, not 2 s: on a loaded run a check past the
+          // wait can finish after the read below
+          await service.refresh([domain], 4_000, 30_000);
         }
         domain = (await verificationStore.load(domain.id))!;
         assert.equal(domain.lastCheckedAt, clock.now, `checked ${second} s after registering`);
@@ -548,18 +570,25 @@ describe('checks racing other writes', () => {
   test('a status poll that joins a running check answers the type set meanwhile', async () => {
     // A DNS server that never answers keeps the check running for DNS_TIMEOUT_MS.
     const blackhole = createSocket('udp4');
+    let asked = 0;
+    blackhole.on('message', () => asked++);
     await new Promise<void>((resolve) => blackhole.bind(0, '127.0.0.1', resolve));
     try {
       const api = await serverFor({
         DNS_RESOLVERS: `127.0.0.1:${blackhole.address().port}`,
         DNS_TIMEOUT_MS: '800',
         DNS_TRIES: '1',
-        STATUS_CHECK_WAIT_MS: '5000',
+        // The wait covers the whole check (several 800 ms timeouts in turn, ~3 s, slowed 3–7x
+        // on a loaded run), so both polls answer from it: a loaded run can pass 5 s.
+        STATUS_CHECK_WAIT_MS: '30000',
         SCHEDULER_ENABLED: 'false',
       });
-      await api.register('retyped.example.test');
+      await api.register('retyped.example.test'); // its zone lookup asks DNS too
+      const askedBefore = asked;
       const first = api.status('retyped.example.test'); // starts a check that hangs on DNS
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The check is under way once it asks DNS (a fixed 100 ms sleep could end, on a loaded
+      // run, before the server had even read the first poll).
+      await waitUntil('the check to ask DNS', () => asked > askedBefore);
       const retyped = await api.t.request('POST', '/api/public/domain', {
         key: api.key,
         body: { domains: [{ domain: 'retyped.example.test', domainType: 'Marketing' }] },

@@ -147,28 +147,35 @@ describe('stopping', () => {
         import { startPostgres } from ${JSON.stringify(subject.href)};
         const postgres = await startPostgres({ env: {} });
         console.log(JSON.stringify({ pid: postgres.pid, dir: postgres.dir }));
-        if (process.env.ENDING === 'crashes') setTimeout(() => { throw new Error('boom'); }, 50);
+        // it crashes when told, once the test has seen its postgres running (a 50 ms timer raced
+        // that check: on a loaded run the crash handler could stop postgres before it)
+        if (process.env.ENDING === 'crashes') process.stdin.once('data', () => { throw new Error('boom'); });
         else setInterval(() => {}, 1000);
       `;
       const child = spawn(process.execPath, [...subject.nodeArgs, '--input-type=module', '-e', script], {
         env: { ...process.env, ENDING: ending },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      await eventually(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+      // 90 s, not 30: a node start, initdb and postgres's start each take seconds on a loaded
+      // run (5 files on 2 cores), and the child reports a failure to start itself
+      await eventually(() => stdout.includes('\n') || child.exitCode !== null, 90_000);
       assert.ok(stdout.includes('\n'), `the child did not start postgres: ${stderr}`);
       const { pid, dir } = JSON.parse(stdout) as { pid: number; dir: string };
       assert.ok(isRunning(pid));
       const backends = childrenOf(pid);
       if (ending === 'is killed') child.kill('SIGKILL');
+      else child.stdin.write('crash\n');
       assert.notEqual(await exited, 0);
-      assert.ok(await eventually(() => !isRunning(pid), 5000), `postmaster ${pid} survived`);
+      // 30 s, not 5: postgres's shutdown takes seconds on a loaded run (5 files on 2 cores); a
+      // postmaster or backend left behind still fails.
+      assert.ok(await eventually(() => !isRunning(pid), 30_000), `postmaster ${pid} survived`);
       // Backends notice their postmaster is gone and exit on their own.
-      assert.ok(await eventually(() => !backends.some(isRunning), 5000), 'a backend survived');
+      assert.ok(await eventually(() => !backends.some(isRunning), 30_000), 'a backend survived');
       // An exit handler can remove the directory; after SIGKILL only the kernel acts, and the
       // directory is left for whoever killed the process.
       if (ending === 'crashes') assert.equal(existsSync(dir), false);
