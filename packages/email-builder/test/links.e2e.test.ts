@@ -22,6 +22,14 @@ let page: Page;
 const firstParagraph = () =>
   page.evaluate(() => (window as unknown as Win).editor.getJSON().content?.[0]?.content);
 
+/**
+ * Waits `ms` on the page's own clock: a timer of the page set now fires after every timer of it
+ * due sooner (the link card's delays), however slowly a loaded machine runs the browser, where a
+ * wait in this process could end before the page had run them.
+ */
+const pageTimers = (ms: number) =>
+  page.evaluate((wait) => new Promise<void>((resolve) => setTimeout(resolve, wait)), ms);
+
 /** Replaces the email with `content` and puts the cursor at the end of its first paragraph. */
 async function cursorAtEndOf(content: object): Promise<void> {
   await page.keyboard.press('Escape');
@@ -217,8 +225,12 @@ describe('the link card', () => {
     await card().waitFor();
     assert.equal(await card().getByText('https://shop.example/').isVisible(), true);
     const box = (await card().boundingBox())!;
-    await page.mouse.move(box.x + box.width - 10, box.y + box.height / 2, { steps: 5 });
-    await page.waitForTimeout(400);
+    // In one move, from the link straight onto the card: leaving the link starts the card's
+    // 250 ms hide delay and entering the card must cancel it. In steps (a round trip to the
+    // browser each), a loaded machine took longer than the delay to get there, and the card went.
+    await page.mouse.move(box.x + box.width - 10, box.y + box.height / 2, { steps: 1 });
+    // past the hide delay, on the page's clock: a card that did not cancel it has gone by then
+    await pageTimers(500);
     assert.equal(await card().isVisible(), true, 'still there with the pointer on it');
     await card().getByRole('button', { name: 'Remove link' }).click();
     assert.deepEqual(
@@ -266,7 +278,8 @@ describe('the link card', () => {
     await card().waitFor({ state: 'hidden' });
     // (a click would follow the link: in a read-only editor it is a link like any other)
     await page.hover('.sv-content a');
-    await page.waitForTimeout(600);
+    // twice the 300 ms a pointer rests before a card shows, on the page's clock (as above)
+    await pageTimers(600);
     assert.equal(await card().isVisible(), false);
     await page.evaluate(() => (window as unknown as Win).editor.setEditable(true));
   });

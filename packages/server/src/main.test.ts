@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { runCli, startServerProcess } from './test-support/processes.js';
 import { testDatabaseUrl } from './test-support/test-server.js';
+import { waitUntil } from './test-support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'main-test-'));
 const databaseUrl = await testDatabaseUrl();
@@ -29,7 +30,12 @@ test('SIGTERM lets an in-flight request finish, then exits 0; logs are JSON with
   });
   assert.equal(quick.status, 200);
 
-  // Start a request whose body arrives in two parts, and stop the server between them.
+  // Start a request whose body arrives in two parts, and stop the server between them. Each step
+  // waits for the server to show it took the one before, not for a timer: SIGTERM 300 ms after
+  // the first part reached, on a loaded machine, a server that had not read the request yet,
+  // and its close then took the connection for an idle one. `Expect: 100-continue` makes the
+  // server say it has the request (Node sends "100 Continue" as it hands the request on), and its
+  // "shutting down" line says it has the signal.
   const body = JSON.stringify({ domains: [{ domain: 'inflight.example', domainType: 'Transactional' }] });
   const half = Math.floor(body.length / 2);
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -39,6 +45,7 @@ test('SIGTERM lets an in-flight request finish, then exits 0; logs are JSON with
         authorization: key,
         'content-type': 'application/json',
         'content-length': String(body.length),
+        expect: '100-continue',
       },
     });
     req.on('response', (res) => {
@@ -47,11 +54,14 @@ test('SIGTERM lets an in-flight request finish, then exits 0; logs are JSON with
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
     });
     req.on('error', reject);
-    req.write(body.slice(0, half));
-    setTimeout(() => {
+    req.once('continue', () => {
+      req.write(body.slice(0, half));
       server.child.kill('SIGTERM');
-      setTimeout(() => req.end(body.slice(half)), 300);
-    }, 300);
+      waitUntil('the server to log that it is shutting down', () =>
+        server.output().includes('"shutting down"'),
+      ).then(() => req.end(body.slice(half)), reject);
+    });
+    req.flushHeaders();
   });
   const finished = await response;
   assert.equal(finished.status, 200, finished.text);

@@ -146,24 +146,39 @@ test(`an idle session ends with QUIT after ${IDLE_MS} ms; one the server closed 
 
   const patient = await loggingMx();
   assert.equal((await sessions.transaction(patient.destination, envelope(3), message(3))).ok, true);
-  await waitUntil('the idle session’s QUIT', () => patient.summary()[0]?.quit || undefined, IDLE_MS * 5);
+  // a generous bound (it was IDLE_MS * 5): on a loaded machine the idle timer's QUIT can come
+  // seconds late; close(), which would QUIT too, comes only after it
+  await waitUntil('the idle session’s QUIT', () => patient.summary()[0]?.quit || undefined, IDLE_MS * 15);
   await sessions.close();
 });
 
-test('the reply to the final "." is given its own wait: a 1.5 s scan passes a 0.5 s command timeout, once', async () => {
+/**
+ * A command timeout for tests that need one shorter than something the MX does: long enough
+ * that the commands around it (greeting, EHLO, MAIL, RCPT, from an MX in this process) never
+ * reach it on a loaded machine, which can stall the process for seconds (0.5 s and 0.3 s did).
+ */
+const COMMAND_MS = 5_000;
+/**
+ * What the MX takes over the step under test: past the command timeout. Both timers run in this
+ * process, and a timer of it due later fires later however it is stalled: a client that waited
+ * only `COMMAND_MS` there would time out first, whatever the margin.
+ */
+const SLOW_MS = COMMAND_MS + 1_000;
+
+test(`the reply to the final "." is given its own wait: a ${SLOW_MS / 1000} s scan passes a ${COMMAND_MS / 1000} s command timeout, once`, async () => {
   const mx = await loggingMx({
     onData(stream, _session, done) {
       stream.on('data', () => {});
-      stream.on('end', () => setTimeout(() => done(), 1_500));
+      stream.on('end', () => setTimeout(() => done(), SLOW_MS));
     },
   });
-  const patient = new SmtpSessions(settings({ timeoutMs: 500, dataDoneTimeoutMs: 10_000 }));
+  const patient = new SmtpSessions(settings({ timeoutMs: COMMAND_MS, dataDoneTimeoutMs: 60_000 }));
   const sent = await patient.transaction(mx.destination, envelope(1), message(1));
   assert.equal(sent.ok, true, JSON.stringify(sent));
   await patient.close();
 
   // A wait shorter than the scan: the message went, no reply came, and that is said.
-  const hasty = new SmtpSessions(settings({ timeoutMs: 500, dataDoneTimeoutMs: 300 }));
+  const hasty = new SmtpSessions(settings({ timeoutMs: COMMAND_MS, dataDoneTimeoutMs: 300 }));
   const unsure = await hasty.transaction(mx.destination, envelope(2), message(2));
   assert.equal(unsure.ok, false);
   assert.equal(!unsure.ok && unsure.afterData, true);
@@ -173,13 +188,15 @@ test('the reply to the final "." is given its own wait: a 1.5 s scan passes a 0.
 test('a session that times out before the message is handed over is not counted as "may have accepted"', async () => {
   const mx = await loggingMx({
     onMailFrom(_address, _session, done) {
-      setTimeout(() => done(), 1_500);
+      setTimeout(() => done(), SLOW_MS);
     },
   });
-  const sessions = new SmtpSessions(settings({ timeoutMs: 300 }));
+  const sessions = new SmtpSessions(settings({ timeoutMs: COMMAND_MS }));
   const result = await sessions.transaction(mx.destination, envelope(1), message(1));
   assert.equal(result.ok, false);
   assert.deepEqual([!result.ok && result.afterData, !result.ok && result.error.code], [false, 'ETIMEDOUT']);
+  // the timeout was MAIL's, the step the MX held (the commands before it were answered)
+  assert.deepEqual([...mx.sessions.values()], [['EHLO', 'MAIL']]);
   await sessions.close();
 });
 

@@ -11,15 +11,18 @@ import { childImport } from '../test-support/child-import.js';
 
 const destination = childImport(import.meta.url, './log-destination.ts');
 
-/** A child that logs through `batchedStdout()` as `body` says (ESM; `log` is a pino logger). */
-function child(body: string) {
+/**
+ * A child that logs through `batchedStdout()` as `body` says (ESM; `log` is a pino logger);
+ * `stdin` gives it a pipe from this process as its stdin.
+ */
+function child(body: string, { stdin = false } = {}) {
   const script = `
     import pino from 'pino';
     import { batchedStdout, flushLogsNow } from ${JSON.stringify(destination.href)};
     const log = pino({ base: null, timestamp: false }, batchedStdout());
     ${body}`;
   return spawn(process.execPath, [...destination.nodeArgs, '--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'inherit'],
   });
 }
 
@@ -43,16 +46,22 @@ test('every line written before the process exits arrives, in order', async () =
 });
 
 test('a lone line is written within the flush interval, while the process runs on', async () => {
-  const proc = child(`log.info('alone'); setTimeout(() => {}, 5000);`);
-  const started = Date.now();
+  // The child says when it logged, so that its start-up (seconds on a loaded machine) is not
+  // counted; and it runs on for a minute, far beyond that bound, so that a line written only at
+  // its exit could not arrive in time.
+  const proc = child(`log.info({ at: Date.now() }, 'alone'); setTimeout(() => {}, 60_000);`);
   const [chunk] = (await once(proc.stdout!, 'data')) as [Buffer];
-  const waited = Date.now() - started;
+  const arrived = Date.now();
   assert.equal(proc.exitCode, null, 'the line came before the process ended');
-  assert.equal(JSON.parse(chunk.toString()).msg, 'alone');
+  const line = JSON.parse(chunk.toString());
+  assert.equal(line.msg, 'alone');
   proc.kill();
   await once(proc, 'exit');
-  // start-up included; the batch holds a line at most 200 ms
-  assert.ok(waited < 4000, `the line took ${waited} ms`);
+  // The batch holds a line at most 200 ms; the bound leaves seconds for a loaded machine, which
+  // can stall the child's timer or this process's read, and is still far below the minute the
+  // child runs on.
+  const waited = arrived - line.at;
+  assert.ok(waited < 10_000, `the line took ${waited} ms`);
 });
 
 test('flushLogsNow writes what is kept before a line written directly after it', async () => {
@@ -65,12 +74,20 @@ test('flushLogsNow writes what is kept before a line written directly after it',
 });
 
 test('a closed pipe ends the logging, not the process', async () => {
-  const proc = child(`
+  // The child logs on for 600 ms after it is told (its stdin ends) that the pipe is closed. It
+  // used to stop 600 ms after it started, which on a loaded machine could come before this
+  // process read the first line and closed the pipe: the test then showed nothing of a closed pipe.
+  const proc = child(
+    `
     let n = 0;
     const timer = setInterval(() => { for (let i = 0; i < 200; i++) log.info({ n: n++ }, 'line'); }, 5);
-    setTimeout(() => { clearInterval(timer); process.exit(0); }, 600);`);
+    process.stdin.on('end', () => setTimeout(() => { clearInterval(timer); process.exit(0); }, 600));
+    process.stdin.resume();`,
+    { stdin: true },
+  );
   await once(proc.stdout!, 'data');
   proc.stdout!.destroy();
+  proc.stdin!.end();
   const [code] = await once(proc, 'exit');
   assert.equal(code, 0);
 });

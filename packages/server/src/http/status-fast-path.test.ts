@@ -23,8 +23,16 @@ const REGISTERED = 'fast.path.example';
 before(async () => {
   // No DNS check during a poll (its time would differ between two answers), nor the
   // scheduler's a minute after the registration's own (a loaded run can last that long).
+  // One rate-limit window (a day) for the file: the first test compares the counts left after
+  // two polls, which a window's end between them (a minute after the key's first use, on a
+  // loaded run) would refill.
   t = await startTestServer(
-    { STATUS_CHECK_MAX_AGE_MS: '86400000', RATE_LIMIT_MAX: '100000', SCHEDULER_ENABLED: 'false' },
+    {
+      STATUS_CHECK_MAX_AGE_MS: '86400000',
+      RATE_LIMIT_MAX: '100000',
+      RATE_LIMIT_WINDOW_MS: '86400000',
+      SCHEDULER_ENABLED: 'false',
+    },
     { logLevel: 'info' },
   );
   ({ key } = await t.createKey());
@@ -89,8 +97,10 @@ function post(
       },
     );
     request.on('error', reject);
-    // A request the server never answers fails the test instead of hanging it.
-    request.setTimeout(5000, () => request.destroy(new Error('no answer within 5 s')));
+    // A request the server never answers fails the test instead of hanging it. Far above an
+    // answer's time: the server runs in this process, and after a stall of it on a loaded machine
+    // this timer fires before the answer waiting on the socket is read (it was 5 s).
+    request.setTimeout(60_000, () => request.destroy(new Error('no answer within 60 s')));
     if (sending === 'whole') {
       request.setHeader('content-length', Buffer.byteLength(body));
       request.end(body);
@@ -98,9 +108,17 @@ function post(
       request.write(body);
       request.end();
     } else {
+      // The body only once the server has decided on the headers alone (the fast path decides
+      // in the turn they arrive in). Sent 50 ms after them, a stalled process ran that timer
+      // before reading the socket, and the server read headers and body together.
+      const decided = () => counts(server).answered + counts(server).handedOver;
+      const before = decided();
       request.setHeader('content-length', Buffer.byteLength(body));
       request.flushHeaders();
-      sleep(50).then(() => request.end(body), reject);
+      waitUntil('the server to take the headers without the body', () => decided() > before).then(
+        () => request.end(body),
+        reject,
+      );
     }
   });
 }
@@ -281,7 +299,8 @@ test('a key over its limit gets Fastify’s 429, with its headers', async () => 
 
 /**
  * Sends `bytes` on a fresh connection; what comes back once the server closes it, `enough`
- * holds for it, or a second has passed.
+ * holds for it, or 10 s have passed (a second was too short: the server runs in this process,
+ * which a loaded machine stalls; both uses end early, on `enough` or on the close).
  */
 async function rawExchange(bytes: string, enough: (text: string) => boolean = () => false): Promise<string> {
   const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
@@ -293,7 +312,7 @@ async function rawExchange(bytes: string, enough: (text: string) => boolean = ()
   });
   socket.on('error', () => {});
   socket.write(bytes);
-  const deadline = Date.now() + 1000;
+  const deadline = Date.now() + 10_000;
   while (!closed && !enough(Buffer.concat(received).toString()) && Date.now() < deadline) await sleep(10);
   socket.destroy();
   return Buffer.concat(received).toString();
@@ -344,7 +363,12 @@ test('a poll whose connection a parse error tore down is neither answered nor lo
   const before = counts();
   const text = await rawExchange(`${rawPoll('torn-down')}GARBAGE\r\n\r\n`);
   assert.match(text, /^HTTP\/1\.1 400/, 'Node answers the garbage, and closes');
-  await sleep(50);
+  // once the poll has been decided on (handed to Fastify), rather than after 50 ms, which a
+  // loaded machine can pass before the decision
+  await waitUntil('the torn-down poll decided on', () => {
+    const now = counts();
+    return now.answered + now.handedOver > before.answered + before.handedOver;
+  });
   assert.equal(counts().answered, before.answered, 'the fast path did not count it as answered');
   const logged = t
     .logLines()

@@ -13,22 +13,33 @@ let t: TestServer;
 let key: string;
 let port: number;
 
+// The slow clients below must still be connected when a normal request beside them completes:
+// on a loaded machine the file's first request (a new connection, first use of the route) took
+// longer than 800 ms, and a stall of the process (the server runs in it) lets the cut-off's timer
+// fire before the normal answer is read. Seconds of margin, at the cost of waiting them out.
+const HEADERS_TIMEOUT_MS = 5000;
+const REQUEST_TIMEOUT_MS = 8000;
+
 before(async () => {
-  t = await startTestServer({ HEADERS_TIMEOUT_MS: '800', REQUEST_TIMEOUT_MS: '1500' });
+  t = await startTestServer({
+    HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+  });
   ({ key } = await t.createKey());
   port = Number(new URL(t.url).port);
 });
 after(() => t.close());
 
-/** A raw connection, with everything the server sends, and when it closed. */
+/** A raw connection, with everything the server sends, and how long after connecting it closed (ms). */
 function rawClient(): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
-    const started = Date.now();
+    // the monotonic clock, as Node's timeouts use: compared with them below
+    const started = performance.now();
     socket.on('data', (d) => (data += d));
     socket.on('error', () => {});
-    const closed = new Promise<number>((done) => socket.on('close', () => done(Date.now() - started)));
+    const closed = new Promise<number>((done) => socket.on('close', () => done(performance.now() - started)));
     socket.once('connect', () => resolve({ socket, received: () => data, closed }));
     socket.once('error', reject);
   });
@@ -90,6 +101,9 @@ test('slowloris: headers trickled byte by byte are cut off after HEADERS_TIMEOUT
   assertEnvelope(client.received(), 408, 'REQUEST_TIMEOUT');
   assert.equal(during.status, 200);
   assert.ok(during.at <= closed, 'the normal client was served while the slow one was still connected');
+  // cut off by the headers' timeout, not before it (a lower bound: a loaded machine only delays it)
+  const connectedFor = await client.closed;
+  assert.ok(connectedFor >= HEADERS_TIMEOUT_MS, `cut off after ${connectedFor} ms`);
 });
 
 test('a body that never finishes is cut off after REQUEST_TIMEOUT_MS with 408', async () => {
@@ -103,6 +117,9 @@ test('a body that never finishes is cut off after REQUEST_TIMEOUT_MS with 408', 
   assertEnvelope(client.received(), 408, 'REQUEST_TIMEOUT');
   assert.equal(during.status, 200);
   assert.ok(during.at <= closed, 'the normal client was served while the slow one was still connected');
+  // its headers were complete: the whole request's timeout, the longer one, cut it off
+  const connectedFor = await client.closed;
+  assert.ok(connectedFor >= REQUEST_TIMEOUT_MS, `cut off after ${connectedFor} ms`);
 });
 
 test('a chunked body that never ends is refused with 413 once it passes the limit', async () => {
@@ -168,7 +185,10 @@ describe('regression: errors of the HTTP parser were not envelopes', () => {
 });
 
 test('many slow clients at once do not starve a normal one', async (ctx) => {
-  const patient = await startTestServer({ HEADERS_TIMEOUT_MS: '10000' });
+  // far above the time the ten requests take even on a loaded machine (it was 10 s): none of the
+  // slow clients may be cut off before they are counted, and the test ends them itself, so the
+  // limit costs nothing (the request's own timeout, 30 s by default, is its ceiling)
+  const patient = await startTestServer({ HEADERS_TIMEOUT_MS: '30000' });
   ctx.after(() => patient.close());
   const patientPort = Number(new URL(patient.url).port);
   const sockets = Array.from({ length: 50 }, () => {
