@@ -37,6 +37,7 @@ import tls from 'node:tls';
 import { hasSetpriv, PortTakenError, terminate, watchDaemon } from './child-process.js';
 import { guardOnExit } from './exit-guard.js';
 import { addressesOnLoopback, claimLoopbackAddress, type LoopbackClaim } from './loopback.js';
+import { DEFAULT_WAIT_MS } from './wait.js';
 
 /** Options of {@link startPostfix}. */
 export interface StartPostfixOptions {
@@ -104,7 +105,7 @@ export interface PostfixServer {
   readonly pid: number | undefined;
   /** Every delivered message, oldest first. */
   messages(): Promise<DeliveredMessage[]>;
-  /** Poll until at least `n` messages are delivered (10 s by default); rejects with the log's tail. */
+  /** Poll until at least `n` messages are delivered (60 s by default); rejects with the log's tail. */
   waitForMessages(n: number, timeoutMs?: number): Promise<DeliveredMessage[]>;
   /**
    * Answer RCPT TO for `address` (an address, or a whole domain) with `reply`, e.g.
@@ -292,7 +293,9 @@ class PrivatePostfix implements PostfixServer {
     );
   }
 
-  async waitForMessages(n: number, timeoutMs = 10_000): Promise<DeliveredMessage[]> {
+  // 60 s by default, the tests' usual wait: Postfix's retry of a deferred recipient (queue runs
+  // 1 s apart, backoff 1–2 s) took more than 10 s once on a loaded run (five files on two cores).
+  async waitForMessages(n: number, timeoutMs = DEFAULT_WAIT_MS): Promise<DeliveredMessage[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const messages = await this.messages();
