@@ -120,6 +120,30 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const last = await store.listDomains(accountId, { after: first.next!, limit: 2 });
       assert.deepEqual([last.domains.map((d) => d.name), last.next], [['c.rows.test'], null]);
     });
+
+    test('each lookup by name reads its own account and names (the statement compiled once on PostgreSQL)', async () => {
+      // another account with a registration of the same name, looked up after the first account's
+      const other = (
+        await store.createApiKey({ name: 'o', keyHash: newToken(), keyPrefix: 'p', scopes: ['*'] })
+      ).accountId;
+      await store.registerDomains(other, [{ name: 'a.rows.test', type: 'Transactional' }], {
+        maxDomains: 10,
+        now: Date.now(),
+        newToken: () => newToken(),
+      });
+      const mine = (await store.findDomains(accountId, ['a.rows.test'])).get('a.rows.test')!;
+      const theirs = (await store.findDomains(other, ['a.rows.test'])).get('a.rows.test')!;
+      assert.deepEqual(
+        [mine.accountId, mine.type, theirs.accountId, theirs.type],
+        [accountId, 'Marketing', other, 'Transactional'],
+      );
+      assert.notEqual(mine.id, theirs.id);
+      // one name, then three (one unknown), then none of the other account's
+      assert.deepEqual([...(await store.findDomains(other, ['b.rows.test'])).keys()], []);
+      const three = await store.findDomains(accountId, ['c.rows.test', 'b.rows.test', 'x.rows.test']);
+      assert.deepEqual([...three.keys()].sort(), ['b.rows.test', 'c.rows.test']);
+      assert.deepEqual(three.get('b.rows.test'), (await readInTwo(['b.rows.test']))[0]);
+    });
   });
 }
 
