@@ -151,6 +151,31 @@ test('each process follows the other’s keys, revocations and deletions, under 
   assert.equal(c.current().serial, a.current().serial);
 });
 
+test('a serial another process set for an older digest, after the last change, is not left standing', async () => {
+  const keys = new DkimKeyStore(stores[0]!.db);
+  const [a, b] = [publisherOn(stores[0]!), publisherOn(stores[1]!)];
+  await Promise.all([a.start(), b.start()]);
+  const before = await keys.zoneState('dkim.provider.test');
+  await registerWithKeys(stores[1]!, 'raced.example.test');
+  const agreed = await waitUntil('one serial for the new keys', async () => {
+    const state = await keys.zoneState('dkim.provider.test');
+    const served = [a.current().serial, b.current().serial];
+    return served.every((s) => s === state?.serial) && state!.serial > before!.serial ? state : undefined;
+  });
+  // A process whose compare-and-set of the digest it made before that change came last: the
+  // database holds its older digest under a higher serial, and no change is left to read.
+  await keys.serialFor('dkim.provider.test', 'an older digest', Date.now());
+  const raced = await keys.zoneState('dkim.provider.test');
+  assert.ok(raced!.serial > agreed.serial);
+  // Both publishers serve again the serial the database holds, for the feed's digest.
+  const settled = await waitUntil('the serial settled', async () => {
+    const state = await keys.zoneState('dkim.provider.test');
+    const served = [a.current().serial, b.current().serial];
+    return served.every((s) => s === state?.serial) && state?.digest === agreed.digest ? state : undefined;
+  });
+  assert.ok(settled.serial > raced!.serial, 'raised past the one set for the older digest');
+});
+
 test('a key revoked and replaced in one millisecond is served as it ended; changes read again are not loaded again', async () => {
   const store = stores[0]!;
   const tokens = await registerWithKeys(store, 'twice.example.test');

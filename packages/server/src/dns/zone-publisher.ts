@@ -63,6 +63,8 @@ export class ZonePublisher {
   private readonly deletions = new Map<string, number>();
   /** The newest change seen (ms); `undefined` until the first read. */
   private seen: number | undefined;
+  /** The digest the served serial was set or found for (`serialFor`). */
+  private servedDigest: string | undefined;
   private reloading: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -112,14 +114,30 @@ export class ZonePublisher {
     const first = this.seen === undefined;
     const seen = this.seen ?? (await this.options.keys.latestChange());
     const { changed, digest } = await this.applyChanges(seen);
-    if (!changed && !first) return;
+    if (!changed && !first && (await this.agreesWithDatabase())) return;
     const now = (this.options.now ?? Date.now)();
     const serialFor = this.options.serialFor ?? ((...args) => this.options.keys.serialFor(...args));
-    const serial = await serialFor(this.zone.origin, this.withExtra(digest()), now);
+    const served = this.withExtra(digest());
+    const serial = await serialFor(this.zone.origin, served, now);
+    this.servedDigest = served;
     const previous = this.zone.serial;
     // a new version even when the serial stays: caches of the old one's answers go
     this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.options.cache });
     if (this.zone.serial !== previous && this.options.secondaries.length > 0) this.notify(this.zone);
+  }
+
+  /**
+   * Whether the database holds the serial served, for the digest served. Another process can
+   * have moved it without a change this one has to read: its compare-and-set of a digest it made
+   * before the last change came after ours (processes polling side by side on a loaded machine),
+   * leaving the database with its older digest and a higher serial, and this process, seeing no
+   * new change, would otherwise keep its serial while the other moved on. Then the digest served
+   * is set again (or, equal, the database's serial is taken): the processes agree within a poll
+   * of the last change.
+   */
+  private async agreesWithDatabase(): Promise<boolean> {
+    const state = await this.options.keys.zoneState(this.zone.origin);
+    return state !== undefined && state.digest === this.servedDigest && state.serial === this.zone.serial;
   }
 
   /**
