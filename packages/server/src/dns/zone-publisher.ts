@@ -63,8 +63,8 @@ export class ZonePublisher {
   private readonly deletions = new Map<string, number>();
   /** The newest change seen (ms); `undefined` until the first read. */
   private seen: number | undefined;
-  /** The digest the served serial was set or found for (`serialFor`). */
-  private servedDigest: string | undefined;
+  /** The digest the served serial was set or found for, and that serial as stored (`serialFor`). */
+  private served: { digest: string; serial: number } | undefined;
   private reloading: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -119,7 +119,7 @@ export class ZonePublisher {
     const serialFor = this.options.serialFor ?? ((...args) => this.options.keys.serialFor(...args));
     const served = this.withExtra(digest());
     const serial = await serialFor(this.zone.origin, served, now);
-    this.servedDigest = served;
+    this.served = { digest: served, serial };
     const previous = this.zone.serial;
     // a new version even when the serial stays: caches of the old one's answers go
     this.zone = new DkimZone({ ...this.options.zone, serial, keys: this.options.cache });
@@ -137,7 +137,8 @@ export class ZonePublisher {
    */
   private async agreesWithDatabase(): Promise<boolean> {
     const state = await this.options.keys.zoneState(this.zone.origin);
-    return state !== undefined && state.digest === this.servedDigest && state.serial === this.zone.serial;
+    // (the stored counter, not the zone's serial, which wraps at 2^32)
+    return state?.digest === this.served?.digest && state?.serial === this.served?.serial;
   }
 
   /**
