@@ -9,7 +9,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { test } from 'node:test';
 import dnsPacket, { type Packet } from 'dns-packet';
-import { type DnsReply, decodeReply, query, tcpExchange, udpQuery } from '../test-support/dns-client.js';
+import { decodeReply, query, tcpQuery as tcpQueryFrom, udpQuery } from '../test-support/dns-client.js';
 import { waitUntil } from '../test-support/wait.js';
 import { type DnsResponder, type DnsResponderOptions, startDnsResponder } from './responder.js';
 import { FrameReader } from './tcp-frame.js';
@@ -74,26 +74,9 @@ async function trickleFrom(responder: DnsResponder, addresses: string[], each: n
   return all;
 }
 
-/**
- * One query over TCP from `localAddress`, its one reply. Given 15 s, not dns-client's 2 s: the
- * responder answers in this process, and one resuming from a pause on a loaded run (5 files on
- * 2 cores) runs that timer before it reads the answer waiting in the socket.
- */
-async function tcpQuery(
-  server: DnsResponder['address'],
-  packet: Packet,
-  localAddress?: string,
-): Promise<DnsReply> {
-  const [reply] = await tcpExchange(
-    server,
-    [dnsPacket.encode(packet)],
-    (r) => r.length >= 1,
-    15_000,
-    localAddress,
-  );
-  if (!reply) throw new Error('no TCP reply');
-  return reply;
-}
+/** One query over TCP from `localAddress`: 15 s for the answer (see `tcpQuery`'s `timeoutMs`). */
+const tcpQuery = (server: DnsResponder['address'], packet: Packet, localAddress?: string) =>
+  tcpQueryFrom(server, packet, localAddress, 15_000);
 
 function stop(tricklers: Trickler[]): Promise<number[]> {
   for (const t of tricklers) t.socket.destroy();

@@ -112,13 +112,23 @@ export function tcpExchange(
   });
 }
 
-/** One query over TCP, its one reply; `localAddress` picks the client address (127.0.0.x). */
-export async function tcpQuery(server: HostPort, packet: Packet, localAddress?: string): Promise<DnsReply> {
+/**
+ * One query over TCP, its one reply; `localAddress` picks the client address (127.0.0.x).
+ * `timeoutMs` longer than the 2 s default where the server answers in the test's own process:
+ * one resuming from a pause on a loaded run (5 files on 2 cores) runs the timer before it reads
+ * the answer waiting in the socket.
+ */
+export async function tcpQuery(
+  server: HostPort,
+  packet: Packet,
+  localAddress?: string,
+  timeoutMs = 2000,
+): Promise<DnsReply> {
   const [reply] = await tcpExchange(
     server,
     [dnsPacket.encode(packet)],
     (r) => r.length >= 1,
-    2000,
+    timeoutMs,
     localAddress,
   );
   if (!reply) throw new Error('no TCP reply');
